@@ -1,0 +1,95 @@
+import { useEffect } from 'react'
+import { Form, Link, NavLink, useLocation } from 'react-router'
+import avatarDark from '~/assets/avatar-dark.svg'
+import avatarLight from '~/assets/avatar-light.svg'
+import logoDark from '~/assets/logo-dark.svg'
+import logoLight from '~/assets/logo-light.svg'
+import { ThemedImage } from './themed-image'
+
+const NAV_LINKS = [
+  { to: '/services', label: 'Services' },
+  { to: '/investor-charter', label: 'Investor Charter' },
+  { to: '/performance-report', label: 'Performance Report' },
+  { to: '/complaint-board', label: 'Complaint Board' },
+] as const
+
+export type HeaderUser = { name: string | null }
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  isActive
+    ? 'rounded px-3 py-2 font-semibold text-green-700 dark:text-green-400'
+    : 'rounded px-3 py-2 text-gray-700 hover:text-green-700 dark:text-gray-200 dark:hover:text-green-400'
+
+const menuItemClass =
+  'block rounded px-3 py-2 text-gray-800 hover:bg-gray-100 dark:text-gray-100 dark:hover:bg-gray-800'
+
+const panelClass =
+  'menu-panel right-4 min-w-48 rounded-lg border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-700 dark:bg-gray-900'
+
+/**
+ * Both menus are native `popover="auto"` elements: they open, close on an outside click and close
+ * each other without JavaScript. With JavaScript, client-side navigation also closes them.
+ */
+export function SiteHeader({ user }: { user: HeaderUser | null }) {
+  const location = useLocation()
+  useEffect(() => {
+    for (const menu of document.querySelectorAll<HTMLElement>('[popover]:popover-open')) menu.hidePopover()
+  }, [location])
+
+  return (
+    <header className="sticky top-0 z-20 border-b border-gray-200 bg-white/95 backdrop-blur dark:border-gray-800 dark:bg-gray-950/95">
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
+        <Link to="/" className="shrink-0">
+          <ThemedImage light={logoLight} dark={logoDark} alt="Research Store home" size={56} className="h-auto w-14" />
+        </Link>
+        <nav aria-label="Main" className="hidden flex-1 items-center gap-1 xl:flex">
+          {NAV_LINKS.map((link) => (
+            <NavLink key={link.to} to={link.to} className={navLinkClass}>
+              {link.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <button
+            type="button"
+            popoverTarget="site-menu"
+            aria-label="Menu"
+            className="rounded p-2 text-gray-700 hover:bg-gray-100 xl:hidden dark:text-gray-200 dark:hover:bg-gray-800"
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
+            </svg>
+          </button>
+          <button type="button" popoverTarget="account-menu" aria-label="Account" className="rounded-full">
+            <ThemedImage light={avatarLight} dark={avatarDark} alt="" size={40} className="h-auto w-9 xl:w-10" />
+          </button>
+        </div>
+      </div>
+      <nav id="site-menu" popover="auto" aria-label="Main menu" className={panelClass}>
+        {NAV_LINKS.map((link) => (
+          <NavLink key={link.to} to={link.to} className={({ isActive }) => `${menuItemClass} ${isActive ? 'font-semibold text-green-700 dark:text-green-400' : ''}`}>
+            {link.label}
+          </NavLink>
+        ))}
+      </nav>
+      <div id="account-menu" popover="auto" className={panelClass}>
+        {user ? (
+          <>
+            <Link to="/subscriptions" className={menuItemClass}>
+              Subscriptions
+            </Link>
+            <Form method="post" action="/logout">
+              <button type="submit" className={`${menuItemClass} w-full text-left`}>
+                Logout
+              </button>
+            </Form>
+          </>
+        ) : (
+          <Link to="/auth" className={menuItemClass}>
+            Login/Sign up
+          </Link>
+        )}
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,49 @@
+export const MS_PER_DAY = 24 * 60 * 60_000
+export const INDIA_TIME_ZONE = 'Asia/Kolkata'
+export const MINIMUM_AGE_YEARS = 18
+
+/** A subscription paid at `paidAt` for `durationDays` ends exactly durationDays x 24 h later. */
+export function subscriptionEndsAt(paidAt: Date, durationDays: number): Date {
+  if (!Number.isInteger(durationDays) || durationDays <= 0) {
+    throw new RangeError(`durationDays must be a positive whole number, got ${durationDays}`)
+  }
+  return new Date(paidAt.getTime() + durationDays * MS_PER_DAY)
+}
+
+/** A renewal starts at the later of now and the current end, so no day is lost or gained. */
+export function renewalStartsAt(now: Date, currentEndsAt: Date | null): Date {
+  return currentEndsAt && currentEndsAt > now ? currentEndsAt : now
+}
+
+const indiaDateParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: INDIA_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+})
+
+/** "DD-MM-YYYY" of the instant's calendar date in India. */
+export function formatIndiaDate(instant: Date): string {
+  const parts = Object.fromEntries(indiaDateParts.formatToParts(instant).map((part) => [part.type, part.value]))
+  return `${parts.day}-${parts.month}-${parts.year}`
+}
+
+/** "YYYY-MM-DD" of the instant's calendar date in India (the form of an <input type="date">). */
+export function indiaIsoDate(instant: Date): string {
+  const [day, month, year] = formatIndiaDate(instant).split('-')
+  return `${year}-${month}-${day}`
+}
+
+/**
+ * The latest date of birth of someone who is at least 18 today (India's calendar), as YYYY-MM-DD:
+ * the picker's max and the server's check.
+ */
+export function latestAdultBirthDate(today: Date): string {
+  const [year, month, day] = indiaIsoDate(today).split('-').map(Number) as [number, number, number]
+  const birthYear = year - MINIMUM_AGE_YEARS
+  const candidate = new Date(Date.UTC(birthYear, month - 1, day))
+  // On 29 February, eighteen years back has no 29 February (Date.UTC rolls it to 1 March): use 28 February.
+  const rolledOver = candidate.getUTCMonth() !== month - 1
+  const latest = rolledOver ? new Date(Date.UTC(birthYear, month - 1, 28)) : candidate
+  return latest.toISOString().slice(0, 10)
+}

@@ -1,0 +1,18 @@
+/** Money is integer paise everywhere; only the display turns it into rupees. */
+export const PAISE_PER_RUPEE = 100
+
+const wholeRupees = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 })
+const rupeesWithPaise = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+
+/** 149900 -> "1,499"; 149950 -> "1,499.50" (Indian digit grouping: 1,00,000). */
+export function formatRupees(paise: number): string {
+  if (!Number.isSafeInteger(paise)) throw new TypeError(`paise must be an integer, got ${paise}`)
+  return paise % PAISE_PER_RUPEE === 0
+    ? wholeRupees.format(paise / PAISE_PER_RUPEE)
+    : rupeesWithPaise.format(paise / PAISE_PER_RUPEE)
+}
+
+/** The SPEC's price line: "Rs. {price} for {duration} Days". */
+export function formatPriceLine(pricePaise: number, durationDays: number): string {
+  return `Rs. ${formatRupees(pricePaise)} for ${durationDays} Days`
+}

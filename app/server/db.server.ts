@@ -1,0 +1,21 @@
+import { PrismaPg } from '@prisma/adapter-pg'
+import { PrismaClient } from '~/generated/prisma/client'
+import { env } from './env.server'
+
+function createPrisma(): PrismaClient {
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set: start the app through `npm start` or `npm run dev`')
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL, max: 10 }) })
+}
+
+// Vite's dev server re-evaluates modules on change; keep one pool per process.
+const globalForPrisma = globalThis as { prisma?: PrismaClient }
+export const prisma = (globalForPrisma.prisma ??= createPrisma())
+
+export async function isDatabaseReachable(): Promise<boolean> {
+  try {
+    await prisma.$queryRaw`SELECT 1`
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod'
+
+const flag = z
+  .enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0' })
+  .transform((value) => value === '1' || value === 'true')
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+    .optional(),
+  DEMO_MODE: flag.default(true),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  EMBEDDED_PG_DIR: z.string().min(1).default('.data/postgres'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  RAZORPAY_KEY_ID: z.string().regex(/^rzp_(live|test)_\w+$/, 'must look like rzp_live_...').optional(),
+  RAZORPAY_KEY_SECRET: z.string().min(8).optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
+  MSG91_AUTH_KEY: z.string().min(8).optional(),
+  MSG91_TEMPLATE_ID: z.string().min(1).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+})
+
+/** What a deployment (DEMO_MODE=0) must configure instead of the demo stand-ins. */
+const REAL_PROVIDER_VARIABLES = [
+  ['DATABASE_URL', 'the PostgreSQL database (demo mode uses an embedded one)'],
+  ['SESSION_SECRET', 'the key that signs session cookies'],
+  ['RAZORPAY_KEY_ID', 'the Razorpay gateway (demo mode uses the sandbox gateway)'],
+  ['RAZORPAY_KEY_SECRET', 'the Razorpay gateway'],
+  ['RAZORPAY_WEBHOOK_SECRET', 'Razorpay webhook signatures'],
+  ['MSG91_AUTH_KEY', 'the SMS provider (demo mode uses the dev outbox)'],
+  ['MSG91_TEMPLATE_ID', 'the SMS provider DLT template'],
+  ['SMTP_URL', 'the mail server (demo mode uses the dev outbox)'],
+  ['MAIL_FROM', 'the sender address of e-mails'],
+] as const
+
+export type Env = z.infer<typeof EnvSchema>
+
+export class EnvError extends Error {
+  override name = 'EnvError'
+}
+
+/** Parses the environment; throws an EnvError whose message is one line naming the variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''))
+  const result = EnvSchema.safeParse(present)
+  if (!result.success) {
+    const issue = result.error.issues[0]!
+    const name = issue.path.join('.')
+    throw new EnvError(`Invalid environment variable ${name}: ${issue.message}`)
+  }
+  const env = result.data
+  if (!env.DEMO_MODE) {
+    const missing = REAL_PROVIDER_VARIABLES.find(([name]) => !env[name])
+    if (missing) {
+      throw new EnvError(`Missing environment variable ${missing[0]} (${missing[1]}); required when DEMO_MODE=0`)
+    }
+  }
+  return env
+}
+
+export const env: Env = parseEnv(process.env)

@@ -1,0 +1,58 @@
+import type { PrismaClient } from '~/generated/prisma/client'
+
+const rupees = (amount: number) => amount * 100
+
+export const DEMO_SERVICES = [
+  {
+    name: 'Equity Premium',
+    description: [
+      'Two to four large-cap and mid-cap stock ideas a week with entry, target and stop-loss',
+      'Research rationale published with every recommendation',
+      'Risk level: HIGH',
+    ],
+    pricePaise: rupees(2_999),
+    durationDays: 30,
+  },
+  {
+    name: 'Equity Premium+',
+    description: [
+      'Everything in Equity Premium',
+      'Index and stock option strategies for the weekly expiry',
+      'Pre-market notes on trading days',
+      'Risk level: VERY HIGH',
+    ],
+    pricePaise: rupees(7_999),
+    durationDays: 90,
+  },
+  {
+    name: 'Swing Trading Ideas',
+    description: ['Positional ideas held for one to four weeks', 'Weekly review of open ideas'],
+    pricePaise: rupees(1_499),
+    durationDays: 30,
+  },
+  {
+    name: 'Long-Term Portfolio Research',
+    description: [
+      'A model portfolio of 15 to 20 companies reviewed every quarter',
+      'Company research reports with valuation and key risks',
+    ],
+    pricePaise: rupees(9_999),
+    durationDays: 365,
+  },
+  {
+    name: 'Commodity Insights',
+    description: ['Gold, silver and crude oil outlook twice a week', 'Levels to watch for MCX contracts'],
+    pricePaise: rupees(1_999),
+    durationDays: 30,
+  },
+] as const
+
+/** Seeds the demo catalogue on the first start only: an empty services table. */
+export async function seedDemoData(prisma: PrismaClient): Promise<void> {
+  if ((await prisma.service.count()) > 0) return
+  await prisma.service.createMany({
+    data: DEMO_SERVICES.map((service, index) => ({ ...service, description: [...service.description], sortOrder: index })),
+    skipDuplicates: true,
+  })
+  console.log(`Seeded ${DEMO_SERVICES.length} demo services`)
+}

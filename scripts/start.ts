@@ -1,0 +1,62 @@
+// `npm start`: build if needed, provide the database (embedded when DATABASE_URL is unset), apply
+// migrations, seed the demo catalogue in demo mode, and serve the production build.
+import type { Server } from 'node:http'
+import { pathToFileURL } from 'node:url'
+import closeWithGrace from 'close-with-grace'
+
+process.env.NODE_ENV = 'production'
+
+const { env } = await import('../app/server/env.server').catch(exitOnEnvError)
+
+const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')
+const { provideDatabase } = await import('./db/database')
+const { migrate } = await import('./db/migrate')
+const { createScriptPrisma } = await import('./prisma-client')
+const { seedDemoData } = await import('../prisma/seed')
+const { createHttpApp } = await import('../server/http')
+type AppBundle = import('../server/http').AppBundle
+
+buildIfNeeded()
+
+const database = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
+let server: Server | undefined
+let bundle: AppBundle | undefined
+
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  if (err) console.error(err)
+  else console.log(`${signal}: shutting down`)
+  if (server) await new Promise((resolve) => server!.close(resolve))
+  await bundle?.closeApp()
+  await database.stop()
+})
+
+process.env.DATABASE_URL = database.url
+await migrate(database.url)
+if (env.DEMO_MODE) {
+  const prisma = createScriptPrisma(database.url)
+  try {
+    await seedDemoData(prisma)
+  } finally {
+    await prisma.$disconnect()
+  }
+}
+
+bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
+server = createHttpApp({ app: bundle.app, production: true }).listen(env.PORT, () => {
+  console.log(
+    env.DEMO_MODE
+      ? 'Demo mode: SMS and e-mail go to the dev outbox at /dev/outbox, payments to the sandbox gateway'
+      : 'Production mode: real providers configured',
+  )
+  console.log(`Database: ${database.embedded ? `embedded PostgreSQL in ${env.EMBEDDED_PG_DIR}` : 'DATABASE_URL'}`)
+  console.log(`Research Store listening on http://localhost:${env.PORT}`)
+})
+
+/** A wrong environment is one line naming the variable, not a stack trace. */
+function exitOnEnvError(error: unknown): never {
+  if (error instanceof Error && error.name === 'EnvError') {
+    console.error(error.message)
+    process.exit(1)
+  }
+  throw error
+}
