@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
-import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router'
+import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from 'react-router'
 import { NonceContext } from './nonce'
 
 export const streamTimeout = 5_000
@@ -58,4 +58,11 @@ export default function handleRequest(
       },
     )
   })
+}
+
+/** Logs server errors once; a 404 or a request the browser gave up on is not an error of ours. */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return
+  if (isRouteErrorResponse(error) && error.status < 500) return
+  console.error(error)
 }

@@ -1,0 +1,23 @@
+// Playwright's web server: a fresh database on the test server, then `scripts/start.ts` against it
+// (which migrates and seeds it in demo mode). The database is dropped again on exit.
+import { spawn } from 'node:child_process'
+import { createDatabase, dropDatabase, dropDatabasesOfDeadRuns, provideTestServer, uniqueDatabaseName } from '../support/test-database'
+
+const server = await provideTestServer({ dataDir: '.data/postgres-e2e', port: 54331 })
+await dropDatabasesOfDeadRuns(server.url)
+const databaseName = uniqueDatabaseName('e2e')
+const databaseUrl = await createDatabase(server.url, databaseName)
+
+const store = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  stdio: 'inherit',
+  env: { ...process.env, DATABASE_URL: databaseUrl, DEMO_MODE: '1' },
+})
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => store.kill(signal))
+
+store.on('exit', async (code) => {
+  // An embedded server shares our process group, so it may already be stopping; the next run drops it then.
+  await dropDatabase(server.url, databaseName).catch(() => console.log(`Left database ${databaseName} for the next run to drop`))
+  await server.stop()
+  process.exit(code ?? 0)
+})

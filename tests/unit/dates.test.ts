@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import {
+  formatIndiaDate,
+  latestAdultBirthDate,
+  MINIMUM_AGE_YEARS,
+  MS_PER_DAY,
+  renewalStartsAt,
+  subscriptionEndsAt,
+} from '~/domain/dates'
+
+describe('subscriptionEndsAt', () => {
+  it('ends exactly duration x 24 hours after payment', () => {
+    const paidAt = new Date('2026-01-10T18:45:00Z')
+    expect(subscriptionEndsAt(paidAt, 30).toISOString()).toBe('2026-02-09T18:45:00.000Z')
+  })
+
+  it('refuses a duration that is not a positive whole number of days', () => {
+    expect(() => subscriptionEndsAt(new Date(), 0)).toThrow(RangeError)
+    expect(() => subscriptionEndsAt(new Date(), 1.5)).toThrow(RangeError)
+  })
+
+  it('has 86 400 000 ms in a day', () => {
+    expect(MS_PER_DAY).toBe(86_400_000)
+  })
+})
+
+describe('renewalStartsAt', () => {
+  const now = new Date('2026-03-01T00:00:00Z')
+
+  it('extends a subscription that is still active from its current end', () => {
+    const currentEnd = new Date('2026-03-20T00:00:00Z')
+    expect(renewalStartsAt(now, currentEnd)).toEqual(currentEnd)
+  })
+
+  it('starts now when there is no subscription or it has ended', () => {
+    expect(renewalStartsAt(now, null)).toEqual(now)
+    expect(renewalStartsAt(now, new Date('2026-02-01T00:00:00Z'))).toEqual(now)
+  })
+})
+
+describe('formatIndiaDate', () => {
+  it("shows the instant's date in India as DD-MM-YYYY", () => {
+    expect(formatIndiaDate(new Date('2026-02-09T18:45:00Z'))).toBe('10-02-2026')
+    expect(formatIndiaDate(new Date('2026-02-09T18:29:59Z'))).toBe('09-02-2026')
+  })
+})
+
+describe('latestAdultBirthDate', () => {
+  it('is today minus 18 years in India', () => {
+    expect(MINIMUM_AGE_YEARS).toBe(18)
+    expect(latestAdultBirthDate(new Date('2026-11-22T06:00:00Z'))).toBe('2008-11-22')
+  })
+
+  it("uses India's calendar date, not UTC's", () => {
+    // 20:00 UTC on 21 November is already 22 November in India.
+    expect(latestAdultBirthDate(new Date('2026-11-21T20:00:00Z'))).toBe('2008-11-22')
+  })
+
+  it('falls back to 28 February when today is 29 February', () => {
+    expect(latestAdultBirthDate(new Date('2028-02-29T06:00:00Z'))).toBe('2010-02-28')
+  })
+})
