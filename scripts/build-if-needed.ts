@@ -14,9 +14,13 @@ function newestMtimeMs(target: string): number {
   return newest
 }
 
-/** Runs `npm run build` when there is no build or a source file is newer than it. */
+/**
+ * Runs `npm run build` when there is no build or a source file is newer than it. An install
+ * without dev dependencies (the Docker runtime image) cannot build and serves the build it has.
+ */
 export function buildIfNeeded(): void {
   const builtAt = existsSync(SERVER_BUILD) ? statSync(SERVER_BUILD).mtimeMs : 0
+  if (builtAt && !existsSync(path.resolve('node_modules/@react-router/dev'))) return
   const changedAt = Math.max(...SOURCES.map(newestMtimeMs))
   if (builtAt > changedAt) return
   console.log(builtAt ? 'Sources changed since the last build: rebuilding' : 'No build yet: building')

@@ -13,7 +13,7 @@ const { provideDatabase } = await import('./db/database')
 const { migrate } = await import('./db/migrate')
 const { createScriptPrisma } = await import('./prisma-client')
 const { seedDemoData } = await import('../prisma/seed')
-const { createHttpApp } = await import('../server/http')
+const { builtAssets, createHttpApp } = await import('../server/http')
 type AppBundle = import('../server/http').AppBundle
 
 buildIfNeeded()
@@ -42,7 +42,7 @@ if (env.DEMO_MODE) {
 }
 
 bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
-server = createHttpApp({ app: bundle.app, production: true }).listen(env.PORT, () => {
+server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true }).listen(env.PORT, () => {
   console.log(
     env.DEMO_MODE
       ? 'Demo mode: SMS and e-mail go to the dev outbox at /dev/outbox, payments to the sandbox gateway'

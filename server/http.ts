@@ -10,27 +10,31 @@ export type AppBundle = { app: RequestHandler; closeApp: () => Promise<void> }
 
 const clientDir = path.resolve('build/client')
 
+/** The production build's static files: hashed assets precompressed by scripts/precompress.mjs. */
+export function builtAssets(): RequestHandler {
+  const assets = express.Router()
+  assets.use(
+    '/assets',
+    expressStaticGzip(path.join(clientDir, 'assets'), {
+      enableBrotli: true,
+      orderPreference: ['br', 'gz'],
+      // Content-hashed names: a changed file gets a new name, so browsers never need to revalidate.
+      serveStatic: { immutable: true, maxAge: '1y', index: false },
+    }),
+  )
+  assets.use(express.static(clientDir, { maxAge: '1h', index: false }))
+  return assets
+}
+
 /**
- * The Express stack around the React Router app: precompressed immutable assets, security headers
- * with a per-request CSP nonce, compression of dynamic responses and request logging.
+ * The Express stack around the React Router app: static assets first (not logged, not compressed
+ * again), then request logging, security headers with a per-request CSP nonce, and compression.
  */
-export function createHttpApp({ app, production }: { app: RequestHandler; production: boolean }) {
+export function createHttpApp({ app, assets, production }: { app: RequestHandler; assets: RequestHandler; production: boolean }) {
   const http = express()
   http.disable('x-powered-by')
   http.set('trust proxy', 1)
-
-  if (production) {
-    // Built with content hashes and precompressed by scripts/precompress.mjs: never revalidated.
-    http.use(
-      '/assets',
-      expressStaticGzip(path.join(clientDir, 'assets'), {
-        enableBrotli: true,
-        orderPreference: ['br', 'gz'],
-        serveStatic: { immutable: true, maxAge: '1y', index: false },
-      }),
-    )
-    http.use(express.static(clientDir, { maxAge: '1h', index: false }))
-  }
+  http.use(assets)
 
   http.use(morgan(production ? 'short' : 'dev'))
 

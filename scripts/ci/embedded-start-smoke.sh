@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Starts `npm start` exactly as a newcomer would (no DATABASE_URL), waits for the seeded services on
+# /services, then stops it with Ctrl-C (SIGINT) and checks that it and its database exited cleanly.
+set -euo pipefail
+
+port=3300
+data_dir="$(mktemp -d)/postgres"  # a private (0700) folder, as a clone under one would be
+log="$(mktemp)"
+
+env -u DATABASE_URL -u TEST_DATABASE_URL PORT=$port EMBEDDED_PG_DIR="$data_dir" EMBEDDED_PG_PORT=54340 \
+  setsid npm start >"$log" 2>&1 &
+pid=$!
+
+fail() { echo "FAIL: $*"; cat "$log"; kill -KILL -- "-$pid" 2>/dev/null || true; exit 1; }
+
+started=$(date +%s)
+until curl -fsS "http://localhost:$port/services" -o /tmp/smoke-services.html 2>/dev/null; do
+  kill -0 "$pid" 2>/dev/null || fail "npm start exited before serving"
+  [ $(( $(date +%s) - started )) -lt 180 ] || fail "no answer on port $port within 180 s"
+  sleep 0.5
+done
+echo "First /services answer after $(( $(date +%s) - started )) s"
+
+grep -q 'Equity Premium' /tmp/smoke-services.html || fail "/services does not list the seeded services"
+grep -q 'Rs. 2,999 for 30 Days' /tmp/smoke-services.html || fail "/services has no price line"
+grep -q 'embedded PostgreSQL' "$log" || fail "the log does not say the embedded database is used"
+grep -q 'Demo mode' "$log" || fail "the log does not say demo mode"
+
+kill -INT -- "-$pid"
+for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+kill -0 "$pid" 2>/dev/null && fail "npm start did not stop within 30 s of Ctrl-C"
+wait "$pid" || true
+if pgrep -f "postgres -D $data_dir" >/dev/null; then fail "the embedded PostgreSQL is still running"; fi
+[ ! -f "$data_dir/postmaster.pid" ] || fail "the embedded PostgreSQL did not shut down cleanly (postmaster.pid left)"
+echo "PASS: npm start served the seeded services from the embedded PostgreSQL and stopped cleanly"
+cat "$log" | grep -v 'nodedir' | head -20

@@ -1,0 +1,41 @@
+// `npm run dev`: Vite's dev server inside our Express stack, on the same database logic as `npm start`.
+import closeWithGrace from 'close-with-grace'
+import { createServer } from 'vite'
+import { env } from '../app/server/env.server'
+import { provideDatabase } from './db/database'
+import { migrate } from './db/migrate'
+import { createScriptPrisma } from './prisma-client'
+import { seedDemoData } from '../prisma/seed'
+import { createHttpApp, type AppBundle } from '../server/http'
+
+const database = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
+process.env.DATABASE_URL = database.url
+await migrate(database.url)
+if (env.DEMO_MODE) {
+  const prisma = createScriptPrisma(database.url)
+  await seedDemoData(prisma).finally(() => prisma.$disconnect())
+}
+
+const vite = await createServer({ server: { middlewareMode: true } })
+const loadBundle = () => vite.ssrLoadModule('./server/app.ts') as Promise<AppBundle>
+const http = createHttpApp({
+  production: false,
+  assets: vite.middlewares,
+  app: async (req, res, next) => {
+    try {
+      ;(await loadBundle()).app(req, res, next)
+    } catch (error) {
+      vite.ssrFixStacktrace(error as Error)
+      next(error)
+    }
+  },
+})
+const server = http.listen(env.PORT, () => console.log(`Research Store (dev) on http://localhost:${env.PORT}`))
+
+closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  if (err) console.error(err)
+  await new Promise((resolve) => server.close(resolve))
+  await (await loadBundle()).closeApp()
+  await vite.close()
+  await database.stop()
+})
