@@ -14,14 +14,17 @@ import { SiteFooter } from './components/site-footer'
 import { SiteHeader } from './components/site-header'
 import { useNonce } from './nonce'
 import { env } from './server/env.server'
+import { getSessionUser } from './server/session.server'
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
 ]
 
-export function loader() {
-  return { demoMode: env.DEMO_MODE, user: null }
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request)
+  // Serialised into every page: only what the header shows.
+  return { demoMode: env.DEMO_MODE, user: user ? { name: user.name } : null }
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -20,6 +20,7 @@ const vite = await createServer({ server: { middlewareMode: true } })
 const loadBundle = () => vite.ssrLoadModule('./server/app.ts') as Promise<AppBundle>
 const http = createHttpApp({
   production: false,
+  trustProxy: env.TRUST_PROXY,
   assets: vite.middlewares,
   app: async (req, res, next) => {
     try {
@@ -30,6 +31,7 @@ const http = createHttpApp({
     }
   },
 })
+await (await loadBundle()).startJobWorkers()
 const server = http.listen(env.PORT, () => console.log(`Research Store (dev) on http://localhost:${env.PORT}`))
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {

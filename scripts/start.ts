@@ -42,7 +42,8 @@ if (env.DEMO_MODE) {
 }
 
 bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
-server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true }).listen(env.PORT, () => {
+await bundle.startJobWorkers()
+server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true, trustProxy: env.TRUST_PROXY }).listen(env.PORT, () => {
   console.log(
     env.DEMO_MODE
       ? 'Demo mode: SMS and e-mail go to the dev outbox at /dev/outbox, payments to the sandbox gateway'

@@ -6,7 +6,7 @@ import expressStaticGzip from 'express-static-gzip'
 import helmet from 'helmet'
 import morgan from 'morgan'
 
-export type AppBundle = { app: RequestHandler; closeApp: () => Promise<void> }
+export type AppBundle = { app: RequestHandler; startJobWorkers: () => Promise<void>; closeApp: () => Promise<void> }
 
 const clientDir = path.resolve('build/client')
 
@@ -30,10 +30,21 @@ export function builtAssets(): RequestHandler {
  * The Express stack around the React Router app: static assets first (not logged, not compressed
  * again), then request logging, security headers with a per-request CSP nonce, and compression.
  */
-export function createHttpApp({ app, assets, production }: { app: RequestHandler; assets: RequestHandler; production: boolean }) {
+export function createHttpApp({
+  app,
+  assets,
+  production,
+  trustProxy,
+}: {
+  app: RequestHandler
+  assets: RequestHandler
+  production: boolean
+  /** Which proxies' X-Forwarded-For to believe for the client address (rate limits depend on it). */
+  trustProxy: string | number
+}) {
   const http = express()
   http.disable('x-powered-by')
-  http.set('trust proxy', 1)
+  http.set('trust proxy', trustProxy)
   http.use(assets)
 
   http.use(morgan(production ? 'short' : 'dev'))
@@ -61,6 +72,9 @@ export function createHttpApp({ app, assets, production }: { app: RequestHandler
           }
         : false,
       strictTransportSecurity: production,
+      // Helmet's `no-referrer` makes browsers send `Origin: null` on our own form posts, which the
+      // cross-site check must refuse; `same-origin` keeps our URLs from other sites all the same.
+      referrerPolicy: { policy: 'same-origin' },
     }),
   )
 

@@ -7,6 +7,10 @@ const flag = z
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(3000),
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .transform((value) => (/^\d+$/.test(value) ? Number(value) : value)),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
@@ -15,11 +19,17 @@ const EnvSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   EMBEDDED_PG_DIR: z.string().min(1).default('.data/postgres'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ADMIN_PHONES: z
+    .string()
+    .transform((value) => value.split(',').map((phone) => phone.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a comma-separated list of E.164 numbers like +919876543210')))
+    .default([]),
   RAZORPAY_KEY_ID: z.string().regex(/^rzp_(live|test)_\w+$/, 'must look like rzp_live_...').optional(),
   RAZORPAY_KEY_SECRET: z.string().min(8).optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
   MSG91_AUTH_KEY: z.string().min(8).optional(),
   MSG91_TEMPLATE_ID: z.string().min(1).optional(),
+  MSG91_BASE_URL: z.url({ error: 'must be a URL' }).default('https://control.msg91.com'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).optional(),
 })
@@ -49,7 +59,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = EnvSchema.safeParse(present)
   if (!result.success) {
     const issue = result.error.issues[0]!
-    const name = issue.path.join('.')
+    const name = String(issue.path[0])
     throw new EnvError(`Invalid environment variable ${name}: ${issue.message}`)
   }
   const env = result.data

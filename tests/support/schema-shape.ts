@@ -122,7 +122,8 @@ export async function shapeFromDatabase(client: pg.Client): Promise<SchemaShape>
     ORDER BY c.relname, a.attnum`)
   for (const row of columnRows) {
     const table = (shape.tables[row.table] ??= { columns: {}, primaryKey: [], uniques: [] })
-    table.columns[row.column] = `${row.type} ${row.not_null ? 'NOT NULL' : 'NULL'}`
+    // format_type quotes mixed-case enum names ("Role"); the Prisma side names them bare.
+    table.columns[row.column] = `${row.type.replaceAll('"', '')} ${row.not_null ? 'NOT NULL' : 'NULL'}`
   }
 
   const { rows: indexRows } = await client.query<{ table: string; primary: boolean; columns: string[] }>(`

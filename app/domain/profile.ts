@@ -1,0 +1,70 @@
+import { z } from 'zod'
+import { latestAdultBirthDate } from './dates'
+
+export const NAME_MIN_CHARS = 3
+export const NAME_MAX_CHARS = 24
+export const NAME_MAX_WORDS = 4
+export const EARLIEST_BIRTH_DATE = '1900-01-01'
+
+/** SPEC section 5, one schema for the server action and the browser (Conform). */
+export function profileDetailsSchema(today: Date) {
+  const latestBirthDate = latestAdultBirthDate(today)
+  return z.object({
+    name: z
+      .string({ error: 'Enter your name.' })
+      .transform((value) => value.toLowerCase().trim().replace(/\s+/g, ' '))
+      .pipe(
+        z
+          .string()
+          .min(NAME_MIN_CHARS, `Your name needs at least ${NAME_MIN_CHARS} characters.`)
+          .max(NAME_MAX_CHARS, `Your name can have at most ${NAME_MAX_CHARS} characters.`)
+          .regex(/^[a-z ]+$/, 'Use letters and spaces only in your name.')
+          .refine((name) => name.split(' ').length <= NAME_MAX_WORDS, `Your name can have at most ${NAME_MAX_WORDS} words.`),
+      ),
+    email: z
+      .string({ error: 'Enter your e-mail address.' })
+      .transform((value) => value.trim().toLowerCase())
+      .pipe(z.string().regex(/^[^\s@]+@[^\s@]+\.[a-z]{2,}$/, 'Enter an e-mail address like name@example.com.')),
+    dob: z
+      .string({ error: 'Enter your date of birth.' })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter your date of birth.')
+      .refine(isCalendarDate, 'Enter a real date of birth.')
+      .refine((dob) => dob >= EARLIEST_BIRTH_DATE, 'Enter a real date of birth.')
+      .refine((dob) => dob <= latestBirthDate, 'You must be 18 or older to subscribe.'),
+    pan: z
+      .string({ error: 'Enter your PAN.' })
+      .transform((value) => value.trim().toUpperCase())
+      .pipe(
+        z
+          .string()
+          .regex(/^[A-Z]{5}\d{4}[A-Z]$/, 'Enter your PAN as 5 letters, 4 digits and 1 letter, like ABCPE1234F.')
+          .refine((pan) => pan[3] === 'P', "This is not an individual's PAN: its fourth letter must be P."),
+      ),
+  })
+}
+
+export type ProfileDetails = z.output<ReturnType<typeof profileDetailsSchema>>
+
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`)
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
+}
+
+export type ProfileStep = 'details' | 'pan-card' | 'agreement' | 'complete'
+
+type ProfileFacts = {
+  name: string | null
+  email: string | null
+  dateOfBirth: Date | null
+  pan: string | null
+  panCardKey: string | null
+  agreementAcceptedAt: Date | null
+}
+
+/** The one rule for "is the profile complete": the wizard resumes at the first missing step. */
+export function profileStep(user: ProfileFacts): ProfileStep {
+  if (!user.name || !user.email || !user.dateOfBirth || !user.pan) return 'details'
+  if (!user.panCardKey) return 'pan-card'
+  if (!user.agreementAcceptedAt) return 'agreement'
+  return 'complete'
+}

@@ -1,0 +1,221 @@
+import { useEffect, useState } from 'react'
+import { data, Form, redirect, useNavigation } from 'react-router'
+import { ErrorList, Field, FormMessage, primaryButtonClass, secondaryButtonClass } from '~/components/forms'
+import { safeRedirect, withRedirectTo } from '~/domain/redirect'
+import { DEFAULT_COUNTRY, SendCodeSchema, toE164 } from '~/domain/sign-in'
+import {
+  forgetPendingPhone,
+  phoneOtpAuthenticator,
+  readPendingPhone,
+  rememberPendingPhone,
+  requireAnonymous,
+  SignInError,
+} from '~/server/auth.server'
+import { DIAL_CODE_OPTIONS, dialCodeFor } from '~/server/countries.server'
+import { requestOtp, resendCooldownMs } from '~/server/otp.server'
+import { createSession } from '~/server/session.server'
+import type { Route } from './+types/auth'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Login or sign up | Research Store' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request)
+  const pendingPhone = await readPendingPhone(request)
+  return {
+    pendingPhone,
+    resendInSeconds: pendingPhone ? Math.ceil((await resendCooldownMs(pendingPhone)) / 1000) : 0,
+    countries: pendingPhone ? [] : DIAL_CODE_OPTIONS,
+    codeSent: new URL(request.url).searchParams.get('sent') === '1',
+  }
+}
+
+type ActionResult = { formError?: string; fieldErrors?: Record<string, string[]>; fields?: Record<string, string> }
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAnonymous(request)
+  const url = new URL(request.url)
+  const redirectTo = safeRedirect(url.searchParams.get('redirectTo'))
+  const backToAuth = (sent: boolean) => {
+    const target = new URL(withRedirectTo('/auth', redirectTo), url)
+    if (sent) target.searchParams.set('sent', '1')
+    return `${target.pathname}${target.search}`
+  }
+  const form = await request.clone().formData()
+  const intent = form.get('intent')
+
+  if (intent === 'send') {
+    const fields = { country: String(form.get('country') ?? ''), mobile: String(form.get('mobile') ?? '') }
+    const parsed = SendCodeSchema.safeParse(fields)
+    const dialCode = parsed.success ? dialCodeFor(parsed.data.country) : null
+    if (!parsed.success || !dialCode) {
+      const fieldErrors = parsed.success ? { country: ['Choose your country code.'] } : parsed.error.flatten().fieldErrors
+      return data<ActionResult>({ fieldErrors, fields }, 400)
+    }
+    const phone = toE164(dialCode, parsed.data.mobile)
+    const sent = await requestOtp({ phone, ip: context.clientIp })
+    if (!sent.ok) return data<ActionResult>({ formError: sent.message, fields }, 429)
+    return redirect(backToAuth(true), { headers: { 'Set-Cookie': await rememberPendingPhone(phone) } })
+  }
+
+  if (intent === 'resend') {
+    const phone = await readPendingPhone(request)
+    if (!phone) return redirect(backToAuth(false))
+    const sent = await requestOtp({ phone, ip: context.clientIp })
+    if (!sent.ok) return data<ActionResult>({ formError: sent.message }, 429)
+    return redirect(backToAuth(true))
+  }
+
+  if (intent === 'change') {
+    return redirect(backToAuth(false), { headers: { 'Set-Cookie': await forgetPendingPhone() } })
+  }
+
+  if (intent === 'verify') {
+    const authenticator = phoneOtpAuthenticator(async () => ({ phone: await readPendingPhone(request), ip: context.clientIp }))
+    try {
+      const userId = await authenticator.authenticate('phone-otp', request)
+      const headers = new Headers()
+      headers.append('Set-Cookie', await createSession(userId))
+      headers.append('Set-Cookie', await forgetPendingPhone())
+      // The wizard sends a complete profile straight on to redirectTo.
+      return redirect(redirectTo.startsWith('/details') ? redirectTo : withRedirectTo('/details', redirectTo), { headers })
+    } catch (error) {
+      if (error instanceof SignInError) return data<ActionResult>({ formError: error.message }, 400)
+      throw error
+    }
+  }
+
+  return data<ActionResult>({ formError: 'Something was missing from the form. Please try again.' }, 400)
+}
+
+export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
+  const { pendingPhone } = loaderData
+  return (
+    <section className="mx-auto max-w-md">
+      <h1 className="text-2xl font-semibold">Login or sign up</h1>
+      <div className="mt-4 space-y-4">
+        {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
+        {pendingPhone ? <VerifyCodeForm phone={pendingPhone} {...loaderData} actionData={actionData} /> : <SendCodeForm countries={loaderData.countries} actionData={actionData} />}
+        <p className="text-sm text-gray-700 dark:text-gray-300">
+          Our team will never ask you for this code, by phone, WhatsApp or e-mail. Do not share it with anyone.
+        </p>
+      </div>
+    </section>
+  )
+}
+
+function SendCodeForm({ countries, actionData }: { countries: Route.ComponentProps['loaderData']['countries']; actionData: ActionResult | undefined }) {
+  const busy = useNavigation().state !== 'idle'
+  const errors = actionData?.fieldErrors ?? {}
+  return (
+    <Form method="post" className="space-y-4" noValidate={false}>
+      <div>
+        <label htmlFor="country" className="block text-sm font-medium">
+          Country code
+        </label>
+        <select
+          id="country"
+          name="country"
+          defaultValue={actionData?.fields?.country || DEFAULT_COUNTRY}
+          aria-invalid={errors.country ? true : undefined}
+          aria-describedby={errors.country ? 'country-errors' : undefined}
+          className="mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 dark:border-gray-600 dark:bg-gray-900"
+        >
+          {countries.map((option) => (
+            <option key={option.country} value={option.country}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <ErrorList id="country-errors" errors={errors.country} />
+      </div>
+      <Field
+        label="Mobile number"
+        errors={errors.mobile}
+        inputProps={{
+          name: 'mobile',
+          type: 'tel',
+          inputMode: 'numeric',
+          autoComplete: 'tel-national',
+          required: true,
+          pattern: '[0-9]{10}',
+          maxLength: 10,
+          title: 'Your 10-digit mobile number',
+          defaultValue: actionData?.fields?.mobile,
+        }}
+      />
+      <button type="submit" name="intent" value="send" className={primaryButtonClass} disabled={busy}>
+        Send OTP
+      </button>
+    </Form>
+  )
+}
+
+function VerifyCodeForm({
+  phone,
+  resendInSeconds,
+  codeSent,
+  actionData,
+}: {
+  phone: string
+  resendInSeconds: number
+  codeSent: boolean
+  actionData: ActionResult | undefined
+}) {
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <>
+      {codeSent && !actionData ? <FormMessage tone="info">We sent a 6-digit code to {phone}. It is valid for 5 minutes.</FormMessage> : null}
+      <Form method="post" className="space-y-4">
+        <Field
+          label="6-digit code"
+          hint={`Sent to ${phone}`}
+          inputProps={{
+            name: 'code',
+            type: 'text',
+            inputMode: 'numeric',
+            autoComplete: 'one-time-code',
+            required: true,
+            pattern: '[0-9]{6}',
+            maxLength: 6,
+            title: 'The 6-digit code from the SMS',
+            autoFocus: true,
+          }}
+        />
+        <button type="submit" name="intent" value="verify" className={primaryButtonClass} disabled={busy}>
+          Verify OTP
+        </button>
+      </Form>
+      <Form method="post" className="flex flex-wrap items-center gap-3">
+        <ResendButton seconds={resendInSeconds} disabled={busy} />
+        <button type="submit" name="intent" value="change" className={secondaryButtonClass} disabled={busy} formNoValidate>
+          Change number
+        </button>
+      </Form>
+    </>
+  )
+}
+
+/** Without JavaScript the button always submits (the server explains any wait); with it, it counts down. */
+function ResendButton({ seconds, disabled }: { seconds: number; disabled: boolean }) {
+  const [secondsLeft, setSecondsLeft] = useState<number | null>(null)
+  useEffect(() => {
+    const endsAt = Date.now() + seconds * 1000
+    const tick = () => setSecondsLeft(Math.max(0, Math.ceil((endsAt - Date.now()) / 1000)))
+    tick()
+    const timer = setInterval(tick, 1000)
+    return () => clearInterval(timer)
+  }, [seconds])
+  const waiting = secondsLeft !== null && secondsLeft > 0
+  return (
+    <>
+      <button type="submit" name="intent" value="resend" className={secondaryButtonClass} disabled={disabled || waiting} formNoValidate>
+        Resend code
+      </button>
+      <span className="text-sm text-gray-700 dark:text-gray-300">
+        {secondsLeft === null
+          ? seconds > 0 && `You can ask for a new code ${seconds} seconds after the last one.`
+          : waiting && `You can resend in ${secondsLeft} s.`}
+      </span>
+    </>
+  )
+}

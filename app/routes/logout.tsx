@@ -1,0 +1,12 @@
+import { redirect } from 'react-router'
+import { destroySession } from '~/server/session.server'
+import type { Route } from './+types/logout'
+
+export async function action({ request }: Route.ActionArgs) {
+  return redirect('/services', { headers: { 'Set-Cookie': await destroySession(request) } })
+}
+
+/** Logging out changes state, so a GET (a prefetch, a pasted link) does nothing. */
+export function loader() {
+  return redirect('/')
+}

@@ -1,0 +1,58 @@
+import PgBoss from 'pg-boss'
+import { env } from './env.server'
+import { smsProvider, SmsDeliveryError, type OtpSms } from './sms.server'
+
+/** Outbound SMS: retried with backoff, so a slow or failing provider never holds a request open. */
+export const SEND_SMS_QUEUE = 'send-sms'
+// 5 retries with backoff from 5 s (5, 10, 20, 40, 80 s) end well inside a code's 5-minute life.
+const SEND_SMS_RETRY_LIMIT = 5
+const SEND_SMS_RETRY_DELAY_SECONDS = 5
+const SEND_SMS_TIMEOUT_SECONDS = 60
+const JOB_POLLING_INTERVAL_SECONDS = 0.5
+
+const globalForJobs = globalThis as { jobQueue?: Promise<PgBoss> }
+
+/** pg-boss keeps jobs in the app's own Postgres (schema `pgboss`): every instance shares them. */
+function jobQueue(): Promise<PgBoss> {
+  globalForJobs.jobQueue ??= (async () => {
+    const boss = new PgBoss({ connectionString: env.DATABASE_URL, schema: 'pgboss', max: 3 })
+    boss.on('error', (error) => console.error('[jobs]', error))
+    await boss.start()
+    await boss.createQueue(SEND_SMS_QUEUE)
+    return boss
+  })()
+  return globalForJobs.jobQueue
+}
+
+export async function enqueueOtpSms(sms: OtpSms): Promise<void> {
+  await (await jobQueue()).send(SEND_SMS_QUEUE, sms, {
+    retryLimit: SEND_SMS_RETRY_LIMIT,
+    retryDelay: SEND_SMS_RETRY_DELAY_SECONDS,
+    retryBackoff: true,
+    expireInSeconds: SEND_SMS_TIMEOUT_SECONDS,
+  })
+}
+
+export async function deliverOtpSms(sms: OtpSms): Promise<void> {
+  try {
+    await smsProvider().sendOtp(sms)
+  } catch (error) {
+    console.error(`[jobs] SMS to ${sms.to} failed: ${error instanceof Error ? error.message : String(error)}`)
+    // pg-boss retries a job whose handler throws; a permanent refusal is logged and dropped.
+    if (!(error instanceof SmsDeliveryError) || error.retryable) throw error
+  }
+}
+
+/** Runs in every app instance; pg-boss hands each job to exactly one of them. */
+export async function startJobWorkers(): Promise<void> {
+  const boss = await jobQueue()
+  await boss.work<OtpSms>(SEND_SMS_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
+    for (const job of jobs) await deliverOtpSms(job.data)
+  })
+}
+
+export async function stopJobs(): Promise<void> {
+  const pending = globalForJobs.jobQueue
+  delete globalForJobs.jobQueue
+  if (pending) await (await pending).stop({ graceful: true, timeout: 5_000 })
+}

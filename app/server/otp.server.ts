@@ -1,0 +1,102 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
+import { OTP_DIGITS } from '~/domain/sign-in'
+import { prisma } from './db.server'
+import { enqueueOtpSms } from './jobs.server'
+import { consumeRateLimits, describeWait, type RateLimitRule } from './rate-limit.server'
+import { serverSecret } from './secrets.server'
+
+export const OTP_TTL_MS = 5 * 60_000
+export const OTP_MAX_WRONG_TRIES = 5
+export const OTP_RESEND_COOLDOWN_MS = 30_000
+const HOUR_MS = 60 * 60_000
+export const OTP_SENDS_PER_PHONE_PER_HOUR = 5
+export const OTP_SENDS_PER_IP_PER_HOUR = 20
+export const OTP_VERIFIES_PER_PHONE_PER_HOUR = 20
+export const OTP_VERIFIES_PER_IP_PER_HOUR = 60
+
+export type OtpRequestResult = { ok: true } | { ok: false; message: string; retryAfterMs: number }
+export type OtpVerifyResult = { ok: true } | { ok: false; message: string }
+
+function codeHash(phone: string, code: string): string {
+  return createHmac('sha256', serverSecret('otp')).update(`${phone}:${code}`).digest('hex')
+}
+
+function sendRules(phone: string, ip: string): RateLimitRule[] {
+  return [
+    { bucket: 'otp-send-phone-cooldown', key: phone, limit: 1, windowMs: OTP_RESEND_COOLDOWN_MS },
+    { bucket: 'otp-send-phone-hour', key: phone, limit: OTP_SENDS_PER_PHONE_PER_HOUR, windowMs: HOUR_MS },
+    { bucket: 'otp-send-ip-hour', key: ip, limit: OTP_SENDS_PER_IP_PER_HOUR, windowMs: HOUR_MS },
+  ]
+}
+
+const SEND_REFUSALS: Record<string, (wait: string) => string> = {
+  'otp-send-phone-cooldown': (wait) => `A code was just sent. You can ask for another in ${wait}.`,
+  'otp-send-phone-hour': (wait) => `Too many codes were asked for this number. Try again in ${wait}.`,
+  'otp-send-ip-hour': (wait) => `Too many codes were asked from your network. Try again in ${wait}.`,
+}
+
+/** Creates a code for `phone` and queues its SMS, within the send limits. Never says whether the number has an account. */
+export async function requestOtp({ phone, ip, now = new Date() }: { phone: string; ip: string; now?: Date }): Promise<OtpRequestResult> {
+  const limit = await consumeRateLimits(sendRules(phone, ip), now)
+  if (!limit.allowed) {
+    return { ok: false, message: SEND_REFUSALS[limit.rule.bucket]!(describeWait(limit.retryAfterMs)), retryAfterMs: limit.retryAfterMs }
+  }
+  const code = String(randomInt(0, 10 ** OTP_DIGITS)).padStart(OTP_DIGITS, '0')
+  await prisma.otpChallenge.create({
+    data: { phone, codeHash: codeHash(phone, code), expiresAt: new Date(now.getTime() + OTP_TTL_MS), createdAt: now },
+  })
+  await enqueueOtpSms({
+    to: phone,
+    code,
+    text: `${code} is your Research Store sign-in code. It expires in 5 minutes. Our team will never ask you for this code.`,
+  })
+  return { ok: true }
+}
+
+/** Milliseconds until `phone` may ask for another code (0 when it may now). */
+export async function resendCooldownMs(phone: string, now = new Date()): Promise<number> {
+  const latest = await prisma.otpChallenge.findFirst({ where: { phone }, orderBy: { createdAt: 'desc' }, select: { createdAt: true } })
+  if (!latest) return 0
+  return Math.max(0, latest.createdAt.getTime() + OTP_RESEND_COOLDOWN_MS - now.getTime())
+}
+
+/** Checks `code` against the newest code sent to `phone`; only the newest counts. */
+export async function verifyOtp({ phone, code, ip, now = new Date() }: { phone: string; code: string; ip: string; now?: Date }): Promise<OtpVerifyResult> {
+  const limit = await consumeRateLimits(
+    [
+      { bucket: 'otp-verify-phone-hour', key: phone, limit: OTP_VERIFIES_PER_PHONE_PER_HOUR, windowMs: HOUR_MS },
+      { bucket: 'otp-verify-ip-hour', key: ip, limit: OTP_VERIFIES_PER_IP_PER_HOUR, windowMs: HOUR_MS },
+    ],
+    now,
+  )
+  if (!limit.allowed) return { ok: false, message: `Too many attempts. Try again in ${describeWait(limit.retryAfterMs)}.` }
+
+  const challenge = await prisma.otpChallenge.findFirst({ where: { phone }, orderBy: { createdAt: 'desc' } })
+  if (!challenge || challenge.usedAt) return { ok: false, message: 'There is no code waiting for this number. Ask for a new code.' }
+  if (challenge.expiresAt <= now) return { ok: false, message: 'This code has expired. Ask for a new code.' }
+  if (challenge.attempts >= OTP_MAX_WRONG_TRIES) return { ok: false, message: 'Too many wrong tries for this code. Ask for a new code.' }
+
+  const expected = Buffer.from(challenge.codeHash, 'hex')
+  const given = Buffer.from(codeHash(phone, code), 'hex')
+  if (!timingSafeEqual(expected, given)) {
+    // Counted in the database, so parallel guesses cannot exceed the limit.
+    const [counted] = await prisma.$queryRaw<{ attempts: number }[]>`
+      UPDATE otp_challenges SET attempts = attempts + 1
+      WHERE id = ${challenge.id}::uuid AND attempts < ${OTP_MAX_WRONG_TRIES} RETURNING attempts`
+    const triesLeft = OTP_MAX_WRONG_TRIES - (counted?.attempts ?? OTP_MAX_WRONG_TRIES)
+    return {
+      ok: false,
+      message:
+        triesLeft > 0
+          ? `That code is not right. You have ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`
+          : 'That code is not right, and that was the last try. Ask for a new code.',
+    }
+  }
+  // Only one of several parallel correct submissions may sign in.
+  const used = await prisma.otpChallenge.updateMany({
+    where: { id: challenge.id, usedAt: null, attempts: { lt: OTP_MAX_WRONG_TRIES } },
+    data: { usedAt: now },
+  })
+  if (used.count === 0) return { ok: false, message: 'This code has already been used. Ask for a new code.' }
+  return { ok: true }
+}

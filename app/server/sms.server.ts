@@ -1,0 +1,59 @@
+import { env } from './env.server'
+import { recordOutboxMessage } from './outbox.server'
+
+export type OtpSms = { to: string; code: string; text: string }
+
+export class SmsDeliveryError extends Error {
+  override name = 'SmsDeliveryError'
+  constructor(
+    message: string,
+    /** A retry may succeed (network failure, 429, 5xx); a 4xx will fail the same way again. */
+    readonly retryable: boolean,
+  ) {
+    super(message)
+  }
+}
+
+export type SmsProvider = { name: string; sendOtp: (sms: OtpSms) => Promise<void> }
+
+const outboxSms: SmsProvider = {
+  name: 'dev outbox',
+  sendOtp: (sms) => recordOutboxMessage({ channel: 'sms', recipient: sms.to, body: sms.text }),
+}
+
+/**
+ * MSG91's OTP flow API: the text lives in a DLT-registered template on MSG91's side, with the code
+ * as its `otp` variable. Numbers go without the leading "+".
+ */
+export function msg91Sms({ authKey, templateId, baseUrl }: { authKey: string; templateId: string; baseUrl: string }): SmsProvider {
+  return {
+    name: 'MSG91',
+    async sendOtp(sms) {
+      let response: Response
+      try {
+        response = await fetch(new URL('/api/v5/flow', baseUrl), {
+          method: 'POST',
+          headers: { authkey: authKey, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ template_id: templateId, short_url: '0', recipients: [{ mobiles: sms.to.slice(1), otp: sms.code }] }),
+          signal: AbortSignal.timeout(10_000),
+        })
+      } catch (error) {
+        throw new SmsDeliveryError(`MSG91 could not be reached: ${error instanceof Error ? error.message : String(error)}`, true)
+      }
+      const body = await response.text()
+      if (!response.ok) {
+        throw new SmsDeliveryError(`MSG91 answered ${response.status}: ${body.slice(0, 200)}`, response.status === 429 || response.status >= 500)
+      }
+      // MSG91 reports some failures with 200 and {"type":"error"}.
+      if (/"type"\s*:\s*"error"/.test(body)) throw new SmsDeliveryError(`MSG91 refused the message: ${body.slice(0, 200)}`, false)
+    },
+  }
+}
+
+/** The real provider when configured (always in a deployment: env validation requires it), else the dev outbox. */
+export function smsProvider(): SmsProvider {
+  if (env.MSG91_AUTH_KEY && env.MSG91_TEMPLATE_ID) {
+    return msg91Sms({ authKey: env.MSG91_AUTH_KEY, templateId: env.MSG91_TEMPLATE_ID, baseUrl: env.MSG91_BASE_URL })
+  }
+  return outboxSms
+}

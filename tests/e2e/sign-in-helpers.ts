@@ -1,0 +1,53 @@
+import { randomInt } from 'node:crypto'
+import { expect, type APIRequestContext, type Page } from '@playwright/test'
+
+/** A mobile number no other test uses: 10 digits starting with 9. */
+export function uniqueMobile(): string {
+  return `9${String(randomInt(0, 1e9)).padStart(9, '0')}`
+}
+
+/**
+ * Every test appears to come from its own address (the server trusts X-Forwarded-For from loopback),
+ * so the per-IP sign-in limits of one test do not spill into another.
+ */
+export async function useOwnClientAddress(page: Page) {
+  await page.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` })
+}
+
+/** The newest code the dev outbox delivered to `phone`, waiting for the job queue to send it. */
+export async function latestCode(request: APIRequestContext, phone: string, notBefore = 0): Promise<string> {
+  let code = ''
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/dev/outbox.json?to=${encodeURIComponent(phone)}`)
+        const { messages } = (await response.json()) as { messages: { id: number; body: string }[] }
+        const newest = messages.find((message) => message.id > notBefore)
+        code = newest?.body.match(/\b(\d{6})\b/)?.[1] ?? ''
+        return code
+      },
+      { timeout: 15_000, message: `an SMS to ${phone} in the dev outbox` },
+    )
+    .toMatch(/^\d{6}$/)
+  return code
+}
+
+/** Signs in through /auth as a person would; returns the E.164 number used. */
+export async function signIn(page: Page, request: APIRequestContext, mobile = uniqueMobile()): Promise<string> {
+  const phone = `+91${mobile}`
+  if (!page.url().includes('/auth')) await page.goto('/auth')
+  await page.getByLabel('Mobile number').fill(mobile)
+  await page.getByRole('button', { name: 'Send OTP' }).click()
+  await expect(page.getByText(`We sent a 6-digit code to ${phone}`)).toBeVisible()
+  await page.getByLabel('6-digit code').fill(await latestCode(request, phone))
+  await page.getByRole('button', { name: 'Verify OTP' }).click()
+  await expect(page).toHaveURL(/\/details/)
+  return phone
+}
+
+export async function fillProfileDetails(page: Page, details: { name: string; email: string; dob: string; pan: string }) {
+  await page.getByLabel('Name').fill(details.name)
+  await page.getByLabel('E-mail').fill(details.email)
+  await page.getByLabel('Date of birth').fill(details.dob)
+  await page.getByLabel('PAN').fill(details.pan)
+}
