@@ -1,16 +1,15 @@
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
-  useLocation,
   useRouteLoaderData,
 } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { SiteFooter } from './components/site-footer'
+import { ErrorPage } from './components/error-page'
 import { SiteHeader } from './components/site-header'
 import { useNonce } from './nonce'
 import { env } from './server/env.server'
@@ -64,25 +63,5 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const { pathname } = useLocation()
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <section>
-        <title>404 Not Found</title>
-        <h1 className="text-2xl font-semibold">404 Not Found</h1>
-        <p className="mt-2">No route matches URL &quot;{pathname}&quot;</p>
-      </section>
-    )
-  }
-  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : null
-  return (
-    <section>
-      <title>Unexpected Application Error!</title>
-      <h1 className="text-2xl font-semibold">Unexpected Application Error!</h1>
-      <p className="mt-2">
-        {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong on our side. Please try again.'}
-      </p>
-      {detail ? <pre className="mt-4 overflow-x-auto text-xs">{detail}</pre> : null}
-    </section>
-  )
+  return <ErrorPage error={error} />
 }

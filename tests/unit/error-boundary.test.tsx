@@ -1,26 +1,26 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { createMemoryRouter, RouterProvider, useRouteError } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ErrorBoundary } from '~/root'
+import { ErrorPage } from '~/components/error-page'
 
 function BoundaryFromRouter() {
-  return <ErrorBoundary error={useRouteError()} params={{}} loaderData={undefined} />
+  return <ErrorPage error={useRouteError()} />
 }
 
 /** Renders the root boundary the way the router does: for a URL no route matches. */
 function renderUnmatched(path: string) {
-  const router = createMemoryRouter([{ path: '/', ErrorBoundary: BoundaryFromRouter, children: [{ index: true }] }], {
+  const router = createMemoryRouter([{ path: '/', ErrorBoundary: BoundaryFromRouter, children: [{ index: true, element: null }] }], {
     initialEntries: [path],
   })
   return renderToStaticMarkup(<RouterProvider router={router} />)
 }
 
 function renderUnexpected(error: Error) {
-  const router = createMemoryRouter([{ path: '*', element: <ErrorBoundary error={error} params={{}} loaderData={undefined} /> }])
+  const router = createMemoryRouter([{ path: '*', element: <ErrorPage error={error} /> }])
   return renderToStaticMarkup(<RouterProvider router={router} />)
 }
 
-describe('root ErrorBoundary', () => {
+describe('ErrorPage', () => {
   afterEach(() => vi.unstubAllEnvs())
 
   it('names the unmatched path on a 404', () => {

@@ -1,0 +1,54 @@
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { msg91Sms, SmsDeliveryError } from '~/server/sms.server'
+
+type Received = { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }
+const received: Received[] = []
+let answer = { status: 200, body: '{"type":"success","message":"3763646c3058373530393530"}' }
+let baseUrl: string
+const server = createServer((req, res) => {
+  let body = ''
+  req.on('data', (chunk) => (body += chunk))
+  req.on('end', () => {
+    received.push({ method: req.method, url: req.url, headers: req.headers, body })
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body)
+  })
+})
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise((resolve) => server.close(resolve)))
+
+const sms = { to: '+919876543210', code: '482913', text: '482913 is your Research Store sign-in code.' }
+
+describe('MSG91 provider, against a local fake of its API', () => {
+  it("sends the code to MSG91's flow API with the DLT template and the number without +", async () => {
+    answer = { status: 200, body: '{"type":"success","message":"ok"}' }
+    await msg91Sms({ authKey: 'auth-key-1', templateId: 'tmpl-1207', baseUrl }).sendOtp(sms)
+    const request = received.at(-1)!
+    expect(request.method).toBe('POST')
+    expect(request.url).toBe('/api/v5/flow')
+    expect(request.headers.authkey).toBe('auth-key-1')
+    expect(request.headers['content-type']).toBe('application/json')
+    expect(JSON.parse(request.body)).toEqual({ template_id: 'tmpl-1207', short_url: '0', recipients: [{ mobiles: '919876543210', otp: '482913' }] })
+  })
+
+  it('reports a 5xx as retryable and a 4xx or an error body as final', async () => {
+    const provider = msg91Sms({ authKey: 'k', templateId: 't', baseUrl })
+    answer = { status: 503, body: 'busy' }
+    await expect(provider.sendOtp(sms)).rejects.toMatchObject({ name: 'SmsDeliveryError', retryable: true })
+    answer = { status: 401, body: '{"type":"error","message":"Authentication failure"}' }
+    await expect(provider.sendOtp(sms)).rejects.toMatchObject({ retryable: false })
+    answer = { status: 200, body: '{"type":"error","message":"Invalid template"}' }
+    await expect(provider.sendOtp(sms)).rejects.toBeInstanceOf(SmsDeliveryError)
+  })
+
+  it('reports an unreachable provider as retryable', async () => {
+    await expect(msg91Sms({ authKey: 'k', templateId: 't', baseUrl: 'http://127.0.0.1:1' }).sendOtp(sms)).rejects.toMatchObject({
+      retryable: true,
+    })
+  })
+})

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+
+describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
+  it('answers 404, as a page and as JSON', async () => {
+    Object.assign(process.env, {
+      NODE_ENV: 'production',
+      DEMO_MODE: '0',
+      SESSION_SECRET: 'x'.repeat(32),
+      RAZORPAY_KEY_ID: 'rzp_live_abc',
+      RAZORPAY_KEY_SECRET: 'secret-secret',
+      RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
+      MSG91_AUTH_KEY: 'auth-key-123',
+      MSG91_TEMPLATE_ID: 'tmpl',
+      SMTP_URL: 'smtp://localhost:2525',
+      MAIL_FROM: 'store@example.in',
+    })
+    const page = await import('~/routes/dev.outbox')
+    const json = await import('~/routes/dev.outbox.json')
+    const args = { request: new Request('http://localhost/dev/outbox.json?to=%2B919876543210'), params: {}, context: {} } as never
+
+    const thrown = await page.loader(args).catch((error: unknown) => error)
+    expect(thrown).toMatchObject({ init: { status: 404 } })
+    expect((await json.loader(args)).status).toBe(404)
+  })
+})

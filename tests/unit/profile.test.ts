@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { NAME_MAX_CHARS, NAME_MAX_WORDS, NAME_MIN_CHARS, profileDetailsSchema, profileStep } from '~/domain/profile'
+
+const today = new Date('2026-11-22T06:00:00Z')
+const valid = { name: 'Asha Rao', email: 'Asha@Example.IN', dob: '2001-05-17', pan: 'abcpe1234f' }
+const parse = (input: Partial<typeof valid>) => profileDetailsSchema(today).safeParse({ ...valid, ...input })
+const firstError = (input: Partial<typeof valid>) => {
+  const result = parse(input)
+  return result.success ? null : result.error.issues[0]!.message
+}
+
+describe('profile details', () => {
+  it('accepts valid details, lowercasing name and e-mail and uppercasing the PAN', () => {
+    expect(parse({}).data).toEqual({ name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
+  })
+
+  it('has SPEC limits on names', () => {
+    expect([NAME_MIN_CHARS, NAME_MAX_CHARS, NAME_MAX_WORDS]).toEqual([3, 24, 4])
+  })
+
+  it('takes names of 3 and of 24 characters, not 2 or 25', () => {
+    expect(parse({ name: 'abc' }).success).toBe(true)
+    expect(parse({ name: 'a'.repeat(24) }).success).toBe(true)
+    expect(firstError({ name: 'ab' })).toBe('Your name needs at least 3 characters.')
+    expect(firstError({ name: 'a'.repeat(25) })).toBe('Your name can have at most 24 characters.')
+  })
+
+  it('takes 4 words, not 5', () => {
+    expect(parse({ name: 'a bb cc dd' }).success).toBe(true)
+    expect(firstError({ name: 'a bb cc dd ee' })).toBe('Your name can have at most 4 words.')
+  })
+
+  it('takes letters and spaces only', () => {
+    expect(firstError({ name: 'asha rao 2' })).toBe('Use letters and spaces only in your name.')
+    expect(firstError({ name: "o'brien" })).toBe('Use letters and spaces only in your name.')
+  })
+
+  it('wants an e-mail address with a top-level domain of 2 or more letters', () => {
+    expect(parse({ email: 'a@b.in' }).success).toBe(true)
+    expect(firstError({ email: 'a@b.c' })).toBe('Enter an e-mail address like name@example.com.')
+    expect(firstError({ email: 'a@example' })).toBe('Enter an e-mail address like name@example.com.')
+  })
+
+  it('takes someone who turns 18 today, not someone who turns 18 tomorrow (17 years 364 days)', () => {
+    expect(parse({ dob: '2008-11-22' }).success).toBe(true)
+    expect(firstError({ dob: '2008-11-23' })).toBe('You must be 18 or older to subscribe.')
+  })
+
+  it('refuses dates that do not exist', () => {
+    expect(firstError({ dob: '2001-02-30' })).toBe('Enter a real date of birth.')
+    expect(firstError({ dob: '1850-01-01' })).toBe('Enter a real date of birth.')
+  })
+
+  it("takes an individual's PAN typed in lower case, and refuses a company's or a malformed one", () => {
+    expect(parse({ pan: 'abcpe1234f' }).data?.pan).toBe('ABCPE1234F')
+    expect(firstError({ pan: 'ABCCE1234F' })).toBe("This is not an individual's PAN: its fourth letter must be P.")
+    expect(firstError({ pan: 'ABCP1234EF' })).toMatch(/^Enter your PAN as 5 letters, 4 digits and 1 letter/)
+  })
+})
+
+describe('profileStep', () => {
+  const complete = {
+    name: 'asha rao',
+    email: 'asha@example.in',
+    dateOfBirth: new Date('2001-05-17'),
+    pan: 'ABCPE1234F',
+    panCardKey: 'pan-cards/u/1.jpg',
+    agreementAcceptedAt: new Date(),
+  }
+
+  it('resumes at the first missing step', () => {
+    expect(profileStep({ ...complete, email: null, panCardKey: null })).toBe('details')
+    expect(profileStep({ ...complete, panCardKey: null, agreementAcceptedAt: null })).toBe('pan-card')
+    expect(profileStep({ ...complete, agreementAcceptedAt: null })).toBe('agreement')
+    expect(profileStep(complete)).toBe('complete')
+  })
+})

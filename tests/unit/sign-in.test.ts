@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { safeRedirect, withRedirectTo } from '~/domain/redirect'
+import { MOBILE_NUMBER_DIGITS, OTP_DIGITS, SendCodeSchema, toE164, VerifyCodeSchema } from '~/domain/sign-in'
+import { isCrossSiteWrite } from '~/server/origin.server'
+
+describe('sign-in forms', () => {
+  it('has SPEC lengths', () => {
+    expect([MOBILE_NUMBER_DIGITS, OTP_DIGITS]).toEqual([10, 6])
+  })
+
+  it('takes a 10-digit mobile number, spaces allowed', () => {
+    expect(SendCodeSchema.parse({ country: 'IN', mobile: '98765 43210' }).mobile).toBe('9876543210')
+    expect(SendCodeSchema.safeParse({ country: 'IN', mobile: '987654321' }).success).toBe(false)
+    expect(SendCodeSchema.safeParse({ country: 'IN', mobile: '98765432100' }).success).toBe(false)
+    expect(SendCodeSchema.safeParse({ country: 'IN', mobile: '98765abcde' }).success).toBe(false)
+  })
+
+  it('takes exactly 6 digits as a code', () => {
+    expect(VerifyCodeSchema.safeParse({ code: '012345' }).success).toBe(true)
+    expect(VerifyCodeSchema.safeParse({ code: '12345' }).success).toBe(false)
+    expect(VerifyCodeSchema.safeParse({ code: '1234567' }).success).toBe(false)
+  })
+
+  it('writes numbers in E.164', () => {
+    expect(toE164('91', '9876543210')).toBe('+919876543210')
+    expect(toE164('+44', '7911123456')).toBe('+447911123456')
+  })
+})
+
+describe('safeRedirect', () => {
+  it('follows same-site paths', () => {
+    expect(safeRedirect('/pay')).toBe('/pay')
+    expect(safeRedirect('/details?redirectTo=%2Fpay')).toBe('/details?redirectTo=%2Fpay')
+  })
+
+  it.each(['//evil.example', '/\\evil.example', 'https://evil.example/pay', 'evil.example', '/\tevil', '', null, undefined])(
+    'refuses %j',
+    (target) => {
+      expect(safeRedirect(target, '/')).toBe('/')
+    },
+  )
+
+  it('adds redirectTo only when there is somewhere to go back to', () => {
+    expect(withRedirectTo('/auth', '/pay')).toBe('/auth?redirectTo=%2Fpay')
+    expect(withRedirectTo('/auth', '/')).toBe('/auth')
+    expect(withRedirectTo('/auth', null)).toBe('/auth')
+  })
+})
+
+describe('isCrossSiteWrite', () => {
+  const host = 'store.example.in'
+
+  it('lets reads and same-site writes through', () => {
+    expect(isCrossSiteWrite('GET', { origin: 'https://evil.example' }, host)).toBe(false)
+    expect(isCrossSiteWrite('POST', { origin: 'https://store.example.in' }, host)).toBe(false)
+    expect(isCrossSiteWrite('POST', { secFetchSite: 'same-origin' }, host)).toBe(false)
+    expect(isCrossSiteWrite('POST', {}, host)).toBe(false)
+  })
+
+  it('refuses writes from other sites', () => {
+    expect(isCrossSiteWrite('POST', { origin: 'https://evil.example' }, host)).toBe(true)
+    expect(isCrossSiteWrite('DELETE', { origin: 'https://store.example.in.evil.example' }, host)).toBe(true)
+    expect(isCrossSiteWrite('POST', { origin: 'null' }, host)).toBe(true)
+    expect(isCrossSiteWrite('POST', { secFetchSite: 'cross-site' }, host)).toBe(true)
+  })
+})
