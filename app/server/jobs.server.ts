@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss'
+import { prisma } from './db.server'
 import { env } from './env.server'
 import { smsProvider, SmsDeliveryError, type OtpSms } from './sms.server'
 
@@ -10,6 +11,12 @@ const SEND_SMS_RETRY_DELAY_SECONDS = 5
 const SEND_SMS_TIMEOUT_SECONDS = 60
 const JOB_POLLING_INTERVAL_SECONDS = 0.5
 
+/** Hourly clean-up of rows that only mattered for a while: limit events, old codes, ended sessions. */
+export const PRUNE_QUEUE = 'prune-expired'
+const PRUNE_SCHEDULE_CRON = '17 * * * *'
+/** Longer than the longest rate-limit window (1 hour) and a code's life (5 minutes). */
+export const PRUNE_AFTER_MS = 24 * 60 * 60_000
+
 const globalForJobs = globalThis as { jobQueue?: Promise<PgBoss> }
 
 /** pg-boss keeps jobs in the app's own Postgres (schema `pgboss`): every instance shares them. */
@@ -19,6 +26,7 @@ function jobQueue(): Promise<PgBoss> {
     boss.on('error', (error) => console.error('[jobs]', error))
     await boss.start()
     await boss.createQueue(SEND_SMS_QUEUE)
+    await boss.createQueue(PRUNE_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue
@@ -43,9 +51,18 @@ export async function deliverOtpSms(sms: OtpSms): Promise<void> {
   }
 }
 
+export async function pruneExpiredRows(now = new Date()): Promise<void> {
+  const cutoff = new Date(now.getTime() - PRUNE_AFTER_MS)
+  await prisma.rateLimitEvent.deleteMany({ where: { createdAt: { lt: cutoff } } })
+  await prisma.otpChallenge.deleteMany({ where: { createdAt: { lt: cutoff } } })
+  await prisma.session.deleteMany({ where: { expiresAt: { lt: now } } })
+}
+
 /** Runs in every app instance; pg-boss hands each job to exactly one of them. */
 export async function startJobWorkers(): Promise<void> {
   const boss = await jobQueue()
+  await boss.schedule(PRUNE_QUEUE, PRUNE_SCHEDULE_CRON)
+  await boss.work(PRUNE_QUEUE, () => pruneExpiredRows())
   await boss.work<OtpSms>(SEND_SMS_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
     for (const job of jobs) await deliverOtpSms(job.data)
   })

@@ -100,3 +100,23 @@ describe('guards', () => {
     expect(foreign.headers.get('Location')).toBe('/details')
   })
 })
+
+describe('hourly pruning', () => {
+  it('deletes ended sessions, and codes and limit events older than a day', async () => {
+    const { pruneExpiredRows } = await import('~/server/jobs.server')
+    const user = await newUser()
+    const now = new Date()
+    const dayAndABitAgo = new Date(now.getTime() - 25 * 3_600_000)
+    await prisma.session.create({ data: { id: 'ended', userId: user.id, expiresAt: new Date(now.getTime() - 1) } })
+    await prisma.session.create({ data: { id: 'live', userId: user.id, expiresAt: new Date(now.getTime() + 60_000) } })
+    await prisma.otpChallenge.create({ data: { phone: user.phone, codeHash: 'x', expiresAt: dayAndABitAgo, createdAt: dayAndABitAgo } })
+    await prisma.rateLimitEvent.create({ data: { bucket: 'b', key: 'old', createdAt: dayAndABitAgo } })
+    await prisma.rateLimitEvent.create({ data: { bucket: 'b', key: 'recent', createdAt: now } })
+
+    await pruneExpiredRows(now)
+
+    expect((await prisma.session.findMany({ where: { userId: user.id } })).map((session) => session.id)).toEqual(['live'])
+    expect(await prisma.otpChallenge.count({ where: { phone: user.phone } })).toBe(0)
+    expect((await prisma.rateLimitEvent.findMany({ where: { bucket: 'b' } })).map((event) => event.key)).toEqual(['recent'])
+  })
+})
