@@ -2,19 +2,10 @@
 import closeWithGrace from 'close-with-grace'
 import { createServer } from 'vite'
 import { env } from '../app/server/env.server'
-import { provideDatabase } from './db/database'
-import { migrate } from './db/migrate'
-import { createScriptPrisma } from './prisma-client'
-import { seedDemoData } from '../prisma/seed'
+import { prepareDatabase } from './db/prepare'
 import { createHttpApp, type AppBundle } from '../server/http'
 
-const database = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
-process.env.DATABASE_URL = database.url
-await migrate(database.url)
-if (env.DEMO_MODE) {
-  const prisma = createScriptPrisma(database.url)
-  await seedDemoData(prisma).finally(() => prisma.$disconnect())
-}
+const database = await prepareDatabase(env)
 
 const vite = await createServer({ server: { middlewareMode: true } })
 const loadBundle = () => vite.ssrLoadModule('./server/app.ts') as Promise<AppBundle>

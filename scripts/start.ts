@@ -9,16 +9,13 @@ process.env.NODE_ENV = 'production'
 const { env } = await import('../app/server/env.server').catch(exitOnEnvError)
 
 const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')
-const { provideDatabase } = await import('./db/database')
-const { migrate } = await import('./db/migrate')
-const { createScriptPrisma } = await import('./prisma-client')
-const { seedDemoData } = await import('../prisma/seed')
+const { prepareDatabase } = await import('./db/prepare')
 const { builtAssets, createHttpApp } = await import('../server/http')
 type AppBundle = import('../server/http').AppBundle
 
 buildIfNeeded()
 
-const database = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
+const database = await prepareDatabase(env)
 let server: Server | undefined
 let bundle: AppBundle | undefined
 
@@ -29,17 +26,6 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   await bundle?.closeApp()
   await database.stop()
 })
-
-process.env.DATABASE_URL = database.url
-await migrate(database.url)
-if (env.DEMO_MODE) {
-  const prisma = createScriptPrisma(database.url)
-  try {
-    await seedDemoData(prisma)
-  } finally {
-    await prisma.$disconnect()
-  }
-}
 
 bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
 await bundle.startJobWorkers()

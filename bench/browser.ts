@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs'
+import { type Browser, chromium } from 'playwright-core'
+import { onCleanup } from './cleanup'
+
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+// isbot treats curl, autocannon and HeadlessChrome as bots, and React Router then renders a
+// different (fully buffered) response, so every request the bench makes looks like desktop Chrome.
+export const BROWSER_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36'
+export const BROWSER_HEADERS = { 'User-Agent': BROWSER_USER_AGENT, 'Accept-Encoding': 'gzip, deflate, br' }
+
+export const hasChromium = () => existsSync(CHROMIUM_PATH)
+
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_FLAGS,
+    // The bench stops Chromium itself (cleanup.ts), after its servers' shutdown has been requested.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  })
+  const unregister = onCleanup(() => browser.close())
+  browser.once('disconnected', unregister)
+  return browser
+}

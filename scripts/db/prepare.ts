@@ -1,0 +1,25 @@
+import type { Env } from '../../app/server/env.server'
+import { seedDemoData } from '../../prisma/seed'
+import { createScriptPrisma } from '../prisma-client'
+import { provideDatabase, type ProvidedDatabase } from './database'
+import { migrate } from './migrate'
+
+/**
+ * What `npm start` and `npm run dev` do before serving: the database (embedded when DATABASE_URL is
+ * unset, and then exported as DATABASE_URL for the app), its migrations, and in demo mode the demo data.
+ */
+export async function prepareDatabase(env: Env): Promise<ProvidedDatabase & { embedded: boolean }> {
+  const database = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
+  try {
+    process.env.DATABASE_URL = database.url
+    await migrate(database.url)
+    if (env.DEMO_MODE) {
+      const prisma = createScriptPrisma(database.url)
+      await seedDemoData(prisma).finally(() => prisma.$disconnect())
+    }
+    return database
+  } catch (error) {
+    await database.stop()
+    throw error
+  }
+}
