@@ -4,7 +4,7 @@ import {
   PAN_CARD_MAX_BYTES,
   PAN_CARD_MESSAGES,
   sniffPanCardImageType,
-} from '~/domain/pan-card'
+} from '~/domain/pan-card-image'
 
 const bytes = (...values: number[]) => Uint8Array.from(values)
 const ascii = (text: string) => new TextEncoder().encode(text)
