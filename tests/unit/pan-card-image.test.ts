@@ -5,6 +5,11 @@ import {
   PAN_CARD_MESSAGES,
   sniffPanCardImageType,
 } from '~/domain/pan-card-image'
+import {
+  PAN_CARD_FORM_FIELDS_MAX_BYTES,
+  PAN_CARD_FORM_MAX_PARTS,
+  PAN_CARD_REQUEST_MAX_BYTES,
+} from '~/server/pan-card-image.server'
 
 const bytes = (...values: number[]) => Uint8Array.from(values)
 const ascii = (text: string) => new TextEncoder().encode(text)
@@ -25,6 +30,16 @@ describe('PAN card limits', () => {
 
   it('offers the accepted image types to the file picker', () => {
     expect(PAN_CARD_ACCEPT).toBe('image/jpeg,image/png,image/webp')
+  })
+
+  it('reads at most the file plus 64 KiB of other fields and multipart headers', () => {
+    expect(PAN_CARD_FORM_FIELDS_MAX_BYTES).toBe(65_536)
+    expect(PAN_CARD_REQUEST_MAX_BYTES).toBe(10_551_296)
+    expect(PAN_CARD_REQUEST_MAX_BYTES).toBeLessThan(11 * 1024 * 1024)
+  })
+
+  it('takes at most 32 form parts', () => {
+    expect(PAN_CARD_FORM_MAX_PARTS).toBe(32)
   })
 
   it('names the limit in the too-large message', () => {
