@@ -87,10 +87,11 @@ export async function readPanCardUpload(
   const contentType = request.headers.get('Content-Type') ?? ''
   const boundary = /^multipart\/form-data\s*;/i.test(contentType) ? getMultipartBoundary(contentType) : null
   if (!boundary) return refuse(400, PAN_CARD_MESSAGES.unreadable)
-  if (Number(request.headers.get('Content-Length')) > PAN_CARD_REQUEST_MAX_BYTES) {
-    return refuse(413, PAN_CARD_MESSAGES.tooLarge)
-  }
   if (!request.body) return refuse(400, PAN_CARD_MESSAGES.missing)
+  // Browsers declare the length of a form post. When it is over the cap, only the start is read:
+  // enough for the fields placed before the file, so that the page can show them again.
+  const declaredTooLarge = Number(request.headers.get('Content-Length')) > PAN_CARD_REQUEST_MAX_BYTES
+  const readLimitBytes = declaredTooLarge ? PAN_CARD_FORM_FIELDS_MAX_BYTES : PAN_CARD_REQUEST_MAX_BYTES
 
   const parser = new MultipartParser(boundary, {
     maxFileSize: PAN_CARD_MAX_BYTES,
@@ -115,7 +116,7 @@ export async function readPanCardUpload(
         break
       }
       bytesRead += chunk.value.byteLength
-      if (bytesRead > PAN_CARD_REQUEST_MAX_BYTES) return refuse(413, PAN_CARD_MESSAGES.tooLarge)
+      if (bytesRead > readLimitBytes) return refuse(413, PAN_CARD_MESSAGES.tooLarge)
       // After the closing boundary comes only an epilogue, which RFC 2046 says to ignore.
       if (hasReachedClosingBoundary(parser)) continue
       for (const part of parser.write(chunk.value)) {
@@ -138,6 +139,7 @@ export async function readPanCardUpload(
     reader.releaseLock()
   }
 
+  if (declaredTooLarge) return refuse(413, PAN_CARD_MESSAGES.tooLarge)
   if (!image) return refuse(400, sawEmptyNamedFile ? PAN_CARD_MESSAGES.empty : PAN_CARD_MESSAGES.missing)
   const bytes = image.bytes
   const imageType = sniffPanCardImageType(bytes)

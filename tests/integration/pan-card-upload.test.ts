@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PAN_CARD_MAX_BYTES, PAN_CARD_MESSAGES } from '~/domain/pan-card-image'
 import {
+  PAN_CARD_FORM_FIELDS_MAX_BYTES,
   PAN_CARD_FORM_MAX_PARTS,
   PAN_CARD_REQUEST_MAX_BYTES,
   readPanCardUpload,
@@ -105,12 +106,23 @@ describe('readPanCardUpload: too large (413)', () => {
     expectRefusal(await readPanCardUpload(request), 413, PAN_CARD_MESSAGES.tooLarge)
   })
 
-  it('refuses a body whose declared Content-Length is over the cap before reading any of it', async () => {
+  it('reads only the first 64 KiB of a body whose declared Content-Length is over the cap, keeping the fields before the file', async () => {
     const { request, progress } = streamedUploadRequest(11 * MB, { headers: { 'Content-Length': String(11 * MB + 300) } })
     const result = await readPanCardUpload(request)
     expectRefusal(result, 413, PAN_CARD_MESSAGES.tooLarge)
     expect(result).toMatchObject({ headers: { Connection: 'close' } })
-    expect(progress.pulledBytes).toBe(0)
+    expect(result.fields.get('intent')).toBe('upload')
+    expect(progress.pulledBytes).toBeLessThanOrEqual(PAN_CARD_FORM_FIELDS_MAX_BYTES + 64 * 1024 + 1024)
+  })
+
+  it('believes a declared Content-Length over the cap even when the body turns out short', async () => {
+    const body = multipartBody(TINY_PNG)
+    const request = new Request(UPLOAD_URL, {
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(PAN_CARD_REQUEST_MAX_BYTES + 1) },
+      body,
+    })
+    expectRefusal(await readPanCardUpload(request), 413, PAN_CARD_MESSAGES.tooLarge)
   })
 
   it('caps the whole body, not just the file: a small image after two 6 MB fields', async () => {
