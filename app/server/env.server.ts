@@ -32,7 +32,23 @@ const EnvSchema = z.object({
   MSG91_BASE_URL: z.url({ error: 'must be a URL' }).default('https://control.msg91.com'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  UPLOADS_DIR: z.string().min(1).default('.data/uploads'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots or hyphens)')
+    .optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region such as ap-south-1 (or auto)').optional(),
+  S3_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^/?#]+\/?$/, 'must be an http(s):// URL of the storage host, without a path')
+    .transform((url) => url.replace(/\/$/, ''))
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 })
+
+/** S3-compatible storage is configured with all of these or none of them. */
+const S3_VARIABLES = ['S3_BUCKET', 'S3_REGION', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
 
 /** What a deployment (DEMO_MODE=0) must configure instead of the demo stand-ins. */
 const REAL_PROVIDER_VARIABLES = [
@@ -63,6 +79,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(`Invalid environment variable ${name}: ${issue.message}`)
   }
   const env = result.data
+  const firstS3Variable = S3_VARIABLES.find((name) => env[name])
+  const missingS3Variable = S3_VARIABLES.find((name) => !env[name])
+  if (firstS3Variable && missingS3Variable) {
+    throw new EnvError(
+      `Missing environment variable ${missingS3Variable} (S3-compatible storage for uploads); required when ${firstS3Variable} is set`,
+    )
+  }
   if (!env.DEMO_MODE) {
     const missing = REAL_PROVIDER_VARIABLES.find(([name]) => !env[name])
     if (missing) {

@@ -45,3 +45,43 @@ describe('parseEnv', () => {
     },
   )
 })
+
+const S3 = {
+  S3_BUCKET: 'research-store-uploads',
+  S3_REGION: 'ap-south-1',
+  S3_ENDPOINT: 'https://s3.ap-south-1.amazonaws.com',
+  S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+  S3_SECRET_ACCESS_KEY: 'secret-access-key',
+}
+
+describe('parseEnv: uploads storage', () => {
+  it('keeps uploads on the filesystem under .data/uploads when nothing is configured', () => {
+    const env = parseEnv({})
+    expect(env.UPLOADS_DIR).toBe('.data/uploads')
+    expect(env.S3_BUCKET).toBeUndefined()
+  })
+
+  it('takes another uploads folder', () => {
+    expect(parseEnv({ UPLOADS_DIR: '/var/lib/research-store/uploads' }).UPLOADS_DIR).toBe('/var/lib/research-store/uploads')
+  })
+
+  it('accepts a complete S3-compatible configuration, dropping a trailing slash of the endpoint', () => {
+    const env = parseEnv({ ...S3, S3_ENDPOINT: 'http://127.0.0.1:9000/' })
+    expect(env).toMatchObject({ ...S3, S3_ENDPOINT: 'http://127.0.0.1:9000' })
+  })
+
+  it.each(Object.keys(S3))('refuses an S3 configuration without %s, naming it in one line', (name) => {
+    const { [name as keyof typeof S3]: _omitted, ...rest } = S3
+    expect(() => parseEnv(rest)).toThrow(new RegExp(`^Missing environment variable ${name} \\(S3-compatible storage for uploads\\); required when S3_\\w+ is set$`))
+  })
+
+  it('treats an empty S3 variable as missing', () => {
+    expect(() => parseEnv({ ...S3, S3_SECRET_ACCESS_KEY: '' })).toThrow(/^Missing environment variable S3_SECRET_ACCESS_KEY /)
+  })
+
+  it('names a malformed S3 variable', () => {
+    expect(() => parseEnv({ ...S3, S3_BUCKET: 'Uploads_Bucket' })).toThrow(/^Invalid environment variable S3_BUCKET: /)
+    expect(() => parseEnv({ ...S3, S3_ENDPOINT: 's3.amazonaws.com' })).toThrow(/^Invalid environment variable S3_ENDPOINT: /)
+    expect(() => parseEnv({ ...S3, S3_ENDPOINT: 'https://minio.internal/bucket' })).toThrow(/^Invalid environment variable S3_ENDPOINT: /)
+  })
+})
