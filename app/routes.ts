@@ -5,6 +5,7 @@ export default [
   index('routes/home.tsx'),
   route('auth', 'routes/auth.tsx'),
   route('details', 'routes/details.tsx'),
+  route('details/pan-card', 'routes/details.pan-card.ts'),
   route('logout', 'routes/logout.tsx'),
   route('services', 'routes/services.tsx'),
   route('dev/outbox', 'routes/dev.outbox.tsx'),

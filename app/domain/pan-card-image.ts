@@ -1,3 +1,6 @@
+/** The multipart field of the upload, on the page and in the API (SPEC: `pancard`). */
+export const PAN_CARD_FIELD_NAME = 'pancard'
+
 /** The PAN card field is labelled "Upload Pan Card under 10MB"; 10 MB means 10 MiB here. */
 export const PAN_CARD_MAX_BYTES = 10 * 1024 * 1024
 

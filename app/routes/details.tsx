@@ -3,10 +3,12 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useNavigation } from 'react-router'
 import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
 import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
+import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
 import { profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
 import { requireUser } from '~/server/auth.server'
-import { saveProfileDetails } from '~/server/profile.server'
+import { readPanCardUpload } from '~/server/pan-card-image.server'
+import { savePanCard, saveProfileDetails } from '~/server/profile.server'
 import type { Route } from './+types/details'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your details | Research Store' }]
@@ -38,16 +40,27 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
+/** A refused upload that left the body unread must close the connection (see pan-card-image.server.ts). */
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  return actionHeaders.has('Connection') ? actionHeaders : loaderHeaders
+}
+
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request)
-  const formData = await request.formData()
-  const submission = parseWithZod(formData, { schema: profileDetailsSchema(new Date()) })
+  const url = new URL(request.url)
+  const nextStep = redirect(`${url.pathname}${url.search}`)
+
+  if (request.headers.get('Content-Type')?.startsWith('multipart/form-data')) {
+    const upload = await readPanCardUpload(request)
+    if (!upload.ok) return data({ uploadError: upload.message }, { status: upload.status, headers: upload.headers })
+    await savePanCard(user, upload)
+    return nextStep
+  }
+
+  const submission = parseWithZod(await request.formData(), { schema: profileDetailsSchema(new Date()) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
   await saveProfileDetails(user.id, submission.value)
-  const url = new URL(request.url)
-  return profileStep({ ...user, ...submission.value, dateOfBirth: new Date(submission.value.dob) }) === 'complete'
-    ? afterWizard(request)
-    : redirect(`${url.pathname}${url.search}`)
+  return nextStep
 }
 
 export default function Details({ loaderData, actionData }: Route.ComponentProps) {
@@ -58,7 +71,13 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
       <h2 className="mt-2 text-lg font-medium">{STEP_TITLES[step]}</h2>
       <div className="mt-4">
         {step === 'details' ? (
-          <DetailsStep latestBirthDate={loaderData.latestBirthDate} saved={loaderData.saved} lastResult={actionData?.result} />
+          <DetailsStep
+            latestBirthDate={loaderData.latestBirthDate}
+            saved={loaderData.saved}
+            lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+          />
+        ) : step === 'pan-card' ? (
+          <PanCardStep error={actionData && 'uploadError' in actionData ? actionData.uploadError : undefined} />
         ) : (
           <FormMessage tone="info">This step is coming next.</FormMessage>
         )}
@@ -124,6 +143,37 @@ function DetailsStep({
       />
       <button type="submit" className={primaryButtonClass} disabled={busy}>
         Save and continue
+      </button>
+    </Form>
+  )
+}
+
+function PanCardStep({ error }: { error: string | undefined }) {
+  const busy = useNavigation().state !== 'idle'
+  return (
+    // The file input comes last: an oversized upload is refused after its first 64 KiB.
+    <Form method="post" encType="multipart/form-data" className="space-y-4">
+      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+      <div>
+        <label htmlFor="pancard" className="block text-sm font-medium">
+          Upload Pan Card under 10MB
+        </label>
+        <p id="pancard-hint" className="text-xs text-gray-600 dark:text-gray-400">
+          A clear photo or scan: JPEG, PNG or WebP. Only you and our compliance team can see it.
+        </p>
+        <input
+          id="pancard"
+          name={PAN_CARD_FIELD_NAME}
+          type="file"
+          accept={PAN_CARD_ACCEPT}
+          required
+          aria-describedby="pancard-hint"
+          aria-invalid={error ? true : undefined}
+          className="mt-2 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 dark:file:bg-gray-800"
+        />
+      </div>
+      <button type="submit" className={primaryButtonClass} disabled={busy}>
+        Upload and continue
       </button>
     </Form>
   )

@@ -7,6 +7,7 @@ import {
   type MultipartPart,
 } from '@remix-run/multipart-parser'
 import {
+  PAN_CARD_FIELD_NAME,
   PAN_CARD_IMAGE_TYPES,
   PAN_CARD_MAX_BYTES,
   PAN_CARD_MESSAGES,
@@ -24,7 +25,6 @@ export const PAN_CARD_REQUEST_MAX_BYTES = PAN_CARD_MAX_BYTES + PAN_CARD_FORM_FIE
 export const PAN_CARD_FORM_MAX_PARTS = 32
 const PART_HEADER_MAX_BYTES = 8 * 1024
 
-export const PAN_CARD_FIELD_NAME = 'pancard'
 export const PAN_CARD_KEY_PREFIX = 'pan-cards'
 
 export type PanCardUpload = {

@@ -1,0 +1,56 @@
+import { expect, test, type Page } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './axe'
+import { fillProfileDetails, signIn, useOwnClientAddress } from './sign-in-helpers'
+
+test.beforeEach(async ({ page }) => useOwnClientAddress(page))
+
+/** The smallest valid PNG: a 1x1 transparent pixel. */
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
+
+async function reachPanCardStep(page: Page, request: Parameters<typeof signIn>[1]) {
+  await signIn(page, request)
+  await fillProfileDetails(page, { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
+}
+
+test('the PAN card step takes an image and shows it back only to its owner', async ({ page, request, browser }) => {
+  await reachPanCardStep(page, request)
+  await expectNoSeriousA11yViolations(page)
+  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
+
+  const own = await page.request.get('/details/pan-card')
+  expect(own.status()).toBe(200)
+  expect(own.headers()['content-type']).toBe('image/png')
+  expect(own.headers()['x-content-type-options']).toMatch(/^nosniff(, nosniff)?$/)
+  expect(Buffer.from(await own.body()).equals(PNG_1X1)).toBe(true)
+
+  const stranger = await browser.newContext()
+  const response = await stranger.request.get(new URL('/details/pan-card', page.url()).toString(), { maxRedirects: 0 })
+  expect(response.status()).toBe(302)
+  expect(response.headers().location).toMatch(/^\/auth/)
+  await stranger.close()
+})
+
+test('a PDF renamed to .jpg is refused with a clear message, and the step stays', async ({ page, request }) => {
+  await reachPanCardStep(page, request)
+  const pdf = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n')
+  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.jpg', mimeType: 'image/jpeg', buffer: pdf })
+  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await expect(page.getByRole('alert')).toHaveText('Upload a JPEG, PNG or WebP image of your PAN card. PDFs and other files are not accepted.')
+  await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
+})
+
+test('a file over 10 MB is refused with a clear message', async ({ page, request }) => {
+  await reachPanCardStep(page, request)
+  const elevenMegabytes = Buffer.concat([PNG_1X1, Buffer.alloc(11 * 1024 * 1024)])
+  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: elevenMegabytes })
+  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await expect(page.getByRole('alert')).toContainText('larger than 10 MB')
+  await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
+})
