@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useNavigation } from 'react-router'
+import { AGREEMENT } from '~/content/agreement.server'
 import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
 import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
@@ -8,7 +9,7 @@ import { profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/pr
 import { safeRedirect } from '~/domain/redirect'
 import { requireUser } from '~/server/auth.server'
 import { readPanCardUpload } from '~/server/pan-card-image.server'
-import { savePanCard, saveProfileDetails } from '~/server/profile.server'
+import { recordAgreementAcceptance, savePanCard, saveProfileDetails } from '~/server/profile.server'
 import type { Route } from './+types/details'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your details | Research Store' }]
@@ -30,6 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const today = new Date()
   return {
     step,
+    agreement: step === 'agreement' ? { version: AGREEMENT.version, sections: AGREEMENT.sections } : null,
     latestBirthDate: latestAdultBirthDate(today),
     saved: {
       name: user.name ?? '',
@@ -45,7 +47,7 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
   return actionHeaders.has('Connection') ? actionHeaders : loaderHeaders
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request)
   const url = new URL(request.url)
   const nextStep = redirect(`${url.pathname}${url.search}`)
@@ -57,7 +59,16 @@ export async function action({ request }: Route.ActionArgs) {
     return nextStep
   }
 
-  const submission = parseWithZod(await request.formData(), { schema: profileDetailsSchema(new Date()) })
+  const formData = await request.formData()
+  if (formData.get('intent') === 'accept-agreement') {
+    if (formData.get('version') !== AGREEMENT.version) {
+      return data({ agreementError: 'The agreement was updated while you were reading it. Please read this version and accept it.' }, 409)
+    }
+    await recordAgreementAcceptance(user.id, { version: AGREEMENT.version, textSha256: AGREEMENT.textSha256, ip: context.clientIp })
+    return profileStep({ ...user, agreementAcceptedAt: new Date() }) === 'complete' ? afterWizard(request) : nextStep
+  }
+
+  const submission = parseWithZod(formData, { schema: profileDetailsSchema(new Date()) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
   await saveProfileDetails(user.id, submission.value)
   return nextStep
@@ -78,9 +89,9 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
           />
         ) : step === 'pan-card' ? (
           <PanCardStep error={actionData && 'uploadError' in actionData ? actionData.uploadError : undefined} />
-        ) : (
-          <FormMessage tone="info">This step is coming next.</FormMessage>
-        )}
+        ) : loaderData.agreement ? (
+          <AgreementStep agreement={loaderData.agreement} error={actionData && 'agreementError' in actionData ? actionData.agreementError : undefined} />
+        ) : null}
       </div>
     </section>
   )
@@ -174,6 +185,38 @@ function PanCardStep({ error }: { error: string | undefined }) {
       </div>
       <button type="submit" className={primaryButtonClass} disabled={busy}>
         Upload and continue
+      </button>
+    </Form>
+  )
+}
+
+function AgreementStep({
+  agreement,
+  error,
+}: {
+  agreement: NonNullable<Route.ComponentProps['loaderData']['agreement']>
+  error: string | undefined
+}) {
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <Form method="post" className="space-y-4">
+      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+      <div className="max-h-[60vh] space-y-4 overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700" tabIndex={0} aria-label="Agreement text">
+        {agreement.sections.map((section) => (
+          <section key={section.heading}>
+            <h3 className="font-semibold">{section.heading}</h3>
+            {section.paragraphs.map((paragraph) => (
+              <p key={paragraph} className="mt-2">
+                {paragraph}
+              </p>
+            ))}
+          </section>
+        ))}
+      </div>
+      <p className="text-xs text-gray-600 dark:text-gray-400">Version {agreement.version}</p>
+      <input type="hidden" name="version" value={agreement.version} />
+      <button type="submit" name="intent" value="accept-agreement" className={primaryButtonClass} disabled={busy}>
+        Accept Terms and Continue
       </button>
     </Form>
   )

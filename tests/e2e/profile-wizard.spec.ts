@@ -54,3 +54,36 @@ test('a file over 10 MB is refused with a clear message', async ({ page, request
   await expect(page.getByRole('alert')).toContainText('larger than 10 MB')
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
 })
+
+test('accepting the agreement completes the profile and lands on the remembered page', async ({ page, request }) => {
+  await page.goto('/details?redirectTo=%2Fservices')
+  await signIn(page, request)
+  await expect(page).toHaveURL(/\/details\?redirectTo=%2Fservices$/)
+  await fillProfileDetails(page, { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  await page.getByRole('button', { name: 'Upload and continue' }).click()
+
+  await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Most Important Terms and Conditions (MITC)' })).toBeVisible()
+  await expect(page.getByText(/I have read and understood the terms and conditions/)).toBeVisible()
+  await expect(page.getByText(/^Version agreement-[0-9a-f]{12}$/)).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
+
+  await expect(page).toHaveURL(/\/services$/)
+  await page.goto('/')
+  await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
+  await page.goto('/details')
+  await expect(page).toHaveURL(/\/$/)
+})
+
+test('with nowhere remembered, the completed wizard lands on the home page', async ({ page, request }) => {
+  await reachPanCardStep(page, request)
+  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
+  await page.getByRole('button', { name: 'Account' }).click()
+  await expect(page.getByRole('link', { name: 'Subscriptions', exact: true })).toBeVisible()
+})

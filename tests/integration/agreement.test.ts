@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { AGREEMENT } from '~/content/agreement.server'
+import { action } from '~/routes/details'
+import { prisma } from '~/server/db.server'
+import { createSession } from '~/server/session.server'
+
+async function userAtAgreementStep() {
+  return prisma.user.create({
+    data: {
+      phone: '+919811122233',
+      name: 'asha rao',
+      email: 'asha@example.in',
+      dateOfBirth: new Date('2001-05-17'),
+      pan: 'ABCPE1234F',
+      panCardKey: 'pan-cards/x/1.png',
+    },
+  })
+}
+
+async function accept(cookie: string, version: string) {
+  const request = new Request('http://localhost/details?redirectTo=%2Fpay', {
+    method: 'POST',
+    headers: { Cookie: cookie.split(';')[0]!, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ intent: 'accept-agreement', version }),
+  })
+  return action({ request, params: {}, context: { cspNonce: '', clientIp: '203.0.113.9' } } as never)
+}
+
+describe('accepting the agreement', () => {
+  it('has a version that is a hash of the exact text', () => {
+    expect(AGREEMENT.textSha256).toBe(createHash('sha256').update(AGREEMENT.text).digest('hex'))
+    expect(AGREEMENT.version).toBe(`agreement-${AGREEMENT.textSha256.slice(0, 12)}`)
+    expect(AGREEMENT.text).toContain('proportionate refund of the fee for the unexpired period')
+  })
+
+  it('records when, which version, from where and the hash of the text, then goes to the remembered page', async () => {
+    const user = await userAtAgreementStep()
+    const before = Date.now()
+    const response = (await accept(await createSession(user.id), AGREEMENT.version)) as Response
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/pay')
+    const saved = await prisma.user.findUniqueOrThrow({ where: { id: user.id } })
+    expect(saved.agreementVersion).toBe(AGREEMENT.version)
+    expect(saved.agreementTextSha256).toBe(AGREEMENT.textSha256)
+    expect(saved.agreementIp).toBe('203.0.113.9')
+    expect(saved.agreementAcceptedAt!.getTime()).toBeGreaterThanOrEqual(before)
+  })
+
+  it('refuses an acceptance of another version of the text and records nothing', async () => {
+    await prisma.user.deleteMany()
+    const user = await userAtAgreementStep()
+    const result = await accept(await createSession(user.id), 'agreement-000000000000')
+    expect(result).toMatchObject({ init: { status: 409 } })
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).agreementAcceptedAt).toBeNull()
+  })
+})
