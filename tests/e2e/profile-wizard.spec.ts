@@ -65,6 +65,9 @@ test('accepting the agreement completes the profile and lands on the remembered 
   await page.getByRole('button', { name: 'Upload and continue' }).click()
 
   await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
+  // Leaving at the last step and coming back resumes there.
+  await page.goto('/services')
+  await page.goto('/details?redirectTo=%2Fservices')
   await expect(page.getByRole('heading', { name: 'Most Important Terms and Conditions (MITC)' })).toBeVisible()
   await expect(page.getByText(/I have read and understood the terms and conditions/)).toBeVisible()
   await expect(page.getByText(/^Version agreement-[0-9a-f]{12}$/)).toBeVisible()
