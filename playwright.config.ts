@@ -28,8 +28,10 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'js', use: { ...devices['Desktop Chrome'], channel: undefined } },
-    { name: 'no-js', use: { ...devices['Desktop Chrome'], channel: undefined, javaScriptEnabled: false } },
+    { name: 'js', testIgnore: /api\..*\.spec\.ts/, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    { name: 'no-js', testIgnore: /api\..*\.spec\.ts/, use: { ...devices['Desktop Chrome'], channel: undefined, javaScriptEnabled: false } },
+    // The JSON API needs no browser: its contract tests run once.
+    { name: 'api', testMatch: /api\..*\.spec\.ts/ },
   ],
   webServer: {
     command: 'node --import tsx tests/e2e/serve.ts',

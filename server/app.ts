@@ -5,6 +5,7 @@ import express from 'express'
 import { isDatabaseReachable, prisma } from '~/server/db.server'
 import { startJobWorkers, stopJobs } from '~/server/jobs.server'
 import { isCrossSiteWrite } from '~/server/origin.server'
+import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/xsrf.server'
 
 export const app = express()
 app.disable('x-powered-by')
@@ -18,7 +19,20 @@ app.get('/healthz', async (_req, res) => {
 app.use((req, res, next) => {
   const crossSite = isCrossSiteWrite(req.method, { origin: req.get('origin'), secFetchSite: req.get('sec-fetch-site') }, req.get('host') ?? '')
   if (!crossSite) return next()
-  res.status(403).type('text/plain').send('Forbidden: this form was sent from another site.')
+  const message = 'Forbidden: this request was sent from another site.'
+  if (req.path.startsWith('/api/')) res.status(403).json({ message })
+  else res.status(403).type('text/plain').send(message)
+})
+
+// The JSON API's XSRF pair: every answer makes sure the client has a token cookie, and every
+// state-changing call must send it back in the header.
+app.use('/api/v1', (req, res, next) => {
+  const token = readCookie(req.get('cookie'), XSRF_COOKIE)
+  if (!token) {
+    res.cookie(XSRF_COOKIE, newXsrfToken(), { path: '/', sameSite: 'lax', secure: req.secure, httpOnly: false })
+  }
+  if (req.method === 'GET' || req.method === 'HEAD' || isXsrfValid(token, req.get(XSRF_HEADER))) return next()
+  res.status(403).json({ message: `Send the ${XSRF_COOKIE} cookie's value in the ${XSRF_HEADER} header.` })
 })
 
 app.use(

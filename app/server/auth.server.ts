@@ -46,7 +46,7 @@ export function isAdminPhone(phone: string): boolean {
 }
 
 /** Signs in (creating the account on first sign-in) once the code checks out; returns the user id. */
-async function signInWithVerifiedCode({ phone, code, ip }: PhoneOtpInput): Promise<string> {
+export async function signInWithVerifiedCode({ phone, code, ip }: PhoneOtpInput): Promise<string> {
   const verified = await verifyOtp({ phone, code, ip })
   if (!verified.ok) throw new SignInError(verified.message)
   const role = isAdminPhone(phone) ? 'ADMIN' : 'CUSTOMER'

@@ -1,0 +1,8 @@
+import { serviceEntryJson } from '~/server/api.server'
+import { getActiveServices } from '~/server/services.server'
+
+/** SPEC: the list of `{ _id, service: { _id, name, description, price, duration } }`, at `data.data`. */
+export async function loader() {
+  const services = await getActiveServices()
+  return Response.json({ data: { data: services.map(serviceEntryJson) } })
+}

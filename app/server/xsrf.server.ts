@@ -1,0 +1,25 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+
+/** The SPEC client's cookie/header pair (axios' defaults): the cookie is readable by the client's script. */
+export const XSRF_COOKIE = 'XSRF-TOKEN'
+export const XSRF_HEADER = 'X-XSRF-TOKEN'
+
+export function newXsrfToken(): string {
+  return randomBytes(24).toString('base64url')
+}
+
+/** Double submit: a state-changing call must echo the cookie's value in the header. */
+export function isXsrfValid(cookieValue: string | undefined, headerValue: string | undefined): boolean {
+  if (!cookieValue || !headerValue) return false
+  const expected = Buffer.from(cookieValue)
+  const given = Buffer.from(headerValue)
+  return expected.length === given.length && timingSafeEqual(expected, given)
+}
+
+export function readCookie(cookieHeader: string | undefined, name: string): string | undefined {
+  for (const pair of (cookieHeader ?? '').split(';')) {
+    const [key, ...value] = pair.trim().split('=')
+    if (key === name) return decodeURIComponent(value.join('='))
+  }
+  return undefined
+}
