@@ -16,7 +16,7 @@ async function apiClient(playwright: typeof import('@playwright/test')['request'
   return { context, xsrf: { 'X-XSRF-TOKEN': token! } }
 }
 
-async function json(response: Awaited<ReturnType<APIRequestContext['get']>>) {
+async function json(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<any> {
   expect(response.headers()['content-type']).toMatch(/^application\/json/)
   return response.json()
 }
