@@ -1,0 +1,71 @@
+import { createCookie } from 'react-router'
+import { dedupeServiceIds, addToCart, removeFromCart, type CartItem } from '~/domain/cart'
+import { prisma } from './db.server'
+import { env } from './env.server'
+import { serverSecret } from './secrets.server'
+
+/** A cart is worth keeping for a while, but not forever: 30 days. */
+const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60
+
+/** The cart: a signed cookie of service ids, so it works as a plain form submit without JavaScript. */
+export const cartCookie = createCookie('cart', {
+  httpOnly: true,
+  secure: !env.DEMO_MODE,
+  sameSite: 'lax',
+  path: '/',
+  maxAge: CART_COOKIE_MAX_AGE_SECONDS,
+  secrets: [serverSecret('cart-cookie')],
+})
+
+/** The service ids in the request's cart cookie; a missing, forged or malformed cookie is an empty cart. */
+export async function readCart(request: Request): Promise<string[]> {
+  const value: unknown = await cartCookie.parse(request.headers.get('Cookie'))
+  if (!Array.isArray(value)) return []
+  return dedupeServiceIds(value.filter((id): id is string => typeof id === 'string'))
+}
+
+/** A Set-Cookie header value holding `ids`. */
+export function serializeCart(ids: readonly string[]): Promise<string> {
+  return cartCookie.serialize(dedupeServiceIds(ids))
+}
+
+/** Adds a service to the request's cart; returns the Set-Cookie value and the new ids. */
+export async function addServiceToCart(request: Request, serviceId: string): Promise<{ ids: string[]; setCookie: string }> {
+  const ids = addToCart(await readCart(request), serviceId)
+  return { ids, setCookie: await serializeCart(ids) }
+}
+
+export async function removeServiceFromCart(request: Request, serviceId: string): Promise<{ ids: string[]; setCookie: string }> {
+  const ids = removeFromCart(await readCart(request), serviceId)
+  return { ids, setCookie: await serializeCart(ids) }
+}
+
+export type PricedCart = {
+  /** The cart's active services at their current prices, in cart order. */
+  items: CartItem[]
+  /** Ids no longer on sale (deactivated) or never known: the page drops them and says so. */
+  droppedIds: string[]
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Current prices from the database, never from the client. Read fresh (not cached): money depends on it. */
+export async function pricedCart(ids: readonly string[]): Promise<PricedCart> {
+  const wanted = dedupeServiceIds(ids)
+  const wellFormed = wanted.filter((id) => UUID_PATTERN.test(id))
+  const services = wellFormed.length
+    ? await prisma.service.findMany({
+        where: { id: { in: wellFormed }, active: true },
+        select: { id: true, name: true, pricePaise: true, durationDays: true },
+      })
+    : []
+  const byId = new Map(services.map((service) => [service.id, service]))
+  const items: CartItem[] = []
+  const droppedIds: string[] = []
+  for (const id of wanted) {
+    const service = byId.get(id)
+    if (service) items.push({ serviceId: service.id, name: service.name, pricePaise: service.pricePaise, durationDays: service.durationDays })
+    else droppedIds.push(id)
+  }
+  return { items, droppedIds }
+}

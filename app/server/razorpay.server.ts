@@ -1,0 +1,324 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import Razorpay from 'razorpay'
+import { env, type Env } from './env.server'
+import { serverSecret } from './secrets.server'
+
+// ---------------------------------------------------------------------------------------------
+// Signatures (research/razorpay.md section 2). Hex HMAC-SHA256, compared in constant time.
+
+function hmacSha256Hex(secret: string, message: string | Uint8Array): string {
+  return createHmac('sha256', secret).update(message).digest('hex')
+}
+
+function equalHex(expected: string, received: string): boolean {
+  const a = Buffer.from(expected, 'utf8')
+  const b = Buffer.from(received, 'utf8')
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** Checkout signature: HMAC_SHA256(order_id + "|" + payment_id, key_secret). Order first; the reverse is a classic bug. */
+export function checkoutSignature(orderId: string, paymentId: string, keySecret: string): string {
+  return hmacSha256Hex(keySecret, `${orderId}|${paymentId}`)
+}
+
+/**
+ * True only for a signature over OUR stored order id (never the order id the browser posts back)
+ * and the gateway payment id. Anything missing or malformed is false, never an exception.
+ */
+export function isValidCheckoutSignature(
+  { orderId, paymentId, signature }: { orderId: string; paymentId: string; signature: string | null | undefined },
+  keySecret: string,
+): boolean {
+  if (!orderId || !paymentId || !signature || !keySecret) return false
+  return equalHex(checkoutSignature(orderId, paymentId, keySecret), signature)
+}
+
+/** Webhook signature: HMAC_SHA256 of the RAW body (never re-serialised JSON) with the webhook secret. */
+export function webhookSignature(rawBody: string | Uint8Array, webhookSecret: string): string {
+  return hmacSha256Hex(webhookSecret, rawBody)
+}
+
+export function isValidWebhookSignature(rawBody: string | Uint8Array, signature: string | null | undefined, webhookSecret: string): boolean {
+  if (!signature || !webhookSecret) return false
+  return equalHex(webhookSignature(rawBody, webhookSecret), signature)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gateway interface, a real Razorpay client and a sandbox.
+
+/** Every failure talking to the gateway, with a message a log reader understands. */
+export class GatewayError extends Error {
+  override name = 'GatewayError'
+  constructor(
+    message: string,
+    /** A retry may succeed (network failure, timeout, 429, 5xx); a 4xx fails the same way again. */
+    readonly retryable: boolean,
+    readonly statusCode?: number,
+    readonly code?: string,
+  ) {
+    super(message)
+  }
+}
+
+export type GatewayOrder = { id: string; amountPaise: number; currency: string; receipt: string | null; status: string }
+
+/** Razorpay's payment statuses; `failed` is not final (late authorisation can follow). */
+export type GatewayPaymentStatus = 'created' | 'authorized' | 'captured' | 'refunded' | 'failed'
+
+export type GatewayPayment = {
+  id: string
+  orderId: string | null
+  amountPaise: number
+  currency: string
+  status: GatewayPaymentStatus
+  errorDescription: string | null
+}
+
+export type CreateOrderInput = {
+  amountPaise: number
+  /** Our payment id (max 40 characters); never personal data. */
+  receipt: string
+  /** Flat string values only; we send { paymentId } and nothing personal. */
+  notes: Record<string, string>
+}
+
+export type PaymentGateway = {
+  name: 'razorpay' | 'sandbox'
+  /** Public key for checkout.js. */
+  keyId: string
+  /** Signs checkout responses (server only). */
+  keySecret: string
+  /** Signs webhook bodies (server only). */
+  webhookSecret: string
+  createOrder(input: CreateOrderInput): Promise<GatewayOrder>
+  fetchOrderPayments(orderId: string): Promise<GatewayPayment[]>
+  fetchPayment(paymentId: string): Promise<GatewayPayment>
+}
+
+/** The SDK sets no timeout (axios waits forever); a checkout must not hang on a stuck gateway. */
+export const GATEWAY_TIMEOUT_MS = 15_000
+
+type RazorpayApiError = { statusCode: number | string; error: { code?: string; description?: string; field?: string } }
+
+function isRazorpayApiError(error: unknown): error is RazorpayApiError {
+  return !!error && typeof error === 'object' && 'statusCode' in error && !!(error as { error?: unknown }).error
+}
+
+/** The SDK throws plain objects for API errors and a misleading TypeError when there was no response. */
+export function toGatewayError(operation: string, error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error
+  if (isRazorpayApiError(error)) {
+    const status = Number(error.statusCode)
+    const code = error.error.code ?? 'UNKNOWN_ERROR'
+    const description = error.error.description ?? 'no description'
+    return new GatewayError(
+      `Razorpay ${operation} failed with HTTP ${status} ${code}: ${description}`,
+      status === 429 || status >= 500 || !Number.isFinite(status),
+      status,
+      code,
+    )
+  }
+  const detail = error instanceof Error ? error.message : String(error)
+  return new GatewayError(`Razorpay ${operation} failed: no answer from the gateway (network error or timeout; SDK said: ${detail})`, true)
+}
+
+type SdkPayment = { id: string; order_id?: string | null; amount: number | string; currency: string; status: string; error_description?: string | null }
+
+function fromSdkPayment(payment: SdkPayment): GatewayPayment {
+  return {
+    id: payment.id,
+    orderId: payment.order_id ?? null,
+    amountPaise: Number(payment.amount),
+    currency: payment.currency,
+    status: payment.status as GatewayPaymentStatus,
+    errorDescription: payment.error_description ?? null,
+  }
+}
+
+/** The real gateway over the `razorpay` SDK. Every failure becomes a GatewayError and one log line. */
+export function razorpayGateway(config: { keyId: string; keySecret: string; webhookSecret: string; timeoutMs?: number }): PaymentGateway {
+  const keyId = config.keyId.trim()
+  const keySecret = config.keySecret.trim()
+  const sdk = new Razorpay({ key_id: keyId, key_secret: keySecret })
+  // No public option for a timeout; the SDK's axios instance is its documented-by-use internal (razorpay.md 1.2).
+  const axiosInstance = (sdk.api as unknown as { rq?: { defaults: { timeout?: number } } }).rq
+  if (!axiosInstance) throw new Error('razorpay SDK internals changed: cannot set a request timeout (check the SDK version)')
+  axiosInstance.defaults.timeout = config.timeoutMs ?? GATEWAY_TIMEOUT_MS
+
+  async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      // Inside an async function: the SDK's synchronous id guards become rejections too.
+      return await run()
+    } catch (error) {
+      const gatewayError = toGatewayError(operation, error)
+      console.error(`[razorpay] ${gatewayError.message}`)
+      throw gatewayError
+    }
+  }
+
+  return {
+    name: 'razorpay',
+    keyId,
+    keySecret,
+    webhookSecret: config.webhookSecret.trim(),
+    createOrder: ({ amountPaise, receipt, notes }) =>
+      call('order creation', async () => {
+        const order = await sdk.orders.create({ amount: amountPaise, currency: 'INR', receipt, notes })
+        return { id: order.id, amountPaise: Number(order.amount), currency: order.currency, receipt: order.receipt ?? null, status: order.status }
+      }),
+    fetchOrderPayments: (orderId) =>
+      call(`fetch of the payments of order ${orderId}`, async () => {
+        const collection = await sdk.orders.fetchPayments(orderId)
+        return (collection.items as SdkPayment[]).map(fromSdkPayment)
+      }),
+    fetchPayment: (paymentId) =>
+      call(`fetch of payment ${paymentId}`, async () => fromSdkPayment((await sdk.payments.fetch(paymentId)) as SdkPayment)),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sandbox: orders and payments in memory, signed with sandbox secrets so the real verification runs.
+
+export const SANDBOX_KEY_ID = 'rzp_test_sandbox'
+
+export type SandboxOutcome = 'captured' | 'authorized' | 'failed'
+
+export type SandboxGateway = PaymentGateway & {
+  name: 'sandbox'
+  /**
+   * What checkout.js would do when the customer pays: creates a gateway payment for the order and
+   * returns the three fields the checkout posts back, signed with the sandbox key secret.
+   */
+  pay(
+    orderId: string,
+    outcome?: SandboxOutcome,
+  ): { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }
+  /** Turns an existing payment captured (late authorisation after `failed`, or capture after `authorized`). */
+  capture(paymentId: string): void
+  /** A webhook delivery as Razorpay would send it: raw body, signature header and event id header. */
+  webhook(event: 'payment.captured' | 'payment.failed' | 'order.paid' | 'payment.authorized', paymentId: string): {
+    rawBody: string
+    signature: string
+    eventId: string
+  }
+}
+
+type SandboxState = { orders: Map<string, GatewayOrder>; payments: Map<string, GatewayPayment> }
+
+const globalForSandbox = globalThis as { razorpaySandboxState?: SandboxState }
+
+/** The sandbox is for demo mode and tests only; in production mode it would accept payments nobody made. */
+export function assertSandboxAllowed(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'>): void {
+  if (!mode.DEMO_MODE && mode.NODE_ENV !== 'test') {
+    throw new Error('The sandbox payment gateway cannot run with DEMO_MODE=0: set RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET and RAZORPAY_WEBHOOK_SECRET')
+  }
+}
+
+function sandboxId(prefix: string): string {
+  return `${prefix}_${randomBytes(7).toString('hex')}`
+}
+
+export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env): SandboxGateway {
+  assertSandboxAllowed(mode)
+  // In this process's memory (one per process, like the dev server's single instance); demo mode only.
+  const state = (globalForSandbox.razorpaySandboxState ??= { orders: new Map(), payments: new Map() })
+  const keySecret = serverSecret('razorpay-sandbox-key-secret')
+  const webhookSecret = serverSecret('razorpay-sandbox-webhook-secret')
+
+  function order(orderId: string): GatewayOrder {
+    const found = state.orders.get(orderId)
+    if (!found) throw new GatewayError(`Razorpay sandbox: order ${orderId} does not exist`, false, 400, 'BAD_REQUEST_ERROR')
+    return found
+  }
+  function payment(paymentId: string): GatewayPayment {
+    const found = state.payments.get(paymentId)
+    if (!found) throw new GatewayError(`Razorpay sandbox: payment ${paymentId} does not exist`, false, 400, 'BAD_REQUEST_ERROR')
+    return found
+  }
+  function markOrderPaid(found: GatewayPayment) {
+    if (found.orderId) order(found.orderId).status = 'paid'
+  }
+
+  return {
+    name: 'sandbox',
+    keyId: SANDBOX_KEY_ID,
+    keySecret,
+    webhookSecret,
+    async createOrder({ amountPaise, receipt }) {
+      if (!Number.isSafeInteger(amountPaise) || amountPaise < 100) {
+        throw new GatewayError('Razorpay sandbox order creation failed with HTTP 400 BAD_REQUEST_ERROR: The amount must be at least INR 1.00', false, 400, 'BAD_REQUEST_ERROR')
+      }
+      const created: GatewayOrder = { id: sandboxId('order'), amountPaise, currency: 'INR', receipt, status: 'created' }
+      state.orders.set(created.id, created)
+      return { ...created }
+    },
+    async fetchOrderPayments(orderId) {
+      order(orderId)
+      return [...state.payments.values()].filter((candidate) => candidate.orderId === orderId).map((found) => ({ ...found }))
+    },
+    async fetchPayment(paymentId) {
+      return { ...payment(paymentId) }
+    },
+    pay(orderId, outcome = 'captured') {
+      const target = order(orderId)
+      const created: GatewayPayment = {
+        id: sandboxId('pay'),
+        orderId,
+        amountPaise: target.amountPaise,
+        currency: target.currency,
+        status: outcome,
+        errorDescription: outcome === 'failed' ? 'Payment failed' : null,
+      }
+      state.payments.set(created.id, created)
+      if (target.status === 'created') target.status = 'attempted'
+      if (outcome === 'captured') markOrderPaid(created)
+      return { razorpay_order_id: orderId, razorpay_payment_id: created.id, razorpay_signature: checkoutSignature(orderId, created.id, keySecret) }
+    },
+    capture(paymentId) {
+      const found = payment(paymentId)
+      found.status = 'captured'
+      found.errorDescription = null
+      markOrderPaid(found)
+    },
+    webhook(event, paymentId) {
+      const found = payment(paymentId)
+      const entity = {
+        id: found.id,
+        entity: 'payment',
+        amount: found.amountPaise,
+        currency: found.currency,
+        status: found.status,
+        order_id: found.orderId,
+        captured: found.status === 'captured',
+        error_description: found.errorDescription,
+      }
+      const payload: Record<string, unknown> = { payment: { entity } }
+      if (event === 'order.paid' && found.orderId) payload.order = { entity: { ...order(found.orderId), entity: 'order' } }
+      const rawBody = JSON.stringify({
+        entity: 'event',
+        account_id: 'acc_sandbox',
+        event,
+        contains: Object.keys(payload),
+        payload,
+        created_at: Math.floor(Date.now() / 1000),
+      })
+      return { rawBody, signature: webhookSignature(rawBody, webhookSecret), eventId: sandboxId('evt') }
+    },
+  }
+}
+
+let configuredGateway: PaymentGateway | undefined
+
+/** The real Razorpay when its key is configured (always in a deployment: env validation requires it), else the sandbox. */
+export function paymentGateway(): PaymentGateway {
+  if (configuredGateway) return configuredGateway
+  if (env.RAZORPAY_KEY_ID) {
+    if (!env.RAZORPAY_KEY_SECRET || !env.RAZORPAY_WEBHOOK_SECRET) {
+      throw new Error('RAZORPAY_KEY_ID is set but RAZORPAY_KEY_SECRET or RAZORPAY_WEBHOOK_SECRET is not')
+    }
+    configuredGateway = razorpayGateway({ keyId: env.RAZORPAY_KEY_ID, keySecret: env.RAZORPAY_KEY_SECRET, webhookSecret: env.RAZORPAY_WEBHOOK_SECRET })
+  } else {
+    configuredGateway = sandboxGateway()
+  }
+  return configuredGateway
+}

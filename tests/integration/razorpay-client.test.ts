@@ -1,0 +1,114 @@
+import { delay, http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { GatewayError, razorpayGateway, sandboxGateway, checkoutSignature } from '~/server/razorpay.server'
+
+// The SDK has no base-URL option: MSW's Node interceptor answers for api.razorpay.com, no network involved.
+const API = 'https://api.razorpay.com/v1'
+const server = setupServer()
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+afterEach(() => {
+  server.resetHandlers()
+  vi.restoreAllMocks()
+})
+afterAll(() => server.close())
+
+const gateway = razorpayGateway({ keyId: 'rzp_test_abc123', keySecret: 'key-secret-1', webhookSecret: 'webhook-secret-1', timeoutMs: 300 })
+
+const paymentEntity = (overrides: Record<string, unknown> = {}) => ({
+  id: 'pay_1',
+  entity: 'payment',
+  amount: 299_900,
+  currency: 'INR',
+  status: 'captured',
+  order_id: 'order_1',
+  error_description: null,
+  ...overrides,
+})
+
+describe('Razorpay client against a local fake API', () => {
+  it('creates an order with Basic auth, integer paise, INR, our receipt and notes', async () => {
+    let seen: { auth: string | null; body: unknown } | undefined
+    server.use(
+      http.post(`${API}/orders`, async ({ request }) => {
+        seen = { auth: request.headers.get('authorization'), body: await request.json() }
+        return HttpResponse.json({ id: 'order_R1', entity: 'order', amount: 299_900, currency: 'INR', receipt: 'p-1', status: 'created', notes: { paymentId: 'p-1' } })
+      }),
+    )
+    const order = await gateway.createOrder({ amountPaise: 299_900, receipt: 'p-1', notes: { paymentId: 'p-1' } })
+    expect(order).toEqual({ id: 'order_R1', amountPaise: 299_900, currency: 'INR', receipt: 'p-1', status: 'created' })
+    expect(seen?.auth).toBe(`Basic ${Buffer.from('rzp_test_abc123:key-secret-1').toString('base64')}`)
+    expect(seen?.body).toEqual({ amount: 299_900, currency: 'INR', receipt: 'p-1', notes: { paymentId: 'p-1' } })
+  })
+
+  it("fetches an order's payments and a payment", async () => {
+    server.use(
+      http.get(`${API}/orders/order_1/payments`, () =>
+        HttpResponse.json({ entity: 'collection', count: 2, items: [paymentEntity({ id: 'pay_0', status: 'failed', error_description: 'Payment failed' }), paymentEntity()] }),
+      ),
+      http.get(`${API}/payments/pay_1`, () => HttpResponse.json(paymentEntity())),
+    )
+    expect(await gateway.fetchOrderPayments('order_1')).toEqual([
+      { id: 'pay_0', orderId: 'order_1', amountPaise: 299_900, currency: 'INR', status: 'failed', errorDescription: 'Payment failed' },
+      { id: 'pay_1', orderId: 'order_1', amountPaise: 299_900, currency: 'INR', status: 'captured', errorDescription: null },
+    ])
+    expect(await gateway.fetchPayment('pay_1')).toMatchObject({ id: 'pay_1', status: 'captured' })
+  })
+
+  it('turns a 400 into a final GatewayError with its description and logs one line', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    server.use(
+      http.post(`${API}/orders`, () =>
+        HttpResponse.json({ error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be at least INR 1.00', field: 'amount' } }, { status: 400 }),
+      ),
+    )
+    const error = await gateway.createOrder({ amountPaise: 50, receipt: 'p', notes: {} }).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(GatewayError)
+    expect(error).toMatchObject({ retryable: false, statusCode: 400, code: 'BAD_REQUEST_ERROR' })
+    expect((error as Error).message).toMatch(/The amount must be at least INR 1.00/)
+    expect(log).toHaveBeenCalledTimes(1)
+    expect(String(log.mock.calls[0]![0])).toMatch(/^\[razorpay\] Razorpay order creation failed with HTTP 400/)
+  })
+
+  it('reports a 5xx as retryable', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    server.use(http.post(`${API}/orders`, () => HttpResponse.json({ error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } }, { status: 500 })))
+    await expect(gateway.createOrder({ amountPaise: 100, receipt: 'p', notes: {} })).rejects.toMatchObject({ name: 'GatewayError', retryable: true, statusCode: 500 })
+  })
+
+  it('reports a network error and a timeout as retryable GatewayErrors', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    server.use(http.post(`${API}/orders`, () => HttpResponse.error()))
+    await expect(gateway.createOrder({ amountPaise: 100, receipt: 'p', notes: {} })).rejects.toMatchObject({ name: 'GatewayError', retryable: true })
+    server.use(http.get(`${API}/payments/pay_slow`, async () => {
+      await delay(5_000)
+      return HttpResponse.json(paymentEntity())
+    }))
+    const started = Date.now()
+    await expect(gateway.fetchPayment('pay_slow')).rejects.toMatchObject({ name: 'GatewayError', retryable: true })
+    expect(Date.now() - started).toBeLessThan(3_000)
+  })
+
+  it("turns the SDK's synchronous missing-id throw into a GatewayError", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    await expect(gateway.fetchPayment('')).rejects.toBeInstanceOf(GatewayError)
+  })
+})
+
+describe('sandbox gateway', () => {
+  it('cannot be created in production mode', () => {
+    expect(() => sandboxGateway({ DEMO_MODE: false, NODE_ENV: 'production' })).toThrow(/cannot run with DEMO_MODE=0/)
+  })
+
+  it('signs checkout responses with its key secret and keeps payments per order', async () => {
+    const sandbox = sandboxGateway()
+    const order = await sandbox.createOrder({ amountPaise: 10_000, receipt: 'p', notes: {} })
+    const failed = sandbox.pay(order.id, 'failed')
+    const paid = sandbox.pay(order.id)
+    expect(paid.razorpay_signature).toBe(checkoutSignature(order.id, paid.razorpay_payment_id, sandbox.keySecret))
+    expect((await sandbox.fetchOrderPayments(order.id)).map((payment) => payment.status)).toEqual(['failed', 'captured'])
+    sandbox.capture(failed.razorpay_payment_id)
+    expect((await sandbox.fetchPayment(failed.razorpay_payment_id)).status).toBe('captured')
+    await expect(sandbox.createOrder({ amountPaise: 99, receipt: 'p', notes: {} })).rejects.toMatchObject({ retryable: false })
+  })
+})

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { addToCart, cartTotalPaise, dedupeServiceIds, MAX_CART_SERVICES, removeFromCart, sameServices } from '~/domain/cart'
+
+describe('cart math', () => {
+  it('totals integer paise', () => {
+    expect(cartTotalPaise([{ pricePaise: 149_900 }, { pricePaise: 299_950 }])).toBe(449_850)
+    expect(cartTotalPaise([])).toBe(0)
+  })
+
+  it('refuses fractional, zero or negative prices', () => {
+    expect(() => cartTotalPaise([{ pricePaise: 499.5 }])).toThrow(RangeError)
+    expect(() => cartTotalPaise([{ pricePaise: 0 }])).toThrow(RangeError)
+    expect(() => cartTotalPaise([{ pricePaise: -100 }])).toThrow(RangeError)
+  })
+
+  it('dedupes ids keeping first-seen order and drops blanks', () => {
+    expect(dedupeServiceIds(['b', 'a', 'b', ' ', 'c', 'a'])).toEqual(['b', 'a', 'c'])
+  })
+
+  it(`keeps at most MAX_CART_SERVICES (${MAX_CART_SERVICES}) ids`, () => {
+    expect(MAX_CART_SERVICES).toBe(50)
+    expect(dedupeServiceIds(Array.from({ length: 80 }, (_, i) => `s${i}`))).toHaveLength(50)
+  })
+
+  it('adds and removes by id', () => {
+    expect(addToCart(['a'], 'b')).toEqual(['a', 'b'])
+    expect(addToCart(['a', 'b'], 'a')).toEqual(['a', 'b'])
+    expect(removeFromCart(['a', 'b'], 'a')).toEqual(['b'])
+    expect(removeFromCart(['a'], 'x')).toEqual(['a'])
+  })
+
+  it('compares carts as sets', () => {
+    expect(sameServices(['a', 'b'], ['b', 'a', 'a'])).toBe(true)
+    expect(sameServices(['a'], ['a', 'b'])).toBe(false)
+  })
+})
