@@ -30,3 +30,36 @@ test('services page has no serious accessibility violations, in light and dark m
   await page.emulateMedia({ colorScheme: 'dark' })
   await expectNoSeriousA11yViolations(page)
 })
+
+test('checking cards fills the cart, unchecking empties it, and it survives a reload', async ({ page }) => {
+  await page.goto('/services')
+  const proceed = page.getByRole('link', { name: 'Proceed to Pay' })
+  await expect(proceed).toHaveCount(0)
+
+  const premium = page.getByRole('checkbox', { name: 'Equity Premium', exact: true })
+  const swing = page.getByRole('checkbox', { name: 'Swing Trading Ideas', exact: true })
+  await premium.click()
+  await expect(premium).toBeChecked()
+  await swing.click()
+  await expect(swing).toBeChecked()
+  await expect(proceed).toHaveAttribute('href', '/pay')
+
+  await page.reload()
+  await expect(premium).toBeChecked()
+  await expect(swing).toBeChecked()
+
+  await premium.click()
+  await expect(premium).not.toBeChecked()
+  await swing.click()
+  await expect(swing).not.toBeChecked()
+  await expect(proceed).toHaveCount(0)
+})
+
+test('the cart checkboxes work from the keyboard', async ({ page }) => {
+  await page.goto('/services')
+  const premium = page.getByRole('checkbox', { name: 'Equity Premium', exact: true })
+  await premium.focus()
+  await page.keyboard.press('Space')
+  await expect(premium).toBeChecked()
+  await expect(page.getByRole('link', { name: 'Proceed to Pay' })).toBeVisible()
+})

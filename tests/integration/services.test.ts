@@ -2,9 +2,24 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { invalidate } from '~/server/cache.server'
 import { prisma } from '~/server/db.server'
 import { ACTIVE_SERVICES_CACHE_KEY } from '~/server/services.server'
-import { loader } from '~/routes/services'
+import { action, loader } from '~/routes/services'
+import { serializeCart } from '~/server/cart.server'
 
-const callLoader = () => loader()
+const args = (request: Request) => ({ request, params: {}, context: {} }) as never
+const cookieOf = (setCookie: string) => setCookie.split(';')[0]!
+async function loaderResult(cookie?: string) {
+  const result = await loader(args(new Request('http://localhost/services', { headers: cookie ? { Cookie: cookie } : {} })))
+  return { ...result.data, setCookie: new Headers(result.init?.headers).get('Set-Cookie') }
+}
+const callLoader = async () => (await loader(args(new Request('http://localhost/services')))).data
+async function post(fields: Record<string, string>, cookie?: string) {
+  const request = new Request('http://localhost/services', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
+    body: new URLSearchParams(fields),
+  })
+  return action(args(request))
+}
 
 beforeEach(async () => {
   await prisma.service.deleteMany()
@@ -46,5 +61,39 @@ describe('database constraints', () => {
   it('refuses a service without a positive price or duration', async () => {
     await expect(prisma.service.create({ data: { name: 'Free', pricePaise: 0, durationDays: 30 } })).rejects.toThrow()
     await expect(prisma.service.create({ data: { name: 'Never', pricePaise: 100, durationDays: 0 } })).rejects.toThrow()
+  })
+})
+
+describe('the cart on /services', () => {
+  it('adds and removes a service by id, keeping the cart in a signed cookie', async () => {
+    const premium = await prisma.service.create({ data: { name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 } })
+    const swing = await prisma.service.create({ data: { name: 'Swing Trading Ideas', pricePaise: 149_900, durationDays: 30 } })
+
+    const added = (await post({ intent: 'add', serviceId: premium.id })) as Response
+    expect(added.status).toBe(302)
+    const afterAdd = cookieOf(added.headers.get('Set-Cookie')!)
+    const both = cookieOf(((await post({ intent: 'add', serviceId: swing.id }, afterAdd)) as Response).headers.get('Set-Cookie')!)
+    expect((await loaderResult(both)).cartIds).toEqual([premium.id, swing.id])
+
+    const removed = (await post({ intent: 'remove', serviceId: premium.id }, both)) as Response
+    expect((await loaderResult(cookieOf(removed.headers.get('Set-Cookie')!))).cartIds).toEqual([swing.id])
+  })
+
+  it('refuses to add a service that is not on sale', async () => {
+    const retired = await prisma.service.create({ data: { name: 'Retired', pricePaise: 100_000, durationDays: 30, active: false } })
+    expect(await post({ intent: 'add', serviceId: retired.id })).toMatchObject({ data: { message: 'That service is no longer available.' }, init: { status: 400 } })
+  })
+
+  it('drops services taken off sale from the cart on load, and says so', async () => {
+    const kept = await prisma.service.create({ data: { name: 'Kept', pricePaise: 100_000, durationDays: 30 } })
+    const retired = await prisma.service.create({ data: { name: 'Soon retired', pricePaise: 100_000, durationDays: 30 } })
+    const cookie = cookieOf(await serializeCart([kept.id, retired.id]))
+    await prisma.service.update({ where: { id: retired.id }, data: { active: false } })
+    invalidate(ACTIVE_SERVICES_CACHE_KEY)
+
+    const result = await loaderResult(cookie)
+    expect(result.cartIds).toEqual([kept.id])
+    expect(result.droppedCount).toBe(1)
+    expect((await loaderResult(cookieOf(result.setCookie!))).cartIds).toEqual([kept.id])
   })
 })
