@@ -157,6 +157,49 @@ export async function verifyCheckoutPayment(
   return { status: 'paid', paymentId: payment.id, alreadyPaid: result.alreadyPaid }
 }
 
+export type CallbackResult = VerifyResult | { status: 'failed'; paymentId: string | null }
+
+/**
+ * The hosted-checkout / redirect-mode POST to our callback_url. It arrives cross-site, so without
+ * the session cookie: the order id in the form identifies the payment. Success carries the three
+ * signed fields and goes through verifyCheckoutPayment. A failure POST is unsigned, so it is only a
+ * hint: it is recorded after the gateway confirms that payment really failed for our order.
+ */
+export async function handleCheckoutCallback(form: FormData, deps: Deps = {}): Promise<CallbackResult> {
+  const field = (name: string) => {
+    const value = form.get(name)
+    return typeof value === 'string' ? value : ''
+  }
+  const paymentId = field('razorpay_payment_id')
+  if (paymentId) {
+    return verifyCheckoutPayment(
+      { orderId: field('razorpay_order_id'), paymentId, signature: field('razorpay_signature') },
+      { ...deps, source: 'callback' },
+    )
+  }
+  let metadata: { order_id?: unknown; payment_id?: unknown } = {}
+  try {
+    metadata = JSON.parse(field('error[metadata]') || '{}') as typeof metadata
+  } catch {
+    // Unparseable metadata: nothing to record.
+  }
+  const orderId = typeof metadata.order_id === 'string' ? metadata.order_id : ''
+  const payment = orderId ? await prisma.payment.findUnique({ where: { gatewayOrderId: orderId }, select: { id: true } }) : null
+  if (!payment) throw new PaymentError('not-found', 'Error verifying payment', 404)
+  const gateway = deps.gateway ?? paymentGateway()
+  if (typeof metadata.payment_id === 'string') {
+    try {
+      const reported = await gateway.fetchPayment(metadata.payment_id)
+      if (reported.orderId === orderId && reported.status === 'failed') {
+        await recordGatewayFailure({ orderId, reason: reported.errorDescription ?? (field('error[description]') || 'Payment failed') })
+      }
+    } catch {
+      // Unconfirmed: the webhook or reconciliation will settle it.
+    }
+  }
+  return { status: 'failed', paymentId: payment.id }
+}
+
 /** The customer closed the checkout. Not final either: a capture that still arrives pays. */
 export async function cancelGatewayPayment(userId: string, orderId: string): Promise<boolean> {
   const { count } = await prisma.payment.updateMany({
@@ -208,7 +251,7 @@ function paymentEntityOf(event: unknown): GatewayPayment | null {
  * raw body before anything is parsed; a bad one changes nothing. Each event id is handled once.
  */
 export async function handleWebhook(
-  rawBody: string,
+  rawBody: string | Uint8Array,
   signatureHeader: string | null,
   eventIdHeader: string | null,
   deps: Deps = {},
@@ -220,7 +263,7 @@ export async function handleWebhook(
   }
   let event: { event?: unknown }
   try {
-    event = JSON.parse(rawBody) as { event?: unknown }
+    event = JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder('utf-8', { fatal: true }).decode(rawBody)) as { event?: unknown }
   } catch {
     return { status: 400, outcome: 'invalid-body' }
   }

@@ -6,6 +6,7 @@ import {
   confirmManualPayment,
   createManualPayment,
   expireManualPayments,
+  handleCheckoutCallback,
   handleWebhook,
   MANUAL_DUPLICATE_WINDOW_MS,
   MANUAL_PAYMENT_EXPIRY_DAYS,
@@ -316,5 +317,52 @@ describe('manual payments', () => {
     expect(await pendingPayments(userId, now)).toEqual([])
     await expect(confirmManualPayment(toExpire.paymentId)).rejects.toMatchObject({ reason: 'final' })
     await expect(confirmManualPayment(toReject.paymentId)).rejects.toMatchObject({ reason: 'final' })
+  })
+})
+
+describe('hosted-checkout callback', () => {
+  const form = (fields: Record<string, string>) => {
+    const data = new FormData()
+    for (const [name, value] of Object.entries(fields)) data.set(name, value)
+    return data
+  }
+
+  it('pays on the three signed fields and refuses a forged signature', async () => {
+    quiet()
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    await expect(handleCheckoutCallback(form({ ...signed, razorpay_signature: '0'.repeat(64) }), { gateway })).rejects.toMatchObject({ code: 'invalid-signature' })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+    expect(await handleCheckoutCallback(form(signed), { gateway })).toMatchObject({ status: 'paid', alreadyPaid: false })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).paidVia).toBe('callback')
+  })
+
+  it('records an unsigned failure only once the gateway confirms it', async () => {
+    const { started } = await startedCheckout()
+    const failedAttempt = gateway.pay(started.orderId, 'failed')
+    const fakeFailure = form({ 'error[code]': 'BAD_REQUEST_ERROR', 'error[metadata]': JSON.stringify({ order_id: started.orderId, payment_id: 'pay_invented' }) })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    expect(await handleCheckoutCallback(fakeFailure, { gateway })).toEqual({ status: 'failed', paymentId: started.paymentId })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+
+    const realFailure = form({
+      'error[code]': 'BAD_REQUEST_ERROR',
+      'error[description]': 'Payment failed',
+      'error[metadata]': JSON.stringify({ order_id: started.orderId, payment_id: failedAttempt.razorpay_payment_id }),
+    })
+    await handleCheckoutCallback(realFailure, { gateway })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('FAILED')
+  })
+})
+
+describe('webhook raw body as bytes', () => {
+  it('verifies and processes a Uint8Array body', async () => {
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
+    expect(await handleWebhook(new TextEncoder().encode(delivery.rawBody), delivery.signature, delivery.eventId, { gateway })).toMatchObject({
+      status: 200,
+      outcome: 'processed',
+    })
   })
 })
