@@ -333,13 +333,14 @@ export async function reconcileOpenOrders(now: Date, deps: Omit<Deps, 'now'> = {
   const candidates = await prisma.payment.findMany({
     where: {
       method: 'GATEWAY',
-      status: { in: ['CREATED', 'FAILED', 'CANCELLED'] },
       gatewayOrderId: { not: null },
-      createdAt: { lte: new Date(now.getTime() - RECONCILE_AFTER_MS), gt: windowStart },
+      createdAt: { lte: new Date(now.getTime() - RECONCILE_AFTER_MS) },
+      // Inside the window every unpaid state is asked about; past it, open orders get a last look before being given up.
+      OR: [{ status: { in: ['CREATED', 'FAILED', 'CANCELLED'] }, createdAt: { gt: windowStart } }, { status: 'CREATED' }],
     },
     orderBy: { createdAt: 'asc' },
     take: RECONCILE_BATCH_SIZE,
-    select: { id: true, gatewayOrderId: true, amountPaise: true, currency: true },
+    select: { id: true, userId: true, createdAt: true, gatewayOrderId: true, amountPaise: true, currency: true },
   })
   const report: ReconcileReport = { checked: candidates.length, paid: 0, abandoned: 0, errors: 0 }
   for (const payment of candidates) {
@@ -347,19 +348,23 @@ export async function reconcileOpenOrders(now: Date, deps: Omit<Deps, 'now'> = {
       const captured = (await gateway.fetchOrderPayments(payment.gatewayOrderId!)).find(
         (candidate) => candidate.status === 'captured' && matchesOrder(candidate, payment),
       )
-      if (captured && (await payOrLog(payment.id, captured.id, now, 'reconciliation'))) report.paid += 1
+      if (captured) {
+        if (await payOrLog(payment.id, captured.id, now, 'reconciliation')) report.paid += 1
+      } else if (payment.createdAt <= windowStart) {
+        const { count } = await prisma.payment.updateMany({
+          where: { id: payment.id, status: 'CREATED' },
+          data: { status: 'CANCELLED', failureReason: 'No payment was captured for this order.' },
+        })
+        if (count > 0) {
+          report.abandoned += 1
+          invalidateUserPayments(payment.userId)
+        }
+      }
     } catch (error) {
       report.errors += 1
       console.error(`[payments] reconciliation of payment ${payment.id} failed: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
-  const abandoned = await prisma.payment.updateManyAndReturn({
-    where: { method: 'GATEWAY', status: 'CREATED', createdAt: { lte: windowStart } },
-    data: { status: 'CANCELLED', failureReason: 'No payment was captured for this order.' },
-    select: { userId: true },
-  })
-  report.abandoned = abandoned.length
-  for (const userId of new Set(abandoned.map((row) => row.userId))) invalidateUserPayments(userId)
   return report
 }
 

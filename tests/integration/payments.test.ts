@@ -245,9 +245,13 @@ describe('cancel, failure reports and reconciliation', () => {
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
 
     const abandoned = await startedCheckout()
+    const capturedLate = await startedCheckout()
+    gateway.pay(capturedLate.started.orderId)
     const report = await reconcileOpenOrders(new Date(Date.now() + GATEWAY_LATE_AUTHORISATION_WINDOW_MS + 60_000), { gateway })
     expect(report.abandoned).toBeGreaterThanOrEqual(1)
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: abandoned.started.paymentId } })).status).toBe('CANCELLED')
+    // An order past the window still gets a last look: a capture found then pays instead of being given up.
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: capturedLate.started.paymentId } })).status).toBe('PAID')
   })
 
   it('records a failure report as FAILED, only for the reporting customer', async () => {
@@ -364,5 +368,22 @@ describe('webhook raw body as bytes', () => {
       status: 200,
       outcome: 'processed',
     })
+  })
+})
+
+describe('settle-payments job', () => {
+  it('pays a captured order nobody reported and expires old manual claims', async () => {
+    const { settlePayments } = await import('~/server/jobs.server')
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const { started } = await startedCheckout()
+    gateway.pay(started.orderId)
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const claim = await createManualPayment(userId, [equity.id])
+    await settlePayments(new Date(Date.now() + RECONCILE_AFTER_MS + 1))
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: claim.paymentId } })).status).toBe('PENDING_VERIFICATION')
+    await settlePayments(new Date(Date.now() + 8 * MS_PER_DAY))
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: claim.paymentId } })).status).toBe('EXPIRED')
   })
 })
