@@ -20,6 +20,8 @@ export const MANUAL_PAYMENT_EXPIRY_DAYS = 7
 export const MANUAL_DUPLICATE_WINDOW_MS = 60_000
 /** The checkout normally answers within minutes; an order still open after this is asked about. */
 export const RECONCILE_AFTER_MS = 15 * 60_000
+/** An open order for the same cart is reused for this long (shorter than RECONCILE_AFTER_MS). */
+export const GATEWAY_ORDER_REUSE_MS = 10 * 60_000
 /** Orders looked at per reconciliation run, so one run stays short. */
 export const RECONCILE_BATCH_SIZE = 100
 /** Stored failure texts come from the browser or the gateway: keep them short. */
@@ -77,8 +79,31 @@ export type StartedGatewayPayment = { paymentId: string; orderId: string; amount
 export async function startGatewayPayment(userId: string, cartIds: readonly string[], deps: Deps = {}): Promise<StartedGatewayPayment> {
   const gateway = deps.gateway ?? paymentGateway()
   const { items, amountPaise } = await checkoutCart(cartIds)
+  const now = deps.now ?? new Date()
+  // A second click on "Pay on Website" for the same cart reopens the same order (Razorpay accepts
+  // further attempts on an order until one is captured) instead of leaving another one open.
+  const open = await prisma.payment.findMany({
+    where: {
+      userId,
+      method: 'GATEWAY',
+      status: 'CREATED',
+      amountPaise,
+      gatewayOrderId: { not: null },
+      createdAt: { gt: new Date(now.getTime() - GATEWAY_ORDER_REUSE_MS) },
+    },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, gatewayOrderId: true, cart: true },
+  })
+  const reusable = open.find((candidate) =>
+    sameServices(
+      (candidate.cart as CartItem[]).map((item) => item.serviceId),
+      items.map((item) => item.serviceId),
+    ),
+  )
+  if (reusable) return { paymentId: reusable.id, orderId: reusable.gatewayOrderId!, amountPaise, currency: CURRENCY, keyId: gateway.keyId }
+
   const payment = await prisma.payment.create({
-    data: { userId, method: 'GATEWAY', status: 'CREATED', amountPaise, currency: CURRENCY, cart: items },
+    data: { userId, method: 'GATEWAY', status: 'CREATED', amountPaise, currency: CURRENCY, cart: items, createdAt: now },
     select: { id: true },
   })
   let orderId: string

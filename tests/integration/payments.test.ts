@@ -6,6 +6,7 @@ import {
   confirmManualPayment,
   createManualPayment,
   expireManualPayments,
+  GATEWAY_ORDER_REUSE_MS,
   handleCheckoutCallback,
   handleWebhook,
   MANUAL_DUPLICATE_WINDOW_MS,
@@ -83,6 +84,24 @@ describe('startGatewayPayment', () => {
     )
     await expect(createManualPayment(userId, [retired.id])).rejects.toMatchObject({ code: 'services-unavailable' })
     expect(await prisma.payment.count({ where: { userId } })).toBe(0)
+  })
+
+  it('reopens the open order of the same cart for 10 minutes instead of creating another', async () => {
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const swing = await createService('Swing', 100_000, 30)
+    const now = new Date()
+    const first = await startGatewayPayment(userId, [equity.id, swing.id], { gateway, now })
+    const again = await startGatewayPayment(userId, [swing.id, equity.id], { gateway, now: new Date(now.getTime() + 60_000) })
+    expect(again).toEqual(first)
+    expect(GATEWAY_ORDER_REUSE_MS).toBe(10 * 60 * 1000)
+    const otherCart = await startGatewayPayment(userId, [equity.id], { gateway, now })
+    expect(otherCart.orderId).not.toBe(first.orderId)
+    const muchLater = await startGatewayPayment(userId, [equity.id, swing.id], { gateway, now: new Date(now.getTime() + GATEWAY_ORDER_REUSE_MS + 1) })
+    expect(muchLater.orderId).not.toBe(first.orderId)
+    await cancelGatewayPayment(userId, muchLater.orderId)
+    const afterCancel = await startGatewayPayment(userId, [equity.id, swing.id], { gateway, now: new Date(now.getTime() + GATEWAY_ORDER_REUSE_MS + 2) })
+    expect(afterCancel.orderId).not.toBe(muchLater.orderId)
   })
 })
 
