@@ -406,3 +406,31 @@ describe('settle-payments job', () => {
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: claim.paymentId } })).status).toBe('EXPIRED')
   })
 })
+
+describe('failures along the way', () => {
+  it('answers pending when the gateway cannot confirm a signed payment, and pays on re-verify', async () => {
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const down: PaymentGateway = { ...gateway, fetchPayment: () => Promise.reject(new Error('gateway down')) }
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway: down })).toEqual({ status: 'pending', paymentId: started.paymentId })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({ status: 'paid' })
+  })
+
+  it('forgets a webhook event whose processing failed, so the retry is processed', async () => {
+    quiet()
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
+    const spy = vi.spyOn(prisma.payment, 'findUnique').mockRejectedValueOnce(new Error('database hiccup'))
+    expect(await handleWebhook(delivery.rawBody, delivery.signature, delivery.eventId, { gateway })).toEqual({ status: 500, outcome: 'error' })
+    spy.mockRestore()
+    expect(await prisma.webhookEvent.count({ where: { eventId: delivery.eventId } })).toBe(0)
+    expect(await handleWebhook(delivery.rawBody, delivery.signature, delivery.eventId, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
+  })
+
+  it(`treats repeat manual submits within MANUAL_DUPLICATE_WINDOW_MS (60 s) as one`, () => {
+    expect(MANUAL_DUPLICATE_WINDOW_MS).toBe(60_000)
+  })
+})
