@@ -45,6 +45,8 @@ export type PricedCart = {
   items: CartItem[]
   /** Ids no longer on sale (deactivated) or never known: the page drops them and says so. */
   droppedIds: string[]
+  /** Names of the dropped services that exist but were deactivated, for the message. */
+  droppedNames: string[]
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -67,5 +69,10 @@ export async function pricedCart(ids: readonly string[]): Promise<PricedCart> {
     if (service) items.push({ serviceId: service.id, name: service.name, pricePaise: service.pricePaise, durationDays: service.durationDays })
     else droppedIds.push(id)
   }
-  return { items, droppedIds }
+  const inactive = droppedIds.some((id) => UUID_PATTERN.test(id))
+    ? await prisma.service.findMany({ where: { id: { in: droppedIds.filter((id) => UUID_PATTERN.test(id)) } }, select: { id: true, name: true } })
+    : []
+  const nameById = new Map(inactive.map((service) => [service.id, service.name]))
+  const droppedNames = droppedIds.flatMap((id) => nameById.get(id) ?? [])
+  return { items, droppedIds, droppedNames }
 }

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss'
 import { prisma } from './db.server'
 import { env } from './env.server'
+import { expireManualPayments, reconcileOpenOrders } from './payments.server'
 import { smsProvider, SmsDeliveryError, type OtpSms } from './sms.server'
 
 /** Outbound SMS: retried with backoff, so a slow or failing provider never holds a request open. */
@@ -17,6 +18,13 @@ const PRUNE_SCHEDULE_CRON = '17 * * * *'
 /** Longer than the longest rate-limit window (1 hour) and a code's life (5 minutes). */
 export const PRUNE_AFTER_MS = 24 * 60 * 60_000
 
+/**
+ * Every 5 minutes: ask the gateway about orders still open after 15 minutes (a missed webhook or a
+ * closed browser must not lose a paid order) and dismiss manual claims past their 7 days.
+ */
+export const SETTLE_PAYMENTS_QUEUE = 'settle-payments'
+const SETTLE_PAYMENTS_SCHEDULE_CRON = '*/5 * * * *'
+
 const globalForJobs = globalThis as { jobQueue?: Promise<PgBoss> }
 
 /** pg-boss keeps jobs in the app's own Postgres (schema `pgboss`): every instance shares them. */
@@ -27,6 +35,7 @@ function jobQueue(): Promise<PgBoss> {
     await boss.start()
     await boss.createQueue(SEND_SMS_QUEUE)
     await boss.createQueue(PRUNE_QUEUE)
+    await boss.createQueue(SETTLE_PAYMENTS_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue
@@ -58,11 +67,24 @@ export async function pruneExpiredRows(now = new Date()): Promise<void> {
   await prisma.session.deleteMany({ where: { expiresAt: { lt: now } } })
 }
 
+/** The settle-payments job; one instance runs it at a time (pg-boss hands each scheduled job to one worker). */
+export async function settlePayments(now = new Date()): Promise<void> {
+  const report = await reconcileOpenOrders(now)
+  const expired = await expireManualPayments(now)
+  if (report.paid || report.abandoned || report.errors || expired) {
+    console.info(
+      `[jobs] settle-payments: ${report.checked} open orders checked, ${report.paid} paid, ${report.abandoned} given up, ${report.errors} errors; ${expired} manual claims expired`,
+    )
+  }
+}
+
 /** Runs in every app instance; pg-boss hands each job to exactly one of them. */
 export async function startJobWorkers(): Promise<void> {
   const boss = await jobQueue()
   await boss.schedule(PRUNE_QUEUE, PRUNE_SCHEDULE_CRON)
   await boss.work(PRUNE_QUEUE, () => pruneExpiredRows())
+  await boss.schedule(SETTLE_PAYMENTS_QUEUE, SETTLE_PAYMENTS_SCHEDULE_CRON)
+  await boss.work(SETTLE_PAYMENTS_QUEUE, () => settlePayments())
   await boss.work<OtpSms>(SEND_SMS_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
     for (const job of jobs) await deliverOtpSms(job.data)
   })

@@ -42,5 +42,6 @@ describe('pricedCart', () => {
     const priced = await pricedCart([retired.id, live.id, unknown, 'not-a-uuid', live.id])
     expect(priced.items).toEqual([{ serviceId: live.id, name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 }])
     expect(priced.droppedIds).toEqual([retired.id, unknown, 'not-a-uuid'])
+    expect(priced.droppedNames).toEqual(['Old'])
   })
 })

@@ -1,0 +1,481 @@
+import { createHash } from 'node:crypto'
+import { cartTotalPaise, sameServices, type CartItem } from '~/domain/cart'
+import { MS_PER_DAY } from '~/domain/dates'
+import { Prisma } from '~/generated/prisma/client'
+import { pricedCart } from './cart.server'
+import { prisma } from './db.server'
+import { GatewayError, isValidCheckoutSignature, isValidWebhookSignature, paymentGateway, type GatewayPayment, type PaymentGateway } from './razorpay.server'
+import {
+  GATEWAY_LATE_AUTHORISATION_WINDOW_MS,
+  invalidateUserPayments,
+  markPaymentPaid,
+  PaymentStateError,
+  type PaidSource,
+} from './subscriptions.server'
+
+export const CURRENCY = 'INR'
+/** A manual transfer claim not confirmed by the team within this is dismissed (SPEC section 9). */
+export const MANUAL_PAYMENT_EXPIRY_DAYS = 7
+/** A second identical manual submit within this window is the same claim (a double click, a resubmitted form). */
+export const MANUAL_DUPLICATE_WINDOW_MS = 60_000
+/** The checkout normally answers within minutes; an order still open after this is asked about. */
+export const RECONCILE_AFTER_MS = 15 * 60_000
+/** An open order for the same cart is reused for this long (shorter than RECONCILE_AFTER_MS). */
+export const GATEWAY_ORDER_REUSE_MS = 10 * 60_000
+/** Orders looked at per reconciliation run, so one run stays short. */
+export const RECONCILE_BATCH_SIZE = 100
+/** Stored failure texts come from the browser or the gateway: keep them short. */
+const FAILURE_REASON_MAX_LENGTH = 500
+
+/** The SPEC's alert text for any failure to start a gateway payment. */
+export const PAYMENT_START_FAILED_MESSAGE = 'Error initiating payment. Please try again.'
+
+export type PaymentErrorCode =
+  | 'empty-cart'
+  | 'services-unavailable'
+  | 'gateway-unavailable'
+  | 'not-found'
+  | 'invalid-signature'
+  | 'gateway-mismatch'
+
+/** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
+export class PaymentError extends Error {
+  override name = 'PaymentError'
+  constructor(
+    readonly code: PaymentErrorCode,
+    message: string,
+    readonly status: number,
+    readonly droppedIds: string[] = [],
+  ) {
+    super(message)
+  }
+}
+
+type Deps = { gateway?: PaymentGateway; now?: Date }
+
+/** Prices the cart from current prices; refuses an empty cart or one holding services no longer on sale. */
+async function checkoutCart(cartIds: readonly string[]): Promise<{ items: CartItem[]; amountPaise: number }> {
+  const { items, droppedIds, droppedNames } = await pricedCart(cartIds)
+  if (droppedIds.length > 0) {
+    const which = droppedNames.length ? `: ${droppedNames.join(', ')}` : ''
+    throw new PaymentError(
+      'services-unavailable',
+      `Some services in your cart are no longer available${which}. They have been removed from your cart; please review it and try again.`,
+      409,
+      droppedIds,
+    )
+  }
+  if (items.length === 0) throw new PaymentError('empty-cart', 'Your cart is empty. Choose at least one service.', 400)
+  return { items, amountPaise: cartTotalPaise(items) }
+}
+
+export type StartedGatewayPayment = { paymentId: string; orderId: string; amountPaise: number; currency: string; keyId: string }
+
+/**
+ * Prices the cart on the server, records a CREATED payment and opens a gateway order for it. The
+ * order's receipt and notes carry only our payment id. If the gateway fails, the payment row is
+ * removed again, so nothing half-made remains, and a PaymentError says to try again.
+ */
+export async function startGatewayPayment(userId: string, cartIds: readonly string[], deps: Deps = {}): Promise<StartedGatewayPayment> {
+  const gateway = deps.gateway ?? paymentGateway()
+  const { items, amountPaise } = await checkoutCart(cartIds)
+  const now = deps.now ?? new Date()
+  // A second click on "Pay on Website" for the same cart reopens the same order (Razorpay accepts
+  // further attempts on an order until one is captured) instead of leaving another one open.
+  const open = await prisma.payment.findMany({
+    where: {
+      userId,
+      method: 'GATEWAY',
+      status: 'CREATED',
+      amountPaise,
+      gatewayOrderId: { not: null },
+      createdAt: { gt: new Date(now.getTime() - GATEWAY_ORDER_REUSE_MS) },
+    },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, gatewayOrderId: true, cart: true },
+  })
+  const reusable = open.find((candidate) =>
+    sameServices(
+      (candidate.cart as CartItem[]).map((item) => item.serviceId),
+      items.map((item) => item.serviceId),
+    ),
+  )
+  if (reusable) return { paymentId: reusable.id, orderId: reusable.gatewayOrderId!, amountPaise, currency: CURRENCY, keyId: gateway.keyId }
+
+  const payment = await prisma.payment.create({
+    data: { userId, method: 'GATEWAY', status: 'CREATED', amountPaise, currency: CURRENCY, cart: items, createdAt: now },
+    select: { id: true },
+  })
+  let orderId: string
+  try {
+    const order = await gateway.createOrder({ amountPaise, receipt: payment.id, notes: { paymentId: payment.id } })
+    if (order.amountPaise !== amountPaise || order.currency !== CURRENCY) {
+      throw new GatewayError(`Gateway order ${order.id} is for ${order.amountPaise} ${order.currency}, expected ${amountPaise} ${CURRENCY}`, false)
+    }
+    orderId = order.id
+    await prisma.payment.update({ where: { id: payment.id }, data: { gatewayOrderId: orderId } })
+  } catch (error) {
+    await prisma.payment.delete({ where: { id: payment.id } }).catch(() => {})
+    const reason = error instanceof Error ? error.message : String(error)
+    // GatewayErrors were logged by the client already; log anything else here.
+    if (!(error instanceof GatewayError)) console.error(`[payments] could not start gateway payment: ${reason}`)
+    throw new PaymentError('gateway-unavailable', PAYMENT_START_FAILED_MESSAGE, 503)
+  }
+  invalidateUserPayments(userId)
+  return { paymentId: payment.id, orderId, amountPaise, currency: CURRENCY, keyId: gateway.keyId }
+}
+
+export type CheckoutResponse = { orderId: string; paymentId: string; signature: string | null | undefined }
+
+export type VerifyResult = { status: 'paid'; paymentId: string; alreadyPaid: boolean } | { status: 'pending'; paymentId: string }
+
+/** The gateway's word on a payment must match what we asked for: our order, our amount, INR. */
+function matchesOrder(gatewayPayment: GatewayPayment, payment: { gatewayOrderId: string | null; amountPaise: number; currency: string }): boolean {
+  return (
+    gatewayPayment.orderId === payment.gatewayOrderId &&
+    gatewayPayment.amountPaise === payment.amountPaise &&
+    gatewayPayment.currency === payment.currency
+  )
+}
+
+/**
+ * The checkout's success answer (handler verify, re-verify, or the hosted-checkout callback POST).
+ * The signature is checked over OUR stored order id; a forged, missing or foreign signature never
+ * pays. The payment is then confirmed with the gateway: captured pays, authorized stays pending
+ * for the webhook or reconciliation.
+ */
+export async function verifyCheckoutPayment(
+  response: CheckoutResponse,
+  { source = 'checkout', ...deps }: Deps & { source?: Extract<PaidSource, 'checkout' | 'reverify' | 'callback'> } = {},
+): Promise<VerifyResult> {
+  const gateway = deps.gateway ?? paymentGateway()
+  const payment = response.orderId
+    ? await prisma.payment.findUnique({
+        where: { gatewayOrderId: response.orderId },
+        select: { id: true, status: true, gatewayOrderId: true, amountPaise: true, currency: true },
+      })
+    : null
+  if (!payment?.gatewayOrderId) throw new PaymentError('not-found', 'Error verifying payment', 404)
+  const signed = isValidCheckoutSignature(
+    { orderId: payment.gatewayOrderId, paymentId: response.paymentId, signature: response.signature },
+    gateway.keySecret,
+  )
+  if (!signed) {
+    console.warn(`[payments] refused a checkout response with an invalid signature for payment ${payment.id} (${source})`)
+    throw new PaymentError('invalid-signature', 'Error verifying payment', 400)
+  }
+  if (payment.status === 'PAID') return { status: 'paid', paymentId: payment.id, alreadyPaid: true }
+
+  let gatewayPayment: GatewayPayment
+  try {
+    gatewayPayment = await gateway.fetchPayment(response.paymentId)
+  } catch {
+    // Signed but unconfirmed: the webhook or reconciliation will finish it; re-verify may too.
+    return { status: 'pending', paymentId: payment.id }
+  }
+  if (!matchesOrder(gatewayPayment, payment)) {
+    console.error(`[payments] gateway payment ${gatewayPayment.id} does not match payment ${payment.id} (order, amount or currency)`)
+    throw new PaymentError('gateway-mismatch', 'Error verifying payment', 400)
+  }
+  if (gatewayPayment.status !== 'captured') return { status: 'pending', paymentId: payment.id }
+  const result = await markPaymentPaid(payment.id, { gatewayPaymentId: gatewayPayment.id, paidAt: deps.now ?? new Date(), source })
+  return { status: 'paid', paymentId: payment.id, alreadyPaid: result.alreadyPaid }
+}
+
+export type CallbackResult = VerifyResult | { status: 'failed'; paymentId: string | null }
+
+/**
+ * The hosted-checkout / redirect-mode POST to our callback_url. It arrives cross-site, so without
+ * the session cookie: the order id in the form identifies the payment. Success carries the three
+ * signed fields and goes through verifyCheckoutPayment. A failure POST is unsigned, so it is only a
+ * hint: it is recorded after the gateway confirms that payment really failed for our order.
+ */
+export async function handleCheckoutCallback(form: FormData, deps: Deps = {}): Promise<CallbackResult> {
+  const field = (name: string) => {
+    const value = form.get(name)
+    return typeof value === 'string' ? value : ''
+  }
+  const paymentId = field('razorpay_payment_id')
+  if (paymentId) {
+    return verifyCheckoutPayment(
+      { orderId: field('razorpay_order_id'), paymentId, signature: field('razorpay_signature') },
+      { ...deps, source: 'callback' },
+    )
+  }
+  let metadata: { order_id?: unknown; payment_id?: unknown } = {}
+  try {
+    metadata = JSON.parse(field('error[metadata]') || '{}') as typeof metadata
+  } catch {
+    // Unparseable metadata: nothing to record.
+  }
+  const orderId = typeof metadata.order_id === 'string' ? metadata.order_id : ''
+  const payment = orderId ? await prisma.payment.findUnique({ where: { gatewayOrderId: orderId }, select: { id: true } }) : null
+  if (!payment) throw new PaymentError('not-found', 'Error verifying payment', 404)
+  const gateway = deps.gateway ?? paymentGateway()
+  if (typeof metadata.payment_id === 'string') {
+    try {
+      const reported = await gateway.fetchPayment(metadata.payment_id)
+      if (reported.orderId === orderId && reported.status === 'failed') {
+        await recordGatewayFailure({ orderId, reason: reported.errorDescription ?? (field('error[description]') || 'Payment failed') })
+      }
+    } catch {
+      // Unconfirmed: the webhook or reconciliation will settle it.
+    }
+  }
+  return { status: 'failed', paymentId: payment.id }
+}
+
+/** The customer closed the checkout. Not final either: a capture that still arrives pays. */
+export async function cancelGatewayPayment(userId: string, orderId: string): Promise<boolean> {
+  const { count } = await prisma.payment.updateMany({
+    where: { userId, gatewayOrderId: orderId, method: 'GATEWAY', status: { in: ['CREATED', 'FAILED'] } },
+    data: { status: 'CANCELLED' },
+  })
+  if (count > 0) invalidateUserPayments(userId)
+  return count > 0
+}
+
+/**
+ * A payment attempt failed (reported by the checkout, the callback POST or a webhook). Only a
+ * CREATED order moves to FAILED; it is not final, since a late authorisation may still pay it.
+ * `userId` scopes a report from a browser to the customer's own payment.
+ */
+export async function recordGatewayFailure({ orderId, reason, userId }: { orderId: string; reason: string; userId?: string }): Promise<boolean> {
+  const payment = await prisma.payment.findFirst({
+    where: { gatewayOrderId: orderId, method: 'GATEWAY', ...(userId ? { userId } : {}) },
+    select: { id: true, userId: true },
+  })
+  if (!payment) return false
+  const { count } = await prisma.payment.updateMany({
+    where: { id: payment.id, status: 'CREATED' },
+    data: { status: 'FAILED', failureReason: reason.slice(0, FAILURE_REASON_MAX_LENGTH) },
+  })
+  if (count > 0) invalidateUserPayments(payment.userId)
+  return count > 0
+}
+
+export type WebhookResult = { status: 200 | 400 | 500; outcome: 'processed' | 'duplicate' | 'ignored' | 'invalid-signature' | 'invalid-body' | 'error' }
+
+type WebhookPaymentEntity = { id?: unknown; order_id?: unknown; amount?: unknown; currency?: unknown; status?: unknown; error_description?: unknown }
+
+function paymentEntityOf(event: unknown): GatewayPayment | null {
+  const entity = (event as { payload?: { payment?: { entity?: WebhookPaymentEntity } } })?.payload?.payment?.entity
+  if (!entity || typeof entity.id !== 'string') return null
+  return {
+    id: entity.id,
+    orderId: typeof entity.order_id === 'string' ? entity.order_id : null,
+    amountPaise: Number(entity.amount),
+    currency: String(entity.currency),
+    status: String(entity.status) as GatewayPayment['status'],
+    errorDescription: typeof entity.error_description === 'string' ? entity.error_description : null,
+  }
+}
+
+/**
+ * Razorpay webhooks, delivered at least once and in any order. The signature is checked over the
+ * raw body before anything is parsed; a bad one changes nothing. Each event id is handled once.
+ */
+export async function handleWebhook(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | null,
+  eventIdHeader: string | null,
+  deps: Deps = {},
+): Promise<WebhookResult> {
+  const gateway = deps.gateway ?? paymentGateway()
+  if (!isValidWebhookSignature(rawBody, signatureHeader, gateway.webhookSecret)) {
+    console.warn('[payments] refused a webhook with an invalid signature')
+    return { status: 400, outcome: 'invalid-signature' }
+  }
+  let event: { event?: unknown }
+  try {
+    event = JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder('utf-8', { fatal: true }).decode(rawBody)) as { event?: unknown }
+  } catch {
+    return { status: 400, outcome: 'invalid-body' }
+  }
+  const type = typeof event.event === 'string' ? event.event : 'unknown'
+  const eventId = eventIdHeader || `sha256:${createHash('sha256').update(rawBody).digest('hex')}`
+  const { count } = await prisma.webhookEvent.createMany({
+    data: [{ eventId, type, payload: event as Prisma.InputJsonValue }],
+    skipDuplicates: true,
+  })
+  if (count === 0) return { status: 200, outcome: 'duplicate' }
+
+  try {
+    return { status: 200, outcome: await processWebhookEvent(type, event, deps.now ?? new Date()) }
+  } catch (error) {
+    // Forget the event so Razorpay's retry processes it again; markPaymentPaid makes that safe.
+    await prisma.webhookEvent.delete({ where: { eventId } }).catch(() => {})
+    console.error(`[payments] webhook ${eventId} (${type}) failed: ${error instanceof Error ? error.message : String(error)}`)
+    return { status: 500, outcome: 'error' }
+  }
+}
+
+async function processWebhookEvent(type: string, event: unknown, now: Date): Promise<WebhookResult['outcome']> {
+  const gatewayPayment = paymentEntityOf(event)
+  if (!gatewayPayment?.orderId) return 'ignored'
+  if (type === 'payment.failed') {
+    await recordGatewayFailure({ orderId: gatewayPayment.orderId, reason: gatewayPayment.errorDescription ?? 'Payment failed' })
+    return 'processed'
+  }
+  if (type !== 'payment.captured' && type !== 'order.paid') return 'ignored'
+  const payment = await prisma.payment.findUnique({
+    where: { gatewayOrderId: gatewayPayment.orderId },
+    select: { id: true, gatewayOrderId: true, amountPaise: true, currency: true },
+  })
+  if (!payment) {
+    console.warn(`[payments] webhook ${type} for unknown order ${gatewayPayment.orderId}`)
+    return 'ignored'
+  }
+  if (gatewayPayment.status !== 'captured' || !matchesOrder(gatewayPayment, payment)) {
+    console.error(`[payments] webhook ${type} for payment ${payment.id} is not a matching capture; ignored`)
+    return 'ignored'
+  }
+  await payOrLog(payment.id, gatewayPayment.id, now, 'webhook')
+  return 'processed'
+}
+
+/** A refusal by markPaymentPaid (a final state) is logged, not retried forever. */
+async function payOrLog(paymentId: string, gatewayPaymentId: string, paidAt: Date, source: PaidSource): Promise<boolean> {
+  try {
+    return !(await markPaymentPaid(paymentId, { gatewayPaymentId, paidAt, source })).alreadyPaid
+  } catch (error) {
+    if (!(error instanceof PaymentStateError)) throw error
+    console.error(`[payments] ${source} could not pay ${paymentId}: ${error.message}`)
+    return false
+  }
+}
+
+export type ReconcileReport = { checked: number; paid: number; abandoned: number; errors: number }
+
+/**
+ * The job that never loses a paid order: gateway payments still open (CREATED), failed or
+ * cancelled more than RECONCILE_AFTER_MS ago and inside the late-authorisation window are asked
+ * about; a captured payment for the order pays it. Open orders older than the window are given up.
+ */
+export async function reconcileOpenOrders(now: Date, deps: Omit<Deps, 'now'> = {}): Promise<ReconcileReport> {
+  const gateway = deps.gateway ?? paymentGateway()
+  const windowStart = new Date(now.getTime() - GATEWAY_LATE_AUTHORISATION_WINDOW_MS)
+  const candidates = await prisma.payment.findMany({
+    where: {
+      method: 'GATEWAY',
+      gatewayOrderId: { not: null },
+      createdAt: { lte: new Date(now.getTime() - RECONCILE_AFTER_MS) },
+      // Inside the window every unpaid state is asked about; past it, open orders get a last look before being given up.
+      OR: [{ status: { in: ['CREATED', 'FAILED', 'CANCELLED'] }, createdAt: { gt: windowStart } }, { status: 'CREATED' }],
+    },
+    orderBy: { createdAt: 'asc' },
+    take: RECONCILE_BATCH_SIZE,
+    select: { id: true, userId: true, createdAt: true, gatewayOrderId: true, amountPaise: true, currency: true },
+  })
+  const report: ReconcileReport = { checked: candidates.length, paid: 0, abandoned: 0, errors: 0 }
+  for (const payment of candidates) {
+    try {
+      const captured = (await gateway.fetchOrderPayments(payment.gatewayOrderId!)).find(
+        (candidate) => candidate.status === 'captured' && matchesOrder(candidate, payment),
+      )
+      if (captured) {
+        if (await payOrLog(payment.id, captured.id, now, 'reconciliation')) report.paid += 1
+      } else if (payment.createdAt <= windowStart) {
+        const { count } = await prisma.payment.updateMany({
+          where: { id: payment.id, status: 'CREATED' },
+          data: { status: 'CANCELLED', failureReason: 'No payment was captured for this order.' },
+        })
+        if (count > 0) {
+          report.abandoned += 1
+          invalidateUserPayments(payment.userId)
+        }
+      }
+    } catch (error) {
+      report.errors += 1
+      console.error(`[payments] reconciliation of payment ${payment.id} failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  return report
+}
+
+export type ManualPaymentResult = { paymentId: string; created: boolean; amountPaise: number; expiresAt: Date }
+
+/**
+ * "I'll Pay & Send Screenshot": a PENDING_VERIFICATION claim for the cart at current prices,
+ * expiring after MANUAL_PAYMENT_EXPIRY_DAYS. A double submit creates one claim: the same
+ * idempotency key (a hidden field the form renders) returns the first claim, and without a key an
+ * identical pending claim of the last MANUAL_DUPLICATE_WINDOW_MS is reused. Submits of one user
+ * are serialised so two racing requests cannot both create.
+ */
+export async function createManualPayment(
+  userId: string,
+  cartIds: readonly string[],
+  { idempotencyKey, utr, now = new Date() }: { idempotencyKey?: string; utr?: string; now?: Date } = {},
+): Promise<ManualPaymentResult> {
+  const { items, amountPaise } = await checkoutCart(cartIds)
+  const result = await prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`manual-payment:${userId}`}, 0))::text`
+    const select = { id: true, amountPaise: true, expiresAt: true, cart: true } as const
+    const existing = idempotencyKey
+      ? await tx.payment.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select })
+      : (
+          await tx.payment.findMany({
+            where: {
+              userId,
+              method: 'MANUAL',
+              status: 'PENDING_VERIFICATION',
+              amountPaise,
+              createdAt: { gte: new Date(now.getTime() - MANUAL_DUPLICATE_WINDOW_MS) },
+            },
+            select,
+          })
+        ).find((candidate) =>
+          sameServices(
+            (candidate.cart as CartItem[]).map((item) => item.serviceId),
+            items.map((item) => item.serviceId),
+          ),
+        )
+    if (existing) return { paymentId: existing.id, created: false, amountPaise: existing.amountPaise, expiresAt: existing.expiresAt! }
+    const expiresAt = new Date(now.getTime() + MANUAL_PAYMENT_EXPIRY_DAYS * MS_PER_DAY)
+    const payment = await tx.payment.create({
+      data: {
+        userId,
+        method: 'MANUAL',
+        status: 'PENDING_VERIFICATION',
+        amountPaise,
+        currency: CURRENCY,
+        cart: items,
+        expiresAt,
+        createdAt: now,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+        ...(utr ? { utr } : {}),
+      },
+      select: { id: true },
+    })
+    return { paymentId: payment.id, created: true, amountPaise, expiresAt }
+  })
+  invalidateUserPayments(userId)
+  return result
+}
+
+/** Admin console: the transfer arrived. Goes through the one path to subscriptions. */
+export function confirmManualPayment(paymentId: string, { now = new Date() }: { now?: Date } = {}) {
+  return markPaymentPaid(paymentId, { paidAt: now, source: 'admin' })
+}
+
+/** Admin console: the claimed transfer was not found. Final. */
+export async function rejectManualPayment(paymentId: string, reason: string): Promise<boolean> {
+  const rejected = await prisma.payment.updateManyAndReturn({
+    where: { id: paymentId, method: 'MANUAL', status: 'PENDING_VERIFICATION' },
+    data: { status: 'REJECTED', rejectedReason: reason.slice(0, FAILURE_REASON_MAX_LENGTH) },
+    select: { userId: true },
+  })
+  for (const { userId } of rejected) invalidateUserPayments(userId)
+  return rejected.length > 0
+}
+
+/** Manual claims unconfirmed after MANUAL_PAYMENT_EXPIRY_DAYS are dismissed (the SPEC's promise, enforced). */
+export async function expireManualPayments(now: Date): Promise<number> {
+  const expired = await prisma.payment.updateManyAndReturn({
+    where: { method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { lte: now } },
+    data: { status: 'EXPIRED' },
+    select: { userId: true },
+  })
+  for (const userId of new Set(expired.map((row) => row.userId))) invalidateUserPayments(userId)
+  return expired.length
+}

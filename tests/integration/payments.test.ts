@@ -1,0 +1,436 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { MS_PER_DAY } from '~/domain/dates'
+import { prisma } from '~/server/db.server'
+import {
+  cancelGatewayPayment,
+  confirmManualPayment,
+  createManualPayment,
+  expireManualPayments,
+  GATEWAY_ORDER_REUSE_MS,
+  handleCheckoutCallback,
+  handleWebhook,
+  MANUAL_DUPLICATE_WINDOW_MS,
+  MANUAL_PAYMENT_EXPIRY_DAYS,
+  PaymentError,
+  reconcileOpenOrders,
+  RECONCILE_AFTER_MS,
+  recordGatewayFailure,
+  rejectManualPayment,
+  startGatewayPayment,
+  verifyCheckoutPayment,
+} from '~/server/payments.server'
+import { checkoutSignature, sandboxGateway, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
+import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, pendingPayments } from '~/server/subscriptions.server'
+import { createService, createUser } from '../support/payment-fixtures'
+
+const gateway = sandboxGateway()
+
+afterEach(() => vi.restoreAllMocks())
+
+/** A customer with a cart of two services, and a gateway order opened for it. */
+async function startedCheckout() {
+  const userId = await createUser()
+  const equity = await createService('Equity', 299_900, 30)
+  const swing = await createService('Swing', 149_950, 90)
+  const started = await startGatewayPayment(userId, [equity.id, swing.id], { gateway })
+  return { userId, equity, swing, started }
+}
+
+const quiet = () => {
+  vi.spyOn(console, 'warn').mockImplementation(() => {})
+  vi.spyOn(console, 'error').mockImplementation(() => {})
+  vi.spyOn(console, 'info').mockImplementation(() => {})
+}
+
+const toResponse = (signed: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }) => ({
+  orderId: signed.razorpay_order_id,
+  paymentId: signed.razorpay_payment_id,
+  signature: signed.razorpay_signature,
+})
+
+describe('startGatewayPayment', () => {
+  it('prices the cart from current database prices and sends only our payment id to the gateway', async () => {
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const swing = await createService('Swing', 149_950, 90)
+    await prisma.service.update({ where: { id: swing.id }, data: { pricePaise: 159_900 } })
+    const orders: CreateOrderInput[] = []
+    const spying: PaymentGateway = { ...gateway, createOrder: (input) => (orders.push(input), gateway.createOrder(input)) }
+
+    const started = await startGatewayPayment(userId, [equity.id, swing.id, equity.id], { gateway: spying })
+
+    expect(started).toMatchObject({ amountPaise: 459_800, currency: 'INR', keyId: gateway.keyId })
+    expect(orders).toEqual([{ amountPaise: 459_800, receipt: started.paymentId, notes: { paymentId: started.paymentId } }])
+    const payment = await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })
+    expect(payment).toMatchObject({ status: 'CREATED', method: 'GATEWAY', amountPaise: 459_800, gatewayOrderId: started.orderId })
+    expect(payment.cart).toEqual([
+      { serviceId: equity.id, name: equity.name, pricePaise: 299_900, durationDays: 30 },
+      { serviceId: swing.id, name: swing.name, pricePaise: 159_900, durationDays: 90 },
+    ])
+  })
+
+  it('refuses an empty cart and a cart with a service deactivated meanwhile, creating nothing', async () => {
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const retired = await createService('Retired', 100_000, 30)
+    await prisma.service.update({ where: { id: retired.id }, data: { active: false } })
+
+    await expect(startGatewayPayment(userId, [], { gateway })).rejects.toMatchObject({ code: 'empty-cart', message: 'Your cart is empty. Choose at least one service.' })
+    const refused = await startGatewayPayment(userId, [equity.id, retired.id], { gateway }).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(PaymentError)
+    expect(refused).toMatchObject({ code: 'services-unavailable', status: 409, droppedIds: [retired.id] })
+    expect((refused as Error).message).toBe(
+      `Some services in your cart are no longer available: ${retired.name}. They have been removed from your cart; please review it and try again.`,
+    )
+    await expect(createManualPayment(userId, [retired.id])).rejects.toMatchObject({ code: 'services-unavailable' })
+    expect(await prisma.payment.count({ where: { userId } })).toBe(0)
+  })
+
+  it('reopens the open order of the same cart for 10 minutes instead of creating another', async () => {
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const swing = await createService('Swing', 100_000, 30)
+    const now = new Date()
+    const first = await startGatewayPayment(userId, [equity.id, swing.id], { gateway, now })
+    const again = await startGatewayPayment(userId, [swing.id, equity.id], { gateway, now: new Date(now.getTime() + 60_000) })
+    expect(again).toEqual(first)
+    expect(GATEWAY_ORDER_REUSE_MS).toBe(10 * 60 * 1000)
+    const otherCart = await startGatewayPayment(userId, [equity.id], { gateway, now })
+    expect(otherCart.orderId).not.toBe(first.orderId)
+    const muchLater = await startGatewayPayment(userId, [equity.id, swing.id], { gateway, now: new Date(now.getTime() + GATEWAY_ORDER_REUSE_MS + 1) })
+    expect(muchLater.orderId).not.toBe(first.orderId)
+    await cancelGatewayPayment(userId, muchLater.orderId)
+    const afterCancel = await startGatewayPayment(userId, [equity.id, swing.id], { gateway, now: new Date(now.getTime() + GATEWAY_ORDER_REUSE_MS + 2) })
+    expect(afterCancel.orderId).not.toBe(muchLater.orderId)
+  })
+})
+
+describe('verifyCheckoutPayment', () => {
+  it('pays a correctly signed, captured payment with subscriptions ending exactly d x 24 h after payment', async () => {
+    const { userId, equity, swing, started } = await startedCheckout()
+    const paidAt = new Date('2026-11-22T18:29:59.999Z')
+    const result = await verifyCheckoutPayment(toResponse(gateway.pay(started.orderId)), { gateway, now: paidAt })
+    expect(result).toEqual({ status: 'paid', paymentId: started.paymentId, alreadyPaid: false })
+    const subscriptions = await prisma.subscription.findMany({ where: { userId } })
+    expect(subscriptions.find((s) => s.serviceId === equity.id)!.endsAt.toISOString()).toBe('2026-12-22T18:29:59.999Z')
+    expect(subscriptions.find((s) => s.serviceId === swing.id)!.endsAt.getTime()).toBe(paidAt.getTime() + 90 * MS_PER_DAY)
+  })
+
+  it('never pays on a forged, missing or reused signature, and changes nothing', async () => {
+    quiet()
+    const first = await startedCheckout()
+    const paidFirst = gateway.pay(first.started.orderId)
+    await verifyCheckoutPayment(toResponse(paidFirst), { gateway })
+
+    const { userId, started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const attempts = [
+      { ...toResponse(signed), signature: 'f'.repeat(64) },
+      { ...toResponse(signed), signature: checkoutSignature(started.orderId, signed.razorpay_payment_id, 'guessed-secret') },
+      { ...toResponse(signed), signature: undefined },
+      { ...toResponse(signed), signature: '' },
+      // The first customer's valid signature, replayed against this order.
+      { orderId: started.orderId, paymentId: paidFirst.razorpay_payment_id, signature: paidFirst.razorpay_signature },
+      // A signature over the browser's order id swapped in the wrong order.
+      { ...toResponse(signed), signature: checkoutSignature(signed.razorpay_payment_id, started.orderId, gateway.keySecret) },
+    ]
+    for (const attempt of attempts) {
+      await expect(verifyCheckoutPayment(attempt, { gateway })).rejects.toMatchObject({ code: 'invalid-signature', status: 400 })
+    }
+    // The first payment's own order and payment, posted for the second order, does not exist there either.
+    await expect(verifyCheckoutPayment({ ...toResponse(paidFirst), orderId: 'order_unknown' }, { gateway })).rejects.toMatchObject({ code: 'not-found' })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'CREATED', gatewayPaymentId: null })
+    expect(await prisma.subscription.count({ where: { userId } })).toBe(0)
+  })
+
+  it('keeps an authorised but uncaptured payment pending until the capture is reported', async () => {
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId, 'authorized')
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway })).toEqual({ status: 'pending', paymentId: started.paymentId })
+    gateway.capture(signed.razorpay_payment_id)
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({ status: 'paid', alreadyPaid: false })
+  })
+
+  it('answers a repeated verify with alreadyPaid', async () => {
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    await verifyCheckoutPayment(toResponse(signed), { gateway })
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({ status: 'paid', alreadyPaid: true })
+  })
+})
+
+describe('handleWebhook', () => {
+  it('refuses a bad signature with 400 and changes nothing', async () => {
+    quiet()
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
+    expect(await handleWebhook(delivery.rawBody, 'a'.repeat(64), delivery.eventId, { gateway })).toEqual({ status: 400, outcome: 'invalid-signature' })
+    expect(await handleWebhook(delivery.rawBody, null, delivery.eventId, { gateway })).toMatchObject({ status: 400 })
+    // A body re-serialised with other whitespace no longer matches its signature.
+    const reformatted = JSON.stringify(JSON.parse(delivery.rawBody), null, 2)
+    expect(await handleWebhook(reformatted, delivery.signature, delivery.eventId, { gateway })).toMatchObject({ status: 400 })
+    expect(await prisma.webhookEvent.count({ where: { eventId: delivery.eventId } })).toBe(0)
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+  })
+
+  it('handles the same event twice, and order.paid plus payment.captured, as one payment with one set of subscriptions', async () => {
+    const { userId, started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const captured = gateway.webhook('payment.captured', signed.razorpay_payment_id)
+    const orderPaid = gateway.webhook('order.paid', signed.razorpay_payment_id)
+
+    expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toEqual({ status: 200, outcome: 'duplicate' })
+    expect(await handleWebhook(orderPaid.rawBody, orderPaid.signature, orderPaid.eventId, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'PAID',
+      paidVia: 'webhook',
+      gatewayPaymentId: signed.razorpay_payment_id,
+    })
+    expect(await prisma.subscription.count({ where: { userId } })).toBe(2)
+  })
+
+  it('treats payment.failed as not final: a later capture still pays', async () => {
+    const { started } = await startedCheckout()
+    const attempt = gateway.pay(started.orderId, 'failed')
+    const failed = gateway.webhook('payment.failed', attempt.razorpay_payment_id)
+    expect(await handleWebhook(failed.rawBody, failed.signature, failed.eventId, { gateway })).toMatchObject({ outcome: 'processed' })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'FAILED', failureReason: 'Payment failed' })
+
+    gateway.capture(attempt.razorpay_payment_id)
+    const captured = gateway.webhook('payment.captured', attempt.razorpay_payment_id)
+    expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toMatchObject({ outcome: 'processed' })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
+  })
+
+  it('ignores a captured event whose amount does not match our order', async () => {
+    quiet()
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
+    const tampered = delivery.rawBody.replace(`"amount":${started.amountPaise}`, '"amount":100')
+    const { webhookSignature } = await import('~/server/razorpay.server')
+    expect(await handleWebhook(tampered, webhookSignature(tampered, gateway.webhookSecret), 'evt_tampered', { gateway })).toMatchObject({ outcome: 'ignored' })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+  })
+})
+
+describe('every path into paid, racing', () => {
+  it('verify, webhook, callback-style verify and reconciliation in parallel pay exactly once', async () => {
+    const { userId, equity, swing, started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const captured = gateway.webhook('payment.captured', signed.razorpay_payment_id)
+    const orderPaid = gateway.webhook('order.paid', signed.razorpay_payment_id)
+    const later = new Date(Date.now() + RECONCILE_AFTER_MS + 60_000)
+
+    const results = await Promise.all([
+      verifyCheckoutPayment(toResponse(signed), { gateway }),
+      verifyCheckoutPayment(toResponse(signed), { gateway, source: 'callback' }),
+      verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' }),
+      handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway }),
+      handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway }),
+      handleWebhook(orderPaid.rawBody, orderPaid.signature, orderPaid.eventId, { gateway }),
+      reconcileOpenOrders(later, { gateway }),
+    ])
+
+    expect(results.slice(3, 6).every((result) => 'status' in result && result.status === 200)).toBe(true)
+    expect(await prisma.payment.count({ where: { userId, status: 'PAID' } })).toBe(1)
+    const subscriptions = await prisma.subscription.findMany({ where: { userId } })
+    expect(subscriptions.map((s) => s.serviceId).sort()).toEqual([equity.id, swing.id].sort())
+  })
+})
+
+describe('cancel, failure reports and reconciliation', () => {
+  it('cancels only the customer\'s own open order, and a late capture found by reconciliation still pays', async () => {
+    const { userId, started } = await startedCheckout()
+    const stranger = await createUser()
+    expect(await cancelGatewayPayment(stranger, started.orderId)).toBe(false)
+    expect(await cancelGatewayPayment(userId, started.orderId)).toBe(true)
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CANCELLED')
+
+    gateway.pay(started.orderId) // captured after the customer closed the checkout
+    const report = await reconcileOpenOrders(new Date(Date.now() + RECONCILE_AFTER_MS + 1), { gateway })
+    expect(report).toMatchObject({ paid: 1, errors: 0 })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'PAID', paidVia: 'reconciliation' })
+  })
+
+  it('leaves orders younger than 15 minutes to the checkout, and gives up open orders after the window', async () => {
+    const { started } = await startedCheckout()
+    gateway.pay(started.orderId)
+    expect(RECONCILE_AFTER_MS).toBe(15 * 60 * 1000)
+    await reconcileOpenOrders(new Date(Date.now() + RECONCILE_AFTER_MS - 60_000), { gateway })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+
+    const abandoned = await startedCheckout()
+    const capturedLate = await startedCheckout()
+    gateway.pay(capturedLate.started.orderId)
+    const report = await reconcileOpenOrders(new Date(Date.now() + GATEWAY_LATE_AUTHORISATION_WINDOW_MS + 60_000), { gateway })
+    expect(report.abandoned).toBeGreaterThanOrEqual(1)
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: abandoned.started.paymentId } })).status).toBe('CANCELLED')
+    // An order past the window still gets a last look: a capture found then pays instead of being given up.
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: capturedLate.started.paymentId } })).status).toBe('PAID')
+  })
+
+  it('records a failure report as FAILED, only for the reporting customer', async () => {
+    const { userId, started } = await startedCheckout()
+    expect(await recordGatewayFailure({ orderId: started.orderId, reason: 'x', userId: await createUser() })).toBe(false)
+    expect(await recordGatewayFailure({ orderId: started.orderId, reason: 'Payment failed', userId })).toBe(true)
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('FAILED')
+  })
+})
+
+describe('manual payments', () => {
+  it('creates one PENDING_VERIFICATION claim expiring in exactly 7 days, also when submitted twice at once', async () => {
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const now = new Date('2026-11-22T12:00:00.000Z')
+    const results = await Promise.all([
+      createManualPayment(userId, [equity.id], { now }),
+      createManualPayment(userId, [equity.id], { now }),
+      createManualPayment(userId, [equity.id], { now: new Date(now.getTime() + 5_000) }),
+    ])
+    expect(new Set(results.map((result) => result.paymentId)).size).toBe(1)
+    expect(results.filter((result) => result.created)).toHaveLength(1)
+    expect(MANUAL_PAYMENT_EXPIRY_DAYS).toBe(7)
+    expect(results[0]!.expiresAt.toISOString()).toBe('2026-11-29T12:00:00.000Z')
+    expect(await prisma.payment.findFirstOrThrow({ where: { userId } })).toMatchObject({ status: 'PENDING_VERIFICATION', method: 'MANUAL', amountPaise: 299_900 })
+
+    // A new claim for the same cart after the duplicate window is a new payment.
+    const later = await createManualPayment(userId, [equity.id], { now: new Date(now.getTime() + MANUAL_DUPLICATE_WINDOW_MS + 1) })
+    expect(later.created).toBe(true)
+  })
+
+  it('returns the first claim for a repeated idempotency key', async () => {
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const [first, second] = await Promise.all([
+      createManualPayment(userId, [equity.id], { idempotencyKey: 'form-123' }),
+      createManualPayment(userId, [equity.id], { idempotencyKey: 'form-123' }),
+    ])
+    expect(second!.paymentId).toBe(first!.paymentId)
+    expect(await prisma.payment.count({ where: { userId } })).toBe(1)
+  })
+
+  it('is confirmed by an admin into subscriptions, rejected, or expired after 7 days', async () => {
+    quiet()
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const swing = await createService('Swing', 100_000, 30)
+    const now = new Date()
+    const toConfirm = await createManualPayment(userId, [equity.id], { now })
+    const toReject = await createManualPayment(userId, [swing.id], { now })
+    const toExpire = await createManualPayment(userId, [equity.id, swing.id], { now })
+    expect((await pendingPayments(userId, now)).map((payment) => payment.id).sort()).toEqual(
+      [toConfirm.paymentId, toReject.paymentId, toExpire.paymentId].sort(),
+    )
+
+    await confirmManualPayment(toConfirm.paymentId, { now })
+    expect(await rejectManualPayment(toReject.paymentId, 'No transfer found')).toBe(true)
+    const statusOf = async (id: string) => (await prisma.payment.findUniqueOrThrow({ where: { id } })).status
+    await expireManualPayments(new Date(now.getTime() + 7 * MS_PER_DAY - 1))
+    expect(await statusOf(toExpire.paymentId)).toBe('PENDING_VERIFICATION')
+    await expireManualPayments(new Date(now.getTime() + 7 * MS_PER_DAY))
+    expect(await statusOf(toExpire.paymentId)).toBe('EXPIRED')
+    expect(await statusOf(toConfirm.paymentId)).toBe('PAID')
+    expect(await statusOf(toReject.paymentId)).toBe('REJECTED')
+
+    expect(await prisma.subscription.count({ where: { userId } })).toBe(1)
+    expect(await pendingPayments(userId, now)).toEqual([])
+    await expect(confirmManualPayment(toExpire.paymentId)).rejects.toMatchObject({ reason: 'final' })
+    await expect(confirmManualPayment(toReject.paymentId)).rejects.toMatchObject({ reason: 'final' })
+  })
+})
+
+describe('hosted-checkout callback', () => {
+  const form = (fields: Record<string, string>) => {
+    const data = new FormData()
+    for (const [name, value] of Object.entries(fields)) data.set(name, value)
+    return data
+  }
+
+  it('pays on the three signed fields and refuses a forged signature', async () => {
+    quiet()
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    await expect(handleCheckoutCallback(form({ ...signed, razorpay_signature: '0'.repeat(64) }), { gateway })).rejects.toMatchObject({ code: 'invalid-signature' })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+    expect(await handleCheckoutCallback(form(signed), { gateway })).toMatchObject({ status: 'paid', alreadyPaid: false })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).paidVia).toBe('callback')
+  })
+
+  it('records an unsigned failure only once the gateway confirms it', async () => {
+    const { started } = await startedCheckout()
+    const failedAttempt = gateway.pay(started.orderId, 'failed')
+    const fakeFailure = form({ 'error[code]': 'BAD_REQUEST_ERROR', 'error[metadata]': JSON.stringify({ order_id: started.orderId, payment_id: 'pay_invented' }) })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    expect(await handleCheckoutCallback(fakeFailure, { gateway })).toEqual({ status: 'failed', paymentId: started.paymentId })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+
+    const realFailure = form({
+      'error[code]': 'BAD_REQUEST_ERROR',
+      'error[description]': 'Payment failed',
+      'error[metadata]': JSON.stringify({ order_id: started.orderId, payment_id: failedAttempt.razorpay_payment_id }),
+    })
+    await handleCheckoutCallback(realFailure, { gateway })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('FAILED')
+  })
+})
+
+describe('webhook raw body as bytes', () => {
+  it('verifies and processes a Uint8Array body', async () => {
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
+    expect(await handleWebhook(new TextEncoder().encode(delivery.rawBody), delivery.signature, delivery.eventId, { gateway })).toMatchObject({
+      status: 200,
+      outcome: 'processed',
+    })
+  })
+})
+
+describe('settle-payments job', () => {
+  it('pays a captured order nobody reported and expires old manual claims', async () => {
+    const { settlePayments } = await import('~/server/jobs.server')
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const { started } = await startedCheckout()
+    gateway.pay(started.orderId)
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const claim = await createManualPayment(userId, [equity.id])
+    await settlePayments(new Date(Date.now() + RECONCILE_AFTER_MS + 1))
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: claim.paymentId } })).status).toBe('PENDING_VERIFICATION')
+    await settlePayments(new Date(Date.now() + 8 * MS_PER_DAY))
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: claim.paymentId } })).status).toBe('EXPIRED')
+  })
+})
+
+describe('failures along the way', () => {
+  it('answers pending when the gateway cannot confirm a signed payment, and pays on re-verify', async () => {
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const down: PaymentGateway = { ...gateway, fetchPayment: () => Promise.reject(new Error('gateway down')) }
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway: down })).toEqual({ status: 'pending', paymentId: started.paymentId })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({ status: 'paid' })
+  })
+
+  it('forgets a webhook event whose processing failed, so the retry is processed', async () => {
+    quiet()
+    const { started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
+    const spy = vi.spyOn(prisma.payment, 'findUnique').mockRejectedValueOnce(new Error('database hiccup'))
+    expect(await handleWebhook(delivery.rawBody, delivery.signature, delivery.eventId, { gateway })).toEqual({ status: 500, outcome: 'error' })
+    spy.mockRestore()
+    expect(await prisma.webhookEvent.count({ where: { eventId: delivery.eventId } })).toBe(0)
+    expect(await handleWebhook(delivery.rawBody, delivery.signature, delivery.eventId, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
+  })
+
+  it(`treats repeat manual submits within MANUAL_DUPLICATE_WINDOW_MS (60 s) as one`, () => {
+    expect(MANUAL_DUPLICATE_WINDOW_MS).toBe(60_000)
+  })
+})
