@@ -33,6 +33,20 @@ async function runOnce(url: string): Promise<LighthouseRun> {
   }
 }
 
+const ATTEMPTS = 3
+
+/** Lighthouse sometimes fails to record a trace (NO_NAVSTART, NO_FCP) on a busy box; a rerun usually works. */
+async function runWithRetries(url: string): Promise<LighthouseRun> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnce(url)
+    } catch (error) {
+      if (attempt === ATTEMPTS) throw error
+      console.log(`  Lighthouse run ${attempt} of ${url} failed, retrying: ${error instanceof Error ? error.message : error}`)
+    }
+  }
+}
+
 const summarise = (runs: LighthouseRun[]): LighthouseFigures => ({
   score: median(runs.map((run) => run.score)),
   lcpMs: median(runs.map((run) => run.lcpMs)),
@@ -46,8 +60,8 @@ export async function compareLighthouse(floorUrl: string, storeUrl: string, runs
   const floor: LighthouseRun[] = []
   const store: LighthouseRun[] = []
   for (let index = 0; index < runs; index++) {
-    floor.push(await runOnce(floorUrl))
-    store.push(await runOnce(storeUrl))
+    floor.push(await runWithRetries(floorUrl))
+    store.push(await runWithRetries(storeUrl))
   }
   const floorFigures = summarise(floor)
   const storeFigures = summarise(store)

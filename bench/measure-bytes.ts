@@ -3,11 +3,19 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { Browser } from 'playwright-core'
 import { BROWSER_USER_AGENT } from './browser'
 
-export type LoadedResource = { url: string; kind: 'js' | 'css' | 'html' | 'other'; status: number; bodyBytes: number; headerBytes: number }
+export type LoadedResource = {
+  url: string
+  kind: 'js' | 'css' | 'html' | 'other'
+  status: number
+  bodyBytes: number
+  headerBytes: number
+  rawBytes: number
+}
 
 export type FirstLoad = {
   javaScriptEnabled: boolean
   jsBytes: number
+  jsRawBytes: number
   cssBytes: number
   cssFiles: number
   scriptRequests: number
@@ -25,7 +33,8 @@ function kindOf(contentType: string, resourceType: string): LoadedResource['kind
 
 /**
  * Loads URL once in a fresh context (cold cache) and sums the compressed body bytes of every
- * response, as Chromium received them.
+ * response, as Chromium received them. Chromium's own /favicon.ico request is made by the browser,
+ * not the page, so Playwright never sees it and it is not counted.
  */
 export async function measureFirstLoad(browser: Browser, url: string, javaScriptEnabled: boolean): Promise<FirstLoad> {
   const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT, javaScriptEnabled })
@@ -43,6 +52,7 @@ export async function measureFirstLoad(browser: Browser, url: string, javaScript
             status: response.status(),
             bodyBytes: sizes.responseBodySize,
             headerBytes: sizes.responseHeadersSize,
+            rawBytes: await response.body().then((body) => body.length, () => 0),
           }
         })(),
       )
@@ -57,6 +67,7 @@ export async function measureFirstLoad(browser: Browser, url: string, javaScript
     return {
       javaScriptEnabled,
       jsBytes: sum(js),
+      jsRawBytes: js.reduce((total, resource) => total + resource.rawBytes, 0),
       cssBytes: sum(css),
       cssFiles: css.length,
       scriptRequests: js.length,

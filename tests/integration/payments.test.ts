@@ -294,11 +294,14 @@ describe('manual payments', () => {
     expect(new Set(results.map((result) => result.paymentId)).size).toBe(1)
     expect(results.filter((result) => result.created)).toHaveLength(1)
     expect(MANUAL_PAYMENT_EXPIRY_DAYS).toBe(7)
-    expect(results[0]!.expiresAt.toISOString()).toBe('2026-11-29T12:00:00.000Z')
-    expect(await prisma.payment.findFirstOrThrow({ where: { userId } })).toMatchObject({ status: 'PENDING_VERIFICATION', method: 'MANUAL', amountPaise: 299_900 })
+    // Whichever of the parallel submits won, its claim expires exactly 7 days after it was made.
+    const stored = await prisma.payment.findFirstOrThrow({ where: { userId } })
+    expect(stored).toMatchObject({ status: 'PENDING_VERIFICATION', method: 'MANUAL', amountPaise: 299_900 })
+    expect(stored.expiresAt!.getTime() - stored.createdAt.getTime()).toBe(7 * 86_400_000)
+    expect(results.map((result) => result.expiresAt.getTime())).toEqual(results.map(() => stored.expiresAt!.getTime()))
 
     // A new claim for the same cart after the duplicate window is a new payment.
-    const later = await createManualPayment(userId, [equity.id], { now: new Date(now.getTime() + MANUAL_DUPLICATE_WINDOW_MS + 1) })
+    const later = await createManualPayment(userId, [equity.id], { now: new Date(stored.createdAt.getTime() + MANUAL_DUPLICATE_WINDOW_MS + 1) })
     expect(later.created).toBe(true)
   })
 

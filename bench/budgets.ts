@@ -1,0 +1,36 @@
+// The budgets from shared/research/perf.md §4. 1 KB = 1,000 bytes, as in the research.
+export const BUDGETS = {
+  jsBytes: 130_000,
+  htmlBytes: 14_000,
+  cssBytes: 10_000,
+  cssFiles: 1,
+  noJsTotalBytes: 20_000,
+  noJsScriptRequests: 0,
+  lighthouseScore: 95,
+  lcpRatio: 1.15,
+  tbtMs: 50,
+  cls: 0.02,
+  throughputRatio: 0.6,
+  p99Ratio: 2,
+}
+
+export type Check = { name: string; value: string; budget: string; pass: boolean }
+
+const checks: Check[] = []
+
+export const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`
+export const ms = (value: number) => `${Math.round(value)} ms`
+export const times = (ratio: number) => `${ratio.toFixed(2)}×`
+
+/** Prints one figure with its budget and PASS/OVER, and keeps it for the summary and the JSON. */
+export function check(name: string, value: string, budget: string, pass: boolean, note = ''): void {
+  checks.push({ name, value, budget, pass })
+  console.log(`  ${name.padEnd(34)} ${value.padStart(12)}   budget ${budget.padEnd(16)} ${pass ? 'PASS' : 'OVER'}${note ? `   ${note}` : ''}`)
+}
+
+/** Prints a figure that has no budget. */
+export function info(name: string, value: string, note = ''): void {
+  console.log(`  ${name.padEnd(34)} ${value.padStart(12)}${note ? `   ${note}` : ''}`)
+}
+
+export const allChecks = () => checks

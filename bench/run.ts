@@ -1,0 +1,199 @@
+// `npm run bench`: builds the store and the floor app, serves both, and prints the store's bytes,
+// SSR throughput and Lighthouse figures against the budgets in shared/research/perf.md.
+// Exits non-zero only when something could not be measured; a figure over budget is reported.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { allChecks, BUDGETS, check, info, kb, ms, times } from './budgets'
+import { CHROMIUM_PATH, hasChromium, launchChromium } from './browser'
+import { cleanup } from './cleanup'
+import { compareLighthouse } from './lighthouse'
+import { compareLoad } from './load'
+import { type FirstLoad, measureFirstLoad, measureHtml } from './measure-bytes'
+import { FLOOR_DIR, freePort, RESULTS_DIR, ROOT, runBuild, startFloor, startStore } from './servers'
+
+function envCount(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback)
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got ${process.env[name]}`)
+  return value
+}
+
+const config = {
+  durationS: envCount('BENCH_DURATION_S', 10),
+  rounds: envCount('BENCH_ROUNDS', 3),
+  lighthouseRuns: envCount('BENCH_LIGHTHOUSE_RUNS', 5),
+}
+
+const lighthouseVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version
+
+const results: Record<string, unknown> = {
+  startedAt: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+  lighthouse: lighthouseVersion,
+  config,
+}
+
+/** Figures that could not be taken; any makes the bench exit non-zero after printing the rest. */
+const unmeasured: string[] = []
+
+const section = (title: string) => console.log(`\n${title}`)
+// Other work on the same box (tests, builds) moves req/s and Lighthouse far more than the code does.
+const loadAverage = () => `load average ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} CPUs`
+const floorNote = (text: string) => `floor ${text}`
+const pathOf = (url: string) => new URL(url).pathname
+
+function chromiumVersion(): string | null {
+  if (!hasChromium()) return null
+  try {
+    return execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return 'unknown'
+  }
+}
+
+function printAssets(load: FirstLoad) {
+  for (const resource of load.resources.filter((resource) => resource.kind === 'js' || resource.kind === 'css')) {
+    console.log(`      ${kb(resource.bodyBytes).padStart(9)}  (${kb(resource.rawBytes)} raw)  ${pathOf(resource.url)}`)
+  }
+}
+
+async function main() {
+  results.chromium = chromiumVersion()
+  console.log(`Bench: Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`)
+  console.log(`Load: ${config.rounds} rounds × ${config.durationS} s; Lighthouse: ${config.lighthouseRuns} runs each`)
+
+  section('Build')
+  info('store (npm run build)', `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`)
+  info('floor (npx react-router build)', `${((await runBuild('build-floor', 'npx', ['react-router', 'build'], FLOOR_DIR)) / 1000).toFixed(1)} s`)
+
+  section('Servers')
+  const store = await startStore(await freePort(3400))
+  info('store', store.server.origin, store.database)
+  info('store: spawn to first 200 of /services', ms(store.startupToFirst200Ms), store.rebuiltOnStart ? 'includes a rebuild by scripts/start.ts' : '')
+  const floor = await startFloor(await freePort(3401))
+  info('floor', floor.origin)
+  results.startup = { database: store.database, spawnToFirst200Ms: store.startupToFirst200Ms, rebuiltOnStart: store.rebuiltOnStart }
+  const storeUrl = `${store.server.origin}/services`
+  const floorUrl = `${floor.origin}/`
+
+  section('Bytes, first visit (compressed body bytes on the wire; JS and CSS as Chromium received them)')
+  if (hasChromium()) await measureBytes(storeUrl, floorUrl)
+  else unmeasured.push(`JS/CSS bytes in the browser (${CHROMIUM_PATH} is missing: apt-get install -y chromium)`)
+  const storeHtml = await measureHtml(storeUrl)
+  const floorHtml = await measureHtml(floorUrl)
+  results.html = { store: storeHtml, floor: floorHtml }
+  check(
+    'HTML, /services',
+    kb(storeHtml.compressedBytes),
+    `≤ ${kb(BUDGETS.htmlBytes)}`,
+    storeHtml.compressedBytes <= BUDGETS.htmlBytes,
+    `${storeHtml.contentEncoding}, ${kb(storeHtml.rawBytes)} raw; floor ${kb(floorHtml.compressedBytes)} ${floorHtml.contentEncoding}, ${kb(floorHtml.rawBytes)} raw`,
+  )
+
+  section(`SSR load: GET /services vs floor /, 50 connections, ${config.durationS} s per run, ABBA (${loadAverage()})`)
+  if (config.rounds > 0) {
+    const load = await compareLoad({
+      floorUrl,
+      storeUrl,
+      durationS: config.durationS,
+      rounds: config.rounds,
+      onRound: ({ round, floor, store, throughputRatio, p99Ratio }) => {
+        const figures = (run: typeof floor) =>
+          `${run.requestsPerSec.toFixed(1).padStart(6)} req/s  p50 ${ms(run.p50Ms).padStart(6)}  p99 ${ms(run.p99Ms).padStart(6)}${run.failed ? `  ${run.failed} failed` : ''}`
+        console.log(`  round ${round}  floor ${figures(floor)}   store ${figures(store)}   store/floor req/s ${times(throughputRatio)} p99 ${times(p99Ratio)}`)
+      },
+    })
+    results.load = load
+    check('throughput store/floor (median)', times(load.medianThroughputRatio), `≥ ${times(BUDGETS.throughputRatio)}`, load.medianThroughputRatio >= BUDGETS.throughputRatio)
+    check('p99 store/floor (median)', times(load.medianP99Ratio), `≤ ${times(BUDGETS.p99Ratio)}`, load.medianP99Ratio <= BUDGETS.p99Ratio)
+  } else info('skipped', 'BENCH_ROUNDS=0')
+
+  section(`Lighthouse ${lighthouseVersion} mobile (simulated Slow 4G, 4× CPU), median of ${config.lighthouseRuns} runs each (${loadAverage()})`)
+  if (!hasChromium()) info('skipped', `no ${CHROMIUM_PATH}`)
+  else if (config.lighthouseRuns > 0) {
+    const lighthouse = await compareLighthouse(floorUrl, storeUrl, config.lighthouseRuns)
+    results.lighthouse = lighthouse
+    const { store: s, floor: f } = lighthouse
+    check('performance score', String(s.score), `≥ ${BUDGETS.lighthouseScore}`, s.score >= BUDGETS.lighthouseScore, floorNote(`${f.score}; store runs ${s.runs.map((run) => run.score).join('/')}`))
+    check('LCP store/floor', times(lighthouse.lcpRatio), `≤ ${times(BUDGETS.lcpRatio)}`, lighthouse.lcpRatio <= BUDGETS.lcpRatio, `store ${ms(s.lcpMs)}, floor ${ms(f.lcpMs)}; store runs ${s.runs.map((run) => Math.round(run.lcpMs)).join('/')}`)
+    check('TBT', ms(s.tbtMs), `≤ ${ms(BUDGETS.tbtMs)}`, s.tbtMs <= BUDGETS.tbtMs, floorNote(ms(f.tbtMs)))
+    check('CLS', s.cls.toFixed(3), `≤ ${BUDGETS.cls}`, s.cls <= BUDGETS.cls, floorNote(f.cls.toFixed(3)))
+  } else info('skipped', 'BENCH_LIGHTHOUSE_RUNS=0')
+
+  const over = allChecks().filter((item) => !item.pass)
+  section(`Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`)
+  if (unmeasured.length) throw new Error(`not measured: ${unmeasured.join('; ')}`)
+}
+
+async function measureBytes(storeUrl: string, floorUrl: string) {
+  const browser = await launchChromium()
+  const storeLoad = await measureFirstLoad(browser, storeUrl, true)
+  const storeNoJs = await measureFirstLoad(browser, storeUrl, false)
+  const floorLoad = await measureFirstLoad(browser, floorUrl, true)
+  const floorNoJs = await measureFirstLoad(browser, floorUrl, false)
+  await browser.close()
+  results.bytes = { store: { withJs: storeLoad, withoutJs: storeNoJs }, floor: { withJs: floorLoad, withoutJs: floorNoJs } }
+
+  check(
+    'JS, /services',
+    kb(storeLoad.jsBytes),
+    `≤ ${kb(BUDGETS.jsBytes)}`,
+    storeLoad.jsBytes <= BUDGETS.jsBytes,
+    `${storeLoad.scriptRequests} files, ${kb(storeLoad.jsRawBytes)} raw; ${floorNote(`${kb(floorLoad.jsBytes)}, ${floorLoad.scriptRequests} files, ${kb(floorLoad.jsRawBytes)} raw`)}`,
+  )
+  check(
+    'CSS, /services',
+    `${kb(storeLoad.cssBytes)} / ${storeLoad.cssFiles}`,
+    `≤ ${kb(BUDGETS.cssBytes)} / ${BUDGETS.cssFiles}`,
+    storeLoad.cssBytes <= BUDGETS.cssBytes && storeLoad.cssFiles === BUDGETS.cssFiles,
+    floorNote(`${kb(floorLoad.cssBytes)} / ${floorLoad.cssFiles}`),
+  )
+  info('all responses, with JS', kb(storeLoad.totalBytes), `${storeLoad.requests} requests; ${floorNote(`${kb(floorLoad.totalBytes)}, ${floorLoad.requests} requests`)}`)
+  console.log('    store JS and CSS, largest first:')
+  printAssets(storeLoad)
+  check(
+    'JS disabled: total',
+    kb(storeNoJs.totalBytes),
+    `≤ ${kb(BUDGETS.noJsTotalBytes)}`,
+    storeNoJs.totalBytes <= BUDGETS.noJsTotalBytes,
+    `${storeNoJs.requests} requests; ${floorNote(`${kb(floorNoJs.totalBytes)}, ${floorNoJs.requests} requests`)}`,
+  )
+  check('JS disabled: script requests', String(storeNoJs.scriptRequests), `= ${BUDGETS.noJsScriptRequests}`, storeNoJs.scriptRequests === BUDGETS.noJsScriptRequests)
+}
+
+let finishing = false
+
+/** Stops everything the bench started and writes what was measured, also after an error or Ctrl-C. */
+async function finish(exitCode: number): Promise<never> {
+  finishing = true
+  await cleanup()
+  results.checks = allChecks()
+  results.loadAverageAtEnd = os.loadavg()[0]
+  results.finishedAt = new Date().toISOString()
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  const output = path.join(RESULTS_DIR, 'latest.json')
+  writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`)
+  console.log(`\nFigures written to ${path.relative(ROOT, output)}; server and build logs in ${path.relative(ROOT, RESULTS_DIR)}/`)
+  process.exit(exitCode)
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (finishing) return
+    results.error = `interrupted by ${signal}`
+    console.error(`\n${signal}: stopping everything the bench started`)
+    void finish(130)
+  })
+}
+
+let exitCode = 0
+try {
+  await main()
+} catch (error) {
+  if (finishing) await new Promise(() => {}) // a signal is already finishing the run
+  exitCode = 1
+  results.error = error instanceof Error ? error.message : String(error)
+  console.error(`\nCould not measure: ${results.error}`)
+}
+await finish(exitCode)
