@@ -4,4 +4,5 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes'
 export default [
   index('routes/home.tsx'),
   route('services', 'routes/services.tsx'),
+  route('complaint-board', 'routes/complaint-board.tsx'),
 ] satisfies RouteConfig
