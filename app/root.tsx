@@ -12,7 +12,9 @@ import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { SiteFooter } from './components/site-footer'
 import { SiteHeader } from './components/site-header'
+import type { RegistrationDetails } from './domain/business-details'
 import { useNonce } from './nonce'
+import { businessDetails } from './server/business.server'
 import { env } from './server/env.server'
 
 export const links: Route.LinksFunction = () => [
@@ -21,7 +23,9 @@ export const links: Route.LinksFunction = () => [
 ]
 
 export function loader() {
-  return { demoMode: env.DEMO_MODE, user: null }
+  const registration: RegistrationDetails = { name: businessDetails.name, sebiRegistrationNumber: businessDetails.sebiRegistrationNumber }
+  // Serialised into every page: only what the header and footer show.
+  return { demoMode: env.DEMO_MODE, user: null, registration }
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -40,7 +44,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {rootData?.demoMode ? <DemoBanner /> : null}
         <SiteHeader user={rootData?.user ?? null} />
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">{children}</main>
-        <SiteFooter />
+        <SiteFooter registration={rootData?.registration ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,7 +1,8 @@
 import type { ComplaintBoard, MonthTableCounts, TrendCounts, TrendRow } from '~/domain/complaint-board'
 
 const cellClass = 'border border-gray-300 px-3 py-2 text-right tabular-nums dark:border-gray-700'
-const headerCellClass = 'border border-gray-300 bg-gray-100 px-3 py-2 text-left align-bottom font-semibold dark:border-gray-700 dark:bg-gray-800'
+const headerCellClass =
+  'border border-gray-300 bg-gray-100 px-3 py-2 text-left align-bottom font-semibold dark:border-gray-700 dark:bg-gray-800'
 const labelCellClass = 'border border-gray-300 px-3 py-2 text-left font-normal dark:border-gray-700'
 const totalRowClass = 'bg-gray-50 font-semibold dark:bg-gray-900'
 const footnoteClass = 'mt-2 text-sm text-gray-700 dark:text-gray-300'
@@ -28,13 +29,20 @@ export function MonthTable({ board }: { board: ComplaintBoard }) {
       <ScrollableTable label={title}>
         <thead>
           <tr>
-            {['Sr. No.', 'Received from', 'Pending at the end of last month', 'Received', 'Resolved*', 'Total Pending#', 'Pending complaints > 3 months', 'Average Resolution time^ (in days)'].map(
-              (column) => (
-                <th key={column} scope="col" className={headerCellClass}>
-                  {column}
-                </th>
-              ),
-            )}
+            {[
+              'Sr. No.',
+              'Received from',
+              'Pending at the end of last month',
+              'Received',
+              'Resolved*',
+              'Total Pending#',
+              'Pending complaints > 3 months',
+              'Average Resolution time^ (in days)',
+            ].map((column) => (
+              <th key={column} scope="col" className={headerCellClass}>
+                {column}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -63,15 +71,15 @@ export function MonthTable({ board }: { board: ComplaintBoard }) {
         <strong>{board.impersonationComplaints}</strong>
       </p>
       <p className={footnoteClass}>
-        Complaints received because of impersonation by some other entity may be left out of the table above; they are closed
-        after following the process specified by SEBI and the Research Analyst Administration and Supervisory Body (RAASB).
+        Complaints received because of impersonation by some other entity may be left out of the table above; they are closed after
+        following the process specified by SEBI and the Research Analyst Administration and Supervisory Body (RAASB).
       </p>
       <ul className={footnoteClass}>
         <li>* Inclusive of complaints of previous months resolved in the current month.</li>
         <li># Inclusive of complaints pending as on the last day of the month.</li>
         <li>
-          ^ Average Resolution time is the sum total of time taken to resolve each complaint, in days, in the current month
-          divided by the total number of complaints resolved in the current month.
+          ^ Average Resolution time is the sum total of time taken to resolve each complaint, in days, in the current month divided by the
+          total number of complaints resolved in the current month.
         </li>
       </ul>
     </section>

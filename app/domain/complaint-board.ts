@@ -131,7 +131,11 @@ export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: 
   const figuresOf = (month: MonthKey, source?: ComplaintSource) =>
     upToReporting.filter((row) => row.month === month && (source === undefined || row.source === source))
   const netBefore = (month: MonthKey, source?: ComplaintSource) =>
-    sum(upToReporting.filter((row) => row.month < month && (source === undefined || row.source === source)).map((row) => row.received - row.resolved))
+    sum(
+      upToReporting
+        .filter((row) => row.month < month && (source === undefined || row.source === source))
+        .map((row) => row.received - row.resolved),
+    )
 
   const monthRows: MonthTableRow[] = COMPLAINT_SOURCES.map((source, index) => {
     const rows = figuresOf(reporting.month, source)
@@ -156,7 +160,10 @@ export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: 
     resolved: sum(monthRows.map((row) => row.resolved)),
     totalPending: sum(monthRows.map((row) => row.totalPending)),
     pendingOverThreeMonths: sum(monthRows.map((row) => row.pendingOverThreeMonths)),
-    averageResolutionDays: averageDays(sum(reportingRows.map((row) => row.resolutionDaysTotal)), sum(reportingRows.map((row) => row.resolved))),
+    averageResolutionDays: averageDays(
+      sum(reportingRows.map((row) => row.resolutionDaysTotal)),
+      sum(reportingRows.map((row) => row.resolved)),
+    ),
   }
 
   const trendRow = (serial: number, period: string, from: MonthKey, to: MonthKey): TrendRow => {

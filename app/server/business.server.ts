@@ -6,7 +6,10 @@ const phone = z
   .string()
   .trim()
   .regex(/^\+?\d[\d -]{5,18}\d$/, 'must be a phone number: digits, spaces or hyphens, optionally starting with +')
-const email = z.string().trim().pipe(z.email({ error: 'must be an e-mail address' }))
+const email = z
+  .string()
+  .trim()
+  .pipe(z.email({ error: 'must be an e-mail address' }))
 const text = z.string().trim().min(2, 'must be at least 2 characters').max(1000, 'must be at most 1000 characters')
 const commaSeparated = (value: string) =>
   value
@@ -30,13 +33,22 @@ const performanceReportLink = z
 
 const BusinessEnvSchema = z.object({
   BUSINESS_NAME: text,
-  SEBI_REGISTRATION_NUMBER: z.string().trim().regex(/^INH\d{9}$/, 'must be INH followed by 9 digits, e.g. INH000012345'),
+  SEBI_REGISTRATION_NUMBER: z
+    .string()
+    .trim()
+    .regex(/^INH\d{9}$/, 'must be INH followed by 9 digits, e.g. INH000012345'),
   BUSINESS_ADDRESS: text,
   SUPPORT_PHONE: phone,
   SUPPORT_EMAIL: email,
   WHATSAPP_NUMBER: phone,
-  BANK_ACCOUNT_NUMBER: z.string().trim().regex(/^\d{9,18}$/, 'must be 9 to 18 digits'),
-  BANK_IFSC: z.string().trim().regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, 'must be an IFSC: 4 capital letters, 0, then 6 letters or digits'),
+  BANK_ACCOUNT_NUMBER: z
+    .string()
+    .trim()
+    .regex(/^\d{9,18}$/, 'must be 9 to 18 digits'),
+  BANK_IFSC: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, 'must be an IFSC: 4 capital letters, 0, then 6 letters or digits'),
   BANK_ACCOUNT_NAME: text,
   PRINCIPAL_OFFICER_NAME: text,
   PRINCIPAL_OFFICER_PHONE: phone,
@@ -114,7 +126,9 @@ export function parseBusinessDetails(source: Record<string, string | undefined>,
   if (!demoMode) {
     const missing = variables.find((name) => name !== 'WORKING_HOURS' && present[name] === undefined)
     if (missing) {
-      throw new EnvError(`Missing environment variable ${missing} (business details shown on the regulatory pages); required when DEMO_MODE=0`)
+      throw new EnvError(
+        `Missing environment variable ${missing} (business details shown on the regulatory pages); required when DEMO_MODE=0`,
+      )
     }
   }
   const result = BusinessEnvSchema.safeParse(
@@ -134,7 +148,11 @@ export function parseBusinessDetails(source: Record<string, string | undefined>,
     whatsappNumber: values.WHATSAPP_NUMBER,
     bankAccount: { accountNumber: values.BANK_ACCOUNT_NUMBER, ifsc: values.BANK_IFSC, accountName: values.BANK_ACCOUNT_NAME },
     principalOfficer: { name: values.PRINCIPAL_OFFICER_NAME, phone: values.PRINCIPAL_OFFICER_PHONE, email: values.PRINCIPAL_OFFICER_EMAIL },
-    complianceOfficer: { name: values.COMPLIANCE_OFFICER_NAME, phone: values.COMPLIANCE_OFFICER_PHONE, email: values.COMPLIANCE_OFFICER_EMAIL },
+    complianceOfficer: {
+      name: values.COMPLIANCE_OFFICER_NAME,
+      phone: values.COMPLIANCE_OFFICER_PHONE,
+      email: values.COMPLIANCE_OFFICER_EMAIL,
+    },
     customerCareOfficer: {
       name: values.CUSTOMER_CARE_OFFICER_NAME,
       phone: values.CUSTOMER_CARE_OFFICER_PHONE,

@@ -8,7 +8,11 @@ import {
   type ComplaintSource,
 } from '~/domain/complaint-board'
 
-const figures = (month: string, source: ComplaintSource, counts: Partial<Omit<ComplaintFigures, 'month' | 'source'>>): ComplaintFigures => ({
+const figures = (
+  month: string,
+  source: ComplaintSource,
+  counts: Partial<Omit<ComplaintFigures, 'month' | 'source'>>,
+): ComplaintFigures => ({
   month,
   source,
   received: 0,
@@ -34,7 +38,14 @@ describe('buildComplaintBoard', () => {
       [2, 'SEBI (SCORES)'],
       [3, 'Other Sources (if any)'],
     ])
-    const zeros = { pendingAtEndOfLastMonth: 0, received: 0, resolved: 0, totalPending: 0, pendingOverThreeMonths: 0, averageResolutionDays: 0 }
+    const zeros = {
+      pendingAtEndOfLastMonth: 0,
+      received: 0,
+      resolved: 0,
+      totalPending: 0,
+      pendingOverThreeMonths: 0,
+      averageResolutionDays: 0,
+    }
     for (const row of board.monthTable.rows) expect(row).toMatchObject(zeros)
     expect(board.monthTable.total).toEqual(zeros)
     expect(board.impersonationComplaints).toBe(0)
