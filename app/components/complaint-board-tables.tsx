@@ -22,7 +22,7 @@ function ScrollableTable({ label, children }: { label: string; children: React.R
 export function MonthTable({ board }: { board: ComplaintBoard }) {
   const title = `Data for the month ending ${board.lastDayOfMonth}`
   return (
-    <section aria-labelledby="month-table">
+    <section>
       <h2 id="month-table" className="mt-8 text-xl font-semibold">
         {title}
       </h2>
@@ -118,7 +118,7 @@ export function TrendTable({
   footnotes: [resolved: string, pending: string]
 }) {
   return (
-    <section aria-labelledby={id}>
+    <section>
       <h2 id={id} className="mt-10 text-xl font-semibold">
         {title}
       </h2>

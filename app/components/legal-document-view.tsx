@@ -64,7 +64,7 @@ const HEADING_CLASSES = ['mt-10 text-xl font-semibold', 'mt-6 text-lg font-semib
 function Section({ section, depth }: { section: NumberedSection; depth: 0 | 1 | 2 }) {
   const Heading = (['h2', 'h3', 'h4'] as const)[depth]
   return (
-    <section aria-labelledby={section.id}>
+    <section>
       <Heading id={section.id} className={`${HEADING_CLASSES[depth]} scroll-mt-20`}>
         {numberedHeading(section)}
       </Heading>

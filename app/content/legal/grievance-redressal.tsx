@@ -27,7 +27,7 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
         how to escalate a complaint to SEBI if we do not resolve it.
       </p>
 
-      <section aria-labelledby="registration">
+      <section>
         <h2 id="registration" className={headingClass}>
           Registration details
         </h2>
@@ -51,7 +51,7 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
         </dl>
       </section>
 
-      <section aria-labelledby="officers">
+      <section>
         <h2 id="officers" className={headingClass}>
           Our officers
         </h2>
@@ -95,7 +95,7 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
         </div>
       </section>
 
-      <section aria-labelledby="steps">
+      <section>
         <h2 id="steps" className={headingClass}>
           How to lodge and escalate a complaint
         </h2>
@@ -137,7 +137,7 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
         </p>
       </section>
 
-      <section aria-labelledby="toll-free">
+      <section>
         <h2 id="toll-free" className={headingClass}>
           Toll-free numbers
         </h2>
