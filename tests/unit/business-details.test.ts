@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { telHref } from '~/domain/business-details'
 import { DEMO_BUSINESS_ENV, parseBusinessDetails } from '~/server/business.server'
+import { E2E_BUSINESS_DETAILS, E2E_BUSINESS_ENV } from '../fixtures/business-details'
 
 const demo = (source: Record<string, string | undefined> = {}) => parseBusinessDetails(source, { demoMode: true })
 
@@ -101,6 +102,10 @@ describe('parseBusinessDetails', () => {
     ['BUSINESS_NAME', 'x'],
   ])('names %s in a one-line error for %j', (name, value) => {
     expect(() => demo({ [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`))
+  })
+
+  it('parses the end-to-end server configuration into the details its specs expect', () => {
+    expect(parseBusinessDetails(E2E_BUSINESS_ENV, { demoMode: false })).toEqual(E2E_BUSINESS_DETAILS)
   })
 
   it('keeps the demo values valid', () => {

@@ -14,7 +14,7 @@ export function refundPolicy(details: BusinessDetails): LegalDocument {
     title: 'Refund Policy',
     dateLine: `Last updated: ${REFUND_POLICY_UPDATED}`,
     intro: [
-      'If your subscription ends before its end date, you get back the part of the fee for the days you did not use, whether you end the subscription or we do. This is what SEBI requires of research analysts in its Most Important Terms and Conditions (MITC), and we apply it to every client. We do not charge any cancellation or breakage fee.',
+      'If your subscription ends before its end date, whether you end it or we do, you get a refund of the proportionate fee for the unexpired period: the part of the fee for the days you did not use. SEBI requires this of research analysts in its Most Important Terms and Conditions (MITC), and we apply it to every client. We do not charge any cancellation or breakage fee.',
     ],
     sections: [
       {
