@@ -23,6 +23,7 @@ RUN npm prune --omit=dev --no-audit --no-fund
 COPY --from=build /app/app/generated ./app/generated
 COPY --from=build /app/build ./build
 COPY app/server/env.server.ts ./app/server/env.server.ts
+COPY app/server/business.server.ts ./app/server/business.server.ts
 COPY server ./server
 RUN chown -R node:node /app
 USER node

@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
+import { E2E_BUSINESS_ENV } from './tests/fixtures/business-details'
 
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 
@@ -37,7 +38,7 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx tests/e2e/serve.ts',
     url: `http://localhost:${PORT}/healthz`,
-    env: { PORT: String(PORT) },
+    env: { PORT: String(PORT), ...E2E_BUSINESS_ENV },
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'ignore',

@@ -11,7 +11,9 @@ import stylesheet from './app.css?url'
 import { SiteFooter } from './components/site-footer'
 import { ErrorPage } from './components/error-page'
 import { SiteHeader } from './components/site-header'
+import type { RegistrationDetails } from './domain/business-details'
 import { useNonce } from './nonce'
+import { businessDetails } from './server/business.server'
 import { env } from './server/env.server'
 import { getSessionUser } from './server/session.server'
 
@@ -22,8 +24,9 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request)
-  // Serialised into every page: only what the header shows.
-  return { demoMode: env.DEMO_MODE, user: user ? { name: user.name } : null }
+  const registration: RegistrationDetails = { name: businessDetails.name, sebiRegistrationNumber: businessDetails.sebiRegistrationNumber }
+  // Serialised into every page: only what the header and footer show.
+  return { demoMode: env.DEMO_MODE, user: user ? { name: user.name } : null, registration }
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -42,7 +45,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {rootData?.demoMode ? <DemoBanner /> : null}
         <SiteHeader user={rootData?.user ?? null} />
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">{children}</main>
-        <SiteFooter />
+        <SiteFooter registration={rootData?.registration ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

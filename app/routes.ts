@@ -1,6 +1,6 @@
 import { type RouteConfig, index, prefix, route } from '@react-router/dev/routes'
 
-// Mirrors SPEC section 2; later issues add /pay, /subscriptions and the static pages.
+// Mirrors SPEC section 2.
 export default [
   index('routes/home.tsx'),
   route('auth', 'routes/auth.tsx'),
@@ -25,4 +25,14 @@ export default [
     route('services/get-specific-services', 'routes/api.v1/services.get-specific-services.ts'),
     route('*', 'routes/api.v1/not-found.ts'),
   ]),
+  // The public regulatory pages (SPEC section 2, "Static pages").
+  route('investor-charter', 'routes/investor-charter.tsx'),
+  route('performance-report', 'routes/performance-report.tsx'),
+  route('complaint-board', 'routes/complaint-board.tsx'),
+  route('disclosure', 'routes/disclosure.tsx'),
+  route('terms-and-conditions', 'routes/terms-and-conditions.tsx'),
+  route('disclaimer', 'routes/disclaimer.tsx'),
+  route('grievance-redressal', 'routes/grievance-redressal.tsx'),
+  route('privacy-policy', 'routes/privacy-policy.tsx'),
+  route('refund-policy', 'routes/refund-policy.tsx'),
 ] satisfies RouteConfig

@@ -1,3 +1,4 @@
+import { COMPLAINT_SOURCES } from '../app/domain/complaint-board'
 import type { PrismaClient } from '~/generated/prisma/client'
 
 const rupees = (amount: number) => amount * 100
@@ -47,12 +48,41 @@ export const DEMO_SERVICES = [
   },
 ] as const
 
-/** Seeds the demo catalogue on the first start only: an empty services table. */
+/** Seeds the demo catalogue and complaint board on the first start only: each when its table is empty. */
 export async function seedDemoData(prisma: PrismaClient): Promise<void> {
+  await seedDemoServices(prisma)
+  await seedDemoComplaintBoard(prisma)
+}
+
+async function seedDemoServices(prisma: PrismaClient): Promise<void> {
   if ((await prisma.service.count()) > 0) return
   await prisma.service.createMany({
     data: DEMO_SERVICES.map((service, index) => ({ ...service, description: [...service.description], sortOrder: index })),
     skipDuplicates: true,
   })
   console.log(`Seeded ${DEMO_SERVICES.length} demo services`)
+}
+
+/** SPEC's board: no complaints at all, April to November 2024 (the month ending November 2024). */
+export const DEMO_COMPLAINT_BOARD_MONTHS = [
+  '2024-04',
+  '2024-05',
+  '2024-06',
+  '2024-07',
+  '2024-08',
+  '2024-09',
+  '2024-10',
+  '2024-11',
+] as const
+
+async function seedDemoComplaintBoard(prisma: PrismaClient): Promise<void> {
+  if ((await prisma.complaintBoardMonth.count()) > 0) return
+  const firstDay = (month: string) => new Date(`${month}-01T00:00:00Z`)
+  await prisma.$transaction([
+    prisma.complaintBoardMonth.createMany({ data: DEMO_COMPLAINT_BOARD_MONTHS.map((month) => ({ month: firstDay(month) })) }),
+    prisma.complaintFigures.createMany({
+      data: DEMO_COMPLAINT_BOARD_MONTHS.flatMap((month) => COMPLAINT_SOURCES.map((source) => ({ month: firstDay(month), source }))),
+    }),
+  ])
+  console.log(`Seeded the demo complaint board (${DEMO_COMPLAINT_BOARD_MONTHS.length} months, no complaints)`)
 }

@@ -7,6 +7,7 @@ import closeWithGrace from 'close-with-grace'
 process.env.NODE_ENV = 'production'
 
 const { env } = await import('../app/server/env.server').catch(exitOnEnvError)
+await import('../app/server/business.server').catch(exitOnEnvError)
 
 const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')
 const { prepareDatabase } = await import('./db/prepare')

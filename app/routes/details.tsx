@@ -1,13 +1,16 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useNavigation } from 'react-router'
-import { AGREEMENT } from '~/content/agreement.server'
+import { currentAgreement } from '~/content/legal/agreement.server'
+import { termsAndConditions } from '~/content/legal/terms'
+import { LegalDocumentView } from '~/components/legal-document-view'
 import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
 import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
 import { profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
 import { requireUser } from '~/server/auth.server'
+import { businessDetails } from '~/server/business.server'
 import { readPanCardUpload } from '~/server/pan-card-image.server'
 import { recordAgreementAcceptance, savePanCard, saveProfileDetails } from '~/server/profile.server'
 import type { Route } from './+types/details'
@@ -31,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const today = new Date()
   return {
     step,
-    agreement: step === 'agreement' ? { version: AGREEMENT.version, sections: AGREEMENT.sections } : null,
+    agreement: step === 'agreement' ? { version: currentAgreement(businessDetails).version, details: businessDetails } : null,
     latestBirthDate: latestAdultBirthDate(today),
     saved: {
       name: user.name ?? '',
@@ -61,10 +64,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const formData = await request.formData()
   if (formData.get('intent') === 'accept-agreement') {
-    if (formData.get('version') !== AGREEMENT.version) {
+    const agreement = currentAgreement(businessDetails)
+    if (formData.get('version') !== agreement.version) {
       return data({ agreementError: 'The agreement was updated while you were reading it. Please read this version and accept it.' }, 409)
     }
-    await recordAgreementAcceptance(user.id, { version: AGREEMENT.version, textSha256: AGREEMENT.textSha256, ip: context.clientIp })
+    await recordAgreementAcceptance(user.id, { version: agreement.version, textSha256: agreement.textSha256, ip: context.clientIp })
     return profileStep({ ...user, agreementAcceptedAt: new Date() }) === 'complete' ? afterWizard(request) : nextStep
   }
 
@@ -201,17 +205,8 @@ function AgreementStep({
   return (
     <Form method="post" className="space-y-4">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-      <div className="max-h-[60vh] space-y-4 overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700" tabIndex={0} aria-label="Agreement text">
-        {agreement.sections.map((section) => (
-          <section key={section.heading}>
-            <h3 className="font-semibold">{section.heading}</h3>
-            {section.paragraphs.map((paragraph) => (
-              <p key={paragraph} className="mt-2">
-                {paragraph}
-              </p>
-            ))}
-          </section>
-        ))}
+      <div className="max-h-[60vh] overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700" tabIndex={0} role="region" aria-label="Terms and Conditions, MITC and consent">
+        <LegalDocumentView document={termsAndConditions(agreement.details)} embedded />
       </div>
       <p className="text-xs text-gray-600 dark:text-gray-400">Version {agreement.version}</p>
       <input type="hidden" name="version" value={agreement.version} />

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { AGREEMENT } from '~/content/agreement.server'
+import { currentAgreement } from '~/content/legal/agreement.server'
+import { businessDetails } from '~/server/business.server'
 import { action } from '~/routes/details'
 import { prisma } from '~/server/db.server'
 import { createSession } from '~/server/session.server'
@@ -27,11 +28,12 @@ async function accept(cookie: string, version: string) {
   return action({ request, params: {}, context: { cspNonce: '', clientIp: '203.0.113.9' } } as never)
 }
 
+const AGREEMENT = currentAgreement(businessDetails)
+
 describe('accepting the agreement', () => {
   it('has a version that is a hash of the exact text', () => {
     expect(AGREEMENT.textSha256).toBe(createHash('sha256').update(AGREEMENT.text).digest('hex'))
     expect(AGREEMENT.version).toBe(`agreement-${AGREEMENT.textSha256.slice(0, 12)}`)
-    expect(AGREEMENT.text).toContain('proportionate refund of the fee for the unexpired period')
   })
 
   it('records when, which version, from where and the hash of the text, then goes to the remembered page', async () => {

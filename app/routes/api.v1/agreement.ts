@@ -1,6 +1,8 @@
-import { AGREEMENT } from '~/content/agreement.server'
+import { currentAgreement } from '~/content/legal/agreement.server'
+import { businessDetails } from '~/server/business.server'
 
-/** The agreement text a client shows before calling set-agreement. */
+/** The agreement a client shows before calling set-agreement: the terms, which end with the MITC and the consent. */
 export function loader() {
-  return Response.json({ data: { version: AGREEMENT.version, sections: AGREEMENT.sections } })
+  const { version, text } = currentAgreement(businessDetails)
+  return Response.json({ data: { version, text } })
 }

@@ -1,0 +1,122 @@
+import { Link } from 'react-router'
+import {
+  inlineTokens,
+  numberedHeading,
+  numberSections,
+  type Block,
+  type LegalDocument,
+  type NumberedSection,
+} from '~/content/legal/document'
+import { ExternalLink } from './external-link'
+
+export const legalLinkClass = 'text-green-700 underline underline-offset-2 dark:text-green-400'
+
+/** A paragraph with its links: other websites open in a new tab, our pages and e-mail addresses do not. */
+export function LinkedText({ text }: { text: string }) {
+  return (
+    <>
+      {inlineTokens(text).map((token, index) => {
+        if (!('href' in token)) return token.text
+        if (token.href.startsWith('https://')) {
+          return (
+            <ExternalLink key={index} href={token.href} className={`${legalLinkClass} break-words`}>
+              {token.text}
+            </ExternalLink>
+          )
+        }
+        if (token.href.startsWith('/')) {
+          return (
+            <Link key={index} to={token.href} className={legalLinkClass}>
+              {token.text}
+            </Link>
+          )
+        }
+        return (
+          <a key={index} href={token.href} className={`${legalLinkClass} break-words`}>
+            {token.text}
+          </a>
+        )
+      })}
+    </>
+  )
+}
+
+export function LegalBlocks({ blocks }: { blocks: Block[] }) {
+  return blocks.map((block, index) =>
+    typeof block === 'string' ? (
+      <p key={index} className="mt-3 leading-relaxed">
+        <LinkedText text={block} />
+      </p>
+    ) : (
+      <ul key={index} className="mt-3 list-disc space-y-1.5 pl-6 leading-relaxed">
+        {block.list.map((item, itemIndex) => (
+          <li key={itemIndex}>
+            <LinkedText text={item} />
+          </li>
+        ))}
+      </ul>
+    ),
+  )
+}
+
+const HEADING_CLASSES = ['mt-10 text-xl font-semibold', 'mt-6 text-lg font-semibold', 'mt-4 font-semibold'] as const
+
+function Section({ section, depth }: { section: NumberedSection; depth: 0 | 1 | 2 }) {
+  const Heading = (['h2', 'h3', 'h4'] as const)[depth]
+  return (
+    <section>
+      <Heading id={section.id} className={`${HEADING_CLASSES[depth]} scroll-mt-20`}>
+        {numberedHeading(section)}
+      </Heading>
+      <LegalBlocks blocks={section.blocks} />
+      {section.sections.map((child) => (
+        <Section key={child.id} section={child} depth={Math.min(depth + 1, 2) as 1 | 2} />
+      ))}
+    </section>
+  )
+}
+
+/**
+ * A legal document as a page: its title is the page's one <h1>, sections are <h2>, sub-sections
+ * <h3>. With `contents`, a list of links to the top-level sections comes first.
+ */
+export function LegalDocumentView({
+  document,
+  contents = false,
+  embedded = false,
+  children,
+}: {
+  document: LegalDocument
+  contents?: boolean
+  /** Inside another page (the agreement step): the title is not the page's <h1>. */
+  embedded?: boolean
+  /** Shown under the date line, e.g. the agreement version. */
+  children?: React.ReactNode
+}) {
+  const sections = numberSections(document)
+  return (
+    <article className="max-w-3xl">
+      {embedded ? <h3 className="text-lg font-semibold">{document.title}</h3> : <h1 className="text-2xl font-semibold">{document.title}</h1>}
+      {document.dateLine ? <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">{document.dateLine}</p> : null}
+      {children}
+      <LegalBlocks blocks={document.intro ?? []} />
+      {contents ? (
+        <nav aria-label="Contents" className="mt-6 rounded-lg border border-gray-200 p-4 dark:border-gray-700">
+          <h2 className="font-semibold">Contents</h2>
+          <ol className="mt-2 grid gap-1 text-sm sm:grid-cols-2">
+            {sections.map((section) => (
+              <li key={section.id}>
+                <a href={`#${section.id}`} className={legalLinkClass}>
+                  {numberedHeading(section)}
+                </a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      ) : null}
+      {sections.map((section) => (
+        <Section key={section.id} section={section} depth={0} />
+      ))}
+    </article>
+  )
+}

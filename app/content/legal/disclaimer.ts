@@ -1,0 +1,84 @@
+import type { BusinessDetails } from '~/domain/business-details'
+import type { LegalDocument } from './document'
+import { REGISTRATION_DISCLAIMER, SEBI_STANDARD_WARNING } from './regulatory'
+
+/** The risk level each tier of service carries (SPEC: Premium HIGH, Premium+ VERY HIGH). */
+export const RISK_LEVELS = [
+  {
+    tier: 'Premium',
+    level: 'HIGH',
+    meaning: 'Equity recommendations whose prices can fall sharply; you may lose a substantial part of what you invest.',
+  },
+  {
+    tier: 'Premium+',
+    level: 'VERY HIGH',
+    meaning:
+      'Includes trading ideas in derivatives such as index and stock options, where prices move fast and you can lose the entire amount you put into a trade.',
+  },
+] as const
+
+export function disclaimer(details: BusinessDetails): LegalDocument {
+  const { name, sebiRegistrationNumber } = details
+  return {
+    title: 'Disclaimer',
+    intro: [SEBI_STANDARD_WARNING],
+    sections: [
+      {
+        id: 'research-analyst',
+        heading: 'A research analyst, not an investment adviser',
+        blocks: [
+          `${name} is registered with SEBI as a research analyst (registration number ${sebiRegistrationNumber}) under the SEBI (Research Analysts) Regulations, 2014. We are not registered with SEBI as an investment adviser.`,
+          'Our research and recommendations are the same for every subscriber of a service. They are not investment advice and do not take into account your financial situation, objectives, needs or capacity to bear risk. Consider whether a recommendation suits you before acting on it, and consult a SEBI-registered investment adviser if you need personal advice.',
+          'We do not manage money, execute trades or hold securities for anyone. Nothing on this website is an offer or a solicitation to buy or sell any security.',
+        ],
+      },
+      {
+        id: 'no-guarantee',
+        heading: 'No guarantee of returns',
+        blocks: [
+          REGISTRATION_DISCLAIMER,
+          'We do not promise or guarantee any return, profit or accuracy, and any scheme that offers assured returns is illegal. Our research reflects our opinion when it is published and may change without notice. It is based on information we believe to be reliable, but we cannot guarantee that the information is accurate or complete.',
+        ],
+      },
+      {
+        id: 'risks',
+        heading: 'Risks',
+        blocks: [
+          'Before acting on any research, understand these risks:',
+          {
+            list: [
+              'Market risk: prices of securities go down as well as up, sometimes sharply, because of events in the economy, the market or the company.',
+              'Derivatives risk: futures and options are leveraged; small price moves cause large gains or losses, and options can expire worthless.',
+              'Commodity risk: commodity prices depend on global supply, demand, currencies and government policy, and can be volatile.',
+              'Liquidity risk: some securities trade thinly, so you may not be able to buy or sell at the price in a recommendation.',
+              'Timing risk: prices may move between the time research is published and the time you act on it.',
+              'Past performance: past results of our research do not indicate or guarantee future results.',
+            ],
+          },
+          'You alone decide whether to invest, and you alone bear the gains and losses of your investment decisions.',
+        ],
+      },
+      {
+        id: 'risk-levels',
+        heading: 'Risk levels of our services',
+        blocks: [
+          'Each research service states its risk level in its description on the [Services](/services) page:',
+          { list: RISK_LEVELS.map(({ tier, level, meaning }) => `${tier} services: ${level} risk. ${meaning}`) },
+          'Choose a service only if its risk level suits your capacity to bear losses.',
+        ],
+      },
+      {
+        id: 'illustrations',
+        heading: 'Examples',
+        blocks: [
+          'The securities quoted in our educational material and on this website outside our research reports are for illustration only and are not recommendatory.',
+        ],
+      },
+      {
+        id: 'conflicts',
+        heading: 'Conflicts of interest',
+        blocks: ['Our [Disclosure](/disclosure) page and each research report state any conflicts of interest we have.'],
+      },
+    ],
+  }
+}

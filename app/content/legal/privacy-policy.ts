@@ -1,0 +1,136 @@
+import type { BusinessDetails } from '~/domain/business-details'
+import type { LegalDocument } from './document'
+import { ACCOUNT_DATA_RETENTION_DAYS } from './rules'
+
+export const PRIVACY_POLICY_UPDATED = '22 November 2026'
+
+/**
+ * A privacy notice written to the Digital Personal Data Protection Act, 2023 and the DPDP Rules,
+ * 2025: what data, for which purpose, how long, who receives it, the rights and the grievance contact.
+ */
+export function privacyPolicy(details: BusinessDetails): LegalDocument {
+  const { name, address, complianceOfficer, supportEmail } = details
+  return {
+    title: 'Privacy Policy',
+    dateLine: `Last updated: ${PRIVACY_POLICY_UPDATED}`,
+    intro: [
+      `This notice explains what personal data ${name} ("we", "us") collects when you use this website and our research services, why we collect it, how long we keep it, who receives it and what your rights are. We process personal data as a Data Fiduciary under the Digital Personal Data Protection Act, 2023 (DPDP Act) and the Digital Personal Data Protection Rules, 2025.`,
+    ],
+    sections: [
+      {
+        id: 'who-we-are',
+        heading: 'Who we are and how to reach us',
+        blocks: [
+          `${name} is a research analyst registered with SEBI, with its registered office at ${address}.`,
+          `For any question or grievance about your personal data, contact ${complianceOfficer.name}, our Compliance Officer, who answers on our behalf about how we process personal data: ${complianceOfficer.email}, ${complianceOfficer.phone}. You can also write to ${supportEmail}.`,
+        ],
+      },
+      {
+        id: 'data-and-purposes',
+        heading: 'The personal data we collect and why',
+        blocks: [
+          'We collect only what we need for these purposes:',
+          {
+            list: [
+              'Mobile number: to sign you in with one-time codes, and to contact you about your account, payments and subscriptions.',
+              'Name, e-mail address and date of birth: to identify you, to check that you are 18 or older, for KYC, and to send you confirmations, receipts and the research you subscribed to.',
+              'PAN and an image of your PAN card: for KYC, which SEBI requires of research analysts for fee-paying clients, including checking your records with a KYC Registration Agency (KRA), and to apply the limit SEBI sets on the fees a family may pay.',
+              'Record of your agreement (which version of our terms you accepted, when, and from which IP address): because SEBI requires us to keep a record of the terms we disclosed and of your consent.',
+              'Payment information (amount, method, payment references, and for bank transfers the screenshot you send us and the name of the paying account): to confirm payments, start subscriptions, issue receipts, make refunds and keep accounts. Card numbers and UPI PINs are handled by our payment gateway; we never see or store them.',
+              'Complaints and messages you send us: to resolve them, and because SEBI requires records of our interactions with clients.',
+              'Technical data (IP address, browser type, the pages you request, and a session cookie): to keep you signed in, remember your cart, secure the website and prevent fraud and abuse, such as repeated requests for one-time codes.',
+            ],
+          },
+          'We do not use your personal data for any other purpose without telling you and, where needed, asking for your consent again.',
+        ],
+      },
+      {
+        id: 'consent-and-legal-duties',
+        heading: 'Consent and legal duties',
+        blocks: [
+          'We process your personal data with the consent you give when you sign up and complete your profile, and where the law requires us to process it, such as for KYC and the record keeping that SEBI regulations require.',
+          'Marketing messages are sent only if you agree to them separately, and you can stop them at any time.',
+          'You can withdraw your consent at any time, as easily as you gave it, by writing to the contact above. Withdrawal does not affect processing already done, and we will have to stop providing the research services that need the data. It does not stop processing that the law requires of us, such as keeping the records described below.',
+        ],
+      },
+      {
+        id: 'cookies',
+        heading: 'Cookies',
+        blocks: [
+          'We use only the cookies this website needs to work: one that keeps you signed in and one that remembers the services in your cart. We do not use advertising or tracking cookies or third-party analytics.',
+        ],
+      },
+      {
+        id: 'sharing',
+        heading: 'Who receives your personal data',
+        blocks: [
+          'We do not sell your personal data. We share it only as needed for the purposes above with:',
+          {
+            list: [
+              'KYC Registration Agencies, to check and upload your KYC records as SEBI requires;',
+              'our payment gateway and our bank, to take payments and make refunds;',
+              'our SMS and e-mail providers, to send you one-time codes and messages;',
+              'our hosting and storage providers, who keep the website and its data running;',
+              'SEBI, the Research Analyst Administration and Supervisory Body (BSE), auditors, courts and other authorities, when the law requires it.',
+            ],
+          },
+          'The providers who process data for us do so only on our instructions and under contracts that require them to protect it.',
+        ],
+      },
+      {
+        id: 'retention',
+        heading: 'How long we keep your personal data',
+        blocks: [
+          {
+            list: [
+              `Account data: for as long as your account is open, and for ${ACCOUNT_DATA_RETENTION_DAYS} days after it is closed or our terms end. Then we delete it, except the records below.`,
+              'Records the law requires us to keep: KYC records, the record of your agreement, payment records, the research provided to you, and our communications and complaint records, for the period SEBI regulations, tax laws and other laws require. Then we delete them.',
+              'Logs of access and processing: for at least one year, for security and as the DPDP Rules require.',
+              'One-time sign-in codes are stored only in scrambled (hashed) form and expire within minutes.',
+            ],
+          },
+        ],
+      },
+      {
+        id: 'security',
+        heading: 'How we protect your personal data',
+        blocks: [
+          'We use encrypted connections (HTTPS), limit access to the staff who need it for their work, keep PAN card images in private storage that only you and our authorised staff can see, log access to personal data, and keep backups. If a personal data breach affects you, we will tell you and the Data Protection Board of India without delay, as the DPDP Act and Rules require.',
+        ],
+      },
+      {
+        id: 'your-rights',
+        heading: 'Your rights',
+        blocks: [
+          'Under the DPDP Act you have the right to:',
+          {
+            list: [
+              'get a summary of the personal data we process about you, what we do with it, and who we have shared it with;',
+              'have your personal data corrected, completed or updated;',
+              'have your personal data erased when it is no longer needed, except what the law requires us to keep;',
+              'withdraw your consent;',
+              'have your grievances about your personal data redressed;',
+              'nominate another person to exercise these rights for you if you die or become unable to do so.',
+            ],
+          },
+          `To use these rights, write to ${complianceOfficer.email} from the e-mail address in your profile. We may ask you to confirm your identity. We acknowledge every request and respond as soon as we can, and to grievances within 90 days at the latest, as the DPDP Rules require.`,
+          'If you are not satisfied with how we handled your grievance, you can complain to the Data Protection Board of India.',
+        ],
+      },
+      {
+        id: 'children',
+        heading: 'Children',
+        blocks: [
+          'Our services are only for people aged 18 or older. We do not knowingly collect personal data of anyone younger; if we find that we have, we delete it.',
+        ],
+      },
+      {
+        id: 'changes',
+        heading: 'Changes to this notice',
+        blocks: [
+          'If we change this notice, we will update the date at the top and tell you by e-mail before a significant change takes effect.',
+        ],
+      },
+    ],
+  }
+}

@@ -1,0 +1,13 @@
+import { GrievanceRedressal } from '~/content/legal/grievance-redressal'
+import { businessDetails } from '~/server/business.server'
+import type { Route } from './+types/grievance-redressal'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Grievance Redressal | Research Store' }]
+
+export function loader() {
+  return { details: businessDetails }
+}
+
+export default function GrievanceRedressalPage({ loaderData: { details } }: Route.ComponentProps) {
+  return <GrievanceRedressal details={details} />
+}

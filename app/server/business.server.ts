@@ -1,0 +1,171 @@
+import { z } from 'zod'
+import type { BusinessDetails } from '~/domain/business-details'
+import { env, EnvError } from './env.server'
+
+const phone = z
+  .string()
+  .trim()
+  .regex(/^\+?\d[\d -]{5,18}\d$/, 'must be a phone number: digits, spaces or hyphens, optionally starting with +')
+const email = z
+  .string()
+  .trim()
+  .pipe(z.email({ error: 'must be an e-mail address' }))
+const text = z.string().trim().min(2, 'must be at least 2 characters').max(1000, 'must be at most 1000 characters')
+const commaSeparated = (value: string) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+
+const performanceReportLink = z
+  .string()
+  .regex(/^[^|]+\|[^|]+$/, 'must be a comma-separated list of "label|https://..." entries')
+  .transform((entry) => {
+    const [label, url] = entry.split('|').map((part) => part.trim()) as [string, string]
+    return { label, url }
+  })
+  .pipe(
+    z.object({
+      label: z.string().min(1, 'must give each link a label before the |'),
+      url: z.url({ protocol: /^https$/, error: 'must give each link an https:// URL after the |' }),
+    }),
+  )
+
+const BusinessEnvSchema = z.object({
+  BUSINESS_NAME: text,
+  SEBI_REGISTRATION_NUMBER: z
+    .string()
+    .trim()
+    .regex(/^INH\d{9}$/, 'must be INH followed by 9 digits, e.g. INH000012345'),
+  BUSINESS_ADDRESS: text,
+  SUPPORT_PHONE: phone,
+  SUPPORT_EMAIL: email,
+  WHATSAPP_NUMBER: phone,
+  BANK_ACCOUNT_NUMBER: z
+    .string()
+    .trim()
+    .regex(/^\d{9,18}$/, 'must be 9 to 18 digits'),
+  BANK_IFSC: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, 'must be an IFSC: 4 capital letters, 0, then 6 letters or digits'),
+  BANK_ACCOUNT_NAME: text,
+  PRINCIPAL_OFFICER_NAME: text,
+  PRINCIPAL_OFFICER_PHONE: phone,
+  PRINCIPAL_OFFICER_EMAIL: email,
+  COMPLIANCE_OFFICER_NAME: text,
+  COMPLIANCE_OFFICER_PHONE: phone,
+  COMPLIANCE_OFFICER_EMAIL: email,
+  CUSTOMER_CARE_OFFICER_NAME: text,
+  CUSTOMER_CARE_OFFICER_PHONE: phone,
+  CUSTOMER_CARE_OFFICER_EMAIL: email,
+  WORKING_HOURS: text,
+  TOLL_FREE_NUMBERS: z
+    .string()
+    .transform(commaSeparated)
+    .pipe(z.array(phone, { error: 'must be a comma-separated list of phone numbers' }).min(1, 'must list at least one number')),
+  JURISDICTION_CITY: text,
+  PERFORMANCE_REPORT_LINKS: z
+    .string()
+    .transform(commaSeparated)
+    .pipe(z.array(performanceReportLink).min(1, 'must list at least one "label|https://..." entry')),
+  DISCLOSURE_DISCIPLINARY_HISTORY: text,
+  DISCLOSURE_AI_TOOLS: text,
+  DISCLOSURE_COMPLIANCE_AUDIT: text,
+})
+
+type BusinessVariable = keyof z.input<typeof BusinessEnvSchema>
+
+/**
+ * Demo mode's values: plainly fake (nobody's name, no real account, numbers starting 00000), so a
+ * demo can never be mistaken for the real business. A deployment must set every one of them.
+ */
+export const DEMO_BUSINESS_ENV: Record<BusinessVariable, string> = {
+  BUSINESS_NAME: 'Demo Research Analyst',
+  SEBI_REGISTRATION_NUMBER: 'INH000000000',
+  BUSINESS_ADDRESS: 'Office 000, Demo Towers, Example Road, Mumbai, Maharashtra 400000',
+  SUPPORT_PHONE: '+91 00000 00001',
+  SUPPORT_EMAIL: 'support@example.in',
+  WHATSAPP_NUMBER: '+91 00000 00002',
+  BANK_ACCOUNT_NUMBER: '000000000000',
+  BANK_IFSC: 'DEMO0000000',
+  BANK_ACCOUNT_NAME: 'Demo Research Analyst',
+  PRINCIPAL_OFFICER_NAME: 'Demo Principal Officer',
+  PRINCIPAL_OFFICER_PHONE: '+91 00000 00003',
+  PRINCIPAL_OFFICER_EMAIL: 'principal.officer@example.in',
+  COMPLIANCE_OFFICER_NAME: 'Demo Compliance Officer',
+  COMPLIANCE_OFFICER_PHONE: '+91 00000 00004',
+  COMPLIANCE_OFFICER_EMAIL: 'compliance@example.in',
+  CUSTOMER_CARE_OFFICER_NAME: 'Demo Customer Care Officer',
+  CUSTOMER_CARE_OFFICER_PHONE: '+91 00000 00005',
+  CUSTOMER_CARE_OFFICER_EMAIL: 'care@example.in',
+  WORKING_HOURS: '9 AM - 5 PM on market days',
+  TOLL_FREE_NUMBERS: '1800 000 0000',
+  JURISDICTION_CITY: 'Mumbai',
+  PERFORMANCE_REPORT_LINKS:
+    'Option research performance report|https://example.in/reports/option-performance.pdf,' +
+    'Stock research performance report|https://example.in/reports/stock-performance.pdf',
+  DISCLOSURE_DISCIPLINARY_HISTORY: 'Demo value: no penalties or directions have been issued against this demo research analyst.',
+  DISCLOSURE_AI_TOOLS: 'Demo value: this demo research analyst does not use artificial intelligence tools in its research services.',
+  DISCLOSURE_COMPLIANCE_AUDIT: 'Demo value: no annual compliance audit applies to this demo store.',
+}
+
+/** SPEC's hours, not a demo value: the one variable a deployment may leave unset. */
+const DEFAULT_WORKING_HOURS = DEMO_BUSINESS_ENV.WORKING_HOURS
+
+/**
+ * Parses the business details from the environment; throws an EnvError whose message is one line
+ * naming the variable (the style of parseEnv). In demo mode every unset variable takes its demo
+ * value; otherwise every variable but WORKING_HOURS must be set.
+ */
+export function parseBusinessDetails(source: Record<string, string | undefined>, { demoMode }: { demoMode: boolean }): BusinessDetails {
+  const variables = Object.keys(DEMO_BUSINESS_ENV) as BusinessVariable[]
+  const present = Object.fromEntries(
+    variables.flatMap((name) => (source[name] !== undefined && source[name] !== '' ? [[name, source[name]]] : [])),
+  ) as Partial<Record<BusinessVariable, string>>
+  if (!demoMode) {
+    const missing = variables.find((name) => name !== 'WORKING_HOURS' && present[name] === undefined)
+    if (missing) {
+      throw new EnvError(
+        `Missing environment variable ${missing} (business details shown on the regulatory pages); required when DEMO_MODE=0`,
+      )
+    }
+  }
+  const result = BusinessEnvSchema.safeParse(
+    demoMode ? { ...DEMO_BUSINESS_ENV, ...present } : { WORKING_HOURS: DEFAULT_WORKING_HOURS, ...present },
+  )
+  if (!result.success) {
+    const issue = result.error.issues[0]!
+    throw new EnvError(`Invalid environment variable ${String(issue.path[0])}: ${issue.message}`)
+  }
+  const values = result.data
+  return {
+    name: values.BUSINESS_NAME,
+    sebiRegistrationNumber: values.SEBI_REGISTRATION_NUMBER,
+    address: values.BUSINESS_ADDRESS,
+    supportPhone: values.SUPPORT_PHONE,
+    supportEmail: values.SUPPORT_EMAIL,
+    whatsappNumber: values.WHATSAPP_NUMBER,
+    bankAccount: { accountNumber: values.BANK_ACCOUNT_NUMBER, ifsc: values.BANK_IFSC, accountName: values.BANK_ACCOUNT_NAME },
+    principalOfficer: { name: values.PRINCIPAL_OFFICER_NAME, phone: values.PRINCIPAL_OFFICER_PHONE, email: values.PRINCIPAL_OFFICER_EMAIL },
+    complianceOfficer: {
+      name: values.COMPLIANCE_OFFICER_NAME,
+      phone: values.COMPLIANCE_OFFICER_PHONE,
+      email: values.COMPLIANCE_OFFICER_EMAIL,
+    },
+    customerCareOfficer: {
+      name: values.CUSTOMER_CARE_OFFICER_NAME,
+      phone: values.CUSTOMER_CARE_OFFICER_PHONE,
+      email: values.CUSTOMER_CARE_OFFICER_EMAIL,
+    },
+    workingHours: values.WORKING_HOURS,
+    tollFreeNumbers: values.TOLL_FREE_NUMBERS,
+    jurisdictionCity: values.JURISDICTION_CITY,
+    performanceReports: values.PERFORMANCE_REPORT_LINKS,
+    disciplinaryHistory: values.DISCLOSURE_DISCIPLINARY_HISTORY,
+    aiToolsDisclosure: values.DISCLOSURE_AI_TOOLS,
+    complianceAuditStatus: values.DISCLOSURE_COMPLIANCE_AUDIT,
+  }
+}
+
+export const businessDetails: BusinessDetails = parseBusinessDetails(process.env, { demoMode: env.DEMO_MODE })

@@ -1,0 +1,223 @@
+import { expect, test, type Page } from '@playwright/test'
+import { E2E_BUSINESS_DETAILS as details } from '../fixtures/business-details'
+import { expectNoSeriousA11yViolations } from './axe'
+
+const SEBI_STANDARD_WARNING =
+  'Investment in securities market are subject to market risks. Read all the related documents carefully before investing.'
+
+/** Each public regulatory page: its one heading, and clauses and configured details it must show. */
+const PAGES: { path: string; heading: string; shows: (string | RegExp)[] }[] = [
+  {
+    path: '/terms-and-conditions',
+    heading: 'Terms and Conditions',
+    shows: [
+      /^Effective date: \d{1,2} [A-Z][a-z]+ \d{4}$/,
+      /^Version: agreement-[0-9a-f]{12}$/,
+      'You must be at least 18 years old',
+      'These Terms are governed by the laws of India',
+      `the courts at ${details.jurisdictionCity} have exclusive jurisdiction`,
+      'We keep your account data for 90 days after your account is closed',
+      'We communicate with you in English',
+      `Any notice to us under these Terms must be sent to ${details.supportEmail}`,
+      'limited to the lesser of Rs. 1,000 and the fees you paid us in the six months',
+      'we refund the proportionate fee for the unexpired period',
+      `account name ${details.bankAccount.accountName}, account number ${details.bankAccount.accountNumber}, IFSC ${details.bankAccount.ifsc}`,
+      `send a screenshot of the payment to our WhatsApp number ${details.whatsappNumber}`,
+      `registration number ${details.sebiRegistrationNumber}, with its registered office at ${details.address}`,
+      "30. SEBI's minimum mandatory terms",
+      '31. Most Important Terms and Conditions (MITC)',
+      '31.4 Refund on early termination',
+      '32. Consent statement',
+      'there is no recourse to claim any losses',
+    ],
+  },
+  {
+    path: '/investor-charter',
+    heading: 'Investor Charter',
+    shows: [
+      'A. Vision and mission',
+      'B. Details of business transacted by the research analyst with respect to investors',
+      'C. Details of services provided to investors (no indicative timelines)',
+      'D. Details of the grievance redressal mechanism and how to access it',
+      'E. Rights of investors',
+      "F. Expectations from investors (responsibilities of investors): do's and don'ts",
+      'in any case within 21 days of receiving it',
+      'Right to exit from the research services in accordance with the terms and conditions agreed with the research analyst.',
+      details.supportEmail,
+    ],
+  },
+  {
+    path: '/grievance-redressal',
+    heading: 'Grievance Redressal',
+    shows: [
+      'Step 1: complain to us',
+      'Step 2: escalate to SEBI on SCORES',
+      'Step 3: online dispute resolution',
+      'If we have not resolved your complaint within 21 days of receiving it',
+      details.name,
+      details.sebiRegistrationNumber,
+      details.address,
+      details.whatsappNumber,
+      ...[details.customerCareOfficer, details.principalOfficer, details.complianceOfficer].flatMap((officer) => [
+        officer.name,
+        officer.phone,
+        officer.email,
+      ]),
+      ...details.tollFreeNumbers,
+    ],
+  },
+  {
+    path: '/disclaimer',
+    heading: 'Disclaimer',
+    shows: [
+      `${details.name} is registered with SEBI as a research analyst (registration number ${details.sebiRegistrationNumber})`,
+      'We are not registered with SEBI as an investment adviser.',
+      'Premium services: HIGH risk.',
+      'Premium+ services: VERY HIGH risk.',
+      'Derivatives risk:',
+    ],
+  },
+  {
+    path: '/disclosure',
+    heading: 'Disclosure',
+    shows: [
+      `Name as registered with SEBI: ${details.name}`,
+      `SEBI registration number: ${details.sebiRegistrationNumber}`,
+      `Principal Officer: ${details.principalOfficer.name}, ${details.principalOfficer.email}, ${details.principalOfficer.phone}`,
+      `Compliance Officer: ${details.complianceOfficer.name}, ${details.complianceOfficer.email}, ${details.complianceOfficer.phone}`,
+      details.disciplinaryHistory,
+      details.aiToolsDisclosure,
+      details.complianceAuditStatus,
+    ],
+  },
+  {
+    path: '/privacy-policy',
+    heading: 'Privacy Policy',
+    shows: [
+      /^Last updated: \d{1,2} [A-Z][a-z]+ \d{4}$/,
+      'Digital Personal Data Protection Act, 2023',
+      'The personal data we collect and why',
+      'How long we keep your personal data',
+      'Your rights',
+      `contact ${details.complianceOfficer.name}, our Compliance Officer`,
+      details.complianceOfficer.email,
+      'you can complain to the Data Protection Board of India',
+    ],
+  },
+  {
+    path: '/refund-policy',
+    heading: 'Refund Policy',
+    shows: [
+      /^Last updated: \d{1,2} [A-Z][a-z]+ \d{4}$/,
+      'whether you end it or we do, you get a refund of the proportionate fee for the unexpired period',
+      'Rs. 2,999 × 12 ÷ 30 = Rs. 1,199.60',
+      'within 30 days of the date the subscription ended',
+      details.supportEmail,
+    ],
+  },
+  {
+    path: '/performance-report',
+    heading: 'Performance Report',
+    shows: [...details.performanceReports.map((report) => report.label), 'Past performance does not indicate or guarantee future results.'],
+  },
+  {
+    path: '/complaint-board',
+    heading: 'Complaint Board',
+    shows: ['Data for the month ending 30 November 2024', 'Trend of monthly disposal of complaints (financial year 2024-25)'],
+  },
+]
+
+async function mainText(page: Page) {
+  return page.getByRole('main').innerText()
+}
+
+for (const { path, heading, shows } of PAGES) {
+  test.describe(path, () => {
+    test('shows its one heading and its key clauses', async ({ page }) => {
+      const response = await page.goto(path)
+      expect(response?.status()).toBe(200)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+      await expect(page).toHaveTitle(`${heading} | Research Store`)
+      const main = page.getByRole('main')
+      for (const expected of shows) {
+        await expect(main.getByText(expected).first(), String(expected)).toBeVisible()
+      }
+    })
+
+    test('leaves no placeholder or missing value in the page', async ({ page }) => {
+      await page.goto(path)
+      const text = await page.locator('body').innerText()
+      expect(text).not.toMatch(/\{[^{}\n]*\}/)
+      expect(text).not.toMatch(/\bundefined\b|\bnull\b|\[object |NaN/)
+      expect(text).not.toContain('Demo Research Analyst')
+    })
+
+    test('opens every external link safely', async ({ page }) => {
+      await page.goto(path)
+      const origin = new URL(page.url()).origin
+      const links = await page.locator('a[href]').evaluateAll((anchors) =>
+        anchors.map((anchor) => ({ href: (anchor as HTMLAnchorElement).href, rel: anchor.getAttribute('rel') ?? '', target: anchor.getAttribute('target') })),
+      )
+      const external = links.filter((link) => /^https?:/.test(link.href) && !link.href.startsWith(origin))
+      expect(external.length).toBeGreaterThanOrEqual(2)
+      for (const link of external) {
+        expect(link.rel.split(/\s+/), link.href).toEqual(expect.arrayContaining(['noopener', 'noreferrer']))
+      }
+      for (const link of links.filter((candidate) => candidate.target === '_blank')) {
+        expect(link.rel.split(/\s+/), link.href).toEqual(expect.arrayContaining(['noopener', 'noreferrer']))
+      }
+    })
+
+    test('has no serious accessibility violations', async ({ page }) => {
+      await page.goto(path)
+      await expectNoSeriousA11yViolations(page)
+    })
+  })
+}
+
+test.describe('footer on every page', () => {
+  for (const path of ['/', '/services', ...PAGES.map((page) => page.path)]) {
+    test(`${path} shows the registration, the standard warning and the SCORES and SMART ODR links`, async ({ page }) => {
+      await page.goto(path)
+      const footer = page.getByRole('contentinfo')
+      await expect(
+        footer.getByText(`${details.name}, SEBI Registered Research Analyst, Registration No. ${details.sebiRegistrationNumber}`, { exact: true }),
+      ).toBeVisible()
+      await expect(footer.getByText(SEBI_STANDARD_WARNING, { exact: true })).toBeVisible()
+      const scores = footer.getByRole('link', { name: 'SCORES (opens in a new tab)' })
+      await expect(scores).toHaveAttribute('href', 'https://scores.sebi.gov.in')
+      await expect(scores).toHaveAttribute('rel', 'noopener noreferrer')
+      const odr = footer.getByRole('link', { name: 'SMART ODR portal (opens in a new tab)' })
+      await expect(odr).toHaveAttribute('href', 'https://smartodr.in')
+      await expect(odr).toHaveAttribute('rel', 'noopener noreferrer')
+    })
+  }
+})
+
+test("the terms page's contents lead to its clauses, and its clauses to the other policies", async ({ page }) => {
+  await page.goto('/terms-and-conditions')
+  const main = page.getByRole('main')
+  await main.getByRole('navigation', { name: 'Contents' }).getByRole('link', { name: '31. Most Important Terms and Conditions (MITC)' }).click()
+  await expect(page).toHaveURL(/#mitc$/)
+  await expect(main.getByRole('heading', { level: 2, name: '31. Most Important Terms and Conditions (MITC)' })).toBeInViewport()
+  await main.getByRole('link', { name: 'Refund Policy', exact: true }).first().click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Refund Policy')
+  expect(await mainText(page)).toContain('refund of the proportionate fee for the unexpired period')
+})
+
+test('the performance report links open the configured reports', async ({ page }) => {
+  await page.goto('/performance-report')
+  for (const report of details.performanceReports) {
+    const link = page.getByRole('main').getByRole('link', { name: `${report.label} (opens in a new tab)` })
+    await expect(link).toHaveAttribute('href', report.url)
+    await expect(link).toHaveAttribute('target', '_blank')
+  }
+})
+
+test('the legal pages have no serious accessibility violations in dark mode', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' })
+  for (const path of ['/terms-and-conditions', '/grievance-redressal']) {
+    await page.goto(path)
+    await expectNoSeriousA11yViolations(page)
+  }
+})

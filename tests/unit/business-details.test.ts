@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest'
+import { telHref } from '~/domain/business-details'
+import { DEMO_BUSINESS_ENV, parseBusinessDetails } from '~/server/business.server'
+import { E2E_BUSINESS_DETAILS, E2E_BUSINESS_ENV } from '../fixtures/business-details'
+
+const demo = (source: Record<string, string | undefined> = {}) => parseBusinessDetails(source, { demoMode: true })
+
+/** A deployment's complete configuration: every demo value replaced by a real-looking one. */
+const DEPLOYMENT: Record<string, string> = {
+  BUSINESS_NAME: 'Asha Kulkarni',
+  SEBI_REGISTRATION_NUMBER: 'INH000012345',
+  BUSINESS_ADDRESS: '12 MG Road, Pune, Maharashtra 411001',
+  SUPPORT_PHONE: '+91 98765 43210',
+  SUPPORT_EMAIL: 'help@asha-research.in',
+  WHATSAPP_NUMBER: '+91 98765 43211',
+  BANK_ACCOUNT_NUMBER: '123456789012',
+  BANK_IFSC: 'HDFC0001234',
+  BANK_ACCOUNT_NAME: 'Asha Kulkarni',
+  PRINCIPAL_OFFICER_NAME: 'Asha Kulkarni',
+  PRINCIPAL_OFFICER_PHONE: '+91 98765 43212',
+  PRINCIPAL_OFFICER_EMAIL: 'asha@asha-research.in',
+  COMPLIANCE_OFFICER_NAME: 'Ravi Menon',
+  COMPLIANCE_OFFICER_PHONE: '+91 98765 43213',
+  COMPLIANCE_OFFICER_EMAIL: 'compliance@asha-research.in',
+  CUSTOMER_CARE_OFFICER_NAME: 'Meera Shah',
+  CUSTOMER_CARE_OFFICER_PHONE: '+91 98765 43214',
+  CUSTOMER_CARE_OFFICER_EMAIL: 'care@asha-research.in',
+  TOLL_FREE_NUMBERS: '1800 123 4567, 1800 765 4321',
+  JURISDICTION_CITY: 'Pune',
+  PERFORMANCE_REPORT_LINKS: 'Options|https://asha-research.in/options.pdf,Stocks|https://asha-research.in/stocks.pdf',
+  DISCLOSURE_DISCIPLINARY_HISTORY: 'No penalties or directions have been issued by SEBI against the research analyst.',
+  DISCLOSURE_AI_TOOLS: 'We do not use artificial intelligence tools in our research services.',
+  DISCLOSURE_COMPLIANCE_AUDIT: 'FY 2025-26: completed on 30 September 2026.',
+}
+
+describe('parseBusinessDetails', () => {
+  it('gives plainly fake demo values when nothing is configured in demo mode', () => {
+    const details = demo()
+    expect(details.name).toBe('Demo Research Analyst')
+    expect(details.sebiRegistrationNumber).toBe('INH000000000')
+    expect(details.supportEmail).toMatch(/@example\.in$/)
+    for (const officer of [details.principalOfficer, details.complianceOfficer, details.customerCareOfficer]) {
+      expect(officer.name).toMatch(/^Demo /)
+      expect(officer.email).toMatch(/@example\.in$/)
+      expect(officer.phone).toMatch(/^\+91 00000 /)
+    }
+    expect(details.bankAccount).toEqual({ accountNumber: '000000000000', ifsc: 'DEMO0000000', accountName: 'Demo Research Analyst' })
+    expect(details.workingHours).toBe('9 AM - 5 PM on market days')
+    expect(details.tollFreeNumbers).toEqual(['1800 000 0000'])
+    expect(details.performanceReports).toEqual([
+      { label: 'Option research performance report', url: 'https://example.in/reports/option-performance.pdf' },
+      { label: 'Stock research performance report', url: 'https://example.in/reports/stock-performance.pdf' },
+    ])
+  })
+
+  it('takes each configured value over the demo value, and treats empty as unset', () => {
+    const details = demo({ BUSINESS_NAME: 'Asha Kulkarni', SUPPORT_EMAIL: ' help@asha-research.in ', JURISDICTION_CITY: '' })
+    expect(details.name).toBe('Asha Kulkarni')
+    expect(details.supportEmail).toBe('help@asha-research.in')
+    expect(details.jurisdictionCity).toBe('Mumbai')
+  })
+
+  it('maps every variable of a deployment into the details', () => {
+    const details = parseBusinessDetails(DEPLOYMENT, { demoMode: false })
+    expect(details).toEqual({
+      name: 'Asha Kulkarni',
+      sebiRegistrationNumber: 'INH000012345',
+      address: '12 MG Road, Pune, Maharashtra 411001',
+      supportPhone: '+91 98765 43210',
+      supportEmail: 'help@asha-research.in',
+      whatsappNumber: '+91 98765 43211',
+      bankAccount: { accountNumber: '123456789012', ifsc: 'HDFC0001234', accountName: 'Asha Kulkarni' },
+      principalOfficer: { name: 'Asha Kulkarni', phone: '+91 98765 43212', email: 'asha@asha-research.in' },
+      complianceOfficer: { name: 'Ravi Menon', phone: '+91 98765 43213', email: 'compliance@asha-research.in' },
+      customerCareOfficer: { name: 'Meera Shah', phone: '+91 98765 43214', email: 'care@asha-research.in' },
+      workingHours: '9 AM - 5 PM on market days',
+      tollFreeNumbers: ['1800 123 4567', '1800 765 4321'],
+      jurisdictionCity: 'Pune',
+      performanceReports: [
+        { label: 'Options', url: 'https://asha-research.in/options.pdf' },
+        { label: 'Stocks', url: 'https://asha-research.in/stocks.pdf' },
+      ],
+      disciplinaryHistory: 'No penalties or directions have been issued by SEBI against the research analyst.',
+      aiToolsDisclosure: 'We do not use artificial intelligence tools in our research services.',
+      complianceAuditStatus: 'FY 2025-26: completed on 30 September 2026.',
+    })
+  })
+
+  it.each([
+    ['SEBI_REGISTRATION_NUMBER', 'INA000012345'],
+    ['SEBI_REGISTRATION_NUMBER', 'INH12345'],
+    ['SUPPORT_EMAIL', 'support-at-example.in'],
+    ['SUPPORT_PHONE', 'call us'],
+    ['WHATSAPP_NUMBER', '12'],
+    ['BANK_IFSC', 'hdfc0001234'],
+    ['BANK_ACCOUNT_NUMBER', '12-34'],
+    ['COMPLIANCE_OFFICER_EMAIL', 'nobody'],
+    ['TOLL_FREE_NUMBERS', '1800 123 4567, free'],
+    ['PERFORMANCE_REPORT_LINKS', 'https://example.in/report.pdf'],
+    ['PERFORMANCE_REPORT_LINKS', 'Options|http://example.in/report.pdf'],
+    ['PERFORMANCE_REPORT_LINKS', 'Options|javascript:alert(1)'],
+    ['BUSINESS_NAME', 'x'],
+  ])('names %s in a one-line error for %j', (name, value) => {
+    expect(() => demo({ [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`))
+  })
+
+  it('parses the end-to-end server configuration into the details its specs expect', () => {
+    expect(parseBusinessDetails(E2E_BUSINESS_ENV, { demoMode: false })).toEqual(E2E_BUSINESS_DETAILS)
+  })
+
+  it('keeps the demo values valid', () => {
+    expect(() => parseBusinessDetails(DEMO_BUSINESS_ENV, { demoMode: false })).not.toThrow()
+  })
+
+  it.each(Object.keys(DEPLOYMENT))('refuses to start a deployment (DEMO_MODE=0) without %s', (name) => {
+    const { [name]: _omitted, ...rest } = DEPLOYMENT
+    expect(() => parseBusinessDetails(rest, { demoMode: false })).toThrow(
+      new RegExp(`^Missing environment variable ${name} \\(.+\\); required when DEMO_MODE=0$`),
+    )
+  })
+})
+
+describe('telHref', () => {
+  it('keeps only the plus sign and digits', () => {
+    expect(telHref('+91 98765-43210')).toBe('tel:+919876543210')
+    expect(telHref('1800 123 4567')).toBe('tel:18001234567')
+  })
+})
