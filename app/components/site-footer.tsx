@@ -38,11 +38,7 @@ export function SiteFooter({ registration }: { registration: RegistrationDetails
         <p className="font-medium">{SEBI_STANDARD_WARNING}</p>
         <p className="text-gray-700 dark:text-gray-300">{REGISTRATION_DISCLAIMER}</p>
         <p className="text-gray-700 dark:text-gray-300">
-          Complaints: lodge them with us first (see{' '}
-          <Link to="/grievance-redressal" className={linkClass}>
-            Grievance Redressal
-          </Link>
-          ), then with SEBI on{' '}
+          Complaints: to us first (see Grievance Redressal), then to SEBI on{' '}
           <ExternalLink href={SCORES_URL} className={linkClass}>
             SCORES
           </ExternalLink>

@@ -261,7 +261,7 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
         blocks: [
           'Investment decisions are yours. We are not liable for any trading or investment loss, or any lost profit, that results from acting or not acting on our research.',
           'For any other claim relating to the Platform or the research services, our total liability to you is limited to the lesser of Rs. 1,000 and the fees you paid us in the six months before the event that gave rise to the claim.',
-          'This limit does not reduce any refund you are entitled to under these Terms, the MITC or SEBI regulations, and it does not apply to liability that the law does not allow to be limited, such as liability for fraud or wilful misconduct.',
+          'Nothing in this clause reduces any refund you are entitled to under these Terms, the MITC or SEBI regulations, or limits any liability that the law does not allow to be limited, such as liability for fraud or wilful misconduct.',
         ],
       },
       {
@@ -319,7 +319,7 @@ function minimumMandatoryTerms(details: BusinessDetails): LegalSection {
     id: 'mandatory-terms',
     heading: "SEBI's minimum mandatory terms",
     blocks: [
-      'SEBI requires the terms of every research analyst to include the following (SEBI circular of 8 January 2025, as per applicable SEBI circulars). In these items "RA" means us, the research analyst.',
+      'SEBI requires the terms of every research analyst to include the following items (SEBI circular of 8 January 2025). They are set out here in plain English; where the wording SEBI prescribes differs, SEBI\'s wording applies. In these items "RA" means us, the research analyst.',
     ],
     sections: [
       {
@@ -426,7 +426,7 @@ export function mostImportantTermsAndConditions(details: BusinessDetails): Legal
     id: 'mitc',
     heading: 'Most Important Terms and Conditions (MITC)',
     blocks: [
-      'These are SEBI\'s standard Most Important Terms and Conditions for research services (SEBI circular of 17 February 2025), as per applicable SEBI circulars. "RA" means us, the research analyst.',
+      'These are SEBI\'s standard Most Important Terms and Conditions for research services (SEBI circular of 17 February 2025), in plain English; where the standard text published by SEBI and the RAASB differs, that text applies. "RA" means us, the research analyst.',
     ],
     sections: [
       {
