@@ -8,6 +8,8 @@ export default [
   route('details/pan-card', 'routes/details.pan-card.ts'),
   route('logout', 'routes/logout.tsx'),
   route('services', 'routes/services.tsx'),
+  route('pay', 'routes/pay.tsx'),
+  route('subscriptions', 'routes/subscriptions.tsx'),
   route('dev/outbox', 'routes/dev.outbox.tsx'),
   route('dev/outbox.json', 'routes/dev.outbox.json.ts'),
   // SPEC section 7: the JSON API of the existing web and mobile clients (docs/api.md).

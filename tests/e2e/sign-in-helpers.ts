@@ -51,3 +51,21 @@ export async function fillProfileDetails(page: Page, details: { name: string; em
   await page.getByLabel('Date of birth').fill(details.dob)
   await page.getByLabel('PAN').fill(details.pan)
 }
+
+/** The smallest valid PNG: a 1x1 transparent pixel. */
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
+
+/** Signs in and completes all three profile steps through the pages; returns the E.164 number. */
+export async function signInWithCompleteProfile(page: Page, request: APIRequestContext): Promise<string> {
+  const phone = await signIn(page, request)
+  await fillProfileDetails(page, { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
+  return phone
+}

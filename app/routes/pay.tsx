@@ -1,0 +1,170 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { FormMessage } from '~/components/forms'
+import { Modal } from '~/components/modal'
+import { cartTotalPaise } from '~/domain/cart'
+import { formatPriceLine, formatRupees } from '~/domain/money'
+import { requireCompleteProfile } from '~/server/auth.server'
+import { businessDetails } from '~/server/business.server'
+import { pricedCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
+import { createManualPayment, PaymentError } from '~/server/payments.server'
+import { getActiveServices } from '~/server/services.server'
+import type { Route } from './+types/pay'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Payment | Research Store' }]
+
+const MANUAL_DIALOG = 'manual'
+/** SPEC section 8's alert, with the reason after it. */
+const MANUAL_PAYMENT_FAILED = 'Error creating manual payment record'
+
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  return actionHeaders.has('Set-Cookie') ? actionHeaders : loaderHeaders
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireCompleteProfile(request)
+  const { items, droppedIds } = await pricedCart(await readCart(request))
+  const cleanedCart = droppedIds.length ? { 'Set-Cookie': await serializeCart(items.map((item) => item.serviceId)) } : undefined
+  if (items.length === 0) throw redirect('/services', { headers: cleanedCart })
+  const descriptions = new Map((await getActiveServices()).map((service) => [service.id, service.description]))
+  const { bankAccount, whatsappNumber } = businessDetails
+  return data(
+    {
+      items: items.map((item) => ({ ...item, description: descriptions.get(item.serviceId) ?? [] })),
+      totalPaise: cartTotalPaise(items),
+      droppedCount: droppedIds.length,
+      manualOpen: new URL(request.url).searchParams.get('dialog') === MANUAL_DIALOG,
+      // One key per rendering of the form: a double click submits it twice, and makes one claim.
+      manualPaymentKey: crypto.randomUUID(),
+      bankAccount,
+      whatsappLink: `https://wa.me/${whatsappNumber.replace(/\D/g, '')}`,
+      whatsappNumber,
+    },
+    { headers: cleanedCart },
+  )
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireCompleteProfile(request)
+  const form = await request.formData()
+  const intent = form.get('intent')
+
+  if (intent === 'remove') {
+    const { ids, setCookie } = await removeServiceFromCart(request, String(form.get('serviceId') ?? ''))
+    return redirect(ids.length ? '/pay' : '/services', { headers: { 'Set-Cookie': setCookie } })
+  }
+
+  if (intent === 'manual') {
+    const utr = String(form.get('utr') ?? '').trim()
+    try {
+      await createManualPayment(user.id, await readCart(request), {
+        idempotencyKey: String(form.get('paymentKey') ?? '') || undefined,
+        utr: utr || undefined,
+      })
+    } catch (error) {
+      if (error instanceof PaymentError) return data({ error: `${MANUAL_PAYMENT_FAILED}: ${error.message}` }, error.status)
+      console.error(error)
+      return data({ error: MANUAL_PAYMENT_FAILED }, 500)
+    }
+    return redirect('/subscriptions?from=payment', { headers: { 'Set-Cookie': await serializeCart([]) } })
+  }
+
+  return data({ error: 'Something was missing from the form. Please try again.' }, 400)
+}
+
+export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
+  const { items, totalPaise, droppedCount, manualOpen } = loaderData
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <section className="mx-auto max-w-2xl">
+      <h1 className="text-2xl font-semibold">Payment</h1>
+      <div className="mt-4 space-y-4">
+        {droppedCount > 0 ? <FormMessage tone="info">Services no longer available were removed from your cart.</FormMessage> : null}
+        {actionData?.error && !manualOpen ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
+        <details open className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
+          <summary className="cursor-pointer text-lg font-semibold">Selected Service(s)</summary>
+          <ul className="mt-3 space-y-4">
+            {items.map((item) => (
+              <li key={item.serviceId} className="flex items-start justify-between gap-4 border-t border-gray-100 pt-3 first:border-0 first:pt-0 dark:border-gray-800">
+                <div>
+                  <h2 className="font-semibold">{item.name}</h2>
+                  <ul className="mt-1 list-disc space-y-1 pl-6 text-sm text-gray-700 dark:text-gray-300">
+                    {item.description.length > 0 ? item.description.map((line, index) => <li key={index}>{line}</li>) : <li>Service description goes here.</li>}
+                  </ul>
+                  <p className="mt-1 font-medium">{formatPriceLine(item.pricePaise, item.durationDays)}</p>
+                </div>
+                <Form method="post" preventScrollReset>
+                  <input type="hidden" name="serviceId" value={item.serviceId} />
+                  <button type="submit" name="intent" value="remove" disabled={busy} className="rounded-md border border-gray-300 px-3 py-1 text-sm hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800" aria-label={`Remove ${item.name}`}>
+                    Remove
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </details>
+        <p className="text-lg font-semibold">Total: Rs. {formatRupees(totalPaise)}</p>
+        <div className="flex flex-col items-stretch gap-3 sm:flex-row sm:items-center">
+          <Link to={`?dialog=${MANUAL_DIALOG}`} preventScrollReset className="rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white hover:bg-red-800">
+            Pay Manually
+          </Link>
+        </div>
+        {busy ? (
+          <p role="status" className="text-sm">
+            Working…
+          </p>
+        ) : null}
+      </div>
+      {manualOpen ? <ManualPaymentDialog {...loaderData} error={actionData?.error} busy={busy} /> : null}
+    </section>
+  )
+}
+
+function ManualPaymentDialog({
+  totalPaise,
+  bankAccount,
+  whatsappLink,
+  whatsappNumber,
+  manualPaymentKey,
+  error,
+  busy,
+}: Route.ComponentProps['loaderData'] & { error: string | undefined; busy: boolean }) {
+  return (
+    <Modal title="Manual Payment Instructions" closeTo="/pay">
+      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+      <ol className="mt-2 list-decimal space-y-2 pl-6">
+        <li>Transfer Rs. {formatRupees(totalPaise)} to our bank account.</li>
+        <li>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3">
+            <dt>Account number</dt>
+            <dd className="font-mono">{bankAccount.accountNumber}</dd>
+            <dt>IFSC</dt>
+            <dd className="font-mono">{bankAccount.ifsc}</dd>
+            <dt>Account name</dt>
+            <dd>{bankAccount.accountName}</dd>
+          </dl>
+        </li>
+        <li>
+          Take a screenshot of the transfer and send it on WhatsApp to{' '}
+          <a href={whatsappLink} rel="noopener noreferrer" target="_blank" className="font-medium text-green-700 underline dark:text-green-400">
+            {whatsappNumber}
+            <span className="sr-only"> (opens WhatsApp in a new tab)</span>
+          </a>
+          .
+        </li>
+        <li>You will get a confirmation e-mail once we have confirmed your payment.</li>
+      </ol>
+      <Form method="post" className="mt-4 space-y-3">
+        <input type="hidden" name="paymentKey" value={manualPaymentKey} />
+        <div>
+          <label htmlFor="utr" className="block text-sm font-medium">
+            Bank transfer reference (UTR), if you have it
+          </label>
+          <input id="utr" name="utr" maxLength={40} autoComplete="off" className="mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 dark:border-gray-600 dark:bg-gray-900" />
+        </div>
+        <button type="submit" name="intent" value="manual" disabled={busy} className="w-full rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60">
+          I'll Pay &amp; Send Screenshot
+        </button>
+      </Form>
+    </Modal>
+  )
+}

@@ -1,0 +1,79 @@
+import { expect, test } from '@playwright/test'
+import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
+import { expectNoSeriousA11yViolations } from './axe'
+import { signInWithCompleteProfile, useOwnClientAddress } from './sign-in-helpers'
+
+test.beforeEach(async ({ page }) => useOwnClientAddress(page))
+
+test('pay manually: the claim appears under payments pending verification with the right total', async ({ page, request }) => {
+  await signInWithCompleteProfile(page, request)
+  await page.goto('/services')
+  await page.getByRole('checkbox', { name: 'Equity Premium', exact: true }).click()
+  await expect(page.getByRole('checkbox', { name: 'Equity Premium', exact: true })).toBeChecked()
+  await page.getByRole('checkbox', { name: 'Swing Trading Ideas', exact: true }).click()
+  await expect(page.getByRole('checkbox', { name: 'Swing Trading Ideas', exact: true })).toBeChecked()
+  await page.getByRole('link', { name: 'Proceed to Pay' }).click()
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment' })).toBeVisible()
+  await expect(page.getByText('Selected Service(s)')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Equity Premium' })).toBeVisible()
+  await expect(page.getByText('Rs. 1,499 for 30 Days')).toBeVisible()
+  await expect(page.getByText('Total: Rs. 4,498')).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+
+  await page.getByRole('link', { name: 'Pay Manually' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Manual Payment Instructions' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText('Transfer Rs. 4,498')
+  await expect(dialog).toContainText(E2E_BUSINESS_DETAILS.bankAccount.accountNumber)
+  await expect(dialog).toContainText(E2E_BUSINESS_DETAILS.bankAccount.ifsc)
+  await expect(dialog).toContainText(E2E_BUSINESS_DETAILS.bankAccount.accountName)
+  await expect(dialog.getByRole('link', { name: new RegExp(E2E_BUSINESS_DETAILS.whatsappNumber.replace(/\+/g, '\\+')) })).toHaveAttribute(
+    'href',
+    `https://wa.me/${E2E_BUSINESS_DETAILS.whatsappNumber.replace(/\D/g, '')}`,
+  )
+  await expectNoSeriousA11yViolations(page)
+  await dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" }).click()
+
+  await expect(page).toHaveURL(/\/subscriptions\?from=payment$/)
+  const pending = page.locator('details', { hasText: 'Payment(s) Pending for Verification' })
+  await expect(pending).toHaveAttribute('open', '')
+  await expect(pending.getByRole('heading', { name: 'Manual Payment' })).toHaveCount(1)
+  await expect(pending).toContainText('Equity Premium')
+  await expect(pending).toContainText('Rs. 2,999')
+  await expect(pending).toContainText('Total Amount: Rs. 4,498')
+  await expect(page.getByRole('heading', { level: 1, name: 'My Subscription(s)' })).toBeVisible()
+  await expect(page.getByText('No active subscriptions')).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+
+  await page.getByRole('link', { name: 'What happens now?' }).click()
+  const info = page.getByRole('dialog', { name: 'Payment Verification Information' })
+  await expect(info).toContainText('dismissed automatically')
+  await expect(info).toContainText(E2E_BUSINESS_DETAILS.supportPhone)
+  await info.getByRole('link', { name: 'Understood' }).click()
+  await expect(info).toBeHidden()
+
+  // The cart was emptied by the claim.
+  await page.goto('/pay')
+  await expect(page).toHaveURL(/\/services$/)
+})
+
+test('removing a service on /pay updates the total, and removing the last returns to /services', async ({ page, request }) => {
+  await signInWithCompleteProfile(page, request)
+  await page.goto('/services')
+  await page.getByRole('checkbox', { name: 'Equity Premium', exact: true }).click()
+  await expect(page.getByRole('checkbox', { name: 'Equity Premium', exact: true })).toBeChecked()
+  await page.getByRole('checkbox', { name: 'Commodity Insights', exact: true }).click()
+  await expect(page.getByRole('checkbox', { name: 'Commodity Insights', exact: true })).toBeChecked()
+  await page.goto('/pay')
+  await expect(page.getByText('Total: Rs. 4,998')).toBeVisible()
+  await page.getByRole('button', { name: 'Remove Commodity Insights' }).click()
+  await expect(page.getByText('Total: Rs. 2,999')).toBeVisible()
+  await page.getByRole('button', { name: 'Remove Equity Premium' }).click()
+  await expect(page).toHaveURL(/\/services$/)
+})
+
+test('a signed-out visitor opening /pay is asked to sign in, remembering /pay', async ({ page }) => {
+  await page.goto('/pay')
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fpay$/)
+})
