@@ -10,6 +10,9 @@ export default [
   route('services', 'routes/services.tsx'),
   route('dev/outbox', 'routes/dev.outbox.tsx'),
   route('dev/outbox.json', 'routes/dev.outbox.json.ts'),
+  route('dev/sandbox/pay', 'routes/dev.sandbox.pay.ts'),
+  // Razorpay's servers call this; outside /api/v1 so the XSRF pair does not apply (the signature does).
+  route('webhooks/razorpay', 'routes/webhooks.razorpay.ts'),
   // SPEC section 7: the JSON API of the existing web and mobile clients (docs/api.md).
   ...prefix('api/v1', [
     route('otp/request', 'routes/api.v1/otp.request.ts'),
