@@ -12,6 +12,9 @@ export default [
   route('subscriptions', 'routes/subscriptions.tsx'),
   route('dev/outbox', 'routes/dev.outbox.tsx'),
   route('dev/outbox.json', 'routes/dev.outbox.json.ts'),
+  route('dev/sandbox/pay', 'routes/dev.sandbox.pay.ts'),
+  // Razorpay's servers call this; outside /api/v1 so the XSRF pair does not apply (the signature does).
+  route('webhooks/razorpay', 'routes/webhooks.razorpay.ts'),
   // SPEC section 7: the JSON API of the existing web and mobile clients (docs/api.md).
   ...prefix('api/v1', [
     route('otp/request', 'routes/api.v1/otp.request.ts'),
@@ -25,6 +28,14 @@ export default [
     route('agreement', 'routes/api.v1/agreement.ts'),
     route('services/get-available-services', 'routes/api.v1/services.get-available-services.ts'),
     route('services/get-specific-services', 'routes/api.v1/services.get-specific-services.ts'),
+    route('payments/create-order', 'routes/api.v1/payments.create-order.ts'),
+    route('payments/verify-payment', 'routes/api.v1/payments.verify-payment.ts'),
+    route('payments/re-verify-payment', 'routes/api.v1/payments.re-verify-payment.ts'),
+    route('payments/failed-payment', 'routes/api.v1/payments.failed-payment.ts'),
+    route('payments/cancel-payment', 'routes/api.v1/payments.cancel-payment.ts'),
+    route('payments/manual-payment', 'routes/api.v1/payments.manual-payment.ts'),
+    route('payments/pending-payments', 'routes/api.v1/payments.pending-payments.ts'),
+    route('subscriptions/get-active-subscriptions', 'routes/api.v1/subscriptions.get-active-subscriptions.ts'),
     route('*', 'routes/api.v1/not-found.ts'),
   ]),
   // The public regulatory pages (SPEC section 2, "Static pages").

@@ -16,3 +16,9 @@ export function formatRupees(paise: number): string {
 export function formatPriceLine(pricePaise: number, durationDays: number): string {
   return `Rs. ${formatRupees(pricePaise)} for ${durationDays} Days`
 }
+
+/** A client's rupee amount (SPEC sends the sum of cart prices, possibly with paise) as whole paise. */
+export function rupeesToPaise(rupees: number): number {
+  if (!Number.isFinite(rupees)) throw new TypeError(`rupees must be a finite number, got ${rupees}`)
+  return Math.round(rupees * PAISE_PER_RUPEE)
+}

@@ -1,8 +1,12 @@
 import type { z } from 'zod'
+import type { CartItem } from '~/domain/cart'
 import { indiaIsoDate } from '~/domain/dates'
 import { PAISE_PER_RUPEE } from '~/domain/money'
+import { profileStep, type ProfileStep } from '~/domain/profile'
+import { PaymentError } from './payments.server'
 import type { ServiceListing } from './services.server'
 import { getSessionUser, type SessionUser } from './session.server'
+import type { ActiveSubscription, PendingPayment } from './subscriptions.server'
 
 /** The JSON API's error shape: `{ message }`, plus per-field messages on a 400. */
 export function apiError(status: number, message: string, extra: { errors?: Record<string, string[]>; headers?: HeadersInit } = {}) {
@@ -13,6 +17,36 @@ export async function requireApiUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request)
   if (!user) throw apiError(401, 'Sign in first.')
   return user
+}
+
+const MISSING_STEP: Record<Exclude<ProfileStep, 'complete'>, string> = {
+  details: 'your name, e-mail, date of birth and PAN',
+  'pan-card': 'your PAN card',
+  agreement: 'the agreement',
+}
+
+/** Paying needs a complete profile (the one rule: profileStep); 403 names the first missing step. */
+export async function requireApiCustomer(request: Request): Promise<SessionUser> {
+  const user = await requireApiUser(request)
+  const step = profileStep(user)
+  if (step !== 'complete') throw apiError(403, `Complete your details before paying: ${MISSING_STEP[step]} is missing.`)
+  return user
+}
+
+/**
+ * A PaymentError as the API's answer: its status and message; a changed total adds `amount`, the
+ * right one in rupees, and unavailable services add `droppedIds`. Anything else is rethrown.
+ */
+export function paymentErrorResponse(error: unknown): Response {
+  if (!(error instanceof PaymentError)) throw error
+  return Response.json(
+    {
+      message: error.message,
+      ...(error.amountPaise !== null ? { amount: error.amountPaise / PAISE_PER_RUPEE } : {}),
+      ...(error.droppedIds.length ? { droppedIds: error.droppedIds } : {}),
+    },
+    { status: error.status },
+  )
 }
 
 /** The request's JSON body checked against `schema`; a bad body is a 400 with per-field messages. */
@@ -62,4 +96,32 @@ export function currentUserJson(user: SessionUser) {
     pancard: user.panCardKey ? '/details/pan-card' : null,
     agreement: user.agreementAcceptedAt !== null,
   }
+}
+
+/** A payment's cart snapshot as SPEC's cart text: `[{ _id, service: { _id, name, price, duration } }]`, prices of the purchase. */
+function cartJsonText(cart: readonly CartItem[]): string {
+  return JSON.stringify(
+    cart.map((item) => ({
+      _id: item.serviceId,
+      service: { _id: item.serviceId, name: item.name, price: item.pricePaise / PAISE_PER_RUPEE, duration: item.durationDays },
+    })),
+  )
+}
+
+/** SPEC's pending payment: amount in paise and the cart as JSON text, under manualObject or razorpayObject. */
+export function pendingPaymentJson(payment: PendingPayment) {
+  const detail = { amount: payment.amountPaise, currency: payment.currency, notes: { cart: cartJsonText(payment.cart) } }
+  return {
+    _id: payment.id,
+    createdAt: payment.createdAt.toISOString(),
+    expiresAt: payment.expiresAt?.toISOString() ?? null,
+    ...(payment.method === 'MANUAL'
+      ? { paymentMethod: 'manual' as const, manualObject: detail }
+      : { paymentMethod: 'razorpay' as const, razorpayObject: detail }),
+  }
+}
+
+/** SPEC's active subscription: the service id and the latest end as an ISO instant. */
+export function activeSubscriptionJson(subscription: ActiveSubscription) {
+  return { service: subscription.serviceId, endDate: subscription.endsAt.toISOString() }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { cartTotalPaise, sameServices, type CartItem } from '~/domain/cart'
 import { MS_PER_DAY } from '~/domain/dates'
+import { formatRupees } from '~/domain/money'
 import { Prisma } from '~/generated/prisma/client'
 import { pricedCart } from './cart.server'
 import { prisma } from './db.server'
@@ -37,6 +38,7 @@ export type PaymentErrorCode =
   | 'not-found'
   | 'invalid-signature'
   | 'gateway-mismatch'
+  | 'amount-mismatch'
 
 /** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
 export class PaymentError extends Error {
@@ -46,6 +48,8 @@ export class PaymentError extends Error {
     message: string,
     readonly status: number,
     readonly droppedIds: string[] = [],
+    /** For 'amount-mismatch': the cart's total at current prices, which the client should show and send. */
+    readonly amountPaise: number | null = null,
   ) {
     super(message)
   }
@@ -53,8 +57,12 @@ export class PaymentError extends Error {
 
 type Deps = { gateway?: PaymentGateway; now?: Date }
 
-/** Prices the cart from current prices; refuses an empty cart or one holding services no longer on sale. */
-async function checkoutCart(cartIds: readonly string[]): Promise<{ items: CartItem[]; amountPaise: number }> {
+/**
+ * Prices the cart from current prices; refuses an empty cart or one holding services no longer on
+ * sale. A client that states the total it showed (`expectedAmountPaise`) is refused when that is
+ * not the server's total, so the customer never pays an amount they were not shown.
+ */
+async function checkoutCart(cartIds: readonly string[], expectedAmountPaise?: number): Promise<{ items: CartItem[]; amountPaise: number }> {
   const { items, droppedIds, droppedNames } = await pricedCart(cartIds)
   if (droppedIds.length > 0) {
     const which = droppedNames.length ? `: ${droppedNames.join(', ')}` : ''
@@ -66,7 +74,17 @@ async function checkoutCart(cartIds: readonly string[]): Promise<{ items: CartIt
     )
   }
   if (items.length === 0) throw new PaymentError('empty-cart', 'Your cart is empty. Choose at least one service.', 400)
-  return { items, amountPaise: cartTotalPaise(items) }
+  const amountPaise = cartTotalPaise(items)
+  if (expectedAmountPaise !== undefined && expectedAmountPaise !== amountPaise) {
+    throw new PaymentError(
+      'amount-mismatch',
+      `The prices in your cart have changed: the total is now Rs. ${formatRupees(amountPaise)}. Please review your cart and try again.`,
+      409,
+      [],
+      amountPaise,
+    )
+  }
+  return { items, amountPaise }
 }
 
 export type StartedGatewayPayment = { paymentId: string; orderId: string; amountPaise: number; currency: string; keyId: string }
@@ -76,9 +94,13 @@ export type StartedGatewayPayment = { paymentId: string; orderId: string; amount
  * order's receipt and notes carry only our payment id. If the gateway fails, the payment row is
  * removed again, so nothing half-made remains, and a PaymentError says to try again.
  */
-export async function startGatewayPayment(userId: string, cartIds: readonly string[], deps: Deps = {}): Promise<StartedGatewayPayment> {
+export async function startGatewayPayment(
+  userId: string,
+  cartIds: readonly string[],
+  deps: Deps & { expectedAmountPaise?: number } = {},
+): Promise<StartedGatewayPayment> {
   const gateway = deps.gateway ?? paymentGateway()
-  const { items, amountPaise } = await checkoutCart(cartIds)
+  const { items, amountPaise } = await checkoutCart(cartIds, deps.expectedAmountPaise)
   const now = deps.now ?? new Date()
   // A second click on "Pay on Website" for the same cart reopens the same order (Razorpay accepts
   // further attempts on an order until one is captured) instead of leaving another one open.
@@ -405,9 +427,14 @@ export type ManualPaymentResult = { paymentId: string; created: boolean; amountP
 export async function createManualPayment(
   userId: string,
   cartIds: readonly string[],
-  { idempotencyKey, utr, now = new Date() }: { idempotencyKey?: string; utr?: string; now?: Date } = {},
+  {
+    idempotencyKey,
+    utr,
+    expectedAmountPaise,
+    now = new Date(),
+  }: { idempotencyKey?: string; utr?: string; expectedAmountPaise?: number; now?: Date } = {},
 ): Promise<ManualPaymentResult> {
-  const { items, amountPaise } = await checkoutCart(cartIds)
+  const { items, amountPaise } = await checkoutCart(cartIds, expectedAmountPaise)
   const result = await prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`manual-payment:${userId}`}, 0))::text`
     const select = { id: true, amountPaise: true, expiresAt: true, cart: true } as const

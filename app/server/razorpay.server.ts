@@ -322,3 +322,13 @@ export function paymentGateway(): PaymentGateway {
   }
   return configuredGateway
 }
+
+/**
+ * The sandbox this process pays through, for the demo's stand-ins for checkout.js and Razorpay's
+ * servers (/dev/sandbox/*); null in a deployment (DEMO_MODE=0) or when the real gateway is configured.
+ */
+export function demoSandbox(): SandboxGateway | null {
+  if (!env.DEMO_MODE && env.NODE_ENV !== 'test') return null
+  const gateway = paymentGateway()
+  return gateway.name === 'sandbox' ? (gateway as SandboxGateway) : null
+}

@@ -1,25 +1,6 @@
-import { randomInt } from 'node:crypto'
-import { expect, test, type APIRequestContext } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { apiClient, json, PNG_1X1 } from './api-client'
 import { latestCode, uniqueMobile } from './sign-in-helpers'
-
-const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64')
-
-/** An API client as the SPEC's existing one behaves: cookies kept, the XSRF cookie echoed in a header. */
-async function apiClient(playwright: typeof import('@playwright/test')['request'], baseURL: string) {
-  const context = await playwright.newContext({
-    baseURL,
-    extraHTTPHeaders: { 'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
-  })
-  await context.get('/api/v1/services/get-available-services')
-  const token = (await context.storageState()).cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value
-  expect(token, 'the API sets an XSRF-TOKEN cookie').toBeTruthy()
-  return { context, xsrf: { 'X-XSRF-TOKEN': token! } }
-}
-
-async function json(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<any> {
-  expect(response.headers()['content-type']).toMatch(/^application\/json/)
-  return response.json()
-}
 
 test('the whole customer journey through the API, as the existing client drives it', async ({ playwright, baseURL }) => {
   const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)

@@ -22,4 +22,11 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
     expect(thrown).toMatchObject({ init: { status: 404 } })
     expect((await json.loader(args)).status).toBe(404)
   })
+
+  it('has no sandbox checkout either: /dev/sandbox/pay answers 404', async () => {
+    const sandbox = await import('~/routes/dev.sandbox.pay')
+    const request = new Request('http://localhost/dev/sandbox/pay', { method: 'POST', body: JSON.stringify({ orderId: 'order_x' }) })
+    const response = await sandbox.action({ request, params: {}, context: {} } as never)
+    expect(response.status).toBe(404)
+  })
 })

@@ -86,6 +86,22 @@ describe('startGatewayPayment', () => {
     expect(await prisma.payment.count({ where: { userId } })).toBe(0)
   })
 
+  it('refuses a total the client was not shown, creating nothing, and names the right one', async () => {
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const swing = await createService('Swing', 149_950, 90)
+    const cart = [equity.id, swing.id]
+
+    const refused = await startGatewayPayment(userId, cart, { gateway, expectedAmountPaise: 100 }).catch((error: unknown) => error)
+    expect(refused).toMatchObject({ code: 'amount-mismatch', status: 409, amountPaise: 449_850 })
+    expect((refused as Error).message).toBe('The prices in your cart have changed: the total is now Rs. 4,498.50. Please review your cart and try again.')
+    await expect(createManualPayment(userId, cart, { expectedAmountPaise: 449_800 })).rejects.toMatchObject({ code: 'amount-mismatch', amountPaise: 449_850 })
+    expect(await prisma.payment.count({ where: { userId } })).toBe(0)
+
+    expect((await startGatewayPayment(userId, cart, { gateway, expectedAmountPaise: 449_850 })).amountPaise).toBe(449_850)
+    expect((await createManualPayment(userId, cart, { expectedAmountPaise: 449_850 })).created).toBe(true)
+  })
+
   it('reopens the open order of the same cart for 10 minutes instead of creating another', async () => {
     const userId = await createUser()
     const equity = await createService('Equity', 299_900, 30)

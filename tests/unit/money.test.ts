@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatPriceLine, formatRupees, PAISE_PER_RUPEE } from '~/domain/money'
+import { formatPriceLine, formatRupees, PAISE_PER_RUPEE, rupeesToPaise } from '~/domain/money'
 
 describe('formatRupees', () => {
   it('shows whole rupees without decimals', () => {
@@ -28,5 +28,15 @@ describe('formatPriceLine', () => {
   it("is the SPEC's 'Rs. {price} for {duration} Days'", () => {
     expect(formatPriceLine(299_900, 30)).toBe('Rs. 2,999 for 30 Days')
     expect(formatPriceLine(999_900, 365)).toBe('Rs. 9,999 for 365 Days')
+  })
+})
+
+describe('rupeesToPaise', () => {
+  it('turns rupees with paise into whole paise without float drift', () => {
+    expect(rupeesToPaise(2999)).toBe(299_900)
+    expect(rupeesToPaise(1499.5)).toBe(149_950)
+    expect(rupeesToPaise(4498.5)).toBe(449_850)
+    expect(rupeesToPaise(0.29)).toBe(29)
+    expect(() => rupeesToPaise(Number.NaN)).toThrow(TypeError)
   })
 })

@@ -1,0 +1,87 @@
+import { z } from 'zod'
+import { MAX_CART_SERVICES } from './cart'
+
+/**
+ * The existing clients' cart, sent as JSON text in `notes.cart`: a list of service ids, or of cart
+ * entries (`{ _id }` or `{ _id, service: { _id } }`, SPEC section 3). Only the ids are read; prices
+ * and durations always come from the database.
+ */
+export function cartServiceIds(cartText: string): string[] | null {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(cartText)
+  } catch {
+    return null
+  }
+  if (!Array.isArray(parsed) || parsed.length > MAX_CART_SERVICES) return null
+  const ids: string[] = []
+  for (const entry of parsed) {
+    const id = typeof entry === 'string' ? entry : entryId(entry)
+    if (!id) return null
+    ids.push(id)
+  }
+  return ids
+}
+
+function entryId(entry: unknown): string | null {
+  if (!entry || typeof entry !== 'object') return null
+  const { _id, service } = entry as { _id?: unknown; service?: { _id?: unknown } | null }
+  if (service && typeof service === 'object' && typeof service._id === 'string') return service._id
+  return typeof _id === 'string' ? _id : null
+}
+
+/**
+ * SPEC's create-order and manual-payment body: amount (rupees, the total the client showed),
+ * currency INR, receipt and notes { number, details, cart }. Receipt (the PAN), number and details
+ * are accepted but not used: the server has them, and they never go to the gateway.
+ */
+export const CheckoutRequestSchema = z.object({
+  amount: z.number({ error: 'Send amount: the cart total in rupees.' }).positive('Send amount: the cart total in rupees.'),
+  currency: z.literal('INR', { error: 'Only INR is accepted.' }).optional(),
+  receipt: z.string().optional(),
+  notes: z.object(
+    {
+      number: z.string().optional(),
+      details: z.string().optional(),
+      cart: z
+        .string({ error: 'Send notes.cart: the cart as JSON text.' })
+        .transform((text, context) => {
+          const ids = cartServiceIds(text)
+          if (ids === null) {
+            context.addIssue({ code: 'custom', message: 'notes.cart must be JSON text of a list of services (ids or cart entries).' })
+            return z.NEVER
+          }
+          return ids
+        }),
+    },
+    { error: 'Send notes with the cart.' },
+  ),
+})
+
+/** What the checkout hands the page on success (Razorpay's handler response). */
+export const CheckoutResponseSchema = z.object({
+  razorpayResponse: z.object(
+    {
+      razorpay_order_id: z.string({ error: 'Send razorpay_order_id.' }).min(1, 'Send razorpay_order_id.'),
+      razorpay_payment_id: z.string({ error: 'Send razorpay_payment_id.' }).min(1, 'Send razorpay_payment_id.'),
+      razorpay_signature: z.string({ error: 'Send razorpay_signature.' }).min(1, 'Send razorpay_signature.'),
+    },
+    { error: "Send razorpayResponse: the checkout's success response." },
+  ),
+})
+
+/**
+ * What the checkout hands the page on failure (Razorpay's `payment.failed` response), sent as
+ * `response`: either the `error` object itself or the whole response holding it.
+ */
+export function failedOrderId(response: unknown): string | null {
+  const holder = response as { metadata?: { order_id?: unknown }; error?: { metadata?: { order_id?: unknown } } } | null
+  const orderId = holder?.metadata?.order_id ?? holder?.error?.metadata?.order_id
+  return typeof orderId === 'string' && orderId ? orderId : null
+}
+
+export function failureReason(response: unknown): string {
+  const holder = response as { description?: unknown; error?: { description?: unknown } } | null
+  const description = holder?.description ?? holder?.error?.description
+  return typeof description === 'string' && description ? description : 'Payment failed'
+}

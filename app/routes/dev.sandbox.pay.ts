@@ -1,0 +1,42 @@
+import { z } from 'zod'
+import { apiError, postOnly, readJsonBody } from '~/server/api.server'
+import { demoSandbox } from '~/server/razorpay.server'
+import type { Route } from './+types/dev.sandbox.pay'
+
+const Body = z.object({
+  orderId: z.string({ error: 'Send orderId.' }).min(1, 'Send orderId.'),
+  outcome: z.enum(['captured', 'authorized', 'failed']).default('captured'),
+  webhook: z.enum(['payment.captured', 'payment.failed', 'order.paid', 'payment.authorized']).optional(),
+})
+
+export const loader = postOnly
+
+/**
+ * Demo and tests only (404 in a deployment): what checkout.js hands the page when the customer pays
+ * `orderId` in the sandbox (`razorpayResponse`), and optionally the signed webhook Razorpay's
+ * servers would send for that payment (`webhook`: raw body and headers, for the caller to POST to
+ * /webhooks/razorpay, as often as it likes).
+ */
+export async function action({ request }: Route.ActionArgs) {
+  const sandbox = demoSandbox()
+  if (!sandbox) return apiError(404, 'Not Found')
+  const { orderId, outcome, webhook } = await readJsonBody(request, Body)
+  let razorpayResponse: ReturnType<typeof sandbox.pay>
+  try {
+    razorpayResponse = sandbox.pay(orderId, outcome)
+  } catch {
+    return apiError(404, `The sandbox has no order ${orderId}.`)
+  }
+  const delivery = webhook ? sandbox.webhook(webhook, razorpayResponse.razorpay_payment_id) : null
+  return Response.json({
+    razorpayResponse,
+    ...(delivery
+      ? {
+          webhook: {
+            body: delivery.rawBody,
+            headers: { 'content-type': 'application/json', 'x-razorpay-signature': delivery.signature, 'x-razorpay-event-id': delivery.eventId },
+          },
+        }
+      : {}),
+  })
+}

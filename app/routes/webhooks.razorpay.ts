@@ -1,0 +1,15 @@
+import { postOnly } from '~/server/api.server'
+import { handleWebhook } from '~/server/payments.server'
+import type { Route } from './+types/webhooks.razorpay'
+
+export const loader = postOnly
+
+/**
+ * Razorpay's webhooks (configure https://<host>/webhooks/razorpay). Outside /api/v1, so no XSRF
+ * pair: the signature over the raw bytes is the check, and Razorpay's servers send no Origin.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  const rawBody = new Uint8Array(await request.arrayBuffer())
+  const result = await handleWebhook(rawBody, request.headers.get('x-razorpay-signature'), request.headers.get('x-razorpay-event-id'))
+  return Response.json({ outcome: result.outcome }, { status: result.status })
+}
