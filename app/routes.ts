@@ -1,4 +1,4 @@
-import { type RouteConfig, index, prefix, route } from '@react-router/dev/routes'
+import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes'
 
 // Mirrors SPEC section 2; later issues add /pay, /subscriptions and the static pages.
 export default [
@@ -9,6 +9,14 @@ export default [
   route('logout', 'routes/logout.tsx'),
   route('services', 'routes/services.tsx'),
   route('dev/outbox', 'routes/dev.outbox.tsx'),
+  // The admin console: ADMIN role only; everyone else gets 404 (app/server/admin.server.ts).
+  ...prefix('admin', [
+    layout('routes/admin/layout.tsx', [
+      index('routes/admin/index.ts'),
+      route('payments', 'routes/admin/payments.tsx'),
+      route('audit', 'routes/admin/audit.tsx'),
+    ]),
+  ]),
   route('dev/outbox.json', 'routes/dev.outbox.json.ts'),
   // SPEC section 7: the JSON API of the existing web and mobile clients (docs/api.md).
   ...prefix('api/v1', [
