@@ -12,7 +12,7 @@ export default [
   // The admin console: ADMIN role only; everyone else gets 404 (app/server/admin.server.ts).
   ...prefix('admin', [
     layout('routes/admin/layout.tsx', [
-      index('routes/admin/index.ts'),
+      index('routes/admin/index.tsx'),
       route('payments', 'routes/admin/payments.tsx'),
       route('audit', 'routes/admin/audit.tsx'),
     ]),
