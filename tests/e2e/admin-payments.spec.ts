@@ -1,0 +1,139 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './axe'
+import { withE2eDatabase } from './database'
+import { fillProfileDetails, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
+
+/** The smallest valid PNG: a 1x1 transparent pixel. */
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
+
+/** A browser context of its own with this project's settings (JavaScript on or off). */
+async function newPage(browser: Browser): Promise<Page> {
+  const { baseURL, javaScriptEnabled } = test.info().project.use
+  const context = await browser.newContext({ baseURL, javaScriptEnabled })
+  const page = await context.newPage()
+  await useOwnClientAddress(page)
+  return page
+}
+
+/**
+ * A customer with a complete profile who has not opened the home page yet (so the manual claim
+ * inserted next is not hidden by the 10-minute cache the app would otherwise invalidate itself).
+ */
+async function customerWithProfile(page: Page, request: APIRequestContext) {
+  const mobile = uniqueMobile()
+  const email = `asha${mobile}@example.in`
+  await page.goto('/details?redirectTo=%2Fservices')
+  const phone = await signIn(page, request, mobile)
+  await fillProfileDetails(page, { name: 'Asha Rao', email, dob: '2001-05-17', pan: 'ABCPE1234F' })
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
+  await expect(page).toHaveURL(/\/services$/)
+  return { phone, email }
+}
+
+/** "I'll Pay & Send Screenshot" is not built yet (/pay): the claim goes in as createManualPayment would leave it. */
+async function insertManualClaim(phone: string, utr: string) {
+  await withE2eDatabase(async (client) => {
+    const {
+      rows: [service],
+    } = await client.query<{ id: string; name: string; price_paise: number; duration_days: number }>(
+      'SELECT id, name, price_paise, duration_days FROM services WHERE active ORDER BY sort_order, name LIMIT 1',
+    )
+    const cart = [{ serviceId: service!.id, name: service!.name, pricePaise: service!.price_paise, durationDays: service!.duration_days }]
+    await client.query(
+      `INSERT INTO payments (user_id, method, status, amount_paise, currency, cart, utr, expires_at)
+       SELECT id, 'MANUAL', 'PENDING_VERIFICATION', $2, 'INR', $3::jsonb, $4, now() + interval '7 days' FROM users WHERE phone = $1`,
+      [phone, service!.price_paise, JSON.stringify(cart), utr],
+    )
+  })
+}
+
+/** An admin: signed in through /auth, then given the ADMIN role (as ADMIN_PHONES would at sign-in). */
+async function adminPage(browser: Browser, request: APIRequestContext): Promise<Page> {
+  const page = await newPage(browser)
+  const phone = await signIn(page, request)
+  await withE2eDatabase((client) => client.query(`UPDATE users SET role = 'ADMIN' WHERE phone = $1`, [phone]))
+  return page
+}
+
+/** The figure under one of the home page's headings ("Active subscriptions", "Payments pending verification"). */
+const homeFigure = (page: Page, term: string) => page.getByText(term, { exact: true }).locator('xpath=following-sibling::dd[1]')
+
+function pendingCard(page: Page, phone: string) {
+  return page.getByRole('article', { name: new RegExp(phone.replace('+', '\\+')) })
+}
+
+test.beforeEach(async ({ page }) => useOwnClientAddress(page))
+
+test('an admin confirms a manual payment and the customer then has the subscription', async ({ page, request, browser }) => {
+  const customer = await customerWithProfile(page, request)
+  const utr = `UTR${Date.now()}`
+  await insertManualClaim(customer.phone, utr)
+  await page.goto('/')
+  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('1')
+  await expect(homeFigure(page, 'Active subscriptions')).toHaveText('0')
+
+  const admin = await adminPage(browser, request)
+  await admin.goto('/admin')
+  await expect(admin).toHaveURL(/\/admin\/payments$/)
+  await expect(admin.getByRole('heading', { name: 'Payments to review' })).toBeVisible()
+  const card = pendingCard(admin, customer.phone)
+  await expect(card).toContainText(utr)
+  await expect(card).toContainText('Time left before expiry')
+  await expect(card).toContainText(/6 days 23 hours|7 days/)
+  await expectNoSeriousA11yViolations(admin)
+  await card.getByRole('button', { name: 'Confirm' }).click()
+  await expect(admin.getByRole('status')).toHaveText('Payment confirmed; the subscriptions are active and the customer was e-mailed.')
+  await expect(pendingCard(admin, customer.phone)).toHaveCount(0)
+
+  await page.reload()
+  await expect(homeFigure(page, 'Active subscriptions')).toHaveText('1')
+  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('0')
+  const outbox = await request.get(`/dev/outbox.json?to=${encodeURIComponent(customer.email)}`)
+  expect((await outbox.json()).messages).toEqual([expect.objectContaining({ subject: 'Your payment is confirmed' })])
+
+  await admin.goto('/admin/audit')
+  await expect(admin.getByRole('heading', { name: 'Audit log' })).toBeVisible()
+  await expectNoSeriousA11yViolations(admin)
+  await admin.context().close()
+})
+
+test('an admin rejects a manual payment with a reason and the customer’s pending card is gone', async ({ page, request, browser }) => {
+  const customer = await customerWithProfile(page, request)
+  await insertManualClaim(customer.phone, `UTR${Date.now()}`)
+  await page.goto('/')
+  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('1')
+
+  const admin = await adminPage(browser, request)
+  await admin.goto('/admin/payments')
+  const card = pendingCard(admin, customer.phone)
+  await card.getByText('Reject…').click()
+  await card.getByLabel('Reason for rejecting (sent to the customer)').fill('No transfer with this UTR reached our account')
+  await card.getByRole('button', { name: 'Reject payment' }).click()
+  await expect(admin.getByRole('status')).toHaveText('Payment rejected; the customer was e-mailed the reason.')
+  await expect(pendingCard(admin, customer.phone)).toHaveCount(0)
+
+  await page.reload()
+  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('0')
+  await expect(homeFigure(page, 'Active subscriptions')).toHaveText('0')
+  const outbox = await request.get(`/dev/outbox.json?to=${encodeURIComponent(customer.email)}`)
+  const [mail] = (await outbox.json()).messages as { subject: string; body: string }[]
+  expect(mail).toMatchObject({ subject: 'We could not verify your payment' })
+  expect(mail!.body).toContain('No transfer with this UTR reached our account')
+  await admin.context().close()
+})
+
+test('the admin console is a plain 404 for a customer and for a visitor', async ({ page, request }) => {
+  const visitor = await page.goto('/admin/payments')
+  expect(visitor?.status()).toBe(404)
+  await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
+  await signIn(page, request)
+  const customer = await page.goto('/admin')
+  expect(customer?.status()).toBe(404)
+  await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
+})
