@@ -128,6 +128,27 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
   await admin.context().close()
 })
 
+test('rejecting without a real reason shows the error next to the field and keeps the claim', async ({ page, request, browser }) => {
+  const customer = await customerWithProfile(page, request)
+  await insertManualClaim(customer.phone, `UTR${Date.now()}`)
+
+  const admin = await adminPage(browser, request)
+  await admin.goto('/admin/payments')
+  const card = pendingCard(admin, customer.phone)
+  await card.getByText('Reject…').click()
+  // Blanks pass the browser's required check; the schema (client with JavaScript, server without) refuses them.
+  const reason = card.getByLabel('Reason for rejecting (sent to the customer)')
+  await reason.fill('   ')
+  await card.getByRole('button', { name: 'Reject payment' }).click()
+  const refusedCard = pendingCard(admin, customer.phone)
+  await expect(refusedCard.getByText('Give the reason for rejecting this payment; the customer sees it.')).toBeVisible()
+  await expect(refusedCard.getByLabel('Reason for rejecting (sent to the customer)')).toHaveAttribute('aria-invalid', 'true')
+  await expectNoSeriousA11yViolations(admin)
+  await admin.goto('/admin/payments')
+  await expect(pendingCard(admin, customer.phone)).toHaveCount(1)
+  await admin.context().close()
+})
+
 test('the admin console is a plain 404 for a customer and for a visitor', async ({ page, request }) => {
   const visitor = await page.goto('/admin/payments')
   expect(visitor?.status()).toBe(404)
