@@ -4,7 +4,7 @@ import { MS_PER_DAY } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
-import { notifyCustomer } from './mail.server'
+import { notifyCustomer } from './notify.server'
 import { confirmManualPayment, rejectManualPayment } from './payments.server'
 import { PaymentStateError } from './subscriptions.server'
 

@@ -64,6 +64,22 @@ async function adminPage(browser: Browser, request: APIRequestContext): Promise<
 /** The figure under one of the home page's headings ("Active subscriptions", "Payments pending verification"). */
 const homeFigure = (page: Page, term: string) => page.getByText(term, { exact: true }).locator('xpath=following-sibling::dd[1]')
 
+/** The e-mails the dev outbox delivered to `email`, waiting for the send-email job. */
+async function emailsTo(request: APIRequestContext, email: string) {
+  let messages: { subject: string; body: string }[] = []
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/dev/outbox.json?to=${encodeURIComponent(email)}`)
+        messages = ((await response.json()) as { messages: typeof messages }).messages
+        return messages.length
+      },
+      { timeout: 15_000, message: `an e-mail to ${email} in the dev outbox` },
+    )
+    .toBeGreaterThan(0)
+  return messages
+}
+
 function pendingCard(page: Page, phone: string) {
   return page.getByRole('article', { name: new RegExp(phone.replace('+', '\\+')) })
 }
@@ -94,8 +110,7 @@ test('an admin confirms a manual payment and the customer then has the subscript
   await page.reload()
   await expect(homeFigure(page, 'Active subscriptions')).toHaveText('1')
   await expect(homeFigure(page, 'Payments pending verification')).toHaveText('0')
-  const outbox = await request.get(`/dev/outbox.json?to=${encodeURIComponent(customer.email)}`)
-  expect((await outbox.json()).messages).toEqual([expect.objectContaining({ subject: 'Your payment is confirmed' })])
+  expect(await emailsTo(request, customer.email)).toEqual([expect.objectContaining({ subject: 'Your payment is confirmed' })])
 
   await admin.goto('/admin/audit')
   await expect(admin.getByRole('heading', { name: 'Audit log' })).toBeVisible()
@@ -121,8 +136,7 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
   await page.reload()
   await expect(homeFigure(page, 'Payments pending verification')).toHaveText('0')
   await expect(homeFigure(page, 'Active subscriptions')).toHaveText('0')
-  const outbox = await request.get(`/dev/outbox.json?to=${encodeURIComponent(customer.email)}`)
-  const [mail] = (await outbox.json()).messages as { subject: string; body: string }[]
+  const [mail] = await emailsTo(request, customer.email)
   expect(mail).toMatchObject({ subject: 'We could not verify your payment' })
   expect(mail!.body).toContain('No transfer with this UTR reached our account')
   await admin.context().close()

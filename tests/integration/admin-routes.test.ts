@@ -1,12 +1,15 @@
-import { describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { action as paymentsAction, loader as paymentsLoader } from '~/routes/admin/payments'
 import { loader as auditLoader } from '~/routes/admin/audit'
 import { loader as indexLoader } from '~/routes/admin/index'
 import { loader as layoutLoader } from '~/routes/admin/layout'
 import { prisma } from '~/server/db.server'
+import { stopJobs } from '~/server/jobs.server'
 import { createManualPayment } from '~/server/payments.server'
 import { createSession } from '~/server/session.server'
 import { createService, createUser } from '../support/payment-fixtures'
+
+afterAll(() => stopJobs())
 
 type Handler = (args: { request: Request; params: object; context: object }) => Promise<unknown>
 
