@@ -172,3 +172,18 @@ test('the admin console is a plain 404 for a customer and for a visitor', async 
   expect(customer?.status()).toBe(404)
   await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
 })
+
+test('the admin pages fit a phone screen without sideways scrolling', async ({ page, request, browser }) => {
+  const customer = await customerWithProfile(page, request)
+  await insertManualClaim(customer.phone, `UTR${'9'.repeat(22)}`)
+  const admin = await adminPage(browser, request)
+  await admin.setViewportSize({ width: 360, height: 740 })
+  for (const path of ['/admin/payments', '/admin/audit']) {
+    await admin.goto(path)
+    const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow, `${path} is wider than the phone`).toBeLessThanOrEqual(0)
+  }
+  await admin.goto('/admin/payments')
+  await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Confirm' })).toBeVisible()
+  await admin.context().close()
+})
