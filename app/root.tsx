@@ -23,7 +23,7 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request)
   // Serialised into every page: only what the header shows.
-  return { demoMode: env.DEMO_MODE, user: user ? { name: user.name } : null }
+  return { demoMode: env.DEMO_MODE, user: user ? { name: user.name, isAdmin: user.role === 'ADMIN' } : null }
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
