@@ -192,3 +192,37 @@ test('the admin pages fit a phone screen without sideways scrolling', async ({ p
   await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Confirm' })).toBeVisible()
   await admin.context().close()
 })
+
+test('gateway payments are listed read-only with their gateway ids and filter by status and date', async ({ request, browser }) => {
+  const admin = await adminPage(browser, request)
+  const orderId = `order_e2e${Date.now()}${Math.floor(Math.random() * 1000)}`
+  await withE2eDatabase((client) =>
+    client.query(
+      `WITH u AS (INSERT INTO users (phone) VALUES ($2) RETURNING id)
+       INSERT INTO payments (user_id, method, status, amount_paise, currency, cart, gateway_order_id, failure_reason, created_at)
+       SELECT u.id, 'GATEWAY', 'FAILED', s.price_paise, 'INR',
+              jsonb_build_array(jsonb_build_object('serviceId', s.id, 'name', s.name, 'pricePaise', s.price_paise, 'durationDays', s.duration_days)),
+              $1, 'Card declined', '2026-11-20T18:00:00Z'
+       FROM u, (SELECT * FROM services WHERE active ORDER BY sort_order, name LIMIT 1) s`,
+      [orderId, `+91${uniqueMobile()}`],
+    ),
+  )
+  const row = (page: Page) => page.getByRole('article', { name: `Gateway payment ${orderId}` })
+
+  await admin.goto('/admin/payments')
+  await admin.getByLabel('Status').selectOption('FAILED')
+  // 18:00 UTC on 20 November is 23:30 on 20 November in India.
+  await admin.getByLabel('From (India date)').fill('2026-11-20')
+  await admin.getByLabel('To (India date)').fill('2026-11-20')
+  await admin.getByRole('button', { name: 'Filter' }).click()
+  await expect(admin).toHaveURL(/status=FAILED&from=2026-11-20&to=2026-11-20/)
+  await expect(row(admin)).toContainText('Card declined')
+  await expect(row(admin)).toContainText('20-11-2026 23:30 IST')
+  await expect(row(admin).getByRole('button')).toHaveCount(0)
+
+  await admin.getByLabel('Status').selectOption('PAID')
+  await admin.getByRole('button', { name: 'Filter' }).click()
+  await expect(admin).toHaveURL(/status=PAID/)
+  await expect(row(admin)).toHaveCount(0)
+  await admin.context().close()
+})
