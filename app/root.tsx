@@ -26,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request)
   const registration: RegistrationDetails = { name: businessDetails.name, sebiRegistrationNumber: businessDetails.sebiRegistrationNumber }
   // Serialised into every page: only what the header and footer show.
-  return { demoMode: env.DEMO_MODE, user: user ? { name: user.name } : null, registration }
+  return { demoMode: env.DEMO_MODE, user: user ? { name: user.name, isAdmin: user.role === 'ADMIN' } : null, registration }
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -1,4 +1,4 @@
-import { type RouteConfig, index, prefix, route } from '@react-router/dev/routes'
+import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes'
 
 // Mirrors SPEC section 2.
 export default [
@@ -11,6 +11,14 @@ export default [
   route('pay', 'routes/pay.tsx'),
   route('subscriptions', 'routes/subscriptions.tsx'),
   route('dev/outbox', 'routes/dev.outbox.tsx'),
+  // The admin console: ADMIN role only; everyone else gets 404 (app/server/admin.server.ts).
+  ...prefix('admin', [
+    layout('routes/admin/layout.tsx', [
+      index('routes/admin/index.tsx'),
+      route('payments', 'routes/admin/payments.tsx'),
+      route('audit', 'routes/admin/audit.tsx'),
+    ]),
+  ]),
   route('dev/outbox.json', 'routes/dev.outbox.json.ts'),
   route('dev/sandbox/pay', 'routes/dev.sandbox.pay.ts'),
   // Razorpay's servers call this; outside /api/v1 so the XSRF pair does not apply (the signature does).

@@ -13,7 +13,8 @@ const NAV_LINKS = [
   { to: '/complaint-board', label: 'Complaint Board' },
 ] as const
 
-export type HeaderUser = { name: string | null }
+/** `isAdmin` only adds the console link to an admin's menu; everyone else sees no trace of it. */
+export type HeaderUser = { name: string | null; isAdmin: boolean }
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   isActive
@@ -78,6 +79,11 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
             <Link to="/subscriptions" className={menuItemClass}>
               Subscriptions
             </Link>
+            {user.isAdmin ? (
+              <Link to="/admin" className={menuItemClass}>
+                Admin
+              </Link>
+            ) : null}
             <Form method="post" action="/logout">
               <button type="submit" className={`${menuItemClass} w-full text-left`}>
                 Logout

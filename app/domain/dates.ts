@@ -47,3 +47,19 @@ export function latestAdultBirthDate(today: Date): string {
   const latest = rolledOver ? new Date(Date.UTC(birthYear, month - 1, 28)) : candidate
   return latest.toISOString().slice(0, 10)
 }
+
+const indiaDateTimeParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: INDIA_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** "DD-MM-YYYY HH:MM IST" in India time; format on the server only (clients' ICU data differ). */
+export function formatIndiaDateTime(instant: Date): string {
+  const parts = Object.fromEntries(indiaDateTimeParts.formatToParts(instant).map((part) => [part.type, part.value]))
+  return `${parts.day}-${parts.month}-${parts.year} ${parts.hour}:${parts.minute} IST`
+}

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss'
 import { prisma } from './db.server'
 import { env } from './env.server'
+import { deliverEmail, type Email } from './mail.server'
 import { expireManualPayments, reconcileOpenOrders } from './payments.server'
 import { smsProvider, SmsDeliveryError, type OtpSms } from './sms.server'
 
@@ -11,6 +12,12 @@ const SEND_SMS_RETRY_LIMIT = 5
 const SEND_SMS_RETRY_DELAY_SECONDS = 5
 const SEND_SMS_TIMEOUT_SECONDS = 60
 const JOB_POLLING_INTERVAL_SECONDS = 0.5
+
+/** Outbound e-mail to customers (payment confirmed or rejected): retried with backoff over about an hour. */
+export const SEND_EMAIL_QUEUE = 'send-email'
+const SEND_EMAIL_RETRY_LIMIT = 8
+const SEND_EMAIL_RETRY_DELAY_SECONDS = 30
+const SEND_EMAIL_TIMEOUT_SECONDS = 60
 
 /** Hourly clean-up of rows that only mattered for a while: limit events, old codes, ended sessions. */
 export const PRUNE_QUEUE = 'prune-expired'
@@ -34,6 +41,7 @@ function jobQueue(): Promise<PgBoss> {
     boss.on('error', (error) => console.error('[jobs]', error))
     await boss.start()
     await boss.createQueue(SEND_SMS_QUEUE)
+    await boss.createQueue(SEND_EMAIL_QUEUE)
     await boss.createQueue(PRUNE_QUEUE)
     await boss.createQueue(SETTLE_PAYMENTS_QUEUE)
     return boss
@@ -47,6 +55,15 @@ export async function enqueueOtpSms(sms: OtpSms): Promise<void> {
     retryDelay: SEND_SMS_RETRY_DELAY_SECONDS,
     retryBackoff: true,
     expireInSeconds: SEND_SMS_TIMEOUT_SECONDS,
+  })
+}
+
+export async function enqueueEmail(email: Email): Promise<void> {
+  await (await jobQueue()).send(SEND_EMAIL_QUEUE, email, {
+    retryLimit: SEND_EMAIL_RETRY_LIMIT,
+    retryDelay: SEND_EMAIL_RETRY_DELAY_SECONDS,
+    retryBackoff: true,
+    expireInSeconds: SEND_EMAIL_TIMEOUT_SECONDS,
   })
 }
 
@@ -85,6 +102,9 @@ export async function startJobWorkers(): Promise<void> {
   await boss.work(PRUNE_QUEUE, () => pruneExpiredRows())
   await boss.schedule(SETTLE_PAYMENTS_QUEUE, SETTLE_PAYMENTS_SCHEDULE_CRON)
   await boss.work(SETTLE_PAYMENTS_QUEUE, () => settlePayments())
+  await boss.work<Email>(SEND_EMAIL_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
+    for (const job of jobs) await deliverEmail(job.data)
+  })
   await boss.work<OtpSms>(SEND_SMS_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
     for (const job of jobs) await deliverOtpSms(job.data)
   })

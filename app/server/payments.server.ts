@@ -481,19 +481,40 @@ export async function createManualPayment(
 }
 
 /** Admin console: the transfer arrived. Goes through the one path to subscriptions. */
-export function confirmManualPayment(paymentId: string, { now = new Date() }: { now?: Date } = {}) {
-  return markPaymentPaid(paymentId, { paidAt: now, source: 'admin' })
+export function confirmManualPayment(
+  paymentId: string,
+  { now = new Date(), onPaid }: { now?: Date; onPaid?: Parameters<typeof markPaymentPaid>[1]['onPaid'] } = {},
+) {
+  return markPaymentPaid(paymentId, { paidAt: now, source: 'admin', onPaid })
 }
 
-/** Admin console: the claimed transfer was not found. Final. */
-export async function rejectManualPayment(paymentId: string, reason: string): Promise<boolean> {
-  const rejected = await prisma.payment.updateManyAndReturn({
-    where: { id: paymentId, method: 'MANUAL', status: 'PENDING_VERIFICATION' },
-    data: { status: 'REJECTED', rejectedReason: reason.slice(0, FAILURE_REASON_MAX_LENGTH) },
-    select: { userId: true },
+export type RejectedPayment = { paymentId: string; userId: string; reason: string }
+
+/**
+ * Admin console: the claimed transfer was not found. Final. Only a claim still pending and inside
+ * its 7 days can be rejected; `onRejected` runs in the same transaction (the audit log).
+ */
+export async function rejectManualPayment(
+  paymentId: string,
+  reason: string,
+  {
+    now = new Date(),
+    onRejected,
+  }: { now?: Date; onRejected?: (tx: Prisma.TransactionClient, rejected: RejectedPayment) => Promise<void> } = {},
+): Promise<boolean> {
+  const storedReason = reason.slice(0, FAILURE_REASON_MAX_LENGTH)
+  const rejected = await prisma.$transaction(async (tx) => {
+    const [row] = await tx.payment.updateManyAndReturn({
+      where: { id: paymentId, method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } },
+      data: { status: 'REJECTED', rejectedReason: storedReason },
+      select: { userId: true },
+    })
+    if (!row) return null
+    await onRejected?.(tx, { paymentId, userId: row.userId, reason: storedReason })
+    return row
   })
-  for (const { userId } of rejected) invalidateUserPayments(userId)
-  return rejected.length > 0
+  if (rejected) invalidateUserPayments(rejected.userId)
+  return rejected !== null
 }
 
 /** Manual claims unconfirmed after MANUAL_PAYMENT_EXPIRY_DAYS are dismissed (the SPEC's promise, enforced). */

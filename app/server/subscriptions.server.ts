@@ -1,6 +1,6 @@
 import type { CartItem } from '~/domain/cart'
 import { renewalStartsAt, subscriptionEndsAt } from '~/domain/dates'
-import type { PaymentMethod, PaymentStatus } from '~/generated/prisma/client'
+import type { PaymentMethod, PaymentStatus, Prisma } from '~/generated/prisma/client'
 import { cached, invalidate } from './cache.server'
 import { prisma } from './db.server'
 
@@ -23,7 +23,7 @@ export class PaymentStateError extends Error {
   override name = 'PaymentStateError'
   constructor(
     message: string,
-    readonly reason: 'not-found' | 'final' | 'wrong-source' | 'missing-gateway-payment-id',
+    readonly reason: 'not-found' | 'final' | 'expired' | 'wrong-source' | 'missing-gateway-payment-id',
   ) {
     super(message)
   }
@@ -40,7 +40,17 @@ export function invalidateUserPayments(userId: string): void {
 
 export type MarkPaidResult = { alreadyPaid: boolean; paymentId: string; userId: string }
 
-type LockedPayment = { id: string; user_id: string; method: PaymentMethod; status: PaymentStatus; cart: CartItem[] }
+type LockedPayment = {
+  id: string
+  user_id: string
+  method: PaymentMethod
+  status: PaymentStatus
+  cart: CartItem[]
+  expires_at: Date | null
+}
+
+/** What the transaction that paid a payment made, for a caller's own writes in that transaction (the audit log). */
+export type PaidPayment = { paymentId: string; userId: string; status: PaymentStatus; subscriptionIds: string[] }
 
 /**
  * THE one path from a payment to subscriptions. Checkout verify, re-verify, the hosted-checkout
@@ -50,12 +60,23 @@ type LockedPayment = { id: string; user_id: string; method: PaymentMethod; statu
  */
 export async function markPaymentPaid(
   paymentId: string,
-  { gatewayPaymentId, paidAt, source }: { gatewayPaymentId?: string; paidAt: Date; source: PaidSource },
+  {
+    gatewayPaymentId,
+    paidAt,
+    source,
+    onPaid,
+  }: {
+    gatewayPaymentId?: string
+    paidAt: Date
+    source: PaidSource
+    /** Runs inside the paying transaction, only when this call is the one that paid. */
+    onPaid?: (tx: Prisma.TransactionClient, paid: PaidPayment) => Promise<void>
+  },
 ): Promise<MarkPaidResult> {
   const result = await prisma.$transaction(
     async (tx) => {
       const [payment] = await tx.$queryRaw<LockedPayment[]>`
-        SELECT id::text, user_id::text, method, status, cart FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
+        SELECT id::text, user_id::text, method, status, cart, expires_at FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
       if (!payment) throw new PaymentStateError(`Payment ${paymentId} does not exist`, 'not-found')
       if (payment.status === 'PAID') return { alreadyPaid: true, paymentId, userId: payment.user_id }
 
@@ -73,6 +94,10 @@ export async function markPaymentPaid(
         if (payment.status !== 'PENDING_VERIFICATION') {
           throw new PaymentStateError(`Manual payment ${paymentId} is ${payment.status} and cannot be paid`, 'final')
         }
+        // Past its 7 days a claim is expired even before the settle-payments job has marked it so.
+        if (!payment.expires_at || payment.expires_at <= paidAt) {
+          throw new PaymentStateError(`Manual payment ${paymentId} expired and cannot be paid`, 'expired')
+        }
       }
 
       await tx.payment.update({
@@ -89,7 +114,8 @@ export async function markPaymentPaid(
         _max: { endsAt: true },
       })
       const currentEndOf = new Map(currentEnds.map((row) => [row.serviceId, row._max.endsAt]))
-      await tx.subscription.createMany({
+      const created = await tx.subscription.createManyAndReturn({
+        select: { id: true },
         data: payment.cart.map((item) => {
           const startsAt = renewalStartsAt(paidAt, currentEndOf.get(item.serviceId) ?? null)
           return {
@@ -101,6 +127,7 @@ export async function markPaymentPaid(
           }
         }),
       })
+      await onPaid?.(tx, { paymentId, userId: payment.user_id, status: payment.status, subscriptionIds: created.map((row) => row.id) })
       return { alreadyPaid: false, paymentId, userId: payment.user_id }
     },
     { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: MARK_PAID_TRANSACTION_TIMEOUT_MS },

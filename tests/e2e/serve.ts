@@ -1,12 +1,18 @@
 // Playwright's web server: a fresh database on the test server, then `scripts/start.ts` against it
 // (which migrates and seeds it in demo mode). The database is dropped again on exit.
 import { spawn } from 'node:child_process'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { e2eDatabaseUrlFile } from './database'
 import { createDatabase, dropDatabase, dropDatabasesOfDeadRuns, provideTestServer, uniqueDatabaseName } from '../support/test-database'
 
 const server = await provideTestServer({ dataDir: '.data/postgres-e2e', port: 54331 })
 await dropDatabasesOfDeadRuns(server.url)
 const databaseName = uniqueDatabaseName('e2e')
 const databaseUrl = await createDatabase(server.url, databaseName)
+// For specs that set up what no page can (e.g. a manual claim before /pay exists): tests/e2e/database.ts.
+const urlFile = e2eDatabaseUrlFile(process.env.PORT)
+await mkdir('.data', { recursive: true })
+await writeFile(urlFile, databaseUrl)
 
 const store = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
   stdio: 'inherit',
@@ -17,6 +23,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => st
 
 store.on('exit', async (code) => {
   // An embedded server shares our process group, so it may already be stopping; the next run drops it then.
+  await rm(urlFile, { force: true })
   await dropDatabase(server.url, databaseName).catch(() => console.log(`Left database ${databaseName} for the next run to drop`))
   await server.stop()
   process.exit(code ?? 0)

@@ -60,3 +60,11 @@ describe('latestAdultBirthDate', () => {
     expect(latestAdultBirthDate(new Date('2028-02-29T06:00:00Z'))).toBe('2010-02-28')
   })
 })
+
+describe('formatIndiaDateTime', () => {
+  it('shows the instant in India time with the zone named', async () => {
+    const { formatIndiaDateTime } = await import('~/domain/dates')
+    expect(formatIndiaDateTime(new Date('2026-11-20T18:45:00Z'))).toBe('21-11-2026 00:15 IST')
+    expect(formatIndiaDateTime(new Date('2026-11-20T05:00:00Z'))).toBe('20-11-2026 10:30 IST')
+  })
+})

@@ -1,0 +1,28 @@
+import { NavLink, Outlet } from 'react-router'
+import { requireAdmin } from '~/server/admin.server'
+import type { Route } from './+types/layout'
+
+// Each child route guards itself too: loaders run in parallel, so this one cannot protect them.
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  return null
+}
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 font-medium underline-offset-4 ${isActive ? 'bg-gray-100 underline dark:bg-gray-800' : 'hover:underline'}`
+
+export default function AdminLayout() {
+  return (
+    <div>
+      <nav aria-label="Admin" className="mb-4 flex flex-wrap gap-2 border-b border-gray-200 pb-2 dark:border-gray-700">
+        <NavLink to="/admin/payments" className={navLinkClass}>
+          Payments
+        </NavLink>
+        <NavLink to="/admin/audit" className={navLinkClass}>
+          Audit log
+        </NavLink>
+      </nav>
+      <Outlet />
+    </div>
+  )
+}

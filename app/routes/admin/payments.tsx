@@ -1,0 +1,321 @@
+import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form } from 'react-router'
+import { ErrorList, FormMessage, primaryButtonClass, secondaryButtonClass } from '~/components/forms'
+import { GATEWAY_STATUSES, GatewayPaymentFilterSchema, REJECT_REASON_MAX_LENGTH, ReviewPaymentSchema } from '~/domain/admin'
+import { formatIndiaDateTime } from '~/domain/dates'
+import { formatDuration } from '~/domain/durations'
+import { formatRupees } from '~/domain/money'
+import {
+  confirmPaymentAsAdmin,
+  gatewayPaymentsForAdmin,
+  pendingManualPaymentsForReview,
+  rejectPaymentAsAdmin,
+  type ReviewOutcome,
+} from '~/server/admin-payments.server'
+import { requireAdmin } from '~/server/admin.server'
+import type { Route } from './+types/payments'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Payments | Admin | Research Store' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ''))
+  const parsedFilter = GatewayPaymentFilterSchema.safeParse(params)
+  const filter = parsedFilter.success ? parsedFilter.data : {}
+  const now = new Date()
+  const [pending, gateway] = await Promise.all([pendingManualPaymentsForReview(now), gatewayPaymentsForAdmin(filter)])
+  // Times are formatted here, on the server, so the page reads the same with and without JavaScript.
+  return {
+    filter,
+    pending: pending.map((payment) => ({
+      id: payment.id,
+      customer: payment.user,
+      cart: payment.cart.map((item) => ({ serviceId: item.serviceId, name: item.name, price: formatRupees(item.pricePaise) })),
+      total: formatRupees(payment.amountPaise),
+      utr: payment.utr,
+      submittedAt: formatIndiaDateTime(payment.createdAt),
+      age: formatDuration(payment.ageMs),
+      timeLeft: formatDuration(payment.timeLeftMs),
+      expiresAt: formatIndiaDateTime(payment.expiresAt),
+    })),
+    gateway: gateway.map((payment) => ({
+      id: payment.id,
+      status: payment.status,
+      customer: payment.user,
+      services: payment.cart.map((item) => item.name).join(', '),
+      total: formatRupees(payment.amountPaise),
+      gatewayOrderId: payment.gatewayOrderId,
+      gatewayPaymentId: payment.gatewayPaymentId,
+      failureReason: payment.failureReason,
+      createdAt: formatIndiaDateTime(payment.createdAt),
+      paidAt: payment.paidAt ? formatIndiaDateTime(payment.paidAt) : null,
+    })),
+  }
+}
+
+type ActionResult = { paymentId: string; intent: string; result: SubmissionResult<string[]>; outcome: ReviewOutcome | null }
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: ReviewPaymentSchema })
+  const echo = { paymentId: String(formData.get('paymentId') ?? ''), intent: String(formData.get('intent') ?? '') }
+  if (submission.status !== 'success') {
+    return data<ActionResult>({ ...echo, result: submission.reply(), outcome: null }, 400)
+  }
+  const review = submission.value
+  const outcome =
+    review.intent === 'confirm'
+      ? await confirmPaymentAsAdmin(admin.id, review.paymentId)
+      : await rejectPaymentAsAdmin(admin.id, review.paymentId, review.reason)
+  return data<ActionResult>({ ...echo, result: submission.reply({ resetForm: true }), outcome }, outcome.ok ? 200 : outcome.status)
+}
+
+type PendingPayment = Route.ComponentProps['loaderData']['pending'][number]
+type GatewayPayment = Route.ComponentProps['loaderData']['gateway'][number]
+
+export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
+  const { pending, gateway, filter } = loaderData
+  return (
+    <>
+      <h1 className="text-2xl font-semibold">Payments</h1>
+      {actionData?.outcome ? (
+        <div className="mt-4">
+          <FormMessage tone={actionData.outcome.ok ? 'info' : 'error'}>{actionData.outcome.message}</FormMessage>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="review-heading" className="mt-6">
+        <h2 id="review-heading" className="text-xl font-semibold">
+          Payments to review
+        </h2>
+        <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+          Bank transfers customers say they made, oldest first. Unconfirmed claims expire after 7 days.
+        </p>
+        {pending.length === 0 ? (
+          <p className="mt-4">No manual payments are waiting for review.</p>
+        ) : (
+          <ul className="mt-4 space-y-4">
+            {pending.map((payment) => (
+              <li key={payment.id}>
+                <PendingPaymentCard payment={payment} actionData={actionData?.paymentId === payment.id ? actionData : undefined} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="gateway-heading" className="mt-10">
+        <h2 id="gateway-heading" className="text-xl font-semibold">
+          Gateway payments
+        </h2>
+        <GatewayFilter filter={filter} />
+        {gateway.length === 0 ? (
+          <p className="mt-4">No gateway payments match.</p>
+        ) : (
+          <ul className="mt-4 space-y-3">
+            {gateway.map((payment) => (
+              <li key={payment.id}>
+                <GatewayPaymentCard payment={payment} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  )
+}
+
+const cardClass = 'rounded-lg border border-gray-200 p-4 dark:border-gray-700'
+const termClass = 'text-sm text-gray-700 dark:text-gray-300'
+
+function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; actionData?: ActionResult }) {
+  const headingId = `payment-${payment.id}-heading`
+  const customerName = payment.customer.name ?? 'No name yet'
+  return (
+    <article aria-labelledby={headingId} className={cardClass}>
+      <h3 id={headingId} className="text-lg font-semibold capitalize">
+        {customerName}, <span className="normal-case">{payment.customer.phone}</span>
+      </h3>
+      <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-2 sm:grid-cols-2">
+        <div>
+          <dt className={termClass}>Services</dt>
+          <dd>
+            <ul>
+              {payment.cart.map((item) => (
+                <li key={item.serviceId}>
+                  {item.name}: Rs. {item.price}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+        <div>
+          <dt className={termClass}>Total</dt>
+          <dd className="font-semibold">Rs. {payment.total}</dd>
+        </div>
+        <div>
+          <dt className={termClass}>UTR given by the customer</dt>
+          <dd className="break-all">{payment.utr ?? 'Not given'}</dd>
+        </div>
+        <div>
+          <dt className={termClass}>E-mail</dt>
+          <dd className="break-all">{payment.customer.email ?? 'Not given'}</dd>
+        </div>
+        <div>
+          <dt className={termClass}>Submitted</dt>
+          <dd>
+            {payment.submittedAt} ({payment.age} ago)
+          </dd>
+        </div>
+        <div>
+          <dt className={termClass}>Time left before expiry</dt>
+          <dd>
+            {payment.timeLeft} (expires {payment.expiresAt})
+          </dd>
+        </div>
+      </dl>
+      <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start">
+        <Form method="post">
+          <input type="hidden" name="intent" value="confirm" />
+          <input type="hidden" name="paymentId" value={payment.id} />
+          <button type="submit" className={primaryButtonClass}>
+            Confirm
+          </button>
+        </Form>
+        <RejectForm paymentId={payment.id} lastResult={actionData?.intent === 'reject' ? actionData.result : undefined} />
+      </div>
+    </article>
+  )
+}
+
+function RejectForm({ paymentId, lastResult }: { paymentId: string; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: `reject-${paymentId}`,
+    lastResult,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReviewPaymentSchema }),
+  })
+  const reasonErrorId = fields.reason.errors?.length ? `${fields.reason.id}-errors` : undefined
+  return (
+    <details open={Boolean(fields.reason.errors?.length)} className="flex-1">
+      <summary className={`${secondaryButtonClass} cursor-pointer`}>Reject…</summary>
+      <Form method="post" {...getFormProps(form)} className="mt-3 space-y-2">
+        <input type="hidden" name="intent" value="reject" />
+        <input type="hidden" name="paymentId" value={paymentId} />
+        <label htmlFor={fields.reason.id} className="block text-sm font-medium">
+          Reason for rejecting (sent to the customer)
+        </label>
+        <textarea
+          {...getTextareaProps(fields.reason)}
+          required
+          minLength={3}
+          maxLength={REJECT_REASON_MAX_LENGTH}
+          rows={3}
+          aria-invalid={reasonErrorId ? true : undefined}
+          aria-describedby={reasonErrorId}
+          className="block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
+        />
+        <ErrorList id={reasonErrorId} errors={fields.reason.errors} />
+        <button type="submit" className={secondaryButtonClass}>
+          Reject payment
+        </button>
+      </Form>
+    </details>
+  )
+}
+
+function GatewayFilter({ filter }: { filter: { status?: string; from?: string; to?: string } }) {
+  return (
+    <Form method="get" className="mt-3 flex flex-wrap items-end gap-3" aria-label="Filter gateway payments">
+      <div>
+        <label htmlFor="gateway-status" className="block text-sm font-medium">
+          Status
+        </label>
+        <select
+          id="gateway-status"
+          name="status"
+          defaultValue={filter.status ?? ''}
+          className="mt-1 block rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
+        >
+          <option value="">Any</option>
+          {GATEWAY_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="gateway-from" className="block text-sm font-medium">
+          From (India date)
+        </label>
+        <input
+          id="gateway-from"
+          type="date"
+          name="from"
+          defaultValue={filter.from ?? ''}
+          className="mt-1 block rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
+        />
+      </div>
+      <div>
+        <label htmlFor="gateway-to" className="block text-sm font-medium">
+          To (India date)
+        </label>
+        <input
+          id="gateway-to"
+          type="date"
+          name="to"
+          defaultValue={filter.to ?? ''}
+          className="mt-1 block rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
+        />
+      </div>
+      <button type="submit" className={secondaryButtonClass}>
+        Filter
+      </button>
+    </Form>
+  )
+}
+
+function GatewayPaymentCard({ payment }: { payment: GatewayPayment }) {
+  return (
+    <article aria-label={`Gateway payment ${payment.gatewayOrderId ?? payment.id}`} className={cardClass}>
+      <p className="font-semibold">
+        Rs. {payment.total}, {payment.status}, <span className="capitalize">{payment.customer.name ?? 'No name yet'}</span> (
+        {payment.customer.phone})
+      </p>
+      <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="inline text-gray-700 dark:text-gray-300">Services: </dt>
+          <dd className="inline">{payment.services}</dd>
+        </div>
+        <div>
+          <dt className="inline text-gray-700 dark:text-gray-300">Created: </dt>
+          <dd className="inline">{payment.createdAt}</dd>
+        </div>
+        <div>
+          <dt className="inline text-gray-700 dark:text-gray-300">Order id: </dt>
+          <dd className="inline break-all">{payment.gatewayOrderId ?? '-'}</dd>
+        </div>
+        <div>
+          <dt className="inline text-gray-700 dark:text-gray-300">Gateway payment id: </dt>
+          <dd className="inline break-all">{payment.gatewayPaymentId ?? '-'}</dd>
+        </div>
+        {payment.paidAt ? (
+          <div>
+            <dt className="inline text-gray-700 dark:text-gray-300">Paid: </dt>
+            <dd className="inline">{payment.paidAt}</dd>
+          </div>
+        ) : null}
+        {payment.failureReason ? (
+          <div>
+            <dt className="inline text-gray-700 dark:text-gray-300">Failure: </dt>
+            <dd className="inline">{payment.failureReason}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </article>
+  )
+}

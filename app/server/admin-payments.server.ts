@@ -1,0 +1,155 @@
+import type { GatewayPaymentFilter } from '~/domain/admin'
+import type { CartItem } from '~/domain/cart'
+import { MS_PER_DAY } from '~/domain/dates'
+import { formatRupees } from '~/domain/money'
+import { recordAudit } from './audit.server'
+import { prisma } from './db.server'
+import { notifyCustomer } from './notify.server'
+import { confirmManualPayment, rejectManualPayment } from './payments.server'
+import { PaymentStateError } from './subscriptions.server'
+
+/** Rows per list: the review queue is short in practice; the gateway list is a recent window. */
+export const ADMIN_LIST_LIMIT = 200
+
+const customerSelect = { id: true, name: true, phone: true, email: true } as const
+
+/**
+ * "Payments to review": manual claims still pending and inside their 7 days, oldest first. Claims
+ * past expiresAt are left out even before the settle-payments job marks them EXPIRED.
+ */
+export async function pendingManualPaymentsForReview(now: Date) {
+  const rows = await prisma.payment.findMany({
+    where: { method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } },
+    orderBy: { createdAt: 'asc' },
+    take: ADMIN_LIST_LIMIT,
+    select: { id: true, amountPaise: true, currency: true, cart: true, utr: true, createdAt: true, expiresAt: true, user: { select: customerSelect } },
+  })
+  return rows.map(({ cart, expiresAt, ...row }) => ({
+    ...row,
+    cart: cart as CartItem[],
+    expiresAt: expiresAt!,
+    ageMs: now.getTime() - row.createdAt.getTime(),
+    timeLeftMs: expiresAt!.getTime() - now.getTime(),
+  }))
+}
+
+/** India midnight at the start of a YYYY-MM-DD date. */
+const indiaMidnight = (isoDate: string) => new Date(`${isoDate}T00:00:00+05:30`)
+
+/** Gateway payments, newest first, read-only, by status and India calendar dates (both ends included). */
+export async function gatewayPaymentsForAdmin(filter: GatewayPaymentFilter) {
+  const createdAt = {
+    ...(filter.from ? { gte: indiaMidnight(filter.from) } : {}),
+    ...(filter.to ? { lt: new Date(indiaMidnight(filter.to).getTime() + MS_PER_DAY) } : {}),
+  }
+  const rows = await prisma.payment.findMany({
+    where: { method: 'GATEWAY', ...(filter.status ? { status: filter.status } : {}), ...(filter.from || filter.to ? { createdAt } : {}) },
+    orderBy: { createdAt: 'desc' },
+    take: ADMIN_LIST_LIMIT,
+    select: {
+      id: true,
+      status: true,
+      amountPaise: true,
+      currency: true,
+      cart: true,
+      gatewayOrderId: true,
+      gatewayPaymentId: true,
+      failureReason: true,
+      createdAt: true,
+      paidAt: true,
+      user: { select: customerSelect },
+    },
+  })
+  return rows.map(({ cart, ...row }) => ({ ...row, cart: cart as CartItem[] }))
+}
+
+export type ReviewOutcome =
+  | { ok: true; message: string }
+  | { ok: false; status: 404 | 409; message: string }
+
+const serviceNames = (cart: CartItem[]) => cart.map((item) => item.name).join(', ')
+
+async function paymentForNotice(paymentId: string) {
+  return prisma.payment.findUnique({
+    where: { id: paymentId },
+    select: { amountPaise: true, cart: true, rejectedReason: true, user: { select: { name: true, email: true } } },
+  })
+}
+
+/**
+ * Confirm: the transfer arrived. markPaymentPaid pays it exactly once however many admins click;
+ * only the click that paid writes the audit entry (in the paying transaction) and e-mails the customer.
+ */
+export async function confirmPaymentAsAdmin(actorId: string, paymentId: string, now = new Date()): Promise<ReviewOutcome> {
+  let result
+  try {
+    result = await confirmManualPayment(paymentId, {
+      now,
+      onPaid: (tx, paid) =>
+        recordAudit(
+          tx,
+          {
+            actorId,
+            action: 'payment.confirm',
+            subjectType: 'Payment',
+            subjectId: paymentId,
+            before: { status: paid.status },
+            after: { status: 'PAID', paidAt: now.toISOString(), paidVia: 'admin', subscriptionIds: paid.subscriptionIds },
+          },
+          now,
+        ),
+    })
+  } catch (error) {
+    if (!(error instanceof PaymentStateError)) throw error
+    if (error.reason === 'not-found') return { ok: false, status: 404, message: 'That payment does not exist.' }
+    if (error.reason === 'expired') return { ok: false, status: 409, message: 'That payment expired after 7 days and can no longer be confirmed.' }
+    return { ok: false, status: 409, message: 'That payment is no longer pending and cannot be confirmed.' }
+  }
+  if (result.alreadyPaid) return { ok: true, message: 'That payment was already confirmed.' }
+
+  const payment = await paymentForNotice(paymentId)
+  if (payment) {
+    const cart = payment.cart as CartItem[]
+    await notifyCustomer({
+      email: payment.user.email,
+      subject: 'Your payment is confirmed',
+      body: `Hello ${payment.user.name ?? ''}, we received your transfer of Rs. ${formatRupees(payment.amountPaise)}. Your subscriptions are active: ${serviceNames(cart)}.`,
+    })
+  }
+  return { ok: true, message: 'Payment confirmed; the subscriptions are active and the customer was e-mailed.' }
+}
+
+/** Reject: the claimed transfer was not found. Final; audited in the same transaction; the customer is told why. */
+export async function rejectPaymentAsAdmin(actorId: string, paymentId: string, reason: string, now = new Date()): Promise<ReviewOutcome> {
+  const rejected = await rejectManualPayment(paymentId, reason, {
+    now,
+    onRejected: (tx, payment) =>
+      recordAudit(
+        tx,
+        {
+          actorId,
+          action: 'payment.reject',
+          subjectType: 'Payment',
+          subjectId: paymentId,
+          before: { status: 'PENDING_VERIFICATION' },
+          after: { status: 'REJECTED', rejectedReason: payment.reason },
+        },
+        now,
+      ),
+  })
+  if (!rejected) {
+    const exists = await prisma.payment.count({ where: { id: paymentId } })
+    return exists
+      ? { ok: false, status: 409, message: 'That payment is no longer pending (or has expired) and cannot be rejected.' }
+      : { ok: false, status: 404, message: 'That payment does not exist.' }
+  }
+  const payment = await paymentForNotice(paymentId)
+  if (payment) {
+    await notifyCustomer({
+      email: payment.user.email,
+      subject: 'We could not verify your payment',
+      body: `Hello ${payment.user.name ?? ''}, we could not find your transfer of Rs. ${formatRupees(payment.amountPaise)} for ${serviceNames(payment.cart as CartItem[])}. Reason: ${payment.rejectedReason}`,
+    })
+  }
+  return { ok: true, message: 'Payment rejected; the customer was e-mailed the reason.' }
+}

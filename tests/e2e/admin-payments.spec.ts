@@ -1,0 +1,228 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './axe'
+import { withE2eDatabase } from './database'
+import { fillProfileDetails, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
+
+/** The smallest valid PNG: a 1x1 transparent pixel. */
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
+
+/** A browser context of its own with this project's settings (JavaScript on or off). */
+async function newPage(browser: Browser): Promise<Page> {
+  const { baseURL, javaScriptEnabled } = test.info().project.use
+  const context = await browser.newContext({ baseURL, javaScriptEnabled })
+  const page = await context.newPage()
+  await useOwnClientAddress(page)
+  return page
+}
+
+/**
+ * A customer with a complete profile who has not opened the home page yet (so the manual claim
+ * inserted next is not hidden by the 10-minute cache the app would otherwise invalidate itself).
+ */
+async function customerWithProfile(page: Page, request: APIRequestContext) {
+  const mobile = uniqueMobile()
+  const email = `asha${mobile}@example.in`
+  await page.goto('/details?redirectTo=%2Fservices')
+  const phone = await signIn(page, request, mobile)
+  await fillProfileDetails(page, { name: 'Asha Rao', email, dob: '2001-05-17', pan: 'ABCPE1234F' })
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
+  await expect(page).toHaveURL(/\/services$/)
+  return { phone, email }
+}
+
+/** "I'll Pay & Send Screenshot" is not built yet (/pay): the claim goes in as createManualPayment would leave it. */
+async function insertManualClaim(phone: string, utr: string) {
+  await withE2eDatabase(async (client) => {
+    const {
+      rows: [service],
+    } = await client.query<{ id: string; name: string; price_paise: number; duration_days: number }>(
+      'SELECT id, name, price_paise, duration_days FROM services WHERE active ORDER BY sort_order, name LIMIT 1',
+    )
+    const cart = [{ serviceId: service!.id, name: service!.name, pricePaise: service!.price_paise, durationDays: service!.duration_days }]
+    await client.query(
+      `INSERT INTO payments (user_id, method, status, amount_paise, currency, cart, utr, expires_at)
+       SELECT id, 'MANUAL', 'PENDING_VERIFICATION', $2, 'INR', $3::jsonb, $4, now() + interval '7 days' FROM users WHERE phone = $1`,
+      [phone, service!.price_paise, JSON.stringify(cart), utr],
+    )
+  })
+}
+
+/** An admin: signed in through /auth, then given the ADMIN role (as ADMIN_PHONES would at sign-in). */
+async function adminPage(browser: Browser, request: APIRequestContext): Promise<Page> {
+  const page = await newPage(browser)
+  const phone = await signIn(page, request)
+  await withE2eDatabase((client) => client.query(`UPDATE users SET role = 'ADMIN' WHERE phone = $1`, [phone]))
+  return page
+}
+
+/** The figure under one of the home page's headings ("Active subscriptions", "Payments pending verification"). */
+const homeFigure = (page: Page, term: string) => page.getByText(term, { exact: true }).locator('xpath=following-sibling::dd[1]')
+
+/** The e-mails the dev outbox delivered to `email`, waiting for the send-email job. */
+async function emailsTo(request: APIRequestContext, email: string) {
+  let messages: { subject: string; body: string }[] = []
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/dev/outbox.json?to=${encodeURIComponent(email)}`)
+        messages = ((await response.json()) as { messages: typeof messages }).messages
+        return messages.length
+      },
+      { timeout: 15_000, message: `an e-mail to ${email} in the dev outbox` },
+    )
+    .toBeGreaterThan(0)
+  return messages
+}
+
+function pendingCard(page: Page, phone: string) {
+  return page.getByRole('article', { name: new RegExp(phone.replace('+', '\\+')) })
+}
+
+test.beforeEach(async ({ page }) => useOwnClientAddress(page))
+
+test('an admin confirms a manual payment and the customer then has the subscription', async ({ page, request, browser }) => {
+  const customer = await customerWithProfile(page, request)
+  const utr = `UTR${Date.now()}`
+  await insertManualClaim(customer.phone, utr)
+  await page.goto('/')
+  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('1')
+  await expect(homeFigure(page, 'Active subscriptions')).toHaveText('0')
+
+  const admin = await adminPage(browser, request)
+  await admin.goto('/services')
+  await admin.getByRole('button', { name: 'Account' }).click()
+  await admin.getByRole('link', { name: 'Admin', exact: true }).click()
+  await expect(admin).toHaveURL(/\/admin\/payments$/)
+  await expect(admin.getByRole('heading', { name: 'Payments to review' })).toBeVisible()
+  const card = pendingCard(admin, customer.phone)
+  await expect(card).toContainText(utr)
+  await expect(card).toContainText('Time left before expiry')
+  await expect(card).toContainText(/6 days 23 hours|7 days/)
+  await expectNoSeriousA11yViolations(admin)
+  await card.getByRole('button', { name: 'Confirm' }).click()
+  await expect(admin.getByRole('status')).toHaveText('Payment confirmed; the subscriptions are active and the customer was e-mailed.')
+  await expect(pendingCard(admin, customer.phone)).toHaveCount(0)
+
+  await page.reload()
+  await expect(homeFigure(page, 'Active subscriptions')).toHaveText('1')
+  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('0')
+  expect(await emailsTo(request, customer.email)).toEqual([expect.objectContaining({ subject: 'Your payment is confirmed' })])
+
+  await admin.goto('/admin/audit')
+  await expect(admin.getByRole('heading', { name: 'Audit log' })).toBeVisible()
+  await expectNoSeriousA11yViolations(admin)
+  await admin.context().close()
+})
+
+test('an admin rejects a manual payment with a reason and the customer’s pending card is gone', async ({ page, request, browser }) => {
+  const customer = await customerWithProfile(page, request)
+  await insertManualClaim(customer.phone, `UTR${Date.now()}`)
+  await page.goto('/')
+  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('1')
+
+  const admin = await adminPage(browser, request)
+  await admin.goto('/admin/payments')
+  const card = pendingCard(admin, customer.phone)
+  await card.getByText('Reject…').click()
+  await card.getByLabel('Reason for rejecting (sent to the customer)').fill('No transfer with this UTR reached our account')
+  await card.getByRole('button', { name: 'Reject payment' }).click()
+  await expect(admin.getByRole('status')).toHaveText('Payment rejected; the customer was e-mailed the reason.')
+  await expect(pendingCard(admin, customer.phone)).toHaveCount(0)
+
+  await page.reload()
+  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('0')
+  await expect(homeFigure(page, 'Active subscriptions')).toHaveText('0')
+  const [mail] = await emailsTo(request, customer.email)
+  expect(mail).toMatchObject({ subject: 'We could not verify your payment' })
+  expect(mail!.body).toContain('No transfer with this UTR reached our account')
+  await admin.context().close()
+})
+
+test('rejecting without a real reason shows the error next to the field and keeps the claim', async ({ page, request, browser }) => {
+  const customer = await customerWithProfile(page, request)
+  await insertManualClaim(customer.phone, `UTR${Date.now()}`)
+
+  const admin = await adminPage(browser, request)
+  await admin.goto('/admin/payments')
+  const card = pendingCard(admin, customer.phone)
+  await card.getByText('Reject…').click()
+  // Blanks pass the browser's required check; the schema (client with JavaScript, server without) refuses them.
+  const reason = card.getByLabel('Reason for rejecting (sent to the customer)')
+  await reason.fill('   ')
+  await card.getByRole('button', { name: 'Reject payment' }).click()
+  const refusedCard = pendingCard(admin, customer.phone)
+  await expect(refusedCard.getByText('Give the reason for rejecting this payment; the customer sees it.')).toBeVisible()
+  await expect(refusedCard.getByLabel('Reason for rejecting (sent to the customer)')).toHaveAttribute('aria-invalid', 'true')
+  await expectNoSeriousA11yViolations(admin)
+  await admin.goto('/admin/payments')
+  await expect(pendingCard(admin, customer.phone)).toHaveCount(1)
+  await admin.context().close()
+})
+
+test('the admin console is a plain 404 for a customer and for a visitor', async ({ page, request }) => {
+  const visitor = await page.goto('/admin/payments')
+  expect(visitor?.status()).toBe(404)
+  await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
+  await signIn(page, request)
+  await page.getByRole('button', { name: 'Account' }).click()
+  await expect(page.getByRole('link', { name: 'Subscriptions', exact: true })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Admin', exact: true })).toHaveCount(0)
+  const customer = await page.goto('/admin')
+  expect(customer?.status()).toBe(404)
+  await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
+})
+
+test('the admin pages fit a phone screen without sideways scrolling', async ({ page, request, browser }) => {
+  const customer = await customerWithProfile(page, request)
+  await insertManualClaim(customer.phone, `UTR${'9'.repeat(22)}`)
+  const admin = await adminPage(browser, request)
+  await admin.setViewportSize({ width: 360, height: 740 })
+  for (const path of ['/admin/payments', '/admin/audit']) {
+    await admin.goto(path)
+    const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow, `${path} is wider than the phone`).toBeLessThanOrEqual(0)
+  }
+  await admin.goto('/admin/payments')
+  await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Confirm' })).toBeVisible()
+  await admin.context().close()
+})
+
+test('gateway payments are listed read-only with their gateway ids and filter by status and date', async ({ request, browser }) => {
+  const admin = await adminPage(browser, request)
+  const orderId = `order_e2e${Date.now()}${Math.floor(Math.random() * 1000)}`
+  await withE2eDatabase((client) =>
+    client.query(
+      `WITH u AS (INSERT INTO users (phone) VALUES ($2) RETURNING id)
+       INSERT INTO payments (user_id, method, status, amount_paise, currency, cart, gateway_order_id, failure_reason, created_at)
+       SELECT u.id, 'GATEWAY', 'FAILED', s.price_paise, 'INR',
+              jsonb_build_array(jsonb_build_object('serviceId', s.id, 'name', s.name, 'pricePaise', s.price_paise, 'durationDays', s.duration_days)),
+              $1, 'Card declined', '2026-11-20T18:00:00Z'
+       FROM u, (SELECT * FROM services WHERE active ORDER BY sort_order, name LIMIT 1) s`,
+      [orderId, `+91${uniqueMobile()}`],
+    ),
+  )
+  const row = (page: Page) => page.getByRole('article', { name: `Gateway payment ${orderId}` })
+
+  await admin.goto('/admin/payments')
+  await admin.getByLabel('Status').selectOption('FAILED')
+  // 18:00 UTC on 20 November is 23:30 on 20 November in India.
+  await admin.getByLabel('From (India date)').fill('2026-11-20')
+  await admin.getByLabel('To (India date)').fill('2026-11-20')
+  await admin.getByRole('button', { name: 'Filter' }).click()
+  await expect(admin).toHaveURL(/status=FAILED&from=2026-11-20&to=2026-11-20/)
+  await expect(row(admin)).toContainText('Card declined')
+  await expect(row(admin)).toContainText('20-11-2026 23:30 IST')
+  await expect(row(admin).getByRole('button')).toHaveCount(0)
+
+  await admin.getByLabel('Status').selectOption('PAID')
+  await admin.getByRole('button', { name: 'Filter' }).click()
+  await expect(admin).toHaveURL(/status=PAID/)
+  await expect(row(admin)).toHaveCount(0)
+  await admin.context().close()
+})

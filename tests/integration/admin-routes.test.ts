@@ -1,0 +1,129 @@
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { action as paymentsAction, loader as paymentsLoader } from '~/routes/admin/payments'
+import { loader as auditLoader } from '~/routes/admin/audit'
+import { loader as indexLoader } from '~/routes/admin/index'
+import { loader as layoutLoader } from '~/routes/admin/layout'
+import { prisma } from '~/server/db.server'
+import { stopJobs } from '~/server/jobs.server'
+import { createManualPayment } from '~/server/payments.server'
+import { createSession } from '~/server/session.server'
+import { createService, createUser } from '../support/payment-fixtures'
+
+afterAll(() => stopJobs())
+
+type Handler = (args: { request: Request; params: object; context: object }) => Promise<unknown>
+
+async function cookieFor(role: 'ADMIN' | 'CUSTOMER'): Promise<{ userId: string; cookie: string }> {
+  const userId = await createUser()
+  await prisma.user.update({ where: { id: userId }, data: { role, name: 'asha rao', email: `${userId.slice(0, 8)}@example.in` } })
+  return { userId, cookie: (await createSession(userId)).split(';')[0]! }
+}
+
+function get(path: string, cookie?: string) {
+  return new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
+}
+
+function post(path: string, fields: Record<string, string>, cookie?: string) {
+  return new Request(`http://localhost${path}`, {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
+  })
+}
+
+const call = (handler: Handler, request: Request) => handler({ request, params: {}, context: {} })
+
+async function claim() {
+  const { userId } = await cookieFor('CUSTOMER')
+  const service = await createService('Equity', 299_900, 30)
+  return (await createManualPayment(userId, [service.id], { utr: 'UTR42' })).paymentId
+}
+
+const loaders: [string, Handler, string][] = [
+  ['layout', layoutLoader as Handler, '/admin/payments'],
+  ['index', indexLoader as Handler, '/admin'],
+  ['payments', paymentsLoader as Handler, '/admin/payments'],
+  ['audit', auditLoader as Handler, '/admin/audit'],
+]
+
+describe('the admin console is invisible to anyone but an ADMIN', () => {
+  it.each(loaders)('the %s loader answers 404 without a session and for a customer', async (_name, loader, path) => {
+    const { cookie } = await cookieFor('CUSTOMER')
+    await expect(call(loader, get(path))).rejects.toMatchObject({ data: 'Not Found', init: { status: 404 } })
+    await expect(call(loader, get(path, cookie))).rejects.toMatchObject({ data: 'Not Found', init: { status: 404 } })
+  })
+
+  it.each([
+    ['confirm', {}],
+    ['reject', { reason: 'No transfer found' }],
+  ])('the payments action (%s) answers 404 without a session and for a customer, and changes nothing', async (intent, extra) => {
+    const paymentId = await claim()
+    const { cookie } = await cookieFor('CUSTOMER')
+    const fields = { intent, paymentId, ...extra }
+    await expect(call(paymentsAction as Handler, post('/admin/payments', fields))).rejects.toMatchObject({ init: { status: 404 } })
+    await expect(call(paymentsAction as Handler, post('/admin/payments', fields, cookie))).rejects.toMatchObject({ init: { status: 404 } })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: 'PENDING_VERIFICATION' })
+    expect(await prisma.auditLog.count({ where: { subjectId: paymentId } })).toBe(0)
+  })
+
+  it('lets an admin in: /admin redirects to the payments page, which lists the pending claim', async () => {
+    const paymentId = await claim()
+    const { cookie } = await cookieFor('ADMIN')
+    const redirect = (await call(indexLoader as Handler, get('/admin', cookie))) as Response
+    expect(redirect.status).toBe(302)
+    expect(redirect.headers.get('Location')).toBe('/admin/payments')
+    const page = (await call(paymentsLoader as Handler, get('/admin/payments?status=PAID&from=bad', cookie))) as {
+      pending: { id: string; utr: string | null; timeLeft: string }[]
+      filter: object
+    }
+    expect(page.pending.find((payment) => payment.id === paymentId)).toMatchObject({ utr: 'UTR42', timeLeft: '6 days 23 hours' })
+    expect(page.filter).toEqual({})
+    expect(await call(auditLoader as Handler, get('/admin/audit', cookie))).toHaveProperty('entries')
+  })
+})
+
+describe('the payments action for an admin', () => {
+  it('confirms a claim and writes the audit entry with the admin as actor', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    vi.spyOn(console, 'log').mockImplementation(() => {})
+    const paymentId = await claim()
+    const { userId, cookie } = await cookieFor('ADMIN')
+    const result = (await call(paymentsAction as Handler, post('/admin/payments', { intent: 'confirm', paymentId }, cookie))) as {
+      data: { outcome: { ok: boolean } }
+      init: { status: number }
+    }
+    expect(result.init.status).toBe(200)
+    expect(result.data.outcome.ok).toBe(true)
+    expect(await prisma.auditLog.findMany({ where: { subjectId: paymentId }, select: { actorId: true, action: true } })).toEqual([
+      { actorId: userId, action: 'payment.confirm' },
+    ])
+  })
+
+  it('asks for a reason before rejecting, keeping the claim pending', async () => {
+    const paymentId = await claim()
+    const { cookie } = await cookieFor('ADMIN')
+    const result = (await call(paymentsAction as Handler, post('/admin/payments', { intent: 'reject', paymentId, reason: ' ' }, cookie))) as {
+      data: { paymentId: string; result: { error: Record<string, string[]> } }
+      init: { status: number }
+    }
+    expect(result.init.status).toBe(400)
+    expect(result.data.paymentId).toBe(paymentId)
+    expect(result.data.result.error.reason).toEqual(['Give the reason for rejecting this payment; the customer sees it.'])
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: 'PENDING_VERIFICATION' })
+  })
+
+  it('rejects with a reason, and answers 409 to a second reject', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {})
+    const paymentId = await claim()
+    const { cookie } = await cookieFor('ADMIN')
+    const fields = { intent: 'reject', paymentId, reason: 'No transfer with this UTR' }
+    const first = (await call(paymentsAction as Handler, post('/admin/payments', fields, cookie))) as { init: { status: number } }
+    const second = (await call(paymentsAction as Handler, post('/admin/payments', fields, cookie))) as { init: { status: number } }
+    expect([first.init.status, second.init.status]).toEqual([200, 409])
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
+      status: 'REJECTED',
+      rejectedReason: 'No transfer with this UTR',
+    })
+    expect(await prisma.auditLog.count({ where: { subjectId: paymentId, action: 'payment.reject' } })).toBe(1)
+  })
+})
