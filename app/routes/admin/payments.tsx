@@ -1,6 +1,6 @@
 import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form } from 'react-router'
+import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { ErrorList, FormMessage, primaryButtonClass, secondaryButtonClass } from '~/components/forms'
 import { GATEWAY_STATUSES, GatewayPaymentFilterSchema, REJECT_REASON_MAX_LENGTH, ReviewPaymentSchema } from '~/domain/admin'
 import { formatIndiaDateTime } from '~/domain/dates'
@@ -72,6 +72,11 @@ export async function action({ request }: Route.ActionArgs) {
   return data<ActionResult>({ ...echo, result: submission.reply({ resetForm: true }), outcome }, outcome.ok ? 200 : outcome.status)
 }
 
+/** A 409 means another admin got there first: reload the lists so that payment leaves the page. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 || defaultShouldRevalidate
+}
+
 type PendingPayment = Route.ComponentProps['loaderData']['pending'][number]
 type GatewayPayment = Route.ComponentProps['loaderData']['gateway'][number]
 
@@ -133,6 +138,9 @@ const termClass = 'text-sm text-gray-700 dark:text-gray-300'
 function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; actionData?: ActionResult }) {
   const headingId = `payment-${payment.id}-heading`
   const customerName = payment.customer.name ?? 'No name yet'
+  // With JavaScript, a second click while this payment's review is on its way does nothing (the server is idempotent anyway).
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('paymentId') === payment.id
   return (
     <article aria-labelledby={headingId} className={cardClass}>
       <h3 id={headingId} className="text-lg font-semibold capitalize">
@@ -180,17 +188,17 @@ function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; 
         <Form method="post">
           <input type="hidden" name="intent" value="confirm" />
           <input type="hidden" name="paymentId" value={payment.id} />
-          <button type="submit" className={primaryButtonClass}>
+          <button type="submit" className={primaryButtonClass} disabled={busy}>
             Confirm
           </button>
         </Form>
-        <RejectForm paymentId={payment.id} lastResult={actionData?.intent === 'reject' ? actionData.result : undefined} />
+        <RejectForm paymentId={payment.id} busy={busy} lastResult={actionData?.intent === 'reject' ? actionData.result : undefined} />
       </div>
     </article>
   )
 }
 
-function RejectForm({ paymentId, lastResult }: { paymentId: string; lastResult?: SubmissionResult<string[]> }) {
+function RejectForm({ paymentId, busy, lastResult }: { paymentId: string; busy: boolean; lastResult?: SubmissionResult<string[]> }) {
   const [form, fields] = useForm({
     id: `reject-${paymentId}`,
     lastResult,
@@ -219,7 +227,7 @@ function RejectForm({ paymentId, lastResult }: { paymentId: string; lastResult?:
           className="block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
         />
         <ErrorList id={reasonErrorId} errors={fields.reason.errors} />
-        <button type="submit" className={secondaryButtonClass}>
+        <button type="submit" className={secondaryButtonClass} disabled={busy}>
           Reject payment
         </button>
       </Form>
