@@ -3,7 +3,8 @@ import type { CartItem } from '~/domain/cart'
 import { indiaIsoDate } from '~/domain/dates'
 import { PAISE_PER_RUPEE } from '~/domain/money'
 import { profileStep, type ProfileStep } from '~/domain/profile'
-import { PaymentError } from './payments.server'
+import { CheckoutResponseSchema } from '~/domain/checkout-request'
+import { PaymentError, verifyCheckoutPayment } from './payments.server'
 import type { ServiceListing } from './services.server'
 import { getSessionUser, type SessionUser } from './session.server'
 import type { ActiveSubscription, PendingPayment } from './subscriptions.server'
@@ -124,4 +125,26 @@ export function pendingPaymentJson(payment: PendingPayment) {
 /** SPEC's active subscription: the service id and the latest end as an ISO instant. */
 export function activeSubscriptionJson(subscription: ActiveSubscription) {
   return { service: subscription.serviceId, endDate: subscription.endsAt.toISOString() }
+}
+
+/**
+ * verify-payment and re-verify-payment: 200 once the payment is captured and the subscriptions
+ * exist; 202 while it is signed but the bank has not confirmed the capture (the webhook or the
+ * reconciliation job pays it then); 400 for a forged or foreign signature.
+ */
+export async function verifyPaymentCall(request: Request, source: 'checkout' | 'reverify'): Promise<Response> {
+  await requireApiUser(request)
+  const { razorpayResponse } = await readJsonBody(request, CheckoutResponseSchema)
+  try {
+    const result = await verifyCheckoutPayment(
+      { orderId: razorpayResponse.razorpay_order_id, paymentId: razorpayResponse.razorpay_payment_id, signature: razorpayResponse.razorpay_signature },
+      { source },
+    )
+    if (result.status === 'pending') {
+      return Response.json({ message: 'Payment received; waiting for the bank to confirm it.', data: { paymentId: result.paymentId, status: 'pending' } }, { status: 202 })
+    }
+    return Response.json({ message: 'Payment verified.', data: { paymentId: result.paymentId, status: 'paid' } })
+  } catch (error) {
+    return paymentErrorResponse(error)
+  }
 }
