@@ -10,8 +10,9 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
-  // Generous for a loaded 2-core CI machine: axe audits and sign-ins through the job queue take seconds.
-  timeout: 60_000,
+  // Generous for a loaded 2-core CI machine: axe audits and sign-ins through the job queue take
+  // seconds, and the longest journeys (sign-in, profile, cart, payment, admin) ran past a minute there.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   use: {
     baseURL: `http://localhost:${PORT}`,

@@ -1,8 +1,8 @@
 // `npm run dev`: Vite's dev server inside our Express stack, on the same database logic as `npm start`.
-import closeWithGrace from 'close-with-grace'
 import { createServer } from 'vite'
 import { env } from '../app/server/env.server'
 import { prepareDatabase } from './db/prepare'
+import { onShutdown } from './graceful-shutdown'
 import { createHttpApp, type AppBundle } from '../server/http'
 
 const database = await prepareDatabase(env)
@@ -25,8 +25,7 @@ const http = createHttpApp({
 await (await loadBundle()).startJobWorkers()
 const server = http.listen(env.PORT, () => console.log(`Research Store (dev) on http://localhost:${env.PORT}`))
 
-closeWithGrace({ delay: 10_000 }, async ({ err }) => {
-  if (err) console.error(err)
+onShutdown(async () => {
   await new Promise((resolve) => server.close(resolve))
   await (await loadBundle()).closeApp()
   await vite.close()

@@ -2,7 +2,7 @@
 // migrations, seed the demo catalogue in demo mode, and serve the production build.
 import type { Server } from 'node:http'
 import { pathToFileURL } from 'node:url'
-import closeWithGrace from 'close-with-grace'
+import { onShutdown } from './graceful-shutdown'
 
 process.env.NODE_ENV = 'production'
 
@@ -20,9 +20,7 @@ const database = await prepareDatabase(env)
 let server: Server | undefined
 let bundle: AppBundle | undefined
 
-closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-  if (err) console.error(err)
-  else console.log(`${signal}: shutting down`)
+onShutdown(async () => {
   if (server) await new Promise((resolve) => server!.close(resolve))
   await bundle?.closeApp()
   await database.stop()

@@ -29,7 +29,10 @@ grep -q 'Demo mode' "$log" || fail "the log does not say demo mode"
 kill -INT -- "-$pid"
 for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
 kill -0 "$pid" 2>/dev/null && fail "npm start did not stop within 30 s of Ctrl-C"
-wait "$pid" || true
+status=0
+wait "$pid" || status=$?
+[ "$status" -eq 0 ] || [ "$status" -eq 130 ] || fail "npm start exited with status $status after Ctrl-C"
+grep -Eq 'exiting without waiting|Shutdown failed|longer than' "$log" && fail "the shutdown was cut short"
 if pgrep -f "postgres -D $data_dir" >/dev/null; then fail "the embedded PostgreSQL is still running"; fi
 [ ! -f "$data_dir/postmaster.pid" ] || fail "the embedded PostgreSQL did not shut down cleanly (postmaster.pid left)"
 echo "PASS: npm start served the seeded services from the embedded PostgreSQL and stopped cleanly"

@@ -41,7 +41,8 @@ export async function signIn(page: Page, request: APIRequestContext, mobile = un
   await expect(page.getByText(`We sent a 6-digit code to ${phone}`)).toBeVisible()
   await page.getByLabel('6-digit code').fill(await latestCode(request, phone))
   await page.getByRole('button', { name: 'Verify OTP' }).click()
-  await expect(page).toHaveURL(/\/details/)
+  // The URL changes before the page's content arrives; wait for the page itself.
+  await expect(page.getByRole('heading', { level: 1, name: 'Enter Details' })).toBeVisible()
   return phone
 }
 
