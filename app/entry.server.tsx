@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream'
+import { Transform } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
@@ -36,12 +36,9 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId)
-              timeoutId = undefined
-              callback()
-            },
+          const body = joinedPerTurn(() => {
+            clearTimeout(timeoutId)
+            timeoutId = undefined
           })
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           pipe(body)
@@ -57,6 +54,36 @@ export default function handleRequest(
         },
       },
     )
+  })
+}
+
+/**
+ * React writes a page as hundreds of small chunks, and React Router's Express adapter flushes the
+ * compressor after each one: every flush ends a deflate block, costing CPU and bytes. Chunks written
+ * in the same event-loop turn leave as one, so a page that renders at once is compressed at once,
+ * while streamed (deferred) parts still go out as soon as they are ready.
+ */
+function joinedPerTurn(onEnd: () => void): Transform {
+  let pending: Buffer[] = []
+  let scheduled: NodeJS.Immediate | undefined
+  const pushPending = (stream: Transform) => {
+    scheduled = undefined
+    if (pending.length === 0) return
+    stream.push(Buffer.concat(pending))
+    pending = []
+  }
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      pending.push(chunk)
+      scheduled ??= setImmediate(pushPending, this)
+      callback()
+    },
+    flush(callback) {
+      if (scheduled) clearImmediate(scheduled)
+      pushPending(this)
+      onEnd()
+      callback()
+    },
   })
 }
 

@@ -37,7 +37,9 @@ app.use('/api/v1', (req, res, next) => {
 
 app.use(
   createRequestHandler({
-    build: () => import('virtual:react-router/server-build'),
+    // Given as a function, React Router re-derives its route tables on every request: only the dev
+    // server, whose build changes under it, needs that.
+    build: import.meta.env.DEV ? () => import('virtual:react-router/server-build') : await import('virtual:react-router/server-build'),
     getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), clientIp: req.ip ?? 'unknown' }),
   }),
 )

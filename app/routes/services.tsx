@@ -1,4 +1,5 @@
-import { data, Link, redirect, useFetcher, useFetchers } from 'react-router'
+import { useEffect, useState, type MouseEvent } from 'react'
+import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-router'
 import { FormMessage, primaryButtonClass } from '~/components/forms'
 import { formatPriceLine } from '~/domain/money'
 import { addServiceToCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
@@ -34,12 +35,16 @@ export async function action({ request }: Route.ActionArgs) {
     if (!onSale) return data({ message: 'That service is no longer available.' }, 400)
   }
   const { setCookie } = intent === 'add' ? await addServiceToCart(request, serviceId) : await removeServiceFromCart(request, serviceId)
+  // A plain form post gets the page again (post/redirect/get); a click sent by script only the cookie.
+  if (form.get('via') === 'script') return data({ message: undefined }, { headers: { 'Set-Cookie': setCookie } })
   return redirect('/services', { headers: { 'Set-Cookie': setCookie } })
 }
 
 export default function Services({ loaderData, actionData }: Route.ComponentProps) {
   const { services, droppedCount } = loaderData
-  const cartIds = useOptimisticCart(loaderData.cartIds)
+  const cart = useCartClicks(loaderData.cartIds)
+  const cartIds = cart.ids
+  const errorMessage = actionData?.message ?? cart.errorMessage
   return (
     <>
       <h1 className="text-2xl font-semibold">Services</h1>
@@ -50,23 +55,26 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
             {droppedCount === 1 ? ' was' : ' were'} removed.
           </FormMessage>
         ) : null}
-        {actionData?.message ? <FormMessage tone="error">{actionData.message}</FormMessage> : null}
+        {errorMessage ? <FormMessage tone="error">{errorMessage}</FormMessage> : null}
         {services.length === 0 ? (
           <p>No services are available right now.</p>
         ) : (
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {services.map((service) => (
               <li key={service.id}>
-                <ServiceCard service={service} inCart={cartIds.has(service.id)} />
+                <ServiceCard service={service} inCart={cartIds.has(service.id)} onToggle={cart.toggle} />
               </li>
             ))}
           </ul>
         )}
         {cartIds.size > 0 ? (
           <p className="sticky bottom-4 flex justify-end">
-            <Link to="/pay" className={`${primaryButtonClass} shadow-lg`}>
+            <Link to="/pay" onClick={cart.proceedWhenSaved} className={`${primaryButtonClass} shadow-lg`}>
               Proceed to Pay
             </Link>
+            <span role="status" className="sr-only">
+              {cart.waitingToProceed ? 'Saving your cart…' : ''}
+            </span>
           </p>
         ) : null}
       </div>
@@ -74,30 +82,72 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
   )
 }
 
-/** The cart as the server has it, with clicks still on their way already applied. */
-function useOptimisticCart(serverCartIds: string[]): Set<string> {
-  const cart = new Set(serverCartIds)
-  for (const fetcher of useFetchers()) {
-    const serviceId = fetcher.formData?.get('serviceId')
-    if (typeof serviceId !== 'string') continue
-    if (fetcher.formData?.get('intent') === 'add') cart.add(serviceId)
-    else cart.delete(serviceId)
+type CartClick = { serviceId: string; intent: 'add' | 'remove' }
+
+/**
+ * Cart clicks reach the server one at a time, in order, through one fetcher. The cart lives in a
+ * cookie that each request reads and rewrites whole, so two clicks in flight together would each
+ * write a cart missing the other's change (see docs/decisions/007-cart-clicks-one-at-a-time.md).
+ * The page shows the cart as it will be once every click has arrived.
+ */
+function useCartClicks(serverCartIds: string[]) {
+  const fetcher = useFetcher<typeof action>({ key: 'cart' })
+  const navigate = useNavigate()
+  const [queued, setQueued] = useState<CartClick[]>([])
+  const [waitingToProceed, setWaitingToProceed] = useState(false)
+  const busy = queued.length > 0 || fetcher.state !== 'idle'
+
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || queued.length === 0) return
+    const [next, ...rest] = queued
+    setQueued(rest)
+    void fetcher.submit({ ...next, via: 'script' }, { method: 'post' })
+  }, [fetcher, queued])
+
+  useEffect(() => {
+    if (waitingToProceed && !busy) {
+      setWaitingToProceed(false)
+      void navigate('/pay')
+    }
+  }, [waitingToProceed, busy, navigate])
+
+  const ids = new Set(serverCartIds)
+  const inFlight = fetcher.formData
+  const pending: CartClick[] = inFlight
+    ? [{ serviceId: String(inFlight.get('serviceId')), intent: inFlight.get('intent') === 'add' ? 'add' : 'remove' }, ...queued]
+    : queued
+  for (const click of pending) {
+    if (click.intent === 'add') ids.add(click.serviceId)
+    else ids.delete(click.serviceId)
   }
-  return cart
+
+  return {
+    ids,
+    errorMessage: fetcher.state === 'idle' ? fetcher.data?.message : undefined,
+    waitingToProceed,
+    toggle(serviceId: string) {
+      setQueued((clicks) => [...clicks, { serviceId, intent: ids.has(serviceId) ? 'remove' : 'add' }])
+    },
+    /** "Proceed to Pay" while clicks are still on their way waits for them, so /pay sees the whole cart. */
+    proceedWhenSaved(event: MouseEvent) {
+      if (!busy) return
+      event.preventDefault()
+      setWaitingToProceed(true)
+    },
+  }
 }
 
 type ServiceListing = Route.ComponentProps['loaderData']['services'][number]
 
 /**
  * The checkbox is a submit button with the checkbox role: without JavaScript a click posts the
- * form and the page comes back with the cart updated; with it, a fetcher does the same in place.
+ * form and the page comes back with the cart updated; with it, the click joins the cart's queue.
  */
-function ServiceCard({ service, inCart }: { service: ServiceListing; inCart: boolean }) {
-  const fetcher = useFetcher({ key: `cart-${service.id}` })
+function ServiceCard({ service, inCart, onToggle }: { service: ServiceListing; inCart: boolean; onToggle: (serviceId: string) => void }) {
   const nameId = `service-${service.id}-name`
   return (
     <article className="h-full rounded-lg border border-gray-200 p-4 shadow-sm dark:border-gray-700" aria-labelledby={nameId}>
-      <fetcher.Form method="post" preventScrollReset className="flex items-start gap-3">
+      <Form method="post" preventScrollReset className="flex items-start gap-3">
         <input type="hidden" name="serviceId" value={service.id} />
         <button
           type="submit"
@@ -106,6 +156,10 @@ function ServiceCard({ service, inCart }: { service: ServiceListing; inCart: boo
           role="checkbox"
           aria-checked={inCart}
           aria-labelledby={nameId}
+          onClick={(event) => {
+            event.preventDefault()
+            onToggle(service.id)
+          }}
           className="mt-1 flex h-5 w-5 shrink-0 items-center justify-center rounded border-2 border-green-700 bg-white aria-checked:bg-green-700 dark:bg-gray-900 dark:aria-checked:bg-green-600"
         >
           {inCart ? (
@@ -117,7 +171,7 @@ function ServiceCard({ service, inCart }: { service: ServiceListing; inCart: boo
         <h2 id={nameId} className="text-lg font-semibold">
           {service.name}
         </h2>
-      </fetcher.Form>
+      </Form>
       <ul className="mt-3 list-disc space-y-1 pl-6 text-sm text-gray-700 dark:text-gray-300">
         {service.description.length > 0 ? (
           service.description.map((line, index) => <li key={index}>{line}</li>)

@@ -63,3 +63,14 @@ test('the cart checkboxes work from the keyboard', async ({ page }) => {
   await expect(premium).toBeChecked()
   await expect(page.getByRole('link', { name: 'Proceed to Pay' })).toBeVisible()
 })
+
+test('quick clicks on several cards all reach the cart, and Proceed to Pay waits for them', async ({ page }) => {
+  await page.goto('/services')
+  const names = ['Equity Premium', 'Swing Trading Ideas', DEMO_SERVICES[3].name]
+  for (const name of names) await page.getByRole('checkbox', { name, exact: true }).click()
+  await page.getByRole('link', { name: 'Proceed to Pay' }).click()
+  await expect(page).toHaveURL(/\/(pay|auth)/)
+
+  await page.goto('/services')
+  for (const name of names) await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked()
+})
