@@ -10,6 +10,9 @@ export default [
   route('services', 'routes/services.tsx'),
   route('pay', 'routes/pay.tsx'),
   route('subscriptions', 'routes/subscriptions.tsx'),
+  // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
+  route('payments/callback', 'routes/payments.callback.ts'),
+  route('payments/cancel', 'routes/payments.cancel.ts'),
   route('dev/outbox', 'routes/dev.outbox.tsx'),
   // The admin console: ADMIN role only; everyone else gets 404 (app/server/admin.server.ts).
   ...prefix('admin', [
@@ -21,6 +24,8 @@ export default [
   ]),
   route('dev/outbox.json', 'routes/dev.outbox.json.ts'),
   route('dev/sandbox/pay', 'routes/dev.sandbox.pay.ts'),
+  route('dev/sandbox/checkout', 'routes/dev.sandbox.checkout.tsx'),
+  route('dev/sandbox/checkout.js', 'routes/dev.sandbox.checkout-script.ts'),
   // Razorpay's servers call this; outside /api/v1 so the XSRF pair does not apply (the signature does).
   route('webhooks/razorpay', 'routes/webhooks.razorpay.ts'),
   // SPEC section 7: the JSON API of the existing web and mobile clients (docs/api.md).

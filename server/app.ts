@@ -16,7 +16,11 @@ app.get('/healthz', async (_req, res) => {
 })
 
 // A cross-site form must not act for a signed-in user (SameSite=Lax covers most, not all, browsers).
+// The one exception is the payment gateway's return POST, which acts for nobody: it carries no
+// session cookie and pays only with a valid signature (app/routes/payments.callback.ts).
+const CROSS_SITE_POSTS_ALLOWED = new Set(['/payments/callback'])
 app.use((req, res, next) => {
+  if (CROSS_SITE_POSTS_ALLOWED.has(req.path)) return next()
   const crossSite = isCrossSiteWrite(req.method, { origin: req.get('origin'), secFetchSite: req.get('sec-fetch-site') }, req.get('host') ?? '')
   if (!crossSite) return next()
   const message = 'Forbidden: this request was sent from another site.'

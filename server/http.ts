@@ -59,11 +59,13 @@ export function createHttpApp({
         ? {
             directives: {
               defaultSrc: ["'self'"],
-              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+              // Razorpay's checkout.js, its checkout frame and its hosted checkout (Pay on Website).
+              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, 'https://checkout.razorpay.com'],
+              frameSrc: ['https://api.razorpay.com'],
               styleSrc: ["'self'"],
-              imgSrc: ["'self'", 'data:'],
-              connectSrc: ["'self'"],
-              formAction: ["'self'"],
+              imgSrc: ["'self'", 'data:', 'https://cdn.razorpay.com'],
+              connectSrc: ["'self'", 'https://lumberjack.razorpay.com'],
+              formAction: ["'self'", 'https://api.razorpay.com'],
               frameAncestors: ["'none'"],
               objectSrc: ["'none'"],
               baseUri: ["'self'"],

@@ -1,12 +1,29 @@
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { useEffect, useRef, useState, type MouseEvent } from 'react'
+import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router'
 import { FormMessage } from '~/components/forms'
 import { Modal } from '~/components/modal'
+import { useGatewayCheckout, type CheckoutFailure, type CheckoutSuccess } from '~/components/use-gateway-checkout'
 import { cartTotalPaise } from '~/domain/cart'
+import {
+  CHECKOUT_OUTCOME_MESSAGES,
+  checkoutOutcome,
+  PAYMENT_START_FAILED_MESSAGE,
+  PAYMENT_VERIFY_FAILED_MESSAGE,
+  type GatewayCheckout,
+} from '~/domain/gateway-checkout'
 import { formatPriceLine, formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { pricedCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
-import { createManualPayment, PaymentError } from '~/server/payments.server'
+import { gatewayCheckout } from '~/server/gateway-checkout.server'
+import {
+  cancelGatewayPayment,
+  createManualPayment,
+  PaymentError,
+  recordGatewayFailure,
+  startGatewayPayment,
+  verifyCheckoutPayment,
+} from '~/server/payments.server'
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/pay'
 
@@ -33,6 +50,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       totalPaise: cartTotalPaise(items),
       droppedCount: droppedIds.length,
       manualOpen: new URL(request.url).searchParams.get('dialog') === MANUAL_DIALOG,
+      // How a hosted checkout that did not pay ended (/payments/callback and /payments/cancel send it).
+      outcome: checkoutOutcome(new URL(request.url).searchParams.get('outcome')),
       // One key per rendering of the form: a double click submits it twice, and makes one claim.
       manualPaymentKey: crypto.randomUUID(),
       bankAccount,
@@ -53,6 +72,41 @@ export async function action({ request }: Route.ActionArgs) {
     return redirect(ids.length ? '/pay' : '/services', { headers: { 'Set-Cookie': setCookie } })
   }
 
+  if (intent === 'gateway') {
+    const cart = await readCart(request)
+    const shownTotal = Number(form.get('shownTotalPaise'))
+    try {
+      const started = await startGatewayPayment(user.id, cart, { expectedAmountPaise: Number.isSafeInteger(shownTotal) ? shownTotal : undefined })
+      return data({ checkout: gatewayCheckout(user, started, cart, request.url) })
+    } catch (error) {
+      if (error instanceof PaymentError) return data({ error: error.message }, error.status)
+      console.error(error)
+      return data({ error: PAYMENT_START_FAILED_MESSAGE }, 500)
+    }
+  }
+
+  // The checkout's answers, sent by the page's script (useGatewayCheckout).
+  if (intent === 'verify' || intent === 'reverify') {
+    try {
+      const result = await verifyCheckoutPayment(
+        { orderId: field(form, 'razorpay_order_id'), paymentId: field(form, 'razorpay_payment_id'), signature: field(form, 'razorpay_signature') },
+        { source: intent === 'verify' ? 'checkout' : 'reverify' },
+      )
+      return data({ verified: result.status }, { headers: { 'Set-Cookie': await serializeCart([]) } })
+    } catch (error) {
+      if (!(error instanceof PaymentError)) console.error(error)
+      return data({ verifyFailed: intent }, 400)
+    }
+  }
+  if (intent === 'failed') {
+    await recordGatewayFailure({ orderId: field(form, 'orderId'), reason: field(form, 'reason') || 'Payment failed', userId: user.id })
+    return data({ outcome: 'failed' as const })
+  }
+  if (intent === 'cancel') {
+    await cancelGatewayPayment(user.id, field(form, 'orderId'))
+    return data({ outcome: 'dismissed' as const })
+  }
+
   if (intent === 'manual') {
     const utr = String(form.get('utr') ?? '').trim()
     try {
@@ -71,15 +125,27 @@ export async function action({ request }: Route.ActionArgs) {
   return data({ error: 'Something was missing from the form. Please try again.' }, 400)
 }
 
+function field(form: FormData, name: string): string {
+  const value = form.get(name)
+  return typeof value === 'string' ? value : ''
+}
+
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, totalPaise, droppedCount, manualOpen } = loaderData
-  const busy = useNavigation().state !== 'idle'
+  const { items, totalPaise, droppedCount, manualOpen, outcome } = loaderData
+  const navigating = useNavigation().state !== 'idle'
+  const website = usePayOnWebsite(totalPaise)
+  const busy = navigating || website.busy
+  const hostedCheckout = actionData && 'checkout' in actionData ? actionData.checkout : undefined
+  if (hostedCheckout) return <HostedCheckoutForm checkout={hostedCheckout} />
+  const actionError = actionData && 'error' in actionData ? actionData.error : undefined
+  const message = website.message ?? (outcome ? CHECKOUT_OUTCOME_MESSAGES[outcome] : undefined)
   return (
     <section className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-semibold">Payment</h1>
       <div className="mt-4 space-y-4">
         {droppedCount > 0 ? <FormMessage tone="info">Services no longer available were removed from your cart.</FormMessage> : null}
-        {actionData?.error && !manualOpen ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
+        {actionError && !manualOpen ? <FormMessage tone="error">{actionError}</FormMessage> : null}
+        {message && !actionError ? <FormMessage tone="error">{message}</FormMessage> : null}
         <details open className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
           <summary className="cursor-pointer text-lg font-semibold">Selected Service(s)</summary>
           <ul className="mt-3 space-y-4">
@@ -104,6 +170,22 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         </details>
         <p className="text-lg font-semibold">Total: Rs. {formatRupees(totalPaise)}</p>
         <div className="flex flex-col items-stretch gap-3 sm:flex-row sm:items-center">
+          <Form method="post" className="flex">
+            <input type="hidden" name="shownTotalPaise" value={totalPaise} />
+            <button
+              type="submit"
+              name="intent"
+              value="gateway"
+              disabled={busy}
+              onClick={website.start}
+              className="w-full rounded-md bg-green-700 px-4 py-2 font-semibold text-white hover:bg-green-800 disabled:opacity-60"
+            >
+              Pay on Website
+            </button>
+          </Form>
+          <p className="text-center font-semibold" aria-hidden="true">
+            OR
+          </p>
           <Link to={`?dialog=${MANUAL_DIALOG}`} preventScrollReset className="rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white hover:bg-red-800">
             Pay Manually
           </Link>
@@ -114,7 +196,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
           </p>
         ) : null}
       </div>
-      {manualOpen ? <ManualPaymentDialog {...loaderData} error={actionData?.error} busy={busy} /> : null}
+      {manualOpen ? <ManualPaymentDialog {...loaderData} error={actionError} busy={busy} /> : null}
     </section>
   )
 }
@@ -166,5 +248,119 @@ function ManualPaymentDialog({
         </button>
       </Form>
     </Modal>
+  )
+}
+
+/**
+ * "Pay on Website" with JavaScript (SPEC section 4, "Gateway payment"): start the payment, open the
+ * checkout, verify its answer (re-verify when that fails), and go to /subscriptions; a failure or a
+ * dismissed checkout is reported and said on the page, with the cart kept.
+ */
+function usePayOnWebsite(totalPaise: number) {
+  const starter = useFetcher<typeof action>({ key: 'gateway-start' })
+  const reporter = useFetcher<typeof action>({ key: 'gateway-report' })
+  const openCheckout = useGatewayCheckout()
+  const navigate = useNavigate()
+  const [checkoutOpen, setCheckoutOpen] = useState(false)
+  const [message, setMessage] = useState<string | undefined>()
+  const lastSuccess = useRef<CheckoutSuccess | null>(null)
+  const handled = useRef(new WeakSet<object>())
+
+  useEffect(() => {
+    const answer = starter.data
+    if (starter.state !== 'idle' || !answer || handled.current.has(answer)) return
+    handled.current.add(answer)
+    if ('error' in answer) return setMessage(answer.error)
+    if (!('checkout' in answer)) return
+    const { orderId } = answer.checkout
+    setCheckoutOpen(true)
+    openCheckout(answer.checkout, {
+      onPaid(response) {
+        setCheckoutOpen(false)
+        lastSuccess.current = response
+        void reporter.submit({ intent: 'verify', ...response }, { method: 'post' })
+      },
+      onFailed(response: CheckoutFailure) {
+        void reporter.submit({ intent: 'failed', orderId, reason: response.error?.description ?? '' }, { method: 'post' })
+      },
+      onDismissed() {
+        setCheckoutOpen(false)
+        void reporter.submit({ intent: 'cancel', orderId }, { method: 'post' })
+      },
+    }).catch((error: unknown) => {
+      console.error(error)
+      setCheckoutOpen(false)
+      setMessage(PAYMENT_START_FAILED_MESSAGE)
+    })
+  }, [starter.state, starter.data, reporter, openCheckout])
+
+  useEffect(() => {
+    const answer = reporter.data
+    if (reporter.state !== 'idle' || !answer || handled.current.has(answer)) return
+    handled.current.add(answer)
+    if ('verified' in answer) {
+      void navigate('/subscriptions?from=payment')
+    } else if ('verifyFailed' in answer) {
+      if (answer.verifyFailed === 'verify' && lastSuccess.current) {
+        void reporter.submit({ intent: 'reverify', ...lastSuccess.current }, { method: 'post' })
+      } else {
+        setMessage(PAYMENT_VERIFY_FAILED_MESSAGE)
+      }
+    } else if ('outcome' in answer) {
+      setMessage(CHECKOUT_OUTCOME_MESSAGES[answer.outcome])
+    }
+  }, [reporter.state, reporter.data, reporter, navigate])
+
+  return {
+    busy: starter.state !== 'idle' || reporter.state !== 'idle' || checkoutOpen,
+    message,
+    start(event: MouseEvent) {
+      event.preventDefault()
+      setMessage(undefined)
+      void starter.submit({ intent: 'gateway', shownTotalPaise: totalPaise }, { method: 'post' })
+    },
+  }
+}
+
+/**
+ * "Pay on Website" without JavaScript: the order exists, and this form takes the customer to the
+ * gateway's hosted checkout, which comes back to /payments/callback (paid or failed) or
+ * /payments/cancel (research/razorpay.md section 4.1).
+ */
+function HostedCheckoutForm({ checkout }: { checkout: GatewayCheckout }) {
+  const fields: [string, string][] = [
+    ['key_id', checkout.keyId],
+    ['order_id', checkout.orderId],
+    ['amount', String(checkout.amountPaise)],
+    ['currency', checkout.currency],
+    ['name', checkout.name],
+    ['description', checkout.description],
+    ['prefill[name]', checkout.prefill.name],
+    ['prefill[email]', checkout.prefill.email],
+    ['prefill[contact]', checkout.prefill.contact],
+    ['callback_url', checkout.callbackUrl],
+    ['cancel_url', checkout.cancelUrl],
+  ]
+  return (
+    <section className="mx-auto max-w-2xl">
+      <h1 className="text-2xl font-semibold">Payment</h1>
+      <p className="mt-4">
+        Rs. {formatRupees(checkout.amountPaise)} will be paid through our payment gateway. Its page opens next; when you have paid, it brings
+        you back here.
+      </p>
+      <form method="post" action={checkout.hostedCheckoutUrl} className="mt-4">
+        {fields.map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <button type="submit" className="rounded-md bg-green-700 px-4 py-2 font-semibold text-white hover:bg-green-800">
+          Continue to payment
+        </button>
+      </form>
+      <p className="mt-4">
+        <Link to="/pay" className="underline">
+          Back to your cart
+        </Link>
+      </p>
+    </section>
   )
 }

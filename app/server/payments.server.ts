@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { cartTotalPaise, sameServices, type CartItem } from '~/domain/cart'
 import { MS_PER_DAY } from '~/domain/dates'
+import { PAYMENT_START_FAILED_MESSAGE, PAYMENT_VERIFY_FAILED_MESSAGE } from '~/domain/gateway-checkout'
 import { formatRupees } from '~/domain/money'
 import { Prisma } from '~/generated/prisma/client'
 import { pricedCart } from './cart.server'
@@ -28,8 +29,6 @@ export const RECONCILE_BATCH_SIZE = 100
 /** Stored failure texts come from the browser or the gateway: keep them short. */
 const FAILURE_REASON_MAX_LENGTH = 500
 
-/** The SPEC's alert text for any failure to start a gateway payment. */
-export const PAYMENT_START_FAILED_MESSAGE = 'Error initiating payment. Please try again.'
 
 export type PaymentErrorCode =
   | 'empty-cart'
@@ -177,14 +176,14 @@ export async function verifyCheckoutPayment(
         select: { id: true, status: true, gatewayOrderId: true, amountPaise: true, currency: true },
       })
     : null
-  if (!payment?.gatewayOrderId) throw new PaymentError('not-found', 'Error verifying payment', 404)
+  if (!payment?.gatewayOrderId) throw new PaymentError('not-found', PAYMENT_VERIFY_FAILED_MESSAGE, 404)
   const signed = isValidCheckoutSignature(
     { orderId: payment.gatewayOrderId, paymentId: response.paymentId, signature: response.signature },
     gateway.keySecret,
   )
   if (!signed) {
     console.warn(`[payments] refused a checkout response with an invalid signature for payment ${payment.id} (${source})`)
-    throw new PaymentError('invalid-signature', 'Error verifying payment', 400)
+    throw new PaymentError('invalid-signature', PAYMENT_VERIFY_FAILED_MESSAGE, 400)
   }
   if (payment.status === 'PAID') return { status: 'paid', paymentId: payment.id, alreadyPaid: true }
 
@@ -197,7 +196,7 @@ export async function verifyCheckoutPayment(
   }
   if (!matchesOrder(gatewayPayment, payment)) {
     console.error(`[payments] gateway payment ${gatewayPayment.id} does not match payment ${payment.id} (order, amount or currency)`)
-    throw new PaymentError('gateway-mismatch', 'Error verifying payment', 400)
+    throw new PaymentError('gateway-mismatch', PAYMENT_VERIFY_FAILED_MESSAGE, 400)
   }
   if (gatewayPayment.status !== 'captured') return { status: 'pending', paymentId: payment.id }
   const result = await markPaymentPaid(payment.id, { gatewayPaymentId: gatewayPayment.id, paidAt: deps.now ?? new Date(), source })
@@ -232,7 +231,7 @@ export async function handleCheckoutCallback(form: FormData, deps: Deps = {}): P
   }
   const orderId = typeof metadata.order_id === 'string' ? metadata.order_id : ''
   const payment = orderId ? await prisma.payment.findUnique({ where: { gatewayOrderId: orderId }, select: { id: true } }) : null
-  if (!payment) throw new PaymentError('not-found', 'Error verifying payment', 404)
+  if (!payment) throw new PaymentError('not-found', PAYMENT_VERIFY_FAILED_MESSAGE, 404)
   const gateway = deps.gateway ?? paymentGateway()
   if (typeof metadata.payment_id === 'string') {
     try {

@@ -1,0 +1,54 @@
+/**
+ * What the browser needs to open the gateway's checkout for one of our payments, with JavaScript
+ * (checkout.js, or the sandbox's stand-in) or without (a form posted to the hosted checkout).
+ * Built by app/server/gateway-checkout.server.ts; read by /pay.
+ */
+export type GatewayCheckout = {
+  keyId: string
+  orderId: string
+  amountPaise: number
+  currency: string
+  /** The business name shown on the checkout. */
+  name: string
+  /** SPEC: the description lists the services' ids. */
+  description: string
+  prefill: { name: string; email: string; contact: string }
+  /** checkout.js, loaded only when the customer chooses to pay on the website. */
+  scriptUrl: string
+  /** Where the form without JavaScript posts to (Razorpay's hosted checkout). */
+  hostedCheckoutUrl: string
+  /** Absolute URLs the hosted checkout sends the customer back to. */
+  callbackUrl: string
+  cancelUrl: string
+}
+
+/** SPEC section 8's alerts. */
+export const PAYMENT_START_FAILED_MESSAGE = 'Error initiating payment. Please try again.'
+export const PAYMENT_VERIFY_FAILED_MESSAGE = 'Error verifying payment'
+
+/** SPEC: the checkout's theme colour. */
+export const CHECKOUT_THEME_COLOR = '#2196F3'
+
+/** Razorpay refuses payment descriptions longer than this. */
+const DESCRIPTION_MAX_LENGTH = 255
+
+export function checkoutDescription(serviceIds: readonly string[]): string {
+  const description = `Services: ${serviceIds.join(', ')}`
+  return description.length <= DESCRIPTION_MAX_LENGTH ? description : `${description.slice(0, DESCRIPTION_MAX_LENGTH - 1)}…`
+}
+
+/**
+ * How a checkout that did not pay ended, as /pay says it (`/pay?outcome=…` after the hosted
+ * checkout; the same words with JavaScript). SPEC has no text for these; the cart is kept in each.
+ */
+export const CHECKOUT_OUTCOME_MESSAGES = {
+  failed: 'Your payment did not go through. Your cart is unchanged: try again, or pay manually.',
+  dismissed: 'Payment cancelled. Your cart is unchanged.',
+  unverified: PAYMENT_VERIFY_FAILED_MESSAGE,
+} as const
+
+export type CheckoutOutcome = keyof typeof CHECKOUT_OUTCOME_MESSAGES
+
+export function checkoutOutcome(value: string | null | undefined): CheckoutOutcome | null {
+  return value && Object.hasOwn(CHECKOUT_OUTCOME_MESSAGES, value) ? (value as CheckoutOutcome) : null
+}

@@ -1,0 +1,26 @@
+import { redirect } from 'react-router'
+import { serializeCart } from '~/server/cart.server'
+import { handleCheckoutCallback, PaymentError } from '~/server/payments.server'
+import type { Route } from './+types/payments.callback'
+
+/** Nothing to show at this address; someone who opens it lands on their payment page. */
+export function loader() {
+  return redirect('/pay')
+}
+
+/**
+ * The hosted checkout's POST (research/razorpay.md section 4). It arrives from the gateway's site,
+ * so without our SameSite=Lax session cookie (server/app.ts lets it past the cross-site check):
+ * the posted order id finds the payment and its signature decides. The answer is a 303 to a GET
+ * page, which carries the session again.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  try {
+    const result = await handleCheckoutCallback(await request.formData())
+    if (result.status === 'failed') return redirect('/pay?outcome=failed', 303)
+    return redirect('/subscriptions?from=payment', { status: 303, headers: { 'Set-Cookie': await serializeCart([]) } })
+  } catch (error) {
+    if (!(error instanceof PaymentError)) console.error(error)
+    return redirect('/pay?outcome=unverified', 303)
+  }
+}
