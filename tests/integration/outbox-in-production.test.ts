@@ -29,4 +29,14 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
     const response = await sandbox.action({ request, params: {}, context: {} } as never)
     expect(response.status).toBe(404)
   })
+
+  it('has no stand-in hosted checkout or checkout.js either: both answer 404', async () => {
+    const page = await import('~/routes/dev.sandbox.checkout')
+    const script = await import('~/routes/dev.sandbox.checkout-script')
+    const form = new URLSearchParams({ order_id: 'order_x', callback_url: 'http://localhost/payments/callback', cancel_url: 'http://localhost/payments/cancel' })
+    const request = new Request('http://localhost/dev/sandbox/checkout', { method: 'POST', body: form })
+    expect(await page.action({ request, params: {}, context: {} } as never).catch((error: unknown) => error)).toMatchObject({ init: { status: 404 } })
+    expect(() => page.loader()).toThrow()
+    expect(script.loader().status).toBe(404)
+  })
 })
