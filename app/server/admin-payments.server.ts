@@ -107,15 +107,7 @@ export async function confirmPaymentAsAdmin(actorId: string, paymentId: string, 
   }
   if (result.alreadyPaid) return { ok: true, message: 'That payment was already confirmed.' }
 
-  const payment = await paymentForNotice(paymentId)
-  if (payment) {
-    const cart = payment.cart as CartItem[]
-    await notifyCustomer({
-      email: payment.user.email,
-      subject: 'Your payment is confirmed',
-      body: `Hello ${payment.user.name ?? ''}, we received your transfer of Rs. ${formatRupees(payment.amountPaise)}. Your subscriptions are active: ${serviceNames(cart)}.`,
-    })
-  }
+  // markPaymentPaid queued the confirmation e-mail (it does for every path that pays).
   return { ok: true, message: 'Payment confirmed; the subscriptions are active and the customer was e-mailed.' }
 }
 

@@ -86,6 +86,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       `Missing environment variable ${missingS3Variable} (S3-compatible storage for uploads); required when ${firstS3Variable} is set`,
     )
   }
+  if (env.SMTP_URL && !env.MAIL_FROM) {
+    throw new EnvError('Missing environment variable MAIL_FROM (the sender address of e-mails); required when SMTP_URL is set')
+  }
   if (!env.DEMO_MODE) {
     const missing = REAL_PROVIDER_VARIABLES.find(([name]) => !env[name])
     if (missing) {

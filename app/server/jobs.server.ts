@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss'
 import { prisma } from './db.server'
 import { env } from './env.server'
-import { deliverEmail, type Email } from './mail.server'
+import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
 import { expireManualPayments, reconcileOpenOrders } from './payments.server'
 import { smsProvider, SmsDeliveryError, type OtpSms } from './sms.server'
 
@@ -13,7 +13,7 @@ const SEND_SMS_RETRY_DELAY_SECONDS = 5
 const SEND_SMS_TIMEOUT_SECONDS = 60
 const JOB_POLLING_INTERVAL_SECONDS = 0.5
 
-/** Outbound e-mail to customers (payment confirmed or rejected): retried with backoff over about an hour. */
+/** Outbound e-mail to customers (payment confirmed or rejected): retried with backoff over about two hours. */
 export const SEND_EMAIL_QUEUE = 'send-email'
 const SEND_EMAIL_RETRY_LIMIT = 8
 const SEND_EMAIL_RETRY_DELAY_SECONDS = 30
@@ -77,6 +77,16 @@ export async function deliverOtpSms(sms: OtpSms): Promise<void> {
   }
 }
 
+export async function sendEmail(email: Email): Promise<void> {
+  try {
+    await deliverEmail(email)
+  } catch (error) {
+    console.error(`[jobs] e-mail to ${email.to} failed: ${error instanceof Error ? error.message : String(error)}`)
+    // As for SMS: retried unless the mail server refused it for good.
+    if (!(error instanceof MailDeliveryError) || error.retryable) throw error
+  }
+}
+
 export async function pruneExpiredRows(now = new Date()): Promise<void> {
   const cutoff = new Date(now.getTime() - PRUNE_AFTER_MS)
   await prisma.rateLimitEvent.deleteMany({ where: { createdAt: { lt: cutoff } } })
@@ -103,7 +113,7 @@ export async function startJobWorkers(): Promise<void> {
   await boss.schedule(SETTLE_PAYMENTS_QUEUE, SETTLE_PAYMENTS_SCHEDULE_CRON)
   await boss.work(SETTLE_PAYMENTS_QUEUE, () => settlePayments())
   await boss.work<Email>(SEND_EMAIL_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
-    for (const job of jobs) await deliverEmail(job.data)
+    for (const job of jobs) await sendEmail(job.data)
   })
   await boss.work<OtpSms>(SEND_SMS_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
     for (const job of jobs) await deliverOtpSms(job.data)

@@ -3,6 +3,7 @@ import { renewalStartsAt, subscriptionEndsAt } from '~/domain/dates'
 import type { PaymentMethod, PaymentStatus, Prisma } from '~/generated/prisma/client'
 import { cached, invalidate } from './cache.server'
 import { prisma } from './db.server'
+import { notifyPaymentConfirmed } from './notify.server'
 
 /** Which path learnt that the payment is paid; recorded on the payment for the audit trail. */
 export type PaidSource = 'checkout' | 'reverify' | 'callback' | 'webhook' | 'reconciliation' | 'admin'
@@ -133,7 +134,11 @@ export async function markPaymentPaid(
     { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: MARK_PAID_TRANSACTION_TIMEOUT_MS },
   )
   invalidateUserPayments(result.userId)
-  if (!result.alreadyPaid) console.info(`[payments] payment ${paymentId} paid via ${source}`)
+  if (!result.alreadyPaid) {
+    console.info(`[payments] payment ${paymentId} paid via ${source}`)
+    // Never fails the payment: it is paid; the e-mail is queued and retried on its own.
+    await notifyPaymentConfirmed(paymentId).catch((error: unknown) => console.error(`[payments] confirmation e-mail for ${paymentId} not queued:`, error))
+  }
   return result
 }
 

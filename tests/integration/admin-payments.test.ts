@@ -7,15 +7,9 @@ import { deliverEmail } from '~/server/mail.server'
 import { createManualPayment, MANUAL_PAYMENT_EXPIRY_DAYS } from '~/server/payments.server'
 import { pendingPayments } from '~/server/subscriptions.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+import { queuedEmails } from '../support/queued-emails'
 
 afterAll(() => stopJobs())
-
-/** E-mails the send-email job queue holds for `to`. */
-async function queuedEmails(to: string) {
-  const jobs = await prisma.$queryRaw<{ data: { to: string; subject: string; body: string } }[]>`
-    SELECT data FROM pgboss.job WHERE name = 'send-email' AND data->>'to' = ${to} ORDER BY created_on`
-  return jobs.map((job) => job.data)
-}
 
 async function admin() {
   const id = await createUser()

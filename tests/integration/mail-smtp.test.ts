@@ -1,0 +1,108 @@
+import type { AddressInfo } from 'node:net'
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { sendEmail, stopJobs } from '~/server/jobs.server'
+import { MailDeliveryError, smtpMail } from '~/server/mail.server'
+import { notifyPaymentConfirmed } from '~/server/notify.server'
+import { prisma } from '~/server/db.server'
+import { markPaymentPaid } from '~/server/subscriptions.server'
+import { queuedEmails } from '../support/queued-emails'
+import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+
+type Received = { from: string; to: string[]; message: string }
+
+const received: Received[] = []
+/** Recipients the fake server refuses for good, as a real one does an unknown mailbox. */
+const UNKNOWN_MAILBOX = 'nobody@example.in'
+let server: SMTPServer
+let port: number
+
+beforeAll(async () => {
+  server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (address.address === UNKNOWN_MAILBOX) return callback(Object.assign(new Error('5.1.1 No such mailbox'), { responseCode: 550 }))
+      callback()
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          message: Buffer.concat(chunks).toString('utf8'),
+        })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  port = (server.server.address() as AddressInfo).port
+})
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  await stopJobs()
+})
+
+describe('SMTP mail (nodemailer)', () => {
+  it('sends from MAIL_FROM to the customer with the subject and the text', async () => {
+    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'Research Store <store@example.in>' })
+    await mail.send({ to: 'asha@example.in', subject: 'Your payment is confirmed', body: 'Hello asha,\nEquity: ends on 01-01-2027' })
+
+    expect(received).toHaveLength(1)
+    expect(received[0]).toMatchObject({ from: 'store@example.in', to: ['asha@example.in'] })
+    expect(received[0]!.message).toContain('Subject: Your payment is confirmed')
+    expect(received[0]!.message).toContain('Equity: ends on 01-01-2027')
+  })
+
+  it("a 5xx refusal is final (the job drops it); a server that cannot be reached is retried", async () => {
+    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
+    const refused = await mail.send({ to: UNKNOWN_MAILBOX, subject: 'Hi', body: 'Hi' }).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(MailDeliveryError)
+    expect(refused).toMatchObject({ retryable: false, message: expect.stringContaining('550') })
+
+    const closed = smtpMail({ url: 'smtp://127.0.0.1:1', from: 'store@example.in', timeoutMs: 2_000 })
+    const unreachable = await closed.send({ to: 'asha@example.in', subject: 'Hi', body: 'Hi' }).catch((error: unknown) => error)
+    expect(unreachable).toMatchObject({ retryable: true })
+  })
+
+  it('the send-email job drops a permanent refusal and throws (so pg-boss retries) on anything else', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const deliver = vi.spyOn(await import('~/server/mail.server'), 'deliverEmail')
+    deliver.mockRejectedValueOnce(new MailDeliveryError('550 no such mailbox', false))
+    await expect(sendEmail({ to: 'a@example.in', subject: 'Hi', body: 'Hi' })).resolves.toBeUndefined()
+    deliver.mockRejectedValueOnce(new MailDeliveryError('connection refused', true))
+    await expect(sendEmail({ to: 'a@example.in', subject: 'Hi', body: 'Hi' })).rejects.toThrow('connection refused')
+    deliver.mockRestore()
+  })
+})
+
+describe('the payment confirmation e-mail', () => {
+  it('is queued once when any path pays, naming each service and its end date in India time', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const userId = await createUser()
+    const email = `asha-${userId.slice(0, 8)}@example.in`
+    await prisma.user.update({ where: { id: userId }, data: { name: 'asha rao', email } })
+    const service = await createService('Equity', 299_900, 30)
+    const payment = await createPaymentRow(userId, [cartItemOf(service)])
+    const paidAt = new Date('2026-03-31T20:00:00Z') // 1 April in India
+
+    await Promise.all([
+      markPaymentPaid(payment.id, { gatewayPaymentId: 'pay_one', paidAt, source: 'webhook' }),
+      markPaymentPaid(payment.id, { gatewayPaymentId: 'pay_one', paidAt, source: 'checkout' }),
+    ])
+
+    expect(await queuedEmails(email)).toEqual([
+      {
+        to: email,
+        subject: 'Your payment is confirmed',
+        body: `Hello asha rao,\n\nWe received your payment of Rs. 2,999. Your subscriptions:\n- ${service.name}: ends on 01-05-2026`,
+      },
+    ])
+    expect(await notifyPaymentConfirmed('00000000-0000-4000-8000-000000000000')).toBe(false)
+  })
+})
