@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react'
 import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router'
-import { FormMessage } from '~/components/forms'
+import { Field, FormMessage } from '~/components/forms'
 import { Modal } from '~/components/modal'
 import { useGatewayCheckout, type CheckoutFailure, type CheckoutSuccess } from '~/components/use-gateway-checkout'
+import { parseOptionalUtr } from '~/domain/bank-reference'
 import { cartTotalPaise } from '~/domain/cart'
 import {
   CHECKOUT_OUTCOME_MESSAGES,
@@ -108,11 +109,12 @@ export async function action({ request }: Route.ActionArgs) {
   }
 
   if (intent === 'manual') {
-    const utr = String(form.get('utr') ?? '').trim()
+    const utr = parseOptionalUtr(form.get('utr'))
+    if (!utr.ok) return data({ utrError: utr.message, typedUtr: field(form, 'utr') }, 400)
     try {
       await createManualPayment(user.id, await readCart(request), {
-        idempotencyKey: String(form.get('paymentKey') ?? '') || undefined,
-        utr: utr || undefined,
+        idempotencyKey: field(form, 'paymentKey') || undefined,
+        utr: utr.utr ?? undefined,
       })
     } catch (error) {
       if (error instanceof PaymentError) return data({ error: `${MANUAL_PAYMENT_FAILED}: ${error.message}` }, error.status)
@@ -196,7 +198,14 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
           </p>
         ) : null}
       </div>
-      {manualOpen ? <ManualPaymentDialog {...loaderData} error={actionError} busy={busy} /> : null}
+      {manualOpen ? (
+        <ManualPaymentDialog
+          {...loaderData}
+          error={actionError}
+          utrError={actionData && 'utrError' in actionData ? { message: actionData.utrError, typed: actionData.typedUtr } : undefined}
+          busy={busy}
+        />
+      ) : null}
     </section>
   )
 }
@@ -208,8 +217,9 @@ function ManualPaymentDialog({
   whatsappNumber,
   manualPaymentKey,
   error,
+  utrError,
   busy,
-}: Route.ComponentProps['loaderData'] & { error: string | undefined; busy: boolean }) {
+}: Route.ComponentProps['loaderData'] & { error: string | undefined; utrError: { message: string; typed: string } | undefined; busy: boolean }) {
   return (
     <Modal title="Manual Payment Instructions" closeTo="/pay">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
@@ -237,12 +247,12 @@ function ManualPaymentDialog({
       </ol>
       <Form method="post" className="mt-4 space-y-3">
         <input type="hidden" name="paymentKey" value={manualPaymentKey} />
-        <div>
-          <label htmlFor="utr" className="block text-sm font-medium">
-            Bank transfer reference (UTR), if you have it
-          </label>
-          <input id="utr" name="utr" maxLength={40} autoComplete="off" className="mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 dark:border-gray-600 dark:bg-gray-900" />
-        </div>
+        <Field
+          label="Bank transfer reference (UTR), if you have it"
+          hint="Optional. You can also add it later on your subscriptions page."
+          errors={utrError ? [utrError.message] : undefined}
+          inputProps={{ id: 'utr', name: 'utr', maxLength: 40, autoComplete: 'off', defaultValue: utrError?.typed }}
+        />
         <button type="submit" name="intent" value="manual" disabled={busy} className="w-full rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60">
           I'll Pay &amp; Send Screenshot
         </button>

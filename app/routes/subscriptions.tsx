@@ -1,9 +1,12 @@
-import { Link } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { Field, FormMessage, secondaryButtonClass } from '~/components/forms'
 import { Modal } from '~/components/modal'
+import { parseOptionalUtr } from '~/domain/bank-reference'
 import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
+import { setManualPaymentUtr } from '~/server/payments.server'
 import { activeSubscriptions, pendingPayments } from '~/server/subscriptions.server'
 import type { Route } from './+types/subscriptions'
 
@@ -24,6 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       method: payment.method === 'MANUAL' ? 'Manual' : 'Gateway',
       items: payment.cart.map((item) => ({ serviceId: item.serviceId, name: item.name, pricePaise: item.pricePaise })),
       amountPaise: payment.amountPaise,
+      utr: payment.utr,
     })),
     active: active.map((subscription) => ({
       serviceId: subscription.serviceId,
@@ -36,8 +40,23 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export default function Subscriptions({ loaderData }: Route.ComponentProps) {
+/** The bank transfer reference (UTR) of a pending manual claim: optional, added or corrected here. */
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireCompleteProfile(request)
+  const form = await request.formData()
+  const paymentId = String(form.get('paymentId') ?? '')
+  const typed = String(form.get('utr') ?? '')
+  const utr = parseOptionalUtr(typed)
+  if (!utr.ok || utr.utr === null) return data({ paymentId, error: utr.ok ? 'Enter the bank reference (UTR) to save it.' : utr.message, typed }, 400)
+  if (!(await setManualPaymentUtr(user.id, paymentId, utr.utr))) {
+    return data({ paymentId, error: 'This payment is no longer waiting for verification, so its reference cannot be changed.', typed }, 409)
+  }
+  return { paymentId, saved: true as const }
+}
+
+export default function Subscriptions({ loaderData, actionData }: Route.ComponentProps) {
   const { pending, active, infoOpen, contactPhone } = loaderData
+  const busy = useNavigation().state !== 'idle'
   return (
     <>
       {pending.length > 0 ? (
@@ -61,6 +80,14 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
                   ))}
                 </ul>
                 <p className="mt-2 font-medium">Total Amount: Rs. {formatRupees(payment.amountPaise)}</p>
+                {payment.method === 'Manual' ? (
+                  <BankReferenceForm
+                    paymentId={payment.id}
+                    utr={payment.utr}
+                    result={actionData?.paymentId === payment.id ? actionData : undefined}
+                    busy={busy}
+                  />
+                ) : null}
               </li>
             ))}
           </ul>
@@ -99,5 +126,35 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
         </Modal>
       ) : null}
     </>
+  )
+}
+
+function BankReferenceForm({
+  paymentId,
+  utr,
+  result,
+  busy,
+}: {
+  paymentId: string
+  utr: string | null
+  result: { saved: true } | { error: string; typed: string } | undefined
+  busy: boolean
+}) {
+  const error = result && 'error' in result ? result : undefined
+  return (
+    <Form method="post" preventScrollReset className="mt-3 space-y-2 border-t border-gray-100 pt-3 dark:border-gray-800">
+      <input type="hidden" name="paymentId" value={paymentId} />
+      {result && 'saved' in result ? <FormMessage tone="info">Bank reference saved</FormMessage> : null}
+      <Field
+        key={utr ?? ''}
+        label={utr ? 'Bank reference (UTR)' : 'Add the bank reference (UTR), optional'}
+        hint="It helps our team find your transfer sooner."
+        errors={error ? [error.error] : undefined}
+        inputProps={{ id: `utr-${paymentId}`, name: 'utr', maxLength: 40, autoComplete: 'off', defaultValue: error?.typed ?? utr ?? '' }}
+      />
+      <button type="submit" disabled={busy} className={secondaryButtonClass}>
+        Save reference
+      </button>
+    </Form>
   )
 }

@@ -1,5 +1,6 @@
 import { createCookie } from 'react-router'
 import { dedupeServiceIds, addToCart, removeFromCart, type CartItem } from '~/domain/cart'
+import { isUuid } from '~/domain/uuid'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import { serverSecret } from './secrets.server'
@@ -49,12 +50,10 @@ export type PricedCart = {
   droppedNames: string[]
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /** Current prices from the database, never from the client. Read fresh (not cached): money depends on it. */
 export async function pricedCart(ids: readonly string[]): Promise<PricedCart> {
   const wanted = dedupeServiceIds(ids)
-  const wellFormed = wanted.filter((id) => UUID_PATTERN.test(id))
+  const wellFormed = wanted.filter((id) => isUuid(id))
   const services = wellFormed.length
     ? await prisma.service.findMany({
         where: { id: { in: wellFormed }, active: true },
@@ -69,8 +68,8 @@ export async function pricedCart(ids: readonly string[]): Promise<PricedCart> {
     if (service) items.push({ serviceId: service.id, name: service.name, pricePaise: service.pricePaise, durationDays: service.durationDays })
     else droppedIds.push(id)
   }
-  const inactive = droppedIds.some((id) => UUID_PATTERN.test(id))
-    ? await prisma.service.findMany({ where: { id: { in: droppedIds.filter((id) => UUID_PATTERN.test(id)) } }, select: { id: true, name: true } })
+  const inactive = droppedIds.some((id) => isUuid(id))
+    ? await prisma.service.findMany({ where: { id: { in: droppedIds.filter((id) => isUuid(id)) } }, select: { id: true, name: true } })
     : []
   const nameById = new Map(inactive.map((service) => [service.id, service.name]))
   const droppedNames = droppedIds.flatMap((id) => nameById.get(id) ?? [])

@@ -3,6 +3,7 @@ import { cartTotalPaise, sameServices, type CartItem } from '~/domain/cart'
 import { MS_PER_DAY } from '~/domain/dates'
 import { PAYMENT_START_FAILED_MESSAGE, PAYMENT_VERIFY_FAILED_MESSAGE } from '~/domain/gateway-checkout'
 import { formatRupees } from '~/domain/money'
+import { isUuid } from '~/domain/uuid'
 import { Prisma } from '~/generated/prisma/client'
 import { pricedCart } from './cart.server'
 import { prisma } from './db.server'
@@ -485,6 +486,20 @@ export function confirmManualPayment(
   { now = new Date(), onPaid }: { now?: Date; onPaid?: Parameters<typeof markPaymentPaid>[1]['onPaid'] } = {},
 ) {
   return markPaymentPaid(paymentId, { paidAt: now, source: 'admin', onPaid })
+}
+
+/**
+ * The customer adds or corrects the bank transfer reference of their own claim while the team has
+ * not decided it yet. False when there is no such pending claim of theirs (decided, expired, or another's).
+ */
+export async function setManualPaymentUtr(userId: string, paymentId: string, utr: string, now = new Date()): Promise<boolean> {
+  if (!isUuid(paymentId)) return false
+  const { count } = await prisma.payment.updateMany({
+    where: { id: paymentId, userId, method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } },
+    data: { utr },
+  })
+  if (count > 0) invalidateUserPayments(userId)
+  return count > 0
 }
 
 export type RejectedPayment = { paymentId: string; userId: string; reason: string }

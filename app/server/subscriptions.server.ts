@@ -188,6 +188,8 @@ export type PendingPayment = {
   createdAt: Date
   /** Manual: when the unconfirmed claim is dismissed. Gateway: null. */
   expiresAt: Date | null
+  /** Manual: the bank transfer reference the customer gave, if any. */
+  utr: string | null
 }
 
 /**
@@ -203,7 +205,7 @@ export async function pendingPayments(userId: string, now: Date, { fresh = false
     const rows = await prisma.payment.findMany({
       where: { userId, status: { in: ['PENDING_VERIFICATION', 'CREATED'] } },
       orderBy: { createdAt: 'desc' },
-      select: { id: true, method: true, status: true, amountPaise: true, currency: true, cart: true, createdAt: true, expiresAt: true },
+      select: { id: true, method: true, status: true, amountPaise: true, currency: true, cart: true, createdAt: true, expiresAt: true, utr: true },
     })
     return rows.map(({ status: _status, cart, ...row }) => ({ ...row, cart: cart as CartItem[] }))
   })

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { UTR_MESSAGE } from '../../app/domain/bank-reference'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
 import { signInWithCompleteProfile, useOwnClientAddress } from './sign-in-helpers'
@@ -76,4 +77,38 @@ test('removing a service on /pay updates the total, and removing the last return
 test('a signed-out visitor opening /pay is asked to sign in, remembering /pay', async ({ page }) => {
   await page.goto('/pay')
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fpay$/)
+})
+
+test('the bank reference (UTR): refused with a message when malformed, kept as typed, and added later on the pending card', async ({ page, request }) => {
+  await signInWithCompleteProfile(page, request)
+  await page.goto('/services')
+  await page.getByRole('checkbox', { name: 'Commodity Insights', exact: true }).click()
+  await expect(page.getByRole('checkbox', { name: 'Commodity Insights', exact: true })).toBeChecked()
+  await page.getByRole('link', { name: 'Proceed to Pay' }).click()
+  await page.getByRole('link', { name: 'Pay Manually' }).click()
+
+  const dialog = page.getByRole('dialog', { name: 'Manual Payment Instructions' })
+  await dialog.getByLabel('Bank transfer reference (UTR), if you have it').fill('UTR-12')
+  await dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" }).click()
+  await expect(dialog.getByText(UTR_MESSAGE)).toBeVisible()
+  await expect(dialog.getByLabel('Bank transfer reference (UTR), if you have it')).toHaveValue('UTR-12')
+  // Not required: a blank reference makes the claim.
+  await dialog.getByLabel('Bank transfer reference (UTR), if you have it').fill('')
+  await dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" }).click()
+  await expect(page).toHaveURL(/\/subscriptions\?from=payment$/)
+
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Manual Payment' }) })
+  await card.getByLabel('Add the bank reference (UTR), optional').fill('12')
+  await card.getByRole('button', { name: 'Save reference' }).click()
+  await expect(card.getByText(UTR_MESSAGE)).toBeVisible()
+  await card.getByLabel('Add the bank reference (UTR), optional').fill('sbin 1234 5678 9012')
+  await card.getByRole('button', { name: 'Save reference' }).click()
+  await expect(card.getByText('Bank reference saved')).toBeVisible()
+  await expect(card.getByLabel('Bank reference (UTR)')).toHaveValue('SBIN123456789012')
+  await expectNoSeriousA11yViolations(page)
+
+  await page.reload()
+  await expect(page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Manual Payment' }) }).getByLabel('Bank reference (UTR)')).toHaveValue(
+    'SBIN123456789012',
+  )
 })

@@ -1,0 +1,21 @@
+import { z } from 'zod'
+
+/**
+ * The reference a bank gives a transfer: a NEFT UTR is 16 characters, an RTGS one 22, an IMPS or
+ * UPI reference 12 digits. We accept 6 to 22 letters and digits as typed, spaces removed and
+ * upper-cased, so the team can match it against the bank statement.
+ */
+export const UTR_MESSAGE = 'Enter the bank reference (UTR) as your bank shows it: 6 to 22 letters and digits.'
+
+export const UtrSchema = z
+  .string()
+  .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9]{6,22}$/, UTR_MESSAGE))
+
+/** An optional UTR: blank is "not given" (null); anything else must be a valid reference. */
+export function parseOptionalUtr(value: unknown): { ok: true; utr: string | null } | { ok: false; message: string } {
+  const text = typeof value === 'string' ? value : ''
+  if (text.trim() === '') return { ok: true, utr: null }
+  const parsed = UtrSchema.safeParse(text)
+  return parsed.success ? { ok: true, utr: parsed.data } : { ok: false, message: UTR_MESSAGE }
+}

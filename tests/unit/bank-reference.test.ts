@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest'
+import { parseOptionalUtr, UTR_MESSAGE } from '~/domain/bank-reference'
+
+describe('parseOptionalUtr', () => {
+  it('takes NEFT, RTGS and IMPS/UPI references as the bank shows them, spaces removed and upper-cased', () => {
+    expect(parseOptionalUtr('sbin 1234 5678 9012')).toEqual({ ok: true, utr: 'SBIN123456789012' })
+    expect(parseOptionalUtr('HDFCR52026112400012345')).toEqual({ ok: true, utr: 'HDFCR52026112400012345' })
+    expect(parseOptionalUtr('432109876543')).toEqual({ ok: true, utr: '432109876543' })
+  })
+
+  it('treats blank as not given', () => {
+    expect(parseOptionalUtr('')).toEqual({ ok: true, utr: null })
+    expect(parseOptionalUtr('   ')).toEqual({ ok: true, utr: null })
+    expect(parseOptionalUtr(null)).toEqual({ ok: true, utr: null })
+  })
+
+  it('refuses too short, too long and punctuation, with one message', () => {
+    for (const bad of ['12345', 'A'.repeat(23), 'UTR-123456', '<script>']) {
+      expect(parseOptionalUtr(bad)).toEqual({ ok: false, message: UTR_MESSAGE })
+    }
+  })
+})
