@@ -19,6 +19,10 @@ export default [
     layout('routes/admin/layout.tsx', [
       index('routes/admin/index.tsx'),
       route('payments', 'routes/admin/payments.tsx'),
+      route('services', 'routes/admin/services.tsx'),
+      // Both use the same module; a route module can be registered twice only under distinct ids.
+      route('services/new', 'routes/admin/service-edit.tsx', { id: 'routes/admin/service-new' }),
+      route('services/:serviceId', 'routes/admin/service-edit.tsx'),
       route('audit', 'routes/admin/audit.tsx'),
     ]),
   ]),

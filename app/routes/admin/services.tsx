@@ -1,0 +1,101 @@
+import { data, Form, Link, useNavigation } from 'react-router'
+import { FormMessage, primaryButtonClass, secondaryButtonClass } from '~/components/forms'
+import { formatPriceLine } from '~/domain/money'
+import { requireAdmin } from '~/server/admin.server'
+import { servicesForAdmin, setServiceOnSale } from '~/server/admin-services.server'
+import type { Route } from './+types/services'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Services | Admin | Research Store' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const saved = new URL(request.url).searchParams.get('saved')
+  return { services: await servicesForAdmin(), saved: saved === 'created' || saved === 'updated' ? saved : null }
+}
+
+/** Take a service off sale or put it back on sale. */
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const form = await request.formData()
+  const serviceId = String(form.get('serviceId') ?? '')
+  const intent = form.get('intent')
+  if (intent !== 'deactivate' && intent !== 'reactivate') return data({ serviceId, ok: false, message: 'Something was missing from the form. Please try again.' }, 400)
+  const change = await setServiceOnSale(admin.id, serviceId, intent === 'reactivate')
+  if (!change.ok) return data({ serviceId, ok: false, message: change.message }, change.status)
+  return { serviceId, ok: true, message: intent === 'reactivate' ? 'Back on sale.' : 'Taken off sale.' }
+}
+
+export default function AdminServices({ loaderData, actionData }: Route.ComponentProps) {
+  const { services, saved } = loaderData
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">Services</h1>
+        <Link to="/admin/services/new" className={primaryButtonClass}>
+          New service
+        </Link>
+      </div>
+      {saved ? (
+        <div className="mt-4">
+          <FormMessage tone="info">{saved === 'created' ? 'Service created; it is on sale now.' : 'Service saved.'}</FormMessage>
+        </div>
+      ) : null}
+      <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
+        Changes show on /services at once. Payments already made keep the price they were paid at; a service taken off sale leaves
+        carts, while subscriptions already bought run to their end.
+      </p>
+      <ul className="mt-4 space-y-3">
+        {services.map((service) => {
+          const headingId = `service-${service.id}`
+          const result = actionData?.serviceId === service.id ? actionData : undefined
+          return (
+            <li key={service.id}>
+              <article aria-labelledby={headingId} className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <h2 id={headingId} className="text-lg font-semibold">
+                    {service.name}
+                  </h2>
+                  <span className={service.active ? 'text-sm font-medium text-green-800 dark:text-green-300' : 'text-sm font-medium text-gray-700 dark:text-gray-300'}>
+                    {service.active ? 'On sale' : 'Off sale'}
+                  </span>
+                </div>
+                <p className="mt-1">{formatPriceLine(service.pricePaise, service.durationDays)}</p>
+                {service.description.length > 0 ? (
+                  <ul className="mt-2 list-disc pl-6 text-sm text-gray-700 dark:text-gray-300">
+                    {service.description.map((line, index) => (
+                      <li key={index}>{line}</li>
+                    ))}
+                  </ul>
+                ) : null}
+                {result ? (
+                  <div className="mt-3">
+                    <FormMessage tone={result.ok ? 'info' : 'error'}>{result.message}</FormMessage>
+                  </div>
+                ) : null}
+                <div className="mt-3 flex flex-wrap gap-3">
+                  <Link to={`/admin/services/${service.id}`} className={secondaryButtonClass} aria-label={`Edit ${service.name}`}>
+                    Edit
+                  </Link>
+                  <Form method="post" preventScrollReset>
+                    <input type="hidden" name="serviceId" value={service.id} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value={service.active ? 'deactivate' : 'reactivate'}
+                      disabled={busy}
+                      className={secondaryButtonClass}
+                      aria-label={`${service.active ? 'Take off sale' : 'Put back on sale'}: ${service.name}`}
+                    >
+                      {service.active ? 'Take off sale' : 'Put back on sale'}
+                    </button>
+                  </Form>
+                </div>
+              </article>
+            </li>
+          )
+        })}
+      </ul>
+    </>
+  )
+}

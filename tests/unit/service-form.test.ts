@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { parseServiceForm, priceForForm } from '~/domain/service-form'
+
+const valid = { name: '  Equity Premium ', description: 'Daily ideas\r\n\r\n  Weekly call  \n', price: '2,999.50', durationDays: '30' }
+
+describe('parseServiceForm', () => {
+  it('trims the name, keeps non-blank description lines, and turns rupees into paise', () => {
+    expect(parseServiceForm(valid)).toEqual({
+      ok: true,
+      service: { name: 'Equity Premium', description: ['Daily ideas', 'Weekly call'], pricePaise: 299_950, durationDays: 30 },
+    })
+    expect(parseServiceForm({ ...valid, price: '1,51,000' })).toMatchObject({ ok: true, service: { pricePaise: 15_100_000 } })
+    expect(parseServiceForm({ ...valid, price: '2999' })).toMatchObject({ ok: true, service: { pricePaise: 299_900 } })
+  })
+
+  it('refuses a zero, negative, malformed or over-the-cap price', () => {
+    for (const price of ['0', '-5', '12.345', 'abc', '', '151000.01', '1e5']) {
+      const result = parseServiceForm({ ...valid, price })
+      expect(result.ok, price).toBe(false)
+      if (!result.ok) expect(result.errors.price?.[0]).toMatch(/price/i)
+    }
+  })
+
+  it('refuses durations that are not whole days from 1 to 365', () => {
+    for (const durationDays of ['0', '366', '1.5', 'x', '']) {
+      const result = parseServiceForm({ ...valid, durationDays })
+      expect(result.ok, durationDays).toBe(false)
+      if (!result.ok) expect(result.errors.durationDays?.[0]).toMatch(/duration/i)
+    }
+  })
+
+  it('refuses a short or long name and too many or too long description lines', () => {
+    expect(parseServiceForm({ ...valid, name: 'ab' })).toMatchObject({ ok: false, errors: { name: [expect.stringMatching(/at least 3/)] } })
+    expect(parseServiceForm({ ...valid, name: 'x'.repeat(81) })).toMatchObject({ ok: false, errors: { name: [expect.stringMatching(/at most 80/)] } })
+    expect(parseServiceForm({ ...valid, description: Array(11).fill('line').join('\n') })).toMatchObject({ ok: false, errors: { description: [expect.any(String)] } })
+    expect(parseServiceForm({ ...valid, description: 'x'.repeat(201) })).toMatchObject({ ok: false, errors: { description: [expect.any(String)] } })
+  })
+})
+
+describe('priceForForm', () => {
+  it('shows whole rupees plainly and paise with two digits', () => {
+    expect(priceForForm(299_900)).toBe('2999')
+    expect(priceForForm(299_905)).toBe('2999.05')
+  })
+})
