@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
+import { signInAsAdmin } from './admin-helpers'
 import { expectNoSeriousA11yViolations } from './axe'
 import { withE2eDatabase } from './database'
 import { fillProfileDetails, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
@@ -56,8 +57,7 @@ async function insertManualClaim(phone: string, utr: string) {
 /** An admin: signed in through /auth, then given the ADMIN role (as ADMIN_PHONES would at sign-in). */
 async function adminPage(browser: Browser, request: APIRequestContext): Promise<Page> {
   const page = await newPage(browser)
-  const phone = await signIn(page, request)
-  await withE2eDatabase((client) => client.query(`UPDATE users SET role = 'ADMIN' WHERE phone = $1`, [phone]))
+  await signInAsAdmin(page, request)
   return page
 }
 

@@ -1,0 +1,56 @@
+import { randomInt } from 'node:crypto'
+import { expect, test } from '@playwright/test'
+import { signInAsAdmin } from './admin-helpers'
+import { expectNoSeriousA11yViolations } from './axe'
+import { useOwnClientAddress } from './sign-in-helpers'
+
+test.beforeEach(async ({ page }) => useOwnClientAddress(page))
+
+test('an admin creates a service (after fixing a bad price), edits it, and takes it off sale; /services follows each step', async ({ page, request }) => {
+  const name = `Options Desk ${randomInt(1e6)}`
+  await signInAsAdmin(page, request)
+  await page.goto('/admin/services')
+  await expectNoSeriousA11yViolations(page)
+  await page.getByRole('link', { name: 'New service' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'New service' })).toBeVisible()
+
+  await page.getByLabel('Name').fill(name)
+  await page.getByLabel('Description').fill('Weekly options ideas\nEntry, target and stop loss')
+  await page.getByLabel('Price in rupees').fill('0')
+  await page.getByLabel('Duration in days').fill('30')
+  await page.getByRole('button', { name: 'Create service' }).click()
+  await expect(page.getByText('The price must be at least Rs. 1.')).toBeVisible()
+  await expect(page.getByLabel('Name')).toHaveValue(name)
+  await expectNoSeriousA11yViolations(page)
+
+  await page.getByLabel('Price in rupees').fill('2,499')
+  await page.getByRole('button', { name: 'Create service' }).click()
+  await expect(page.getByText('Service created; it is on sale now.')).toBeVisible()
+
+  const card = page.getByRole('article', { name })
+  await expect(card.getByText('Rs. 2,499 for 30 Days')).toBeVisible()
+  await card.getByRole('link', { name: `Edit ${name}` }).click()
+  await expect(page.getByLabel('Price in rupees')).toHaveValue('2499')
+  await page.getByLabel('Price in rupees').fill('2999')
+  await page.getByRole('button', { name: 'Save service' }).click()
+  await expect(page.getByText('Service saved.')).toBeVisible()
+
+  await page.goto('/services')
+  await expect(page.getByRole('article').filter({ hasText: name }).getByText('Rs. 2,999 for 30 Days')).toBeVisible()
+
+  await page.goto('/admin/services')
+  await page.getByRole('button', { name: `Take off sale: ${name}` }).click()
+  await expect(page.getByRole('article', { name }).getByText('Taken off sale.')).toBeVisible()
+  await expect(page.getByRole('article', { name }).getByText('Off sale', { exact: true })).toBeVisible()
+  await page.goto('/services')
+  await expect(page.getByRole('checkbox', { name, exact: true })).toHaveCount(0)
+})
+
+test('the services admin fits a 360 px phone without sideways scrolling', async ({ page, request }) => {
+  await page.setViewportSize({ width: 360, height: 740 })
+  await signInAsAdmin(page, request)
+  for (const path of ['/admin/services', '/admin/services/new']) {
+    await page.goto(path)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+  }
+})
