@@ -32,3 +32,22 @@ export const ReviewPaymentSchema = z.discriminatedUnion('intent', [
   }),
 ])
 export type ReviewPayment = z.infer<typeof ReviewPaymentSchema>
+
+/** The accountant's export: at most a year and a day per file, so one request stays small. */
+export const EXPORT_MAX_DAYS = 366
+export const EXPORT_MAX_ROWS = 10_000
+export const EXPORT_KINDS = ['payments', 'subscriptions'] as const
+
+/** /admin/export?kind=&from=&to= (India calendar dates, both included). */
+export const ExportRequestSchema = z
+  .object({
+    kind: z.enum(EXPORT_KINDS, { error: 'Choose payments or subscriptions.' }),
+    from: isoDate.refine((value) => !Number.isNaN(Date.parse(value)), 'Use a real date'),
+    to: isoDate.refine((value) => !Number.isNaN(Date.parse(value)), 'Use a real date'),
+  })
+  .refine(({ from, to }) => from <= to, { path: ['to'], message: 'The end date must not be before the start date.' })
+  .refine(({ from, to }) => (Date.parse(to) - Date.parse(from)) / 86_400_000 < EXPORT_MAX_DAYS, {
+    path: ['to'],
+    message: `Export at most ${EXPORT_MAX_DAYS} days at a time.`,
+  })
+export type ExportRequest = z.infer<typeof ExportRequestSchema>

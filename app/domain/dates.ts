@@ -28,6 +28,11 @@ export function formatIndiaDate(instant: Date): string {
   return `${parts.day}-${parts.month}-${parts.year}`
 }
 
+/** The instant an India calendar date ("YYYY-MM-DD") begins: midnight IST. */
+export function indiaMidnight(isoDate: string): Date {
+  return new Date(`${isoDate}T00:00:00+05:30`)
+}
+
 /** "YYYY-MM-DD" of the instant's calendar date in India (the form of an <input type="date">). */
 export function indiaIsoDate(instant: Date): string {
   const [day, month, year] = formatIndiaDate(instant).split('-')

@@ -1,6 +1,6 @@
 import type { GatewayPaymentFilter } from '~/domain/admin'
 import type { CartItem } from '~/domain/cart'
-import { MS_PER_DAY } from '~/domain/dates'
+import { indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
@@ -34,7 +34,6 @@ export async function pendingManualPaymentsForReview(now: Date) {
 }
 
 /** India midnight at the start of a YYYY-MM-DD date. */
-const indiaMidnight = (isoDate: string) => new Date(`${isoDate}T00:00:00+05:30`)
 
 /** Gateway payments, newest first, read-only, by status and India calendar dates (both ends included). */
 export async function gatewayPaymentsForAdmin(filter: GatewayPaymentFilter) {

@@ -21,6 +21,9 @@ export default function AdminLayout() {
         <NavLink to="/admin/services" className={navLinkClass}>
           Services
         </NavLink>
+        <NavLink to="/admin/export" className={navLinkClass}>
+          Export
+        </NavLink>
         <NavLink to="/admin/audit" className={navLinkClass}>
           Audit log
         </NavLink>

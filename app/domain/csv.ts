@@ -1,0 +1,21 @@
+/**
+ * CSV for spreadsheets (RFC 4180, CRLF line ends), opened by an accountant in Excel or Sheets:
+ * - a UTF-8 byte order mark, or Excel reads "₹" and Indian names as mojibake;
+ * - a cell that starts with = + - @ or a tab/return is a formula to a spreadsheet, and customer-typed
+ *   text (a name, a rejection reason) must never run as one (CSV injection), so it gets a leading '.
+ * Numbers are written as they are; only text is guarded.
+ */
+export type CsvCell = string | number | null
+
+const FORMULA_START = /^[=+\-@\t\r]/
+
+function csvCell(value: CsvCell): string {
+  if (value === null) return ''
+  if (typeof value === 'number') return String(value)
+  const text = FORMULA_START.test(value) ? `'${value}` : value
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
+  return `\uFEFF${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`
+}

@@ -1,0 +1,64 @@
+import { Form, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
+import { EXPORT_MAX_DAYS, EXPORT_MAX_ROWS, ExportRequestSchema } from '~/domain/admin'
+import { indiaIsoDate } from '~/domain/dates'
+import { requireAdmin } from '~/server/admin.server'
+import { TOO_MANY_ROWS_MESSAGE } from '~/server/admin-export.server'
+import type { Route } from './+types/export'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Export | Admin | Research Store' }]
+
+/**
+ * The form is a GET to /admin/export.csv, which answers the file (a download; this page stays).
+ * When the fields are wrong it sends the browser back here with them, and this loader says why.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const params = Object.fromEntries(new URL(request.url).searchParams)
+  const today = indiaIsoDate(new Date())
+  const values = { kind: 'payments', from: `${today.slice(0, 8)}01`, to: today, ...params }
+  const noErrors: Partial<Record<'kind' | 'from' | 'to', string[]>> = {}
+  if (!params.kind) return { values, errors: noErrors, message: null }
+  const parsed = ExportRequestSchema.safeParse(params)
+  if (!parsed.success) return { values, errors: { ...noErrors, ...z.flattenError(parsed.error).fieldErrors }, message: null }
+  return { values, errors: noErrors, message: params.rows === 'over' ? TOO_MANY_ROWS_MESSAGE : null }
+}
+
+export default function AdminExport({ loaderData }: Route.ComponentProps) {
+  const { values, errors, message } = loaderData
+  const busy = useNavigation().state !== 'idle'
+  return (
+    <section className="max-w-xl">
+      <h1 className="text-2xl font-semibold">Export for the accountant</h1>
+      <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
+        A CSV file (opens in Excel or Sheets) of the payments created, or the subscriptions started, between two dates in India time,
+        both included: at most {EXPORT_MAX_DAYS} days and {EXPORT_MAX_ROWS.toLocaleString('en-IN')} rows per file. Amounts are in rupees.
+      </p>
+      {message ? (
+        <div className="mt-4">
+          <FormMessage tone="error">{message}</FormMessage>
+        </div>
+      ) : null}
+      {/* A file cannot arrive through a client-side navigation: the browser itself fetches it. */}
+      <Form method="get" action="/admin/export.csv" reloadDocument className="mt-4 space-y-4">
+        <fieldset>
+          <legend className="text-sm font-medium">What to export</legend>
+          <div className="mt-1 flex flex-wrap gap-4">
+            {(['payments', 'subscriptions'] as const).map((kind) => (
+              <label key={kind} className="flex items-center gap-2">
+                <input type="radio" name="kind" value={kind} defaultChecked={values.kind === kind} />
+                {kind === 'payments' ? 'Payments' : 'Subscriptions'}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <Field label="From" errors={errors.from} inputProps={{ name: 'from', type: 'date', defaultValue: values.from, required: true }} />
+        <Field label="To" errors={errors.to} inputProps={{ name: 'to', type: 'date', defaultValue: values.to, required: true }} />
+        <button type="submit" disabled={busy} className={primaryButtonClass}>
+          Download CSV
+        </button>
+      </Form>
+    </section>
+  )
+}

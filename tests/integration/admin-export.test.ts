@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import * as exportRoute from '~/routes/admin/export'
+import * as exportCsvRoute from '~/routes/admin/export-csv'
+import { exportCsv } from '~/server/admin-export.server'
+import { prisma } from '~/server/db.server'
+import { markPaymentPaid } from '~/server/subscriptions.server'
+import { createSession } from '~/server/session.server'
+import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+
+async function admin() {
+  const userId = await createUser()
+  await prisma.user.update({ where: { id: userId }, data: { role: 'ADMIN' } })
+  return { userId, cookie: (await createSession(userId)).split(';')[0]! }
+}
+
+/** A paid gateway payment created at `createdAt` by a customer called `name`. */
+async function paidPayment(name: string, createdAt: Date) {
+  const userId = await createUser()
+  await prisma.user.update({ where: { id: userId }, data: { name } })
+  const service = await createService('Equity', 299_950, 30)
+  const payment = await createPaymentRow(userId, [cartItemOf(service)], { createdAt })
+  await markPaymentPaid(payment.id, { gatewayPaymentId: `pay_${payment.id.slice(0, 8)}`, paidAt: createdAt, source: 'webhook' })
+  return { paymentId: payment.id, service }
+}
+
+const lines = (csv: string) => csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n')
+
+describe('exportCsv', () => {
+  it('takes the India dates, both included: 00:00 IST on the first to 23:59 IST on the last', async () => {
+    const { userId } = await admin()
+    const inside = await paidPayment('inside first', new Date('2026-01-31T18:30:00Z')) // 1 Feb 00:00 IST
+    const last = await paidPayment('inside last', new Date('2026-02-28T18:29:00Z')) // 28 Feb 23:59 IST
+    await paidPayment('before', new Date('2026-01-31T18:29:00Z')) // 31 Jan 23:59 IST
+    await paidPayment('after', new Date('2026-02-28T18:30:00Z')) // 1 Mar 00:00 IST
+
+    const result = await exportCsv(userId, { kind: 'payments', from: '2026-02-01', to: '2026-02-28' })
+    if (!result.ok) throw new Error(result.message)
+    const rows = lines(result.csv)
+    expect(rows[0]).toMatch(/^Payment id,Created \(IST\),Paid \(IST\),Method,Status/)
+    expect(rows.slice(1).map((row) => row.split(',')[0])).toEqual([inside.paymentId, last.paymentId])
+    expect(rows[1]).toContain('01-02-2026 00:00 IST')
+    expect(rows[1]).toContain(',2999.50,INR,')
+    expect(result.filename).toBe('payments-2026-02-01-to-2026-02-28.csv')
+
+    const subscriptions = await exportCsv(userId, { kind: 'subscriptions', from: '2026-02-01', to: '2026-02-28' })
+    if (!subscriptions.ok) throw new Error(subscriptions.message)
+    expect(lines(subscriptions.csv).slice(1)).toEqual([
+      expect.stringContaining(`,inside first,`),
+      expect.stringContaining(`,inside last,`),
+    ])
+    expect(lines(subscriptions.csv)[1]).toContain(',2999.50,')
+    expect(await prisma.auditLog.count({ where: { actorId: userId, action: 'export.csv' } })).toBe(2)
+  })
+
+  it('defuses a customer name a spreadsheet would run as a formula', async () => {
+    const { userId } = await admin()
+    await paidPayment('=HYPERLINK("http://evil.example")', new Date('2026-03-10T06:00:00Z'))
+    const result = await exportCsv(userId, { kind: 'payments', from: '2026-03-10', to: '2026-03-10' })
+    if (!result.ok) throw new Error(result.message)
+    expect(result.csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`)
+  })
+
+  it('refuses more rows than the cap, asking for a shorter range', async () => {
+    const { userId } = await admin()
+    await paidPayment('one', new Date('2026-04-10T06:00:00Z'))
+    await paidPayment('two', new Date('2026-04-11T06:00:00Z'))
+    expect(await exportCsv(userId, { kind: 'payments', from: '2026-04-10', to: '2026-04-11' }, { maxRows: 1 })).toEqual({
+      ok: false,
+      message: 'More than 1 rows: choose a shorter range.',
+    })
+  })
+})
+
+describe('GET /admin/export.csv and /admin/export', () => {
+  const request = (path: string, cookie?: string) => ({ request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }), params: {}, context: {} }) as never
+  const download = (query: string, cookie?: string) => exportCsvRoute.loader(request(`/admin/export.csv${query}`, cookie))
+  const load = (query: string, cookie?: string) =>
+    exportRoute.loader({ request: new Request(`http://localhost/admin/export${query}`, { headers: cookie ? { Cookie: cookie } : {} }), params: {}, context: {} } as never)
+
+  it('is a 404 for anyone but an admin', async () => {
+    const customer = await createUser()
+    const cookie = (await createSession(customer)).split(';')[0]!
+    for (const handler of [load, download]) {
+      await expect(handler('?kind=payments&from=2026-02-01&to=2026-02-28')).rejects.toMatchObject({ init: { status: 404 } })
+      await expect(handler('?kind=payments&from=2026-02-01&to=2026-02-28', cookie)).rejects.toMatchObject({ init: { status: 404 } })
+    }
+  })
+
+  it('answers a CSV download for a valid range, and the form with messages otherwise', async () => {
+    const { cookie } = await admin()
+    const file = await download('?kind=subscriptions&from=2026-02-01&to=2026-02-28', cookie)
+    expect(file.headers.get('Content-Type')).toBe('text/csv; charset=utf-8')
+    expect(file.headers.get('Content-Disposition')).toBe('attachment; filename="subscriptions-2026-02-01-to-2026-02-28.csv"')
+
+    const back = await download('?kind=payments&from=2026-03-01&to=2026-02-01', cookie)
+    expect(back.headers.get('Location')).toBe('/admin/export?kind=payments&from=2026-03-01&to=2026-02-01')
+    const reversed = (await load('?kind=payments&from=2026-03-01&to=2026-02-01', cookie)) as { errors: { to?: string[] } }
+    expect(reversed.errors.to).toEqual(['The end date must not be before the start date.'])
+    const tooLong = (await load('?kind=payments&from=2025-01-01&to=2026-02-01', cookie)) as { errors: { to?: string[] } }
+    expect(tooLong.errors.to).toEqual(['Export at most 366 days at a time.'])
+  })
+})
