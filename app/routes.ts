@@ -23,10 +23,13 @@ export default [
       // Both use the same module; a route module can be registered twice only under distinct ids.
       route('services/new', 'routes/admin/service-edit.tsx', { id: 'routes/admin/service-new' }),
       route('services/:serviceId', 'routes/admin/service-edit.tsx'),
+      route('customers', 'routes/admin/customers.tsx'),
+      route('customers/:userId', 'routes/admin/customer.tsx'),
       route('export', 'routes/admin/export.tsx'),
       route('audit', 'routes/admin/audit.tsx'),
     ]),
     route('export.csv', 'routes/admin/export-csv.ts'),
+    route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),
   ]),
   route('dev/outbox.json', 'routes/dev.outbox.json.ts'),
   route('dev/sandbox/pay', 'routes/dev.sandbox.pay.ts'),

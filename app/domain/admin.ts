@@ -51,3 +51,7 @@ export const ExportRequestSchema = z
     message: `Export at most ${EXPORT_MAX_DAYS} days at a time.`,
   })
 export type ExportRequest = z.infer<typeof ExportRequestSchema>
+
+/** Customer search: enough results to pick the right person; a broader search asks for more letters. */
+export const CUSTOMER_SEARCH_LIMIT = 50
+export const CUSTOMER_SEARCH_MIN_LENGTH = 2

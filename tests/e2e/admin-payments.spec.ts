@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
-import { signInAsAdmin } from './admin-helpers'
+import { newPage, signInAsAdmin } from './admin-helpers'
 import { expectNoSeriousA11yViolations } from './axe'
 import { withE2eDatabase } from './database'
 import { fillProfileDetails, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
@@ -9,15 +9,6 @@ const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
 )
-
-/** A browser context of its own with this project's settings (JavaScript on or off). */
-async function newPage(browser: Browser): Promise<Page> {
-  const { baseURL, javaScriptEnabled } = test.info().project.use
-  const context = await browser.newContext({ baseURL, javaScriptEnabled })
-  const page = await context.newPage()
-  await useOwnClientAddress(page)
-  return page
-}
 
 /**
  * A customer with a complete profile who has not opened the home page yet (so the manual claim

@@ -18,6 +18,9 @@ export default function AdminLayout() {
         <NavLink to="/admin/payments" className={navLinkClass}>
           Payments
         </NavLink>
+        <NavLink to="/admin/customers" className={navLinkClass}>
+          Customers
+        </NavLink>
         <NavLink to="/admin/services" className={navLinkClass}>
           Services
         </NavLink>

@@ -1,0 +1,68 @@
+import { Form, Link } from 'react-router'
+import { primaryButtonClass } from '~/components/forms'
+import { CUSTOMER_SEARCH_LIMIT, CUSTOMER_SEARCH_MIN_LENGTH } from '~/domain/admin'
+import { requireAdmin } from '~/server/admin.server'
+import { searchCustomers } from '~/server/admin-customers.server'
+import type { Route } from './+types/customers'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin | Research Store' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const query = new URL(request.url).searchParams.get('q')?.trim() ?? ''
+  const customers = await searchCustomers(query)
+  return { query, customers }
+}
+
+export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
+  const { query, customers } = loaderData
+  return (
+    <>
+      <h1 className="text-2xl font-semibold">Customers</h1>
+      <Form method="get" role="search" className="mt-4 flex max-w-xl flex-wrap items-end gap-3">
+        <div className="min-w-0 flex-1">
+          <label htmlFor="q" className="block text-sm font-medium">
+            Phone, name, e-mail or PAN
+          </label>
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={query}
+            minLength={CUSTOMER_SEARCH_MIN_LENGTH}
+            className="mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
+          />
+        </div>
+        <button type="submit" className={primaryButtonClass}>
+          Search
+        </button>
+      </Form>
+      {query.length >= CUSTOMER_SEARCH_MIN_LENGTH ? (
+        <section aria-labelledby="results-heading" className="mt-6">
+          <h2 id="results-heading" className="text-lg font-semibold">
+            {customers.length === 0
+              ? `No customer matches “${query}”`
+              : `${customers.length}${customers.length === CUSTOMER_SEARCH_LIMIT ? '+' : ''} found for “${query}”`}
+          </h2>
+          <ul className="mt-3 divide-y divide-gray-200 dark:divide-gray-700">
+            {customers.map((customer) => (
+              <li key={customer.id} className="py-3">
+                <Link to={`/admin/customers/${customer.id}`} className="font-medium capitalize text-green-800 underline dark:text-green-300">
+                  {customer.name ?? 'Name not given'}
+                </Link>
+                <p className="text-sm break-all">
+                  {customer.phone}
+                  {customer.email ? ` · ${customer.email}` : ''}
+                  {customer.pan ? ` · PAN ${customer.pan}` : ''}
+                  {customer.role === 'ADMIN' ? ' · admin' : ''}
+                </p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : query ? (
+        <p className="mt-4">Type at least {CUSTOMER_SEARCH_MIN_LENGTH} characters.</p>
+      ) : null}
+    </>
+  )
+}

@@ -1,0 +1,70 @@
+import { randomInt } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import * as customerRoute from '~/routes/admin/customer'
+import * as panCardRoute from '~/routes/admin/customer-pan-card'
+import * as customersRoute from '~/routes/admin/customers'
+import { customerForAdmin, searchCustomers } from '~/server/admin-customers.server'
+import { prisma } from '~/server/db.server'
+import { createSession } from '~/server/session.server'
+
+async function person(role: 'ADMIN' | 'CUSTOMER' = 'CUSTOMER') {
+  const digits = String(randomInt(0, 1e9)).padStart(9, '0')
+  const user = await prisma.user.create({
+    data: {
+      phone: `+919${digits}`,
+      role,
+      name: `meera ${digits}`,
+      email: `meera${digits}@example.in`,
+      pan: `ABCPM${digits.slice(0, 4)}K`,
+      dateOfBirth: new Date('1990-04-01T00:00:00Z'),
+    },
+  })
+  return { user, digits, cookie: (await createSession(user.id)).split(';')[0]! }
+}
+
+const args = (path: string, cookie: string | undefined, params: Record<string, string> = {}) =>
+  ({ request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }), params, context: {} }) as never
+
+describe('searchCustomers', () => {
+  it('finds a customer by phone digits (with or without +91), name, e-mail or PAN, ignoring case', async () => {
+    const { user, digits } = await person()
+    for (const query of [digits, `+919${digits}`, `9${digits}`, `MEERA ${digits}`, `meera${digits}@EXAMPLE`, user.pan!.toLowerCase()]) {
+      expect((await searchCustomers(query)).map((found) => found.id), query).toContain(user.id)
+    }
+    expect(await searchCustomers('x')).toEqual([])
+  })
+})
+
+describe('customerForAdmin', () => {
+  it("reports the KYC step still missing, and nothing for an id that is not a customer's", async () => {
+    const { user } = await person()
+    expect(await customerForAdmin(user.id)).toMatchObject({ id: user.id, profileStep: 'pan-card', payments: [], subscriptions: [] })
+    expect(await customerForAdmin('not-a-uuid')).toBeNull()
+  })
+})
+
+describe('admin customer routes', () => {
+  it('answer 404 without a session and for a customer', async () => {
+    const { user, cookie } = await person()
+    for (const sessionCookie of [undefined, cookie]) {
+      await expect(customersRoute.loader(args('/admin/customers?q=meera', sessionCookie))).rejects.toMatchObject({ init: { status: 404 } })
+      await expect(customerRoute.loader(args(`/admin/customers/${user.id}`, sessionCookie, { userId: user.id }))).rejects.toMatchObject({ init: { status: 404 } })
+      await expect(panCardRoute.loader(args(`/admin/customers/${user.id}/pan-card`, sessionCookie, { userId: user.id }))).rejects.toMatchObject({ init: { status: 404 } })
+    }
+  })
+
+  it('show an admin the customer, and audit each view of the PAN card image', async () => {
+    const admin = await person('ADMIN')
+    const { user } = await person()
+    await prisma.user.update({ where: { id: user.id }, data: { panCardKey: `pan-cards/${user.id}/missing.png` } })
+
+    const page = await customerRoute.loader(args(`/admin/customers/${user.id}`, admin.cookie, { userId: user.id }))
+    expect(page.customer).toMatchObject({ phone: user.phone, dateOfBirth: '01-04-1990', hasPanCard: true, profileStatus: 'Agreement not accepted' })
+
+    const image = await panCardRoute.loader(args(`/admin/customers/${user.id}/pan-card`, admin.cookie, { userId: user.id }))
+    expect(image.status).toBe(404) // the test stored no file; the access is still on record
+    expect(await prisma.auditLog.findMany({ where: { subjectId: user.id }, select: { action: true, actorId: true } })).toEqual([
+      { action: 'customer.pan-card.view', actorId: admin.user.id },
+    ])
+  })
+})
