@@ -55,3 +55,21 @@ export type ExportRequest = z.infer<typeof ExportRequestSchema>
 /** Customer search: enough results to pick the right person; a broader search asks for more letters. */
 export const CUSTOMER_SEARCH_LIMIT = 50
 export const CUSTOMER_SEARCH_MIN_LENGTH = 2
+
+export const GRANT_REASON_MAX_LENGTH = 500
+
+/** An admin's complimentary or corrective subscription: which service, how long, and why (kept and audited). */
+export const GrantSubscriptionSchema = z.object({
+  serviceId: z.uuid({ error: 'Choose a service.' }),
+  durationDays: z.coerce
+    .number({ error: 'Enter the number of days.' })
+    .int('Enter whole days.')
+    .min(1, 'Grant at least 1 day.')
+    .max(365, 'Grant at most 365 days at a time.'),
+  reason: z
+    .string({ error: 'Give the reason for this grant.' })
+    .trim()
+    .min(3, 'Give the reason for this grant.')
+    .max(GRANT_REASON_MAX_LENGTH, `Keep the reason under ${GRANT_REASON_MAX_LENGTH} characters.`),
+})
+export type GrantSubscription = z.infer<typeof GrantSubscriptionSchema>

@@ -1,9 +1,13 @@
-import { CUSTOMER_SEARCH_LIMIT, CUSTOMER_SEARCH_MIN_LENGTH } from '~/domain/admin'
+import { CUSTOMER_SEARCH_LIMIT, CUSTOMER_SEARCH_MIN_LENGTH, type GrantSubscription } from '~/domain/admin'
 import type { CartItem } from '~/domain/cart'
+import { formatIndiaDate } from '~/domain/dates'
 import { profileStep } from '~/domain/profile'
 import { isUuid } from '~/domain/uuid'
 import type { Prisma } from '~/generated/prisma/client'
+import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
+import { notifyCustomer } from './notify.server'
+import { grantSubscription } from './subscriptions.server'
 
 
 const listSelect = { id: true, name: true, phone: true, email: true, pan: true, role: true } as const
@@ -50,7 +54,7 @@ export async function customerForAdmin(userId: string) {
       },
       subscriptions: {
         orderBy: { endsAt: 'desc' },
-        select: { id: true, startsAt: true, endsAt: true, paymentId: true, service: { select: { name: true } } },
+        select: { id: true, startsAt: true, endsAt: true, paymentId: true, grantReason: true, service: { select: { name: true } } },
       },
     },
   })
@@ -68,4 +72,45 @@ export type CustomerForAdmin = NonNullable<Awaited<ReturnType<typeof customerFor
 export async function panCardKeyOf(userId: string): Promise<string | null> {
   if (!isUuid(userId)) return null
   return (await prisma.user.findUnique({ where: { id: userId }, select: { panCardKey: true } }))?.panCardKey ?? null
+}
+
+export type GrantOutcome = { ok: true; message: string } | { ok: false; status: 404; message: string }
+
+/**
+ * Gives the customer a subscription without a payment, audited with the reason in the same
+ * transaction, then tells them by e-mail. It chains after a running subscription to the service.
+ */
+export async function grantSubscriptionAsAdmin(actorId: string, userId: string, grant: GrantSubscription, now = new Date()): Promise<GrantOutcome> {
+  const [user, service] = await Promise.all([
+    isUuid(userId) ? prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } }) : null,
+    prisma.service.findUnique({ where: { id: grant.serviceId }, select: { name: true } }),
+  ])
+  if (!user) return { ok: false, status: 404, message: 'That customer does not exist.' }
+  if (!service) return { ok: false, status: 404, message: 'That service does not exist.' }
+  const granted = await grantSubscription({ userId, serviceId: grant.serviceId, durationDays: grant.durationDays, reason: grant.reason, grantedById: actorId, now }, (tx, created) =>
+    recordAudit(
+      tx,
+      {
+        actorId,
+        action: 'subscription.grant',
+        subjectType: 'User',
+        subjectId: userId,
+        before: null,
+        after: { subscriptionId: created.id, serviceId: grant.serviceId, service: service.name, durationDays: grant.durationDays, startsAt: created.startsAt.toISOString(), endsAt: created.endsAt.toISOString(), reason: grant.reason },
+      },
+      now,
+    ),
+  )
+  const endsOn = formatIndiaDate(granted.endsAt)
+  await notifyCustomer({
+    email: user.email,
+    subject: 'A subscription was added to your account',
+    body: `Hello ${user.name ?? ''},\n\nWe added ${grant.durationDays} days of ${service.name} to your account, at no charge. It ends on ${endsOn}.\n\nReason: ${grant.reason}`,
+  })
+  return { ok: true, message: `Granted ${grant.durationDays} days of ${service.name}, ending on ${endsOn}.` }
+}
+
+/** The services a grant can be for: every service, on sale or not. */
+export function grantableServices() {
+  return prisma.service.findMany({ orderBy: [{ active: 'desc' }, { sortOrder: 'asc' }, { name: 'asc' }], select: { id: true, name: true, active: true, durationDays: true } })
 }

@@ -90,15 +90,16 @@ async function subscriptionRows(startsAt: Range, maxRows: number) {
       startsAt: true,
       endsAt: true,
       paymentId: true,
+      grantReason: true,
       service: { select: { name: true } },
       payment: { select: { cart: true, method: true } },
       user: { select: { name: true, phone: true } },
     },
   })
   return {
-    header: ['Subscription id', 'Customer', 'Phone', 'Service', 'Starts (IST)', 'Ends (IST)', 'Price paid (Rs.)', 'Payment id', 'Payment method'],
+    header: ['Subscription id', 'Customer', 'Phone', 'Service', 'Starts (IST)', 'Ends (IST)', 'Price paid (Rs.)', 'Payment id', 'Payment method', 'Grant reason'],
     rows: subscriptions.map((subscription) => {
-      const paidItem = (subscription.payment.cart as CartItem[]).find((item) => item.serviceId === subscription.serviceId)
+      const paidItem = ((subscription.payment?.cart ?? []) as CartItem[]).find((item) => item.serviceId === subscription.serviceId)
       return [
         subscription.id,
         subscription.user.name,
@@ -108,7 +109,8 @@ async function subscriptionRows(startsAt: Range, maxRows: number) {
         formatIndiaDateTime(subscription.endsAt),
         paidItem ? rupees(paidItem.pricePaise) : null,
         subscription.paymentId,
-        subscription.payment.method,
+        subscription.payment?.method ?? 'GRANT',
+        subscription.grantReason,
       ]
     }),
   }

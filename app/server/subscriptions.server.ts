@@ -54,6 +54,40 @@ type LockedPayment = {
 export type PaidPayment = { paymentId: string; userId: string; status: PaymentStatus; subscriptionIds: string[] }
 
 /**
+ * The latest end of the user's subscriptions to each service, read under a per-user lock held to
+ * the end of the transaction: two payments (or a payment and a grant) of one user for one service
+ * must chain, not overlap.
+ */
+async function lockCurrentEnds(tx: Prisma.TransactionClient, userId: string, serviceIds: string[]): Promise<Map<string, Date | null>> {
+  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`subscriptions:${userId}`}, 0))::text`
+  const currentEnds = await tx.subscription.groupBy({ by: ['serviceId'], where: { userId, serviceId: { in: serviceIds } }, _max: { endsAt: true } })
+  return new Map(currentEnds.map((row) => [row.serviceId, row._max.endsAt]))
+}
+
+/**
+ * A subscription an admin gives without a payment (complimentary, or to correct a mistake): it
+ * chains after the customer's current one to that service like a purchase does. `onGranted` runs
+ * in the same transaction (the admin console writes its audit entry there).
+ */
+export async function grantSubscription(
+  { userId, serviceId, durationDays, reason, grantedById, now }: { userId: string; serviceId: string; durationDays: number; reason: string; grantedById: string; now: Date },
+  onGranted: (tx: Prisma.TransactionClient, granted: { id: string; startsAt: Date; endsAt: Date }) => Promise<void>,
+): Promise<{ id: string; startsAt: Date; endsAt: Date }> {
+  const granted = await prisma.$transaction(async (tx) => {
+    const currentEndOf = await lockCurrentEnds(tx, userId, [serviceId])
+    const startsAt = renewalStartsAt(now, currentEndOf.get(serviceId) ?? null)
+    const created = await tx.subscription.create({
+      data: { userId, serviceId, startsAt, endsAt: subscriptionEndsAt(startsAt, durationDays), grantReason: reason, grantedById },
+      select: { id: true, startsAt: true, endsAt: true },
+    })
+    await onGranted(tx, created)
+    return created
+  })
+  invalidate(subscriptionsCacheKey(userId))
+  return granted
+}
+
+/**
  * THE one path from a payment to subscriptions. Checkout verify, re-verify, the hosted-checkout
  * callback, webhooks, the reconciliation job and the admin console all call this. In one
  * transaction it locks the payment row, marks it PAID and creates one subscription per cart item,
@@ -106,15 +140,7 @@ export async function markPaymentPaid(
         data: { status: 'PAID', paidAt, paidVia: source, ...(gatewayPaymentId ? { gatewayPaymentId } : {}) },
       })
 
-      // Two payments of one user for one service must chain, not overlap: serialise per user.
-      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`subscriptions:${payment.user_id}`}, 0))::text`
-      const serviceIds = payment.cart.map((item) => item.serviceId)
-      const currentEnds = await tx.subscription.groupBy({
-        by: ['serviceId'],
-        where: { userId: payment.user_id, serviceId: { in: serviceIds } },
-        _max: { endsAt: true },
-      })
-      const currentEndOf = new Map(currentEnds.map((row) => [row.serviceId, row._max.endsAt]))
+      const currentEndOf = await lockCurrentEnds(tx, payment.user_id, payment.cart.map((item) => item.serviceId))
       const created = await tx.subscription.createManyAndReturn({
         select: { id: true },
         data: payment.cart.map((item) => {

@@ -5,7 +5,7 @@ import { signInWithCompleteProfile, useOwnClientAddress } from './sign-in-helper
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-test("an admin finds a customer by phone and sees their KYC status and PAN card image", async ({ page, request, browser }) => {
+test("an admin finds a customer by phone, sees their KYC status and PAN card image, and grants them a subscription", async ({ page, request, browser }) => {
   const phone = await signInWithCompleteProfile(page, request)
 
   const admin = await newPage(browser)
@@ -28,4 +28,17 @@ test("an admin finds a customer by phone and sees their KYC status and PAN card 
 
   // The customer cannot open the admin's address for their own card.
   expect((await page.request.get(imageUrl!)).status()).toBe(404)
+
+  // A complimentary subscription needs a reason, then shows on the customer's page.
+  await admin.getByLabel('Service').selectOption({ label: 'Commodity Insights' })
+  await admin.getByLabel('Days').fill('7')
+  await admin.getByRole('button', { name: 'Grant subscription' }).click()
+  await expect(admin.getByText('Give the reason for this grant.')).toBeVisible()
+  await admin.getByLabel('Reason').fill('Welcome offer')
+  await admin.getByRole('button', { name: 'Grant subscription' }).click()
+  await expect(admin.getByText(/^Granted 7 days of Commodity Insights, ending on \d\d-\d\d-\d{4}\.$/)).toBeVisible()
+  await expect(admin.getByText('Granted: Welcome offer')).toBeVisible()
+
+  await page.goto('/subscriptions')
+  await expect(page.getByRole('heading', { level: 2, name: 'Commodity Insights' })).toBeVisible()
 })

@@ -3,9 +3,13 @@ import { describe, expect, it } from 'vitest'
 import * as customerRoute from '~/routes/admin/customer'
 import * as panCardRoute from '~/routes/admin/customer-pan-card'
 import * as customersRoute from '~/routes/admin/customers'
-import { customerForAdmin, searchCustomers } from '~/server/admin-customers.server'
+import { MS_PER_DAY } from '~/domain/dates'
+import { customerForAdmin, grantSubscriptionAsAdmin, searchCustomers } from '~/server/admin-customers.server'
+import { activeSubscriptions } from '~/server/subscriptions.server'
 import { prisma } from '~/server/db.server'
 import { createSession } from '~/server/session.server'
+import { cartItemOf, createPaymentRow, createService } from '../support/payment-fixtures'
+import { queuedEmails } from '../support/queued-emails'
 
 async function person(role: 'ADMIN' | 'CUSTOMER' = 'CUSTOMER') {
   const digits = String(randomInt(0, 1e9)).padStart(9, '0')
@@ -66,5 +70,48 @@ describe('admin customer routes', () => {
     expect(await prisma.auditLog.findMany({ where: { subjectId: user.id }, select: { action: true, actorId: true } })).toEqual([
       { action: 'customer.pan-card.view', actorId: admin.user.id },
     ])
+  })
+})
+
+describe('granting a subscription', () => {
+  it('follows on from a running subscription, is audited with its reason, and e-mails the customer', async () => {
+    const admin = await person('ADMIN')
+    const { user } = await person()
+    const service = await createService('Equity', 299_900, 30)
+    const now = new Date('2026-06-01T06:30:00Z')
+    const payment = await createPaymentRow(user.id, [cartItemOf(service)])
+    const paidEnd = new Date(now.getTime() + 10 * MS_PER_DAY)
+    await prisma.subscription.create({ data: { userId: user.id, serviceId: service.id, paymentId: payment.id, startsAt: now, endsAt: paidEnd } })
+    await activeSubscriptions(user.id, now) // cached now
+
+    const outcome = await grantSubscriptionAsAdmin(admin.user.id, user.id, { serviceId: service.id, durationDays: 7, reason: 'Reports missed during the outage' }, now)
+
+    expect(outcome).toEqual({ ok: true, message: `Granted 7 days of ${service.name}, ending on 18-06-2026.` })
+    const [granted] = await prisma.subscription.findMany({ where: { userId: user.id, paymentId: null } })
+    expect(granted).toMatchObject({ startsAt: paidEnd, endsAt: new Date(paidEnd.getTime() + 7 * MS_PER_DAY), grantReason: 'Reports missed during the outage', grantedById: admin.user.id })
+    expect((await activeSubscriptions(user.id, now))[0]?.endsAt).toEqual(granted!.endsAt)
+    expect(await prisma.auditLog.findMany({ where: { subjectId: user.id }, select: { action: true, after: true } })).toEqual([
+      { action: 'subscription.grant', after: expect.objectContaining({ subscriptionId: granted!.id, durationDays: 7, reason: 'Reports missed during the outage' }) },
+    ])
+    expect(await queuedEmails(user.email!)).toEqual([expect.objectContaining({ subject: 'A subscription was added to your account' })])
+  })
+
+  it('refuses a missing reason or a customer who does not exist, and a customer may not grant at all', async () => {
+    const admin = await person('ADMIN')
+    const { user, cookie } = await person()
+    const service = await createService('Swing', 149_900, 30)
+    const post = (sessionCookie: string, fields: Record<string, string>) =>
+      customerRoute.action({
+        request: new Request(`http://localhost/admin/customers/${user.id}`, { method: 'POST', body: new URLSearchParams(fields), headers: { Cookie: sessionCookie } }),
+        params: { userId: user.id },
+        context: {},
+      } as never)
+
+    const noReason = (await post(admin.cookie, { serviceId: service.id, durationDays: '7', reason: ' ' })) as { init: { status: number }; data: { errors: { reason?: string[] } } }
+    expect(noReason.init.status).toBe(400)
+    expect(noReason.data.errors.reason).toEqual(['Give the reason for this grant.'])
+    await expect(post(cookie, { serviceId: service.id, durationDays: '7', reason: 'Because' })).rejects.toMatchObject({ init: { status: 404 } })
+    expect(await grantSubscriptionAsAdmin(admin.user.id, crypto.randomUUID(), { serviceId: service.id, durationDays: 7, reason: 'Because' })).toMatchObject({ ok: false, status: 404 })
+    expect(await prisma.subscription.count({ where: { userId: user.id } })).toBe(0)
   })
 })
