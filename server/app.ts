@@ -2,6 +2,7 @@
 // must not render React. Built into build/server/index.js; the dev server loads it through Vite.
 import { createRequestHandler } from '@react-router/express'
 import express from 'express'
+import { startCacheSync, type CacheSync } from '~/server/cache-sync.server'
 import { isDatabaseReachable, prisma } from '~/server/db.server'
 import { startJobWorkers, stopJobs } from '~/server/jobs.server'
 import { isCrossSiteWrite } from '~/server/origin.server'
@@ -48,10 +49,17 @@ app.use(
   }),
 )
 
-export { startJobWorkers }
+let cacheSync: CacheSync | undefined
+
+/** What runs beside the requests in every instance: the job workers and the cache's cross-instance invalidation. */
+export async function startBackgroundWork(): Promise<void> {
+  await startJobWorkers()
+  cacheSync = await startCacheSync()
+}
 
 /** Closes what this bundle opened; called on graceful shutdown. */
 export async function closeApp(): Promise<void> {
+  await cacheSync?.stop()
   await stopJobs()
   await prisma.$disconnect()
 }

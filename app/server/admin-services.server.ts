@@ -48,7 +48,7 @@ export async function createService(actorId: string, form: ServiceForm, now = ne
       await recordAudit(tx, { actorId, action: 'service.create', subjectType: 'Service', subjectId: service.id, before: null, after: snapshot(service) }, now)
       return service
     })
-    invalidate(ACTIVE_SERVICES_CACHE_KEY)
+    await invalidate(ACTIVE_SERVICES_CACHE_KEY)
     return { ok: true, serviceId: created.id }
   } catch (error) {
     if (isUniqueViolation(error)) return NAME_TAKEN
@@ -68,7 +68,7 @@ export async function updateService(actorId: string, serviceId: string, form: Se
       return true
     })
     if (!changed) return NOT_FOUND
-    invalidate(ACTIVE_SERVICES_CACHE_KEY)
+    await invalidate(ACTIVE_SERVICES_CACHE_KEY)
     return { ok: true, serviceId }
   } catch (error) {
     if (isUniqueViolation(error)) return NAME_TAKEN
@@ -90,6 +90,6 @@ export async function setServiceOnSale(actorId: string, serviceId: string, activ
     return 'changed'
   })
   if (changed === 'missing') return NOT_FOUND
-  invalidate(ACTIVE_SERVICES_CACHE_KEY)
+  await invalidate(ACTIVE_SERVICES_CACHE_KEY)
   return { ok: true, serviceId }
 }

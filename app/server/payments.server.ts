@@ -138,12 +138,14 @@ export async function startGatewayPayment(
     await prisma.payment.update({ where: { id: payment.id }, data: { gatewayOrderId: orderId } })
   } catch (error) {
     await prisma.payment.delete({ where: { id: payment.id } }).catch(() => {})
+    // A pending list read while the order was being created may hold the row just removed.
+    await invalidateUserPayments(userId)
     const reason = error instanceof Error ? error.message : String(error)
     // GatewayErrors were logged by the client already; log anything else here.
     if (!(error instanceof GatewayError)) console.error(`[payments] could not start gateway payment: ${reason}`)
     throw new PaymentError('gateway-unavailable', PAYMENT_START_FAILED_MESSAGE, 503)
   }
-  invalidateUserPayments(userId)
+  await invalidateUserPayments(userId)
   return { paymentId: payment.id, orderId, amountPaise, currency: CURRENCY, keyId: gateway.keyId }
 }
 
@@ -253,7 +255,7 @@ export async function cancelGatewayPayment(userId: string, orderId: string): Pro
     where: { userId, gatewayOrderId: orderId, method: 'GATEWAY', status: { in: ['CREATED', 'FAILED'] } },
     data: { status: 'CANCELLED' },
   })
-  if (count > 0) invalidateUserPayments(userId)
+  if (count > 0) await invalidateUserPayments(userId)
   return count > 0
 }
 
@@ -272,7 +274,7 @@ export async function recordGatewayFailure({ orderId, reason, userId }: { orderI
     where: { id: payment.id, status: 'CREATED' },
     data: { status: 'FAILED', failureReason: reason.slice(0, FAILURE_REASON_MAX_LENGTH) },
   })
-  if (count > 0) invalidateUserPayments(payment.userId)
+  if (count > 0) await invalidateUserPayments(payment.userId)
   return count > 0
 }
 
@@ -372,7 +374,8 @@ export type ReconcileReport = { checked: number; paid: number; abandoned: number
 /**
  * The job that never loses a paid order: gateway payments still open (CREATED), failed or
  * cancelled more than RECONCILE_AFTER_MS ago and inside the late-authorisation window are asked
- * about; a captured payment for the order pays it. Open orders older than the window are given up.
+ * about; a captured payment for the order pays it. Open orders with no payment attempt, and open
+ * orders older than the window, are given up (CANCELLED, which a capture arriving later still pays).
  */
 export async function reconcileOpenOrders(now: Date, deps: Omit<Deps, 'now'> = {}): Promise<ReconcileReport> {
   const gateway = deps.gateway ?? paymentGateway()
@@ -392,19 +395,19 @@ export async function reconcileOpenOrders(now: Date, deps: Omit<Deps, 'now'> = {
   const report: ReconcileReport = { checked: candidates.length, paid: 0, abandoned: 0, errors: 0 }
   for (const payment of candidates) {
     try {
-      const captured = (await gateway.fetchOrderPayments(payment.gatewayOrderId!)).find(
-        (candidate) => candidate.status === 'captured' && matchesOrder(candidate, payment),
-      )
+      const attempts = await gateway.fetchOrderPayments(payment.gatewayOrderId!)
+      const captured = attempts.find((candidate) => candidate.status === 'captured' && matchesOrder(candidate, payment))
       if (captured) {
         if (await payOrLog(payment.id, captured.id, now, 'reconciliation')) report.paid += 1
-      } else if (payment.createdAt <= windowStart) {
+      } else if (attempts.length === 0 || payment.createdAt <= windowStart) {
+        // No attempt at all: the customer left the checkout. Still payable should they come back to it.
         const { count } = await prisma.payment.updateMany({
           where: { id: payment.id, status: 'CREATED' },
-          data: { status: 'CANCELLED', failureReason: 'No payment was captured for this order.' },
+          data: { status: 'CANCELLED', failureReason: attempts.length === 0 ? 'No payment was attempted for this order.' : 'No payment was captured for this order.' },
         })
         if (count > 0) {
           report.abandoned += 1
-          invalidateUserPayments(payment.userId)
+          await invalidateUserPayments(payment.userId)
         }
       }
     } catch (error) {
@@ -476,7 +479,7 @@ export async function createManualPayment(
     })
     return { paymentId: payment.id, created: true, amountPaise, expiresAt }
   })
-  invalidateUserPayments(userId)
+  await invalidateUserPayments(userId)
   return result
 }
 
@@ -498,7 +501,7 @@ export async function setManualPaymentUtr(userId: string, paymentId: string, utr
     where: { id: paymentId, userId, method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } },
     data: { utr },
   })
-  if (count > 0) invalidateUserPayments(userId)
+  if (count > 0) await invalidateUserPayments(userId)
   return count > 0
 }
 
@@ -527,7 +530,7 @@ export async function rejectManualPayment(
     await onRejected?.(tx, { paymentId, userId: row.userId, reason: storedReason })
     return row
   })
-  if (rejected) invalidateUserPayments(rejected.userId)
+  if (rejected) await invalidateUserPayments(rejected.userId)
   return rejected !== null
 }
 
@@ -538,6 +541,6 @@ export async function expireManualPayments(now: Date): Promise<number> {
     data: { status: 'EXPIRED' },
     select: { userId: true },
   })
-  for (const userId of new Set(expired.map((row) => row.userId))) invalidateUserPayments(userId)
+  for (const userId of new Set(expired.map((row) => row.userId))) await invalidateUserPayments(userId)
   return expired.length
 }

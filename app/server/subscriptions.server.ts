@@ -1,7 +1,7 @@
 import type { CartItem } from '~/domain/cart'
 import { renewalStartsAt, subscriptionEndsAt } from '~/domain/dates'
 import type { PaymentMethod, PaymentStatus, Prisma } from '~/generated/prisma/client'
-import { cached, invalidate } from './cache.server'
+import { cached, forget, invalidate } from './cache.server'
 import { prisma } from './db.server'
 import { notifyPaymentConfirmed } from './notify.server'
 
@@ -34,9 +34,8 @@ export const subscriptionsCacheKey = (userId: string) => `subscriptions:${userId
 export const pendingPaymentsCacheKey = (userId: string) => `pending-payments:${userId}`
 
 /** Every write to a user's payments or subscriptions calls this after it commits. */
-export function invalidateUserPayments(userId: string): void {
-  invalidate(subscriptionsCacheKey(userId))
-  invalidate(pendingPaymentsCacheKey(userId))
+export function invalidateUserPayments(userId: string): Promise<void> {
+  return invalidate(subscriptionsCacheKey(userId), pendingPaymentsCacheKey(userId))
 }
 
 export type MarkPaidResult = { alreadyPaid: boolean; paymentId: string; userId: string }
@@ -83,7 +82,7 @@ export async function grantSubscription(
     await onGranted(tx, created)
     return created
   })
-  invalidate(subscriptionsCacheKey(userId))
+  await invalidate(subscriptionsCacheKey(userId))
   return granted
 }
 
@@ -159,7 +158,7 @@ export async function markPaymentPaid(
     },
     { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: MARK_PAID_TRANSACTION_TIMEOUT_MS },
   )
-  invalidateUserPayments(result.userId)
+  await invalidateUserPayments(result.userId)
   if (!result.alreadyPaid) {
     console.info(`[payments] payment ${paymentId} paid via ${source}`)
     // Never fails the payment: it is paid; the e-mail is queued and retried on its own.
@@ -181,7 +180,7 @@ export type ActiveSubscription = {
  * for CACHE_TTL_MS; `fresh` re-reads (a page reached from a payment always does).
  */
 export async function activeSubscriptions(userId: string, now: Date, { fresh = false } = {}): Promise<ActiveSubscription[]> {
-  if (fresh) invalidate(subscriptionsCacheKey(userId))
+  if (fresh) forget(subscriptionsCacheKey(userId))
   const all = await cached(subscriptionsCacheKey(userId), async () => {
     const latest = await prisma.subscription.groupBy({ by: ['serviceId'], where: { userId }, _max: { endsAt: true } })
     const services = await prisma.service.findMany({
@@ -226,7 +225,7 @@ export type PendingPayment = {
  * simply turn into subscriptions.
  */
 export async function pendingPayments(userId: string, now: Date, { fresh = false } = {}): Promise<PendingPayment[]> {
-  if (fresh) invalidate(pendingPaymentsCacheKey(userId))
+  if (fresh) forget(pendingPaymentsCacheKey(userId))
   const all = await cached(pendingPaymentsCacheKey(userId), async () => {
     const rows = await prisma.payment.findMany({
       where: { userId, status: { in: ['PENDING_VERIFICATION', 'CREATED'] } },

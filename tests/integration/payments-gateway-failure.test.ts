@@ -5,6 +5,7 @@ import { prisma } from '~/server/db.server'
 import { PAYMENT_START_FAILED_MESSAGE } from '~/domain/gateway-checkout'
 import { startGatewayPayment } from '~/server/payments.server'
 import { razorpayGateway } from '~/server/razorpay.server'
+import { pendingPayments } from '~/server/subscriptions.server'
 import { createService, createUser } from '../support/payment-fixtures'
 
 // The real Razorpay client, its HTTP answered by MSW's Node interceptor (no network).
@@ -44,6 +45,22 @@ describe('order creation failing at the gateway', () => {
       expect(String(log.mock.calls[0]![0])).toMatch(/^\[razorpay\] Razorpay order creation failed/)
     })
   }
+
+  it('a pending list read while the order was being created does not keep showing the removed payment', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const userId = await createUser()
+    const service = await createService('Equity', 299_900, 30)
+    let listedDuringCreation: unknown[] = []
+    server.use(
+      http.post('https://api.razorpay.com/v1/orders', async () => {
+        listedDuringCreation = await pendingPayments(userId, new Date())
+        return HttpResponse.json({ error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } }, { status: 500 })
+      }),
+    )
+    await expect(startGatewayPayment(userId, [service.id], { gateway })).rejects.toMatchObject({ code: 'gateway-unavailable' })
+    expect(listedDuringCreation).toHaveLength(1)
+    expect(await pendingPayments(userId, new Date())).toEqual([])
+  })
 
   it('a successful creation stores the order id on a CREATED payment', async () => {
     server.use(

@@ -289,6 +289,22 @@ describe('cancel, failure reports and reconciliation', () => {
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: capturedLate.started.paymentId } })).status).toBe('PAID')
   })
 
+  it('gives up an open order with no payment attempt after 15 minutes, and a capture arriving later still pays it', async () => {
+    const { userId, started } = await startedCheckout()
+    expect(await pendingPayments(userId, new Date())).toHaveLength(1)
+    const report = await reconcileOpenOrders(new Date(Date.now() + RECONCILE_AFTER_MS + 60_000), { gateway })
+    expect(report.abandoned).toBeGreaterThanOrEqual(1)
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'CANCELLED',
+      failureReason: 'No payment was attempted for this order.',
+    })
+    expect(await pendingPayments(userId, new Date())).toEqual([])
+
+    gateway.pay(started.orderId) // the customer came back to the checkout and paid
+    await reconcileOpenOrders(new Date(Date.now() + RECONCILE_AFTER_MS + 120_000), { gateway })
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
+  })
+
   it('records a failure report as FAILED, only for the reporting customer', async () => {
     const { userId, started } = await startedCheckout()
     expect(await recordGatewayFailure({ orderId: started.orderId, reason: 'x', userId: await createUser() })).toBe(false)

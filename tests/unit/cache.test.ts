@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { CACHE_TTL_MS, cached, invalidate } from '~/server/cache.server'
+import { afterEach, describe, expect, it } from 'vitest'
+import { CACHE_TTL_MS, cached, invalidate, setCachePeers, setHearingPeers } from '~/server/cache.server'
 
 describe('cached', () => {
   it("keeps the SPEC's 10 minutes of freshness", () => {
@@ -36,5 +36,40 @@ describe('cached', () => {
     release()
     await slow
     expect(await cached('k4', async () => ({ stale: false }))).toEqual({ stale: false })
+  })
+
+  describe('with other instances', () => {
+    afterEach(() => {
+      setCachePeers(null)
+      setHearingPeers(true)
+    })
+
+    it('answers a write only once the other instances have been told', async () => {
+      let told!: () => void
+      const published: string[][] = []
+      setCachePeers({ publish: (keys) => (published.push([...keys]), new Promise<void>((resolve) => (told = resolve))) })
+      let answered = false
+      const invalidating = invalidate('a', 'b').then(() => (answered = true))
+      await Promise.resolve()
+      expect(published).toEqual([['a', 'b']])
+      expect(answered).toBe(false)
+      told()
+      await invalidating
+      expect(answered).toBe(true)
+    })
+
+    it('reads through while it cannot hear them, and caches again after', async () => {
+      let loads = 0
+      const load = async () => ({ loads: ++loads })
+      await cached('k5', load)
+      setHearingPeers(false)
+      await cached('k5', load)
+      await cached('k5', load)
+      expect(loads).toBe(3)
+      setHearingPeers(true)
+      await cached('k5', load)
+      await cached('k5', load)
+      expect(loads).toBe(4)
+    })
   })
 })
