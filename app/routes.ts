@@ -70,4 +70,6 @@ export default [
   route('grievance-redressal', 'routes/grievance-redressal.tsx'),
   route('privacy-policy', 'routes/privacy-policy.tsx'),
   route('refund-policy', 'routes/refund-policy.tsx'),
+  // Everything else: the 404 page inside the full layout.
+  route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

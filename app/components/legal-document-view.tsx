@@ -61,8 +61,11 @@ export function LegalBlocks({ blocks }: { blocks: Block[] }) {
 
 const HEADING_CLASSES = ['mt-10 text-xl font-semibold', 'mt-6 text-lg font-semibold', 'mt-4 font-semibold'] as const
 
-function Section({ section, depth }: { section: NumberedSection; depth: 0 | 1 | 2 }) {
-  const Heading = (['h2', 'h3', 'h4'] as const)[depth]
+const SECTION_HEADINGS = ['h2', 'h3', 'h4', 'h5', 'h6'] as const
+
+/** `level` 0 is a top-level section of a page's own document; an embedded one starts two levels lower. */
+function Section({ section, depth, level }: { section: NumberedSection; depth: 0 | 1 | 2; level: number }) {
+  const Heading = SECTION_HEADINGS[Math.min(level, SECTION_HEADINGS.length - 1)]!
   return (
     <section>
       <Heading id={section.id} className={`${HEADING_CLASSES[depth]} scroll-mt-20`}>
@@ -70,7 +73,7 @@ function Section({ section, depth }: { section: NumberedSection; depth: 0 | 1 | 
       </Heading>
       <LegalBlocks blocks={section.blocks} />
       {section.sections.map((child) => (
-        <Section key={child.id} section={child} depth={Math.min(depth + 1, 2) as 1 | 2} />
+        <Section key={child.id} section={child} depth={Math.min(depth + 1, 2) as 1 | 2} level={level + 1} />
       ))}
     </section>
   )
@@ -78,7 +81,7 @@ function Section({ section, depth }: { section: NumberedSection; depth: 0 | 1 | 
 
 /**
  * A legal document as a page: its title is the page's one <h1>, sections are <h2>, sub-sections
- * <h3>. With `contents`, a list of links to the top-level sections comes first.
+ * <h3> (embedded under a page's <h2>, the title is <h3> and sections <h4>). With `contents`, a list of links to the top-level sections comes first.
  */
 export function LegalDocumentView({
   document,
@@ -88,7 +91,7 @@ export function LegalDocumentView({
 }: {
   document: LegalDocument
   contents?: boolean
-  /** Inside another page (the agreement step): the title is not the page's <h1>. */
+  /** Inside another page, under its <h2> (the agreement step): the title is not the page's <h1>. */
   embedded?: boolean
   /** Shown under the date line, e.g. the agreement version. */
   children?: React.ReactNode
@@ -115,7 +118,7 @@ export function LegalDocumentView({
         </nav>
       ) : null}
       {sections.map((section) => (
-        <Section key={section.id} section={section} depth={0} />
+        <Section key={section.id} section={section} depth={0} level={embedded ? 2 : 0} />
       ))}
     </article>
   )

@@ -152,6 +152,7 @@ test('an unknown route answers 404 naming the path', async ({ page }) => {
   const response = await page.goto('/no/such/page')
   expect(response?.status()).toBe(404)
   await expect(page.getByText('No route matches URL "/no/such/page"')).toBeVisible()
+  await expect(page.getByText(/^Demo mode:/)).toBeVisible()
   await expectNoSeriousA11yViolations(page)
 })
 

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { E2E_BUSINESS_DETAILS as details } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
+import { expectNoPlaceholders } from './page-text'
 
 const SEBI_STANDARD_WARNING =
   'Investment in securities market are subject to market risks. Read all the related documents carefully before investing.'
@@ -146,10 +147,7 @@ for (const { path, heading, shows } of PAGES) {
 
     test('leaves no placeholder or missing value in the page', async ({ page }) => {
       await page.goto(path)
-      const text = await page.locator('body').innerText()
-      expect(text).not.toMatch(/\{[^{}\n]*\}/)
-      expect(text).not.toMatch(/\bundefined\b|\bnull\b|\[object |NaN/)
-      expect(text).not.toContain('Demo Research Analyst')
+      await expectNoPlaceholders(page.locator('body'))
     })
 
     test('opens every external link safely', async ({ page }) => {
@@ -176,7 +174,7 @@ for (const { path, heading, shows } of PAGES) {
 }
 
 test.describe('footer on every page', () => {
-  for (const path of ['/', '/services', ...PAGES.map((page) => page.path)]) {
+  for (const path of ['/', '/services', ...PAGES.map((page) => page.path), '/no/such/page']) {
     test(`${path} shows the registration, the standard warning and the SCORES and SMART ODR links`, async ({ page }) => {
       await page.goto(path)
       const footer = page.getByRole('contentinfo')

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test'
 import { UTR_MESSAGE } from '../../app/domain/bank-reference'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
+import { expectNoPlaceholders } from './page-text'
 import { signInWithCompleteProfile, useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
@@ -33,6 +34,7 @@ test('pay manually: the claim appears under payments pending verification with t
     'href',
     `https://wa.me/${E2E_BUSINESS_DETAILS.whatsappNumber.replace(/\D/g, '')}`,
   )
+  await expectNoPlaceholders(dialog)
   await expectNoSeriousA11yViolations(page)
   await dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" }).click()
 
@@ -51,6 +53,7 @@ test('pay manually: the claim appears under payments pending verification with t
   const info = page.getByRole('dialog', { name: 'Payment Verification Information' })
   await expect(info).toContainText('dismissed automatically')
   await expect(info).toContainText(E2E_BUSINESS_DETAILS.supportPhone)
+  await expectNoPlaceholders(info)
   await info.getByRole('link', { name: 'Understood' }).click()
   await expect(info).toBeHidden()
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
+import { expectNoPlaceholders } from './page-text'
 import { fillProfileDetails, signIn, useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
@@ -71,6 +72,7 @@ test('accepting the agreement completes the profile and lands on the remembered 
   await expect(page.getByRole('heading', { name: 'Most Important Terms and Conditions (MITC)' })).toBeVisible()
   await expect(page.getByText(/I have read and understood the terms and conditions/)).toBeVisible()
   await expect(page.getByText(/^Version agreement-[0-9a-f]{12}$/)).toBeVisible()
+  await expectNoPlaceholders(page.getByRole('main'))
   await expectNoSeriousA11yViolations(page)
   await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
 
