@@ -10,21 +10,16 @@ RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# Runtime stage: production dependencies, the build, and what `npm start` runs (migrations, seed).
+# Runtime stage: the same sources, the build and production dependencies only. `npm start` serves
+# the build it finds (it cannot rebuild without dev dependencies), after migrating the database.
 FROM node:24-slim AS runtime
 ENV NODE_ENV=production DEMO_MODE=0 PORT=3000
 WORKDIR /app
-COPY package.json package-lock.json ./
-COPY scripts ./scripts
-COPY prisma ./prisma
-COPY prisma.config.ts ./
 COPY --from=build /app/node_modules ./node_modules
+COPY . .
 RUN npm prune --omit=dev --no-audit --no-fund
 COPY --from=build /app/app/generated ./app/generated
 COPY --from=build /app/build ./build
-COPY app/server/env.server.ts ./app/server/env.server.ts
-COPY app/server/business.server.ts ./app/server/business.server.ts
-COPY server ./server
 RUN chown -R node:node /app
 USER node
 EXPOSE 3000

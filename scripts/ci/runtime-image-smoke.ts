@@ -1,0 +1,83 @@
+// The Dockerfile's runtime stage without Docker (CI machines have no engine): the committed sources,
+// the build and the production dependencies only, started with `npm start` and DEMO_MODE=0 on a fresh
+// database, as a deployment would. Proves the image's start-up needs nothing that stage leaves out.
+// Run after a build, from the repository root: `node --import tsx scripts/ci/runtime-image-smoke.ts`.
+import { execSync, spawn } from 'node:child_process'
+import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { E2E_BUSINESS_ENV } from '../../tests/fixtures/business-details'
+import { createDatabase, dropDatabase, uniqueDatabaseName } from '../../tests/support/test-database'
+
+const PORT = 3301
+const START_TIMEOUT_MS = 120_000
+const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL
+if (!serverUrl) throw new Error('Set TEST_DATABASE_URL to a PostgreSQL server for the smoke test')
+
+const image = await mkdtemp(path.join(tmpdir(), 'runtime-image-'))
+const databaseName = uniqueDatabaseName('runtime')
+const fail = (reason: string): never => {
+  throw new Error(`Runtime image smoke test: ${reason}`)
+}
+
+try {
+  execSync(`git archive HEAD | tar -x -C ${image}`, { stdio: 'inherit' })
+  for (const built of ['node_modules', 'build', 'app/generated']) await cp(built, path.join(image, built), { recursive: true, verbatimSymlinks: true })
+  execSync('npm prune --omit=dev --no-audit --no-fund', { cwd: image, stdio: 'inherit' })
+
+  const databaseUrl = await createDatabase(serverUrl, databaseName)
+  const store = spawn('npm', ['start'], {
+    cwd: image,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      DEMO_MODE: '0',
+      PORT: String(PORT),
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: 'runtime-image-smoke-session-secret-0123456789',
+      RAZORPAY_KEY_ID: 'rzp_test_smoke',
+      RAZORPAY_KEY_SECRET: 'smoke-key-secret',
+      RAZORPAY_WEBHOOK_SECRET: 'smoke-webhook-secret',
+      MSG91_AUTH_KEY: 'smoke-auth-key',
+      MSG91_TEMPLATE_ID: 'smoke-template',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      MAIL_FROM: 'Research Store <no-reply@example.in>',
+      ...E2E_BUSINESS_ENV,
+    },
+  })
+  let log = ''
+  store.stdout.on('data', (chunk) => (log += chunk))
+  store.stderr.on('data', (chunk) => (log += chunk))
+  // After the output is complete; npm itself ends by the signal it forwarded once the store has exited.
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    store.on('close', (code, signal) => resolve({ code, signal })),
+  )
+
+  try {
+    const deadline = Date.now() + START_TIMEOUT_MS
+    let healthy = false
+    while (!healthy) {
+      if (store.exitCode !== null) fail(`npm start exited with ${store.exitCode} before serving:\n${log}`)
+      if (Date.now() > deadline) fail(`no healthy answer within ${START_TIMEOUT_MS / 1000} s:\n${log}`)
+      healthy = await fetch(`http://127.0.0.1:${PORT}/healthz`).then((response) => response.ok, () => false)
+      if (!healthy) await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    const services = await fetch(`http://127.0.0.1:${PORT}/services`)
+    if (services.status !== 200) fail(`/services answered ${services.status}`)
+    if (!(await services.text()).includes(E2E_BUSINESS_ENV.BUSINESS_NAME)) fail('/services does not show the configured business name')
+    const outbox = await fetch(`http://127.0.0.1:${PORT}/dev/outbox`)
+    if (outbox.status !== 404) fail(`/dev/outbox answered ${outbox.status} with DEMO_MODE=0`)
+    if (!log.includes('Production mode')) fail(`the log does not say production mode:\n${log}`)
+  } finally {
+    store.kill('SIGTERM')
+    const { code, signal } = await closed
+    if (code !== 0 && signal !== 'SIGTERM') fail(`npm start ended with ${code ?? signal} after SIGTERM:\n${log}`)
+    if (!log.includes('SIGTERM: shutting down') || /Shutdown failed|longer than/.test(log)) fail(`the store did not shut down cleanly:\n${log}`)
+  }
+  console.log('PASS: the runtime stage (production dependencies only, DEMO_MODE=0) started, served and stopped cleanly')
+} finally {
+  await dropDatabase(serverUrl, databaseName).catch(() => {})
+  await rm(image, { recursive: true, force: true })
+}
