@@ -1,9 +1,11 @@
 // `npm run dev`: Vite's dev server inside our Express stack, on the same database logic as `npm start`.
 import { createServer } from 'vite'
-import { env } from '../app/server/env.server'
 import { prepareDatabase } from './db/prepare'
+import { announceMode, loadEnvironment } from './environment'
 import { onShutdown } from './graceful-shutdown'
 import { createHttpApp, type AppBundle } from '../server/http'
+
+const env = await loadEnvironment({ businessDetails: true })
 
 const database = await prepareDatabase(env)
 
@@ -23,7 +25,10 @@ const http = createHttpApp({
   },
 })
 await (await loadBundle()).startBackgroundWork()
-const server = http.listen(env.PORT, () => console.log(`Research Store (dev) on http://localhost:${env.PORT}`))
+const server = http.listen(env.PORT, () => {
+  announceMode(env, database)
+  console.log(`Research Store (dev) on http://localhost:${env.PORT}`)
+})
 
 onShutdown(async () => {
   await new Promise((resolve) => server.close(resolve))

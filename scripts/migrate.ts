@@ -1,8 +1,9 @@
 // `npm run db:migrate`: apply pending migrations to DATABASE_URL (or to the embedded database when unset).
-import { env } from '../app/server/env.server'
 import { provideDatabase } from './db/database'
 import { migrate } from './db/migrate'
+import { loadEnvironment } from './environment'
 
+const env = await loadEnvironment()
 const database = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
 try {
   const applied = await migrate(database.url)

@@ -1,10 +1,11 @@
 // `npm run db:seed`: the demo catalogue into DATABASE_URL (or the embedded database), when it has no services.
-import { env } from '../app/server/env.server'
 import { seedDemoData } from '../prisma/seed'
 import { provideDatabase } from './db/database'
 import { migrate } from './db/migrate'
 import { createScriptPrisma } from './prisma-client'
+import { loadEnvironment } from './environment'
 
+const env = await loadEnvironment()
 const database = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
 const prisma = createScriptPrisma(database.url)
 try {

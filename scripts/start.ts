@@ -6,8 +6,8 @@ import { onShutdown } from './graceful-shutdown'
 
 process.env.NODE_ENV = 'production'
 
-const { env } = await import('../app/server/env.server').catch(exitOnEnvError)
-await import('../app/server/business.server').catch(exitOnEnvError)
+const { announceMode, loadEnvironment } = await import('./environment')
+const env = await loadEnvironment({ businessDetails: true })
 
 const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')
 const { prepareDatabase } = await import('./db/prepare')
@@ -29,20 +29,7 @@ onShutdown(async () => {
 bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
 await bundle.startBackgroundWork()
 server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true, trustProxy: env.TRUST_PROXY }).listen(env.PORT, () => {
-  console.log(
-    env.DEMO_MODE
-      ? 'Demo mode: SMS and e-mail go to the dev outbox at /dev/outbox, payments to the sandbox gateway'
-      : 'Production mode: real providers configured',
-  )
-  console.log(`Database: ${database.embedded ? `embedded PostgreSQL in ${env.EMBEDDED_PG_DIR}` : 'DATABASE_URL'}`)
+  announceMode(env, database)
   console.log(`Research Store listening on http://localhost:${env.PORT}`)
 })
 
-/** A wrong environment is one line naming the variable, not a stack trace. */
-function exitOnEnvError(error: unknown): never {
-  if (error instanceof Error && error.name === 'EnvError') {
-    console.error(error.message)
-    process.exit(1)
-  }
-  throw error
-}
