@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type MouseEvent } from 'react'
 import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router'
 import { Field, FormMessage } from '~/components/forms'
 import { Modal } from '~/components/modal'
+import { ServiceDescription } from '~/components/service-description'
 import { useGatewayCheckout, type CheckoutFailure, type CheckoutSuccess } from '~/components/use-gateway-checkout'
 import { parseOptionalUtr } from '~/domain/bank-reference'
 import { cartTotalPaise } from '~/domain/cart'
@@ -155,9 +156,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
               <li key={item.serviceId} className="flex items-start justify-between gap-4 border-t border-gray-100 pt-3 first:border-0 first:pt-0 dark:border-gray-800">
                 <div>
                   <h2 className="font-semibold">{item.name}</h2>
-                  <ul className="mt-1 list-disc space-y-1 pl-6 text-sm text-gray-700 dark:text-gray-300">
-                    {item.description.length > 0 ? item.description.map((line, index) => <li key={index}>{line}</li>) : <li>Service description goes here.</li>}
-                  </ul>
+                  <ServiceDescription lines={item.description} className="mt-1" />
                   <p className="mt-1 font-medium">{formatPriceLine(item.pricePaise, item.durationDays)}</p>
                 </div>
                 <Form method="post" preventScrollReset>

@@ -1,6 +1,7 @@
 import { useEffect, useState, type MouseEvent } from 'react'
 import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-router'
 import { FormMessage, primaryButtonClass } from '~/components/forms'
+import { ServiceDescription } from '~/components/service-description'
 import { formatPriceLine } from '~/domain/money'
 import { addServiceToCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
 import { getActiveServices } from '~/server/services.server'
@@ -172,13 +173,7 @@ function ServiceCard({ service, inCart, onToggle }: { service: ServiceListing; i
           {service.name}
         </h2>
       </Form>
-      <ul className="mt-3 list-disc space-y-1 pl-6 text-sm text-gray-700 dark:text-gray-300">
-        {service.description.length > 0 ? (
-          service.description.map((line, index) => <li key={index}>{line}</li>)
-        ) : (
-          <li>Service description goes here.</li>
-        )}
-      </ul>
+      <ServiceDescription lines={service.description} className="mt-3" />
       <p className="mt-3 font-medium">{formatPriceLine(service.pricePaise, service.durationDays)}</p>
     </article>
   )

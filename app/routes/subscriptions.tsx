@@ -1,6 +1,7 @@
 import { data, Form, Link, useNavigation } from 'react-router'
 import { Field, FormMessage, secondaryButtonClass } from '~/components/forms'
 import { Modal } from '~/components/modal'
+import { ServiceDescription } from '~/components/service-description'
 import { parseOptionalUtr } from '~/domain/bank-reference'
 import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
@@ -101,13 +102,7 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
           {active.map((subscription) => (
             <li key={subscription.serviceId} className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
               <h2 className="text-lg font-semibold capitalize">{subscription.name}</h2>
-              <ul className="mt-2 list-disc space-y-1 pl-6 text-sm text-gray-700 dark:text-gray-300">
-                {subscription.description.length > 0 ? (
-                  subscription.description.map((line, index) => <li key={index}>{line}</li>)
-                ) : (
-                  <li>Service description goes here.</li>
-                )}
-              </ul>
+              <ServiceDescription lines={subscription.description} className="mt-2" />
               <p className="mt-3 font-medium">Ends on {subscription.endsOn}</p>
             </li>
           ))}
