@@ -121,7 +121,7 @@ function SendCodeForm({ countries, actionData }: { countries: Route.ComponentPro
           className="mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 dark:border-gray-600 dark:bg-gray-900"
         >
           {countries.map((option) => (
-            <option key={option.country} value={option.country}>
+            <option key={option.value} value={option.value}>
               {option.label}
             </option>
           ))}
