@@ -3,7 +3,7 @@ import { prisma } from './db.server'
 import { env } from './env.server'
 import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
 import { expireManualPayments, reconcileOpenOrders } from './payments.server'
-import { smsProvider, SmsDeliveryError, type OtpSms } from './sms.server'
+import { smsProvider, SmsDeliveryError, type OtpSms, type SmsProvider } from './sms.server'
 
 /** Outbound SMS: retried with backoff, so a slow or failing provider never holds a request open. */
 export const SEND_SMS_QUEUE = 'send-sms'
@@ -67,9 +67,9 @@ export async function enqueueEmail(email: Email): Promise<void> {
   })
 }
 
-export async function deliverOtpSms(sms: OtpSms): Promise<void> {
+export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProvider()): Promise<void> {
   try {
-    await smsProvider().sendOtp(sms)
+    await provider.sendOtp(sms)
   } catch (error) {
     console.error(`[jobs] SMS to ${sms.to} failed: ${error instanceof Error ? error.message : String(error)}`)
     // pg-boss retries a job whose handler throws; a permanent refusal is logged and dropped.
