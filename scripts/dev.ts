@@ -22,7 +22,7 @@ const http = createHttpApp({
     }
   },
 })
-await (await loadBundle()).startJobWorkers()
+await (await loadBundle()).startInstance()
 const server = http.listen(env.PORT, () => console.log(`Research Store (dev) on http://localhost:${env.PORT}`))
 
 onShutdown(async () => {

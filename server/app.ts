@@ -2,6 +2,7 @@
 // must not render React. Built into build/server/index.js; the dev server loads it through Vite.
 import { createRequestHandler } from '@react-router/express'
 import express from 'express'
+import { applyAdminPhones } from '~/server/admin.server'
 import { isDatabaseReachable, prisma } from '~/server/db.server'
 import { startJobWorkers, stopJobs } from '~/server/jobs.server'
 import { isCrossSiteWrite } from '~/server/origin.server'
@@ -48,7 +49,11 @@ app.use(
   }),
 )
 
-export { startJobWorkers }
+/** What every app instance does once before it serves: apply ADMIN_PHONES to existing accounts, start the job workers. */
+export async function startInstance(): Promise<void> {
+  await applyAdminPhones()
+  await startJobWorkers()
+}
 
 /** Closes what this bundle opened; called on graceful shutdown. */
 export async function closeApp(): Promise<void> {
