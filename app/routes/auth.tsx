@@ -213,7 +213,7 @@ function ResendButton({ seconds, disabled }: { seconds: number; disabled: boolea
       </button>
       <span className="text-sm text-gray-700 dark:text-gray-300">
         {secondsLeft === null
-          ? seconds > 0 && `You can ask for a new code ${seconds} seconds after the last one.`
+          ? seconds > 0 && `You can ask for a new code in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`
           : waiting && `You can resend in ${secondsLeft} s.`}
       </span>
     </>

@@ -48,6 +48,7 @@ test('asking for another code at once is refused with the wait, and changing the
   await latestCode(request, `+91${mobile}`)
   const resend = page.getByRole('button', { name: 'Resend code' })
   if (test.info().project.use.javaScriptEnabled === false) {
+    await expect(page.getByText(/^You can ask for a new code in \d+ seconds\.$/)).toBeVisible()
     await resend.click()
     await expect(page.getByRole('alert')).toContainText(/A code was just sent\. You can ask for another in \d+ seconds\./)
   } else {
