@@ -25,6 +25,19 @@ test('remembers where the visitor was going', async ({ page, request }) => {
   await expect(page).toHaveURL(/\/details\?redirectTo=%2Fservices$/)
 })
 
+test("the header's Login/Sign up brings the visitor back to the page they were on", async ({ page, request }) => {
+  await page.goto('/complaint-board')
+  await page.getByRole('button', { name: 'Account' }).click()
+  await page.getByRole('link', { name: 'Login/Sign up' }).click()
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fcomplaint-board$/)
+  // On /auth itself the link keeps the page to come back to.
+  await page.getByRole('button', { name: 'Account' }).click()
+  await expect(page.getByRole('link', { name: 'Login/Sign up' })).toHaveAttribute('href', '/auth?redirectTo=%2Fcomplaint-board')
+  await page.keyboard.press('Escape')
+  await signIn(page, request)
+  await expect(page).toHaveURL(/\/details\?redirectTo=%2Fcomplaint-board$/)
+})
+
 test('a wrong code says how many tries are left, and the right one still works', async ({ page, request }) => {
   const mobile = uniqueMobile()
   await page.goto('/auth')
