@@ -107,8 +107,14 @@ test('the details step refuses someone under 18', async ({ page, request }) => {
   await expect(page.getByText('You must be 18 or older to subscribe.')).toBeVisible()
 })
 
-test('valid details move the wizard to the PAN card step, where it resumes later', async ({ page, request }) => {
+test('the wizard resumes at the details step when left before it, then at the PAN card step', async ({ page, request }) => {
   await signIn(page, request)
+  await expect(page.getByRole('heading', { name: 'Step 1 of 3: Your details' })).toBeVisible()
+  await page.goto('/services')
+  await page.goto('/details')
+  await expect(page.getByRole('heading', { name: 'Step 1 of 3: Your details' })).toBeVisible()
+  await expect(page.getByLabel('Name')).toHaveValue('')
+
   await fillProfileDetails(page, { name: 'Asha Rao', email: 'Asha@Example.in', dob: '2001-05-17', pan: 'abcpe1234f' })
   await page.getByRole('button', { name: 'Save and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
