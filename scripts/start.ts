@@ -34,7 +34,9 @@ server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: tru
       ? 'Demo mode: SMS and e-mail go to the dev outbox at /dev/outbox, payments to the sandbox gateway'
       : 'Production mode: real providers configured',
   )
-  console.log(`Database: ${database.embedded ? `embedded PostgreSQL in ${env.EMBEDDED_PG_DIR}` : 'DATABASE_URL'}`)
+  console.log(
+    `Database: ${database.embedded ? `embedded PostgreSQL in ${env.EMBEDDED_PG_DIR} (started in ${Math.round(database.providedInMs)} ms)` : 'DATABASE_URL'}`,
+  )
   console.log(`Research Store listening on http://localhost:${env.PORT}`)
 })
 
