@@ -1,18 +1,24 @@
 import { launch } from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './browser'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, MOBILE_BROWSER_USER_AGENT } from './browser'
 import { onCleanup } from './cleanup'
 import { median } from './load'
 
 export type LighthouseRun = { score: number; lcpMs: number; tbtMs: number; cls: number }
 export type LighthouseFigures = LighthouseRun & { runs: LighthouseRun[] }
 
-/** One run with Lighthouse's defaults (mobile, simulated Slow 4G, 4x CPU) in a fresh Chromium profile. */
+/** One run with Lighthouse's defaults (mobile, simulated Slow 4G, 4x CPU) but a browser's user agent, in a fresh Chromium profile. */
 async function runOnce(url: string): Promise<LighthouseRun> {
   const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, handleSIGINT: false, logLevel: 'silent' })
   const unregister = onCleanup(() => chrome.kill())
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] })
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      emulatedUserAgent: MOBILE_BROWSER_USER_AGENT,
+    })
     const lhr = result?.lhr
     const score = lhr?.categories.performance?.score
     if (!lhr || score == null) throw new Error(`Lighthouse produced no performance score for ${url}: ${lhr?.runtimeError?.message ?? 'no result'}`)

@@ -22,6 +22,12 @@ async function hammer(app: LoadRun['app'], url: string, durationS: number): Prom
   return { app, url, requestsPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, ok: result['2xx'], failed }
 }
 
+/** The nearest-rank percentile (p in 0..100) of `values`. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+}
+
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)

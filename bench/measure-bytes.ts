@@ -1,6 +1,6 @@
 import http from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import type { Browser } from 'playwright-core'
+import type { Browser, Response } from 'playwright-core'
 import { BROWSER_USER_AGENT } from './browser'
 
 export type LoadedResource = {
@@ -41,7 +41,7 @@ export async function measureFirstLoad(browser: Browser, url: string, javaScript
   try {
     const page = await context.newPage()
     const pending: Promise<LoadedResource>[] = []
-    page.on('response', (response) => {
+    const onResponse = (response: Response) => {
       const request = response.request()
       pending.push(
         (async () => {
@@ -56,10 +56,14 @@ export async function measureFirstLoad(browser: Browser, url: string, javaScript
           }
         })(),
       )
-    })
+    }
+    page.on('response', onResponse)
     // networkidle also catches chunks that hydration or lazy routes fetch after `load`.
     const response = await page.goto(url, { waitUntil: 'networkidle' })
     if (response?.status() !== 200) throw new Error(`${url} answered ${response?.status()} in Chromium`)
+    // A response arriving later (the browser's own requests on a loaded machine) would be read after
+    // the context closes: stop listening before summing.
+    page.off('response', onResponse)
     const resources = await Promise.all(pending)
     const sum = (list: LoadedResource[]) => list.reduce((total, resource) => total + resource.bodyBytes, 0)
     const js = resources.filter((resource) => resource.kind === 'js')

@@ -24,7 +24,7 @@ const http = createHttpApp({
     }
   },
 })
-await (await loadBundle()).startBackgroundWork()
+await (await loadBundle()).startInstance()
 const server = http.listen(env.PORT, () => {
   announceMode(env, database)
   console.log(`Research Store (dev) on http://localhost:${env.PORT}`)

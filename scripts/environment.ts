@@ -18,11 +18,13 @@ export async function loadEnvironment({ businessDetails = false } = {}): Promise
 }
 
 /** What `npm start` and `npm run dev` say before "listening": which mode, which database. */
-export function announceMode(env: Env, database: { embedded: boolean }): void {
+export function announceMode(env: Env, database: { embedded: boolean; providedInMs: number }): void {
   console.log(
     env.DEMO_MODE
       ? 'Demo mode: SMS and e-mail go to the dev outbox at /dev/outbox, payments to the sandbox gateway'
       : 'Production mode: real providers configured',
   )
-  console.log(`Database: ${database.embedded ? `embedded PostgreSQL in ${env.EMBEDDED_PG_DIR}` : 'DATABASE_URL'}`)
+  console.log(
+    `Database: ${database.embedded ? `embedded PostgreSQL in ${env.EMBEDDED_PG_DIR} (started in ${Math.round(database.providedInMs)} ms)` : 'DATABASE_URL'}`,
+  )
 }

@@ -27,7 +27,7 @@ onShutdown(async () => {
 })
 
 bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
-await bundle.startBackgroundWork()
+await bundle.startInstance()
 server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true, trustProxy: env.TRUST_PROXY }).listen(env.PORT, () => {
   announceMode(env, database)
   console.log(`Research Store listening on http://localhost:${env.PORT}`)

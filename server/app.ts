@@ -2,6 +2,7 @@
 // must not render React. Built into build/server/index.js; the dev server loads it through Vite.
 import { createRequestHandler } from '@react-router/express'
 import express from 'express'
+import { applyAdminPhones } from '~/server/admin.server'
 import { startCacheSync, type CacheSync } from '~/server/cache-sync.server'
 import { isDatabaseReachable, prisma } from '~/server/db.server'
 import { startJobWorkers, stopJobs } from '~/server/jobs.server'
@@ -51,8 +52,12 @@ app.use(
 
 let cacheSync: CacheSync | undefined
 
-/** What runs beside the requests in every instance: the job workers and the cache's cross-instance invalidation. */
-export async function startBackgroundWork(): Promise<void> {
+/**
+ * What every app instance does once before it serves: apply ADMIN_PHONES to existing accounts, start
+ * the job workers and listen for the other instances' cache invalidations.
+ */
+export async function startInstance(): Promise<void> {
+  await applyAdminPhones()
   await startJobWorkers()
   cacheSync = await startCacheSync()
 }

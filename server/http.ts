@@ -6,7 +6,7 @@ import expressStaticGzip from 'express-static-gzip'
 import helmet from 'helmet'
 import morgan from 'morgan'
 
-export type AppBundle = { app: RequestHandler; startBackgroundWork: () => Promise<void>; closeApp: () => Promise<void> }
+export type AppBundle = { app: RequestHandler; startInstance: () => Promise<void>; closeApp: () => Promise<void> }
 
 const clientDir = path.resolve('build/client')
 

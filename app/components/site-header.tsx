@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { Form, Link, NavLink, useLocation } from 'react-router'
+import { withRedirectTo } from '~/domain/redirect'
 import avatarDark from '~/assets/avatar-dark.svg'
 import avatarLight from '~/assets/avatar-light.svg'
 import logoDark from '~/assets/logo-dark.svg'
@@ -33,6 +34,11 @@ const panelClass =
  */
 export function SiteHeader({ user }: { user: HeaderUser | null }) {
   const location = useLocation()
+  // Signing in from a page comes back to it; on /auth itself the link keeps where it was going.
+  const signInHref =
+    location.pathname === '/auth'
+      ? withRedirectTo('/auth', new URLSearchParams(location.search).get('redirectTo'))
+      : withRedirectTo('/auth', `${location.pathname}${location.search}`)
   useEffect(() => {
     for (const menu of document.querySelectorAll<HTMLElement>('[popover]:popover-open')) menu.hidePopover()
   }, [location])
@@ -91,7 +97,7 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
             </Form>
           </>
         ) : (
-          <Link to="/auth" className={menuItemClass}>
+          <Link to={signInHref} className={menuItemClass}>
             Login/Sign up
           </Link>
         )}

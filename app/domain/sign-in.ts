@@ -5,7 +5,8 @@ export const MOBILE_NUMBER_DIGITS = 10
 export const OTP_DIGITS = 6
 
 export const SendCodeSchema = z.object({
-  country: z.string({ error: 'Choose your country code.' }).regex(/^[A-Z]{2}$/, 'Choose your country code.'),
+  // An ISO country code, with the dial code when the country has several ("XK-383").
+  country: z.string({ error: 'Choose your country code.' }).regex(/^[A-Z]{2}(-\d{1,4})?$/, 'Choose your country code.'),
   mobile: z
     .string({ error: 'Enter your 10-digit mobile number.' })
     .transform((value) => value.replace(/[\s-]/g, ''))

@@ -25,6 +25,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     pendingPhone,
     resendInSeconds: pendingPhone ? Math.ceil((await resendCooldownMs(pendingPhone)) / 1000) : 0,
     countries: pendingPhone ? [] : DIAL_CODE_OPTIONS,
+    // From the loader, so the page's JavaScript does not pull in the form schemas (and Zod) of ~/domain/sign-in.
+    defaultCountry: DEFAULT_COUNTRY,
     codeSent: new URL(request.url).searchParams.get('sent') === '1',
   }
 }
@@ -94,7 +96,7 @@ export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
       <h1 className="text-2xl font-semibold">Login or sign up</h1>
       <div className="mt-4 space-y-4">
         {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
-        {pendingPhone ? <VerifyCodeForm phone={pendingPhone} {...loaderData} actionData={actionData} /> : <SendCodeForm countries={loaderData.countries} actionData={actionData} />}
+        {pendingPhone ? <VerifyCodeForm phone={pendingPhone} {...loaderData} actionData={actionData} /> : <SendCodeForm countries={loaderData.countries} defaultCountry={loaderData.defaultCountry} actionData={actionData} />}
         <p className="text-sm text-gray-700 dark:text-gray-300">
           Our team will never ask you for this code, by phone, WhatsApp or e-mail. Do not share it with anyone.
         </p>
@@ -103,7 +105,15 @@ export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
   )
 }
 
-function SendCodeForm({ countries, actionData }: { countries: Route.ComponentProps['loaderData']['countries']; actionData: ActionResult | undefined }) {
+function SendCodeForm({
+  countries,
+  defaultCountry,
+  actionData,
+}: {
+  countries: Route.ComponentProps['loaderData']['countries']
+  defaultCountry: string
+  actionData: ActionResult | undefined
+}) {
   const busy = useNavigation().state !== 'idle'
   const errors = actionData?.fieldErrors ?? {}
   return (
@@ -115,13 +125,13 @@ function SendCodeForm({ countries, actionData }: { countries: Route.ComponentPro
         <select
           id="country"
           name="country"
-          defaultValue={actionData?.fields?.country || DEFAULT_COUNTRY}
+          defaultValue={actionData?.fields?.country || defaultCountry}
           aria-invalid={errors.country ? true : undefined}
           aria-describedby={errors.country ? 'country-errors' : undefined}
           className="mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 dark:border-gray-600 dark:bg-gray-900"
         >
           {countries.map((option) => (
-            <option key={option.country} value={option.country}>
+            <option key={option.value} value={option.value}>
               {option.label}
             </option>
           ))}
@@ -213,7 +223,7 @@ function ResendButton({ seconds, disabled }: { seconds: number; disabled: boolea
       </button>
       <span className="text-sm text-gray-700 dark:text-gray-300">
         {secondsLeft === null
-          ? seconds > 0 && `You can ask for a new code ${seconds} seconds after the last one.`
+          ? seconds > 0 && `You can ask for a new code in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`
           : waiting && `You can resend in ${secondsLeft} s.`}
       </span>
     </>

@@ -9,10 +9,11 @@ import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
 import { profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
+import { agreementSigning } from '~/server/agreement-signing.server'
 import { requireUser } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { readPanCardUpload } from '~/server/pan-card-image.server'
-import { recordAgreementAcceptance, savePanCard, saveProfileDetails } from '~/server/profile.server'
+import { savePanCard, saveProfileDetails } from '~/server/profile.server'
 import type { Route } from './+types/details'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your details | Research Store' }]
@@ -68,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (formData.get('version') !== agreement.version) {
       return data({ agreementError: 'The agreement was updated while you were reading it. Please read this version and accept it.' }, 409)
     }
-    await recordAgreementAcceptance(user.id, { version: agreement.version, textSha256: agreement.textSha256, ip: context.clientIp })
+    await agreementSigning().sign(user.id, { version: agreement.version, textSha256: agreement.textSha256, ip: context.clientIp })
     return profileStep({ ...user, agreementAcceptedAt: new Date() }) === 'complete' ? afterWizard(request) : nextStep
   }
 

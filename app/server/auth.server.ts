@@ -4,14 +4,12 @@ import { Strategy } from 'remix-auth/strategy'
 import { profileStep } from '~/domain/profile'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
 import { VerifyCodeSchema } from '~/domain/sign-in'
+import { roleForPhone } from './admin.server'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import { verifyOtp } from './otp.server'
 import { serverSecret } from './secrets.server'
 import { getSessionUser, type SessionUser } from './session.server'
-
-/** Demo mode's admin, so the admin console can be tried without configuration. */
-export const DEMO_ADMIN_PHONE = '+919000000000'
 
 /** A refusal the sign-in page shows as is. */
 export class SignInError extends Error {
@@ -41,15 +39,11 @@ class PhoneOtpStrategy extends Strategy<SessionUser['id'], PhoneOtpInput> {
   }
 }
 
-export function isAdminPhone(phone: string): boolean {
-  return env.ADMIN_PHONES.includes(phone) || (env.DEMO_MODE && phone === DEMO_ADMIN_PHONE)
-}
-
 /** Signs in (creating the account on first sign-in) once the code checks out; returns the user id. */
 export async function signInWithVerifiedCode({ phone, code, ip }: PhoneOtpInput): Promise<string> {
   const verified = await verifyOtp({ phone, code, ip })
   if (!verified.ok) throw new SignInError(verified.message)
-  const role = isAdminPhone(phone) ? 'ADMIN' : 'CUSTOMER'
+  const role = roleForPhone(phone)
   const user = await prisma.user.upsert({ where: { phone }, create: { phone, role }, update: { role }, select: { id: true } })
   return user.id
 }

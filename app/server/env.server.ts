@@ -4,6 +4,9 @@ const flag = z
   .enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0' })
   .transform((value) => value === '1' || value === 'true')
 
+/** How customers sign the agreement (app/server/agreement-signing.server.ts). */
+export const AGREEMENT_SIGNING_METHODS = ['click-accept'] as const
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(3000),
@@ -32,6 +35,9 @@ const EnvSchema = z.object({
   MSG91_BASE_URL: z.url({ error: 'must be a URL' }).default('https://control.msg91.com'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  AGREEMENT_SIGNING: z
+    .enum(AGREEMENT_SIGNING_METHODS, { error: `must be ${AGREEMENT_SIGNING_METHODS.join(' or ')} (the signing methods there are)` })
+    .default('click-accept'),
   UPLOADS_DIR: z.string().min(1).default('.data/uploads'),
   S3_BUCKET: z
     .string()

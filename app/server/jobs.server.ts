@@ -3,9 +3,18 @@ import { prisma } from './db.server'
 import { env } from './env.server'
 import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
 import { expireManualPayments, reconcileOpenOrders } from './payments.server'
-import { smsProvider, SmsDeliveryError, type OtpSms } from './sms.server'
+import { smsProvider, SmsDeliveryError, type OtpSms, type SmsProvider } from './sms.server'
 
-/** Outbound SMS: retried with backoff, so a slow or failing provider never holds a request open. */
+/**
+ * Outbound SMS: retried with backoff, so a slow or failing provider never holds a request open.
+ *
+ * A job carries its code in clear (the provider needs it), while codes are otherwise kept only as a
+ * hash. pg-boss 10 keeps finished jobs for 12 hours and then 7 days in `pgboss.archive`, with no
+ * per-queue setting to change that (per-queue deletion came in pg-boss 11), so SMS jobs are deleted
+ * here: by the worker once the message is delivered or given up (settleSmsJob), and after every
+ * pg-boss maintenance run (every 2 minutes) whatever is left (forgetLeftoverSmsJobs). A job not
+ * started while its code is valid is not sent at all: its `keep_until` is the code's expiry.
+ */
 export const SEND_SMS_QUEUE = 'send-sms'
 // 5 retries with backoff from 5 s (5, 10, 20, 40, 80 s) end well inside a code's 5-minute life.
 const SEND_SMS_RETRY_LIMIT = 5
@@ -39,6 +48,8 @@ function jobQueue(): Promise<PgBoss> {
   globalForJobs.jobQueue ??= (async () => {
     const boss = new PgBoss({ connectionString: env.DATABASE_URL, schema: 'pgboss', max: 3 })
     boss.on('error', (error) => console.error('[jobs]', error))
+    // Emitted by whichever instance ran maintenance (expire, archive) this time.
+    boss.on('maintenance', () => void forgetLeftoverSmsJobs().catch((error: unknown) => console.error('[jobs] forgetting SMS jobs:', error)))
     await boss.start()
     await boss.createQueue(SEND_SMS_QUEUE)
     await boss.createQueue(SEND_EMAIL_QUEUE)
@@ -49,12 +60,14 @@ function jobQueue(): Promise<PgBoss> {
   return globalForJobs.jobQueue
 }
 
-export async function enqueueOtpSms(sms: OtpSms): Promise<void> {
+/** Queues the SMS of a code valid for `validForMs`; it is not sent, or retried, after that. */
+export async function enqueueOtpSms(sms: OtpSms, validForMs: number): Promise<void> {
   await (await jobQueue()).send(SEND_SMS_QUEUE, sms, {
     retryLimit: SEND_SMS_RETRY_LIMIT,
     retryDelay: SEND_SMS_RETRY_DELAY_SECONDS,
     retryBackoff: true,
     expireInSeconds: SEND_SMS_TIMEOUT_SECONDS,
+    retentionSeconds: Math.ceil(validForMs / 1000),
   })
 }
 
@@ -67,14 +80,39 @@ export async function enqueueEmail(email: Email): Promise<void> {
   })
 }
 
-export async function deliverOtpSms(sms: OtpSms): Promise<void> {
+export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProvider()): Promise<void> {
   try {
-    await smsProvider().sendOtp(sms)
+    await provider.sendOtp(sms)
   } catch (error) {
     console.error(`[jobs] SMS to ${sms.to} failed: ${error instanceof Error ? error.message : String(error)}`)
     // pg-boss retries a job whose handler throws; a permanent refusal is logged and dropped.
     if (!(error instanceof SmsDeliveryError) || error.retryable) throw error
   }
+}
+
+export type SmsJob = Pick<PgBoss.JobWithMetadata<OtpSms>, 'id' | 'data' | 'retryCount' | 'retryLimit'>
+
+/** One try of an SMS job: thrown for pg-boss to retry, else (delivered, refused for good, last try) deleted with its code. */
+export async function settleSmsJob(job: SmsJob, provider: SmsProvider = smsProvider()): Promise<void> {
+  try {
+    await deliverOtpSms(job.data, provider)
+  } catch (error) {
+    if (job.retryCount < job.retryLimit) throw error
+  }
+  await (await jobQueue()).deleteJob(SEND_SMS_QUEUE, job.id)
+}
+
+/**
+ * Deletes the SMS jobs no worker will settle: finished some other way (timed out, failed while the
+ * process stopped), never started before their code expired, or archived by pg-boss. Raw SQL on
+ * pg-boss 10's own tables (`job` is partitioned by queue name, `archive` is not).
+ */
+export async function forgetLeftoverSmsJobs(): Promise<number> {
+  const fromJobs = await prisma.$executeRaw`
+    DELETE FROM pgboss.job WHERE name = ${SEND_SMS_QUEUE}
+      AND (state IN ('completed', 'cancelled', 'failed') OR keep_until < now())`
+  const fromArchive = await prisma.$executeRaw`DELETE FROM pgboss.archive WHERE name = ${SEND_SMS_QUEUE}`
+  return fromJobs + fromArchive
 }
 
 export async function sendEmail(email: Email): Promise<void> {
@@ -115,8 +153,8 @@ export async function startJobWorkers(): Promise<void> {
   await boss.work<Email>(SEND_EMAIL_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
     for (const job of jobs) await sendEmail(job.data)
   })
-  await boss.work<OtpSms>(SEND_SMS_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
-    for (const job of jobs) await deliverOtpSms(job.data)
+  await boss.work<OtpSms>(SEND_SMS_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS, includeMetadata: true }, async (jobs) => {
+    for (const job of jobs) await settleSmsJob(job)
   })
 }
 

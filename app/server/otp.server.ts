@@ -45,11 +45,14 @@ export async function requestOtp({ phone, ip, now = new Date() }: { phone: strin
   await prisma.otpChallenge.create({
     data: { phone, codeHash: codeHash(phone, code), expiresAt: new Date(now.getTime() + OTP_TTL_MS), createdAt: now },
   })
-  await enqueueOtpSms({
-    to: phone,
-    code,
-    text: `${code} is your Research Store sign-in code. It expires in 5 minutes. Our team will never ask you for this code.`,
-  })
+  await enqueueOtpSms(
+    {
+      to: phone,
+      code,
+      text: `${code} is your Research Store sign-in code. It expires in 5 minutes. Our team will never ask you for this code.`,
+    },
+    OTP_TTL_MS,
+  )
   return { ok: true }
 }
 

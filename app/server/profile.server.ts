@@ -9,7 +9,7 @@ export async function saveProfileDetails(userId: string, details: ProfileDetails
   })
 }
 
-/** The recorded click-accept: when, which version, from where, and a hash of the exact text shown. */
+/** The recorded click-accept (agreement-signing.server.ts): when, which version, from where, and a hash of the exact text shown. */
 export async function recordAgreementAcceptance(
   userId: string,
   acceptance: { version: string; textSha256: string; ip: string },

@@ -1,4 +1,4 @@
-import { env } from './env.server'
+import { env, type Env } from './env.server'
 import { recordOutboxMessage } from './outbox.server'
 
 export type OtpSms = { to: string; code: string; text: string }
@@ -50,10 +50,12 @@ export function msg91Sms({ authKey, templateId, baseUrl }: { authKey: string; te
   }
 }
 
+export type SmsSettings = Pick<Env, 'MSG91_AUTH_KEY' | 'MSG91_TEMPLATE_ID' | 'MSG91_BASE_URL'>
+
 /** The real provider when configured (always in a deployment: env validation requires it), else the dev outbox. */
-export function smsProvider(): SmsProvider {
-  if (env.MSG91_AUTH_KEY && env.MSG91_TEMPLATE_ID) {
-    return msg91Sms({ authKey: env.MSG91_AUTH_KEY, templateId: env.MSG91_TEMPLATE_ID, baseUrl: env.MSG91_BASE_URL })
+export function smsProvider(settings: SmsSettings = env): SmsProvider {
+  if (settings.MSG91_AUTH_KEY && settings.MSG91_TEMPLATE_ID) {
+    return msg91Sms({ authKey: settings.MSG91_AUTH_KEY, templateId: settings.MSG91_TEMPLATE_ID, baseUrl: settings.MSG91_BASE_URL })
   }
   return outboxSms
 }

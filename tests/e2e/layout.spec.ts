@@ -117,7 +117,8 @@ test('the account menu offers Login/Sign up to a signed-out visitor', async ({ p
   await page.getByRole('button', { name: 'Account' }).click()
   const login = page.getByRole('link', { name: 'Login/Sign up' })
   await expect(login).toBeVisible()
-  await expect(login).toHaveAttribute('href', '/auth')
+  // Back to the page the visitor was on once signed in (tests/e2e/sign-in.spec.ts follows it).
+  await expect(login).toHaveAttribute('href', '/auth?redirectTo=%2Fservices')
   await expect(page.getByRole('link', { name: 'Subscriptions' })).toHaveCount(0)
 })
 

@@ -1,21 +1,13 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expectNoPlaceholders } from './page-text'
-import { fillProfileDetails, signIn, useOwnClientAddress } from './sign-in-helpers'
+import { completeDetailsStep, completePanCardStep, PNG_1X1, signIn, useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-/** The smallest valid PNG: a 1x1 transparent pixel. */
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-)
-
 async function reachPanCardStep(page: Page, request: Parameters<typeof signIn>[1]) {
   await signIn(page, request)
-  await fillProfileDetails(page, { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
-  await page.getByRole('button', { name: 'Save and continue' }).click()
-  await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
+  await completeDetailsStep(page)
 }
 
 test('the PAN card step takes an image and shows it back only to its owner', async ({ page, request, browser }) => {
@@ -56,19 +48,18 @@ test('a file over 10 MB is refused with a clear message', async ({ page, request
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
 })
 
-test('accepting the agreement completes the profile and lands on the remembered page', async ({ page, request }) => {
-  await page.goto('/details?redirectTo=%2Fservices')
+test('a visitor who opens a protected page signs in, completes the wizard and lands on that page', async ({ page, request }) => {
+  await page.goto('/subscriptions')
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fsubscriptions$/)
   await signIn(page, request)
-  await expect(page).toHaveURL(/\/details\?redirectTo=%2Fservices$/)
-  await fillProfileDetails(page, { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
-  await page.getByRole('button', { name: 'Save and continue' }).click()
-  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
-  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await expect(page).toHaveURL(/\/details\?redirectTo=%2Fsubscriptions$/)
+  await completeDetailsStep(page)
+  await completePanCardStep(page)
 
-  await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
   // Leaving at the last step and coming back resumes there.
   await page.goto('/services')
-  await page.goto('/details?redirectTo=%2Fservices')
+  await page.goto('/details?redirectTo=%2Fsubscriptions')
+  await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Most Important Terms and Conditions (MITC)' })).toBeVisible()
   await expect(page.getByText(/I have read and understood the terms and conditions/)).toBeVisible()
   await expect(page.getByText(/^Version agreement-[0-9a-f]{12}$/)).toBeVisible()
@@ -76,7 +67,8 @@ test('accepting the agreement completes the profile and lands on the remembered 
   await expectNoSeriousA11yViolations(page)
   await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
 
-  await expect(page).toHaveURL(/\/services$/)
+  await expect(page).toHaveURL(/\/subscriptions$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'My Subscription(s)' })).toBeVisible()
   await page.goto('/')
   await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
   await page.goto('/details')
@@ -85,8 +77,7 @@ test('accepting the agreement completes the profile and lands on the remembered 
 
 test('with nowhere remembered, the completed wizard lands on the home page', async ({ page, request }) => {
   await reachPanCardStep(page, request)
-  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
-  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await completePanCardStep(page)
   await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
   await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
   await page.getByRole('button', { name: 'Account' }).click()

@@ -59,13 +59,25 @@ export const PNG_1X1 = Buffer.from(
   'base64',
 )
 
+/** Step 1 of /details with valid details (Asha Rao's), through to step 2. */
+export async function completeDetailsStep(page: Page) {
+  await fillProfileDetails(page, { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
+}
+
+/** Step 2 of /details with a valid image, through to step 3. */
+export async function completePanCardStep(page: Page) {
+  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
+}
+
 /** Signs in and completes all three profile steps through the pages; returns the E.164 number. */
 export async function signInWithCompleteProfile(page: Page, request: APIRequestContext): Promise<string> {
   const phone = await signIn(page, request)
-  await fillProfileDetails(page, { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
-  await page.getByRole('button', { name: 'Save and continue' }).click()
-  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
-  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await completeDetailsStep(page)
+  await completePanCardStep(page)
   await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
   await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
   return phone

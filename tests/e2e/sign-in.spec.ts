@@ -25,6 +25,19 @@ test('remembers where the visitor was going', async ({ page, request }) => {
   await expect(page).toHaveURL(/\/details\?redirectTo=%2Fservices$/)
 })
 
+test("the header's Login/Sign up brings the visitor back to the page they were on", async ({ page, request }) => {
+  await page.goto('/complaint-board')
+  await page.getByRole('button', { name: 'Account' }).click()
+  await page.getByRole('link', { name: 'Login/Sign up' }).click()
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fcomplaint-board$/)
+  // On /auth itself the link keeps the page to come back to.
+  await page.getByRole('button', { name: 'Account' }).click()
+  await expect(page.getByRole('link', { name: 'Login/Sign up' })).toHaveAttribute('href', '/auth?redirectTo=%2Fcomplaint-board')
+  await page.keyboard.press('Escape')
+  await signIn(page, request)
+  await expect(page).toHaveURL(/\/details\?redirectTo=%2Fcomplaint-board$/)
+})
+
 test('a wrong code says how many tries are left, and the right one still works', async ({ page, request }) => {
   const mobile = uniqueMobile()
   await page.goto('/auth')
@@ -48,6 +61,7 @@ test('asking for another code at once is refused with the wait, and changing the
   await latestCode(request, `+91${mobile}`)
   const resend = page.getByRole('button', { name: 'Resend code' })
   if (test.info().project.use.javaScriptEnabled === false) {
+    await expect(page.getByText(/^You can ask for a new code in \d+ seconds\.$/)).toBeVisible()
     await resend.click()
     await expect(page.getByRole('alert')).toContainText(/A code was just sent\. You can ask for another in \d+ seconds\./)
   } else {
@@ -93,8 +107,14 @@ test('the details step refuses someone under 18', async ({ page, request }) => {
   await expect(page.getByText('You must be 18 or older to subscribe.')).toBeVisible()
 })
 
-test('valid details move the wizard to the PAN card step, where it resumes later', async ({ page, request }) => {
+test('the wizard resumes at the details step when left before it, then at the PAN card step', async ({ page, request }) => {
   await signIn(page, request)
+  await expect(page.getByRole('heading', { name: 'Step 1 of 3: Your details' })).toBeVisible()
+  await page.goto('/services')
+  await page.goto('/details')
+  await expect(page.getByRole('heading', { name: 'Step 1 of 3: Your details' })).toBeVisible()
+  await expect(page.getByLabel('Name')).toHaveValue('')
+
   await fillProfileDetails(page, { name: 'Asha Rao', email: 'Asha@Example.in', dob: '2001-05-17', pan: 'abcpe1234f' })
   await page.getByRole('button', { name: 'Save and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()

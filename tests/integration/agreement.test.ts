@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { currentAgreement } from '~/content/legal/agreement.server'
 import { businessDetails } from '~/server/business.server'
 import { action } from '~/routes/details'
+import { agreementSigning } from '~/server/agreement-signing.server'
 import { prisma } from '~/server/db.server'
 import { createSession } from '~/server/session.server'
 
@@ -55,5 +56,22 @@ describe('accepting the agreement', () => {
     const result = await accept(await createSession(user.id), 'agreement-000000000000')
     expect(result).toMatchObject({ init: { status: 409 } })
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).agreementAcceptedAt).toBeNull()
+  })
+})
+
+describe('the agreement-signing hook', () => {
+  it('is the recorded click-accept unless configured otherwise', async () => {
+    expect(agreementSigning().method).toBe('click-accept')
+    expect(agreementSigning({ AGREEMENT_SIGNING: 'click-accept' }).method).toBe('click-accept')
+    await prisma.user.deleteMany()
+    const user = await userAtAgreementStep()
+    const signedAt = new Date('2026-01-02T03:04:05Z')
+    await agreementSigning().sign(user.id, { version: AGREEMENT.version, textSha256: AGREEMENT.textSha256, ip: '198.51.100.7' }, signedAt)
+    expect(await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({
+      agreementAcceptedAt: signedAt,
+      agreementVersion: AGREEMENT.version,
+      agreementTextSha256: AGREEMENT.textSha256,
+      agreementIp: '198.51.100.7',
+    })
   })
 })

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { msg91Sms, SmsDeliveryError } from '~/server/sms.server'
+import { deliverOtpSms } from '~/server/jobs.server'
+import { msg91Sms, SmsDeliveryError, smsProvider } from '~/server/sms.server'
 
 type Received = { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }
 const received: Received[] = []
@@ -50,5 +51,37 @@ describe('MSG91 provider, against a local fake of its API', () => {
     await expect(msg91Sms({ authKey: 'k', templateId: 't', baseUrl: 'http://127.0.0.1:1' }).sendOtp(sms)).rejects.toMatchObject({
       retryable: true,
     })
+  })
+})
+
+describe('choosing the SMS provider', () => {
+  it('is MSG91 when its auth key and template are configured, else the dev outbox', () => {
+    expect(smsProvider({ MSG91_AUTH_KEY: 'auth-key-1', MSG91_TEMPLATE_ID: 'tmpl-1207', MSG91_BASE_URL: 'https://control.msg91.com' }).name).toBe('MSG91')
+    expect(smsProvider({ MSG91_AUTH_KEY: 'auth-key-1', MSG91_TEMPLATE_ID: undefined, MSG91_BASE_URL: 'https://control.msg91.com' }).name).toBe('dev outbox')
+    expect(smsProvider({ MSG91_AUTH_KEY: undefined, MSG91_TEMPLATE_ID: undefined, MSG91_BASE_URL: 'https://control.msg91.com' }).name).toBe('dev outbox')
+  })
+
+  it("sends through the configured MSG91's address", async () => {
+    answer = { status: 200, body: '{"type":"success","message":"ok"}' }
+    const before = received.length
+    await smsProvider({ MSG91_AUTH_KEY: 'auth-key-2', MSG91_TEMPLATE_ID: 'tmpl-2', MSG91_BASE_URL: baseUrl }).sendOtp(sms)
+    expect(received).toHaveLength(before + 1)
+    expect(received.at(-1)!.headers.authkey).toBe('auth-key-2')
+  })
+})
+
+describe('the SMS job with MSG91', () => {
+  const provider = () => msg91Sms({ authKey: 'k', templateId: 't', baseUrl })
+
+  it('throws on a 5xx or 429, so pg-boss tries again', async () => {
+    answer = { status: 503, body: 'busy' }
+    await expect(deliverOtpSms(sms, provider())).rejects.toMatchObject({ retryable: true })
+    answer = { status: 429, body: 'slow down' }
+    await expect(deliverOtpSms(sms, provider())).rejects.toMatchObject({ retryable: true })
+  })
+
+  it('drops a 4xx refusal without throwing: a retry would be refused the same way', async () => {
+    answer = { status: 400, body: '{"type":"error","message":"Invalid mobile"}' }
+    await expect(deliverOtpSms(sms, provider())).resolves.toBeUndefined()
   })
 })

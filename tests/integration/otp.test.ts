@@ -8,6 +8,8 @@ import {
   OTP_SENDS_PER_IP_PER_HOUR,
   OTP_SENDS_PER_PHONE_PER_HOUR,
   OTP_TTL_MS,
+  OTP_VERIFIES_PER_IP_PER_HOUR,
+  OTP_VERIFIES_PER_PHONE_PER_HOUR,
   requestOtp,
   resendCooldownMs,
   verifyOtp,
@@ -32,6 +34,7 @@ describe('one-time codes', () => {
     expect(OTP_MAX_WRONG_TRIES).toBe(5)
     expect(OTP_RESEND_COOLDOWN_MS).toBe(30_000)
     expect([OTP_SENDS_PER_PHONE_PER_HOUR, OTP_SENDS_PER_IP_PER_HOUR]).toEqual([5, 20])
+    expect([OTP_VERIFIES_PER_PHONE_PER_HOUR, OTP_VERIFIES_PER_IP_PER_HOUR]).toEqual([20, 60])
   })
 
   it('stores only a hash of the code and queues the SMS', async () => {
@@ -156,12 +159,31 @@ describe('send limits', () => {
     expect((await requestOtp({ phone, ip: uniqueIp() })).ok).toBe(true)
   })
 
-  it('limits code checks per number and per address', async () => {
+  it('limits code checks per number, from whatever address', async () => {
     const phone = uniquePhone()
     const ip = uniqueIp()
     await requestOtp({ phone, ip })
     let last = { ok: true } as Awaited<ReturnType<typeof verifyOtp>>
-    for (let i = 0; i < 21; i++) last = await verifyOtp({ phone, code: '999999', ip: uniqueIp() })
+    for (let i = 0; i < OTP_VERIFIES_PER_PHONE_PER_HOUR + 1; i++) last = await verifyOtp({ phone, code: '999999', ip: uniqueIp() })
     expect(last).toEqual({ ok: false, message: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes\.$/) })
+  })
+
+  it('limits code checks per address to 60 an hour, whatever the numbers, and says when to retry', async () => {
+    const ip = uniqueIp()
+    const start = new Date()
+    const noCode = { ok: false, message: 'There is no code waiting for this number. Ask for a new code.' }
+    // No code was sent to these numbers: each check is answered, and counted, all the same.
+    for (let i = 0; i < OTP_VERIFIES_PER_IP_PER_HOUR; i++) {
+      expect(await verifyOtp({ phone: uniquePhone(), code: '999999', ip, now: at(start, i * 1_000) })).toEqual(noCode)
+    }
+    const phone = uniquePhone()
+    expect(await verifyOtp({ phone, code: '999999', ip, now: at(start, 10 * 60_000) })).toEqual({
+      ok: false,
+      message: 'Too many attempts. Try again in 50 minutes.',
+    })
+    // The refusal is the address's: the same number from elsewhere is still checked.
+    expect(await verifyOtp({ phone, code: '999999', ip: uniqueIp(), now: at(start, 10 * 60_000) })).toEqual(noCode)
+    // Room comes back as the first checks leave the hour.
+    expect(await verifyOtp({ phone: uniquePhone(), code: '999999', ip, now: at(start, 60 * 60_000 + 1) })).toEqual(noCode)
   })
 })

@@ -85,3 +85,14 @@ describe('parseEnv: uploads storage', () => {
     expect(() => parseEnv({ ...S3, S3_ENDPOINT: 'https://minio.internal/bucket' })).toThrow(/^Invalid environment variable S3_ENDPOINT: /)
   })
 })
+
+describe('parseEnv: agreement signing', () => {
+  it('is the recorded click-accept by default, in demo mode and in production alike', () => {
+    expect(parseEnv({}).AGREEMENT_SIGNING).toBe('click-accept')
+    expect(parseEnv(PRODUCTION).AGREEMENT_SIGNING).toBe('click-accept')
+  })
+
+  it('refuses a method that does not exist, naming the variable', () => {
+    expect(() => parseEnv({ AGREEMENT_SIGNING: 'docusign' })).toThrow(/^Invalid environment variable AGREEMENT_SIGNING: must be click-accept/)
+  })
+})

@@ -1,7 +1,7 @@
 import { currentAgreement } from '~/content/legal/agreement.server'
+import { agreementSigning } from '~/server/agreement-signing.server'
 import { postOnly, requireApiUser } from '~/server/api.server'
 import { businessDetails } from '~/server/business.server'
-import { recordAgreementAcceptance } from '~/server/profile.server'
 import type { Route } from './+types/users.set-agreement'
 
 export const loader = postOnly
@@ -10,6 +10,6 @@ export const loader = postOnly
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireApiUser(request)
   const agreement = currentAgreement(businessDetails)
-  await recordAgreementAcceptance(user.id, { version: agreement.version, textSha256: agreement.textSha256, ip: context.clientIp })
+  await agreementSigning().sign(user.id, { version: agreement.version, textSha256: agreement.textSha256, ip: context.clientIp })
   return Response.json({ message: 'Agreement accepted.', data: { agreement: true, version: agreement.version } })
 }

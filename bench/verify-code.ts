@@ -1,0 +1,60 @@
+// Times the check of a one-time code on the running store: POST /auth with the right code, as the
+// sign-in form sends it, from the request to the end of the response on localhost (server time plus
+// a loopback round trip: an upper bound of the server's own time). Every try is a whole sign-in of
+// a new number from its own client address, so no rate limit is reached.
+import { randomInt } from 'node:crypto'
+import { BROWSER_USER_AGENT } from './browser'
+import { percentile } from './load'
+
+const WARM_UP_TRIES = 2
+const CODE_WAIT_MS = 15_000
+
+export type VerifyTiming = { runs: number; samplesMs: number[]; p50Ms: number; p95Ms: number }
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A client address in the benchmarking range 198.18.0.0/15; each may ask for 20 codes an hour, so a repeat does no harm. */
+const clientAddress = () => `198.${randomInt(18, 20)}.${randomInt(256)}.${randomInt(1, 255)}`
+
+function form(fields: Record<string, string>): RequestInit {
+  return { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' }
+}
+
+async function codeFromOutbox(origin: string, phone: string): Promise<string> {
+  const deadline = Date.now() + CODE_WAIT_MS
+  while (Date.now() < deadline) {
+    const response = await fetch(`${origin}/dev/outbox.json?to=${encodeURIComponent(phone)}`)
+    if (response.status === 404) throw new Error('the dev outbox answers 404: the store is not in demo mode (unset DEMO_MODE)')
+    const { messages } = (await response.json()) as { messages: { body: string }[] }
+    const code = messages[0]?.body.match(/\b(\d{6})\b/)?.[1]
+    if (code) return code
+    await delay(100)
+  }
+  throw new Error(`no code for ${phone} in the dev outbox within ${CODE_WAIT_MS / 1000} s`)
+}
+
+/** One sign-in: send a code (not timed), read it from the dev outbox, then time the check. */
+async function timeOneVerify(origin: string, address: string): Promise<number> {
+  const mobile = `9${String(randomInt(0, 1e9)).padStart(9, '0')}`
+  const headers = { 'User-Agent': BROWSER_USER_AGENT, 'X-Forwarded-For': address }
+  const sent = await fetch(`${origin}/auth`, { ...form({ intent: 'send', country: 'IN', mobile }), headers })
+  const pendingCookie = sent.headers.get('set-cookie')?.split(';')[0]
+  if (sent.status !== 302 || !pendingCookie) throw new Error(`sending a code answered ${sent.status}: ${(await sent.text()).slice(0, 200)}`)
+  const code = await codeFromOutbox(origin, `+91${mobile}`)
+
+  const started = performance.now()
+  const verified = await fetch(`${origin}/auth`, { ...form({ intent: 'verify', code }), headers: { ...headers, Cookie: pendingCookie } })
+  await verified.arrayBuffer()
+  const elapsedMs = performance.now() - started
+  if (verified.status !== 302 || !verified.headers.get('location')?.startsWith('/details')) {
+    throw new Error(`checking the code answered ${verified.status} (location ${verified.headers.get('location')})`)
+  }
+  return elapsedMs
+}
+
+export async function timeCodeVerification(origin: string, runs: number): Promise<VerifyTiming> {
+  for (let index = 0; index < WARM_UP_TRIES; index++) await timeOneVerify(origin, clientAddress())
+  const samplesMs: number[] = []
+  for (let index = 0; index < runs; index++) samplesMs.push(await timeOneVerify(origin, clientAddress()))
+  return { runs, samplesMs, p50Ms: percentile(samplesMs, 50), p95Ms: percentile(samplesMs, 95) }
+}
