@@ -1,3 +1,4 @@
+import type { AppLoadContext } from 'react-router'
 import type { z } from 'zod'
 import type { CartItem } from '~/domain/cart'
 import { indiaIsoDate } from '~/domain/dates'
@@ -12,6 +13,11 @@ import type { ActiveSubscription, PendingPayment } from './subscriptions.server'
 /** The JSON API's error shape: `{ message }`, plus per-field messages on a 400. */
 export function apiError(status: number, message: string, extra: { errors?: Record<string, string[]>; headers?: HeadersInit } = {}) {
   return Response.json({ message, ...(extra.errors ? { errors: extra.errors } : {}) }, { status, headers: extra.headers })
+}
+
+/** 429 with `Retry-After` in whole seconds (at least 1), when the client may try again. */
+export function tooManyRequests(message: string, retryAfterMs: number) {
+  return apiError(429, message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } })
 }
 
 export async function requireApiUser(request: Request): Promise<SessionUser> {
@@ -50,6 +56,45 @@ export function paymentErrorResponse(error: unknown): Response {
   )
 }
 
+export const UNEXPECTED_ERROR_MESSAGE = 'Something went wrong on our side. Please try again in a moment.'
+
+type ApiArgs = { request: Request; context: AppLoadContext }
+
+/** The answer to a GET call asked with another method. */
+export function getOnly() {
+  return apiError(405, 'Use GET for this call.', { headers: { Allow: 'GET' } })
+}
+
+/** The answer to a POST call asked with another method. */
+export function postOnly() {
+  return apiError(405, 'Use POST for this call.', { headers: { Allow: 'POST' } })
+}
+
+/**
+ * Every /api/v1 call runs inside this: a thrown Response (401, 400, ...) is the answer, and any
+ * other exception is logged once and answered 500 `{ message }`, never React Router's text page
+ * with the error in it.
+ */
+async function runApiCall<Args extends ApiArgs>(handler: (args: Args) => Response | Promise<Response>, args: Args): Promise<Response> {
+  try {
+    return await handler(args)
+  } catch (error) {
+    if (error instanceof Response) return error
+    console.error(`[api] ${args.request.method} ${new URL(args.request.url).pathname} failed:`, error)
+    return apiError(500, UNEXPECTED_ERROR_MESSAGE)
+  }
+}
+
+/** A GET call's loader (HEAD too); React Router also hands OPTIONS to loaders, which gets 405. */
+export function apiGet<Args extends ApiArgs>(handler: (args: Args) => Response | Promise<Response>) {
+  return async (args: Args): Promise<Response> => (['GET', 'HEAD'].includes(args.request.method) ? runApiCall(handler, args) : getOnly())
+}
+
+/** A POST call's action; React Router hands PUT, PATCH and DELETE to actions too, which get 405. */
+export function apiPost<Args extends ApiArgs>(handler: (args: Args) => Response | Promise<Response>) {
+  return async (args: Args): Promise<Response> => (args.request.method === 'POST' ? runApiCall(handler, args) : postOnly())
+}
+
 /** The request's JSON body checked against `schema`; a bad body is a 400 with per-field messages. */
 export async function readJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
   let body: unknown
@@ -65,11 +110,6 @@ export async function readJsonBody<Schema extends z.ZodType>(request: Request, s
     throw apiError(400, 'Some fields are not valid.', { errors })
   }
   return parsed.data
-}
-
-/** What a POST-only call answers to a GET. */
-export function postOnly() {
-  return apiError(405, 'Use POST for this call.', { headers: { Allow: 'POST' } })
 }
 
 /** SPEC's service shape: price in rupees, duration in days. */
