@@ -13,9 +13,15 @@ import { getSessionUser, type SessionUser } from './session.server'
 /** Demo mode's admin, so the admin console can be tried without configuration. */
 export const DEMO_ADMIN_PHONE = '+919000000000'
 
-/** A refusal the sign-in page shows as is. */
+/** A refusal the sign-in page shows as is; `retryAfterMs` when a rate limit refused it (the API's 429). */
 export class SignInError extends Error {
   override name = 'SignInError'
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message)
+  }
 }
 
 type PhoneOtpInput = { phone: string; code: string; ip: string }
@@ -48,7 +54,7 @@ export function isAdminPhone(phone: string): boolean {
 /** Signs in (creating the account on first sign-in) once the code checks out; returns the user id. */
 export async function signInWithVerifiedCode({ phone, code, ip }: PhoneOtpInput): Promise<string> {
   const verified = await verifyOtp({ phone, code, ip })
-  if (!verified.ok) throw new SignInError(verified.message)
+  if (!verified.ok) throw new SignInError(verified.message, verified.retryAfterMs)
   const role = isAdminPhone(phone) ? 'ADMIN' : 'CUSTOMER'
   const user = await prisma.user.upsert({ where: { phone }, create: { phone, role }, update: { role }, select: { id: true } })
   return user.id

@@ -162,6 +162,9 @@ describe('send limits', () => {
     await requestOtp({ phone, ip })
     let last = { ok: true } as Awaited<ReturnType<typeof verifyOtp>>
     for (let i = 0; i < 21; i++) last = await verifyOtp({ phone, code: '999999', ip: uniqueIp() })
-    expect(last).toEqual({ ok: false, message: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes\.$/) })
+    expect(last).toEqual({ ok: false, message: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes\.$/), retryAfterMs: expect.any(Number) })
+    // The oldest of the hour's checks leaves the window in just under an hour.
+    expect(!last.ok && last.retryAfterMs).toBeGreaterThan(55 * 60_000)
+    expect(!last.ok && last.retryAfterMs).toBeLessThanOrEqual(60 * 60_000)
   })
 })
