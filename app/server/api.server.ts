@@ -206,15 +206,16 @@ export function activeSubscriptionJson(subscription: ActiveSubscription) {
 /**
  * verify-payment and re-verify-payment: 200 once the payment is captured and the subscriptions
  * exist; 202 while it is signed but the bank has not confirmed the capture (the webhook or the
- * reconciliation job pays it then); 400 for a forged or foreign signature.
+ * reconciliation job pays it then); 400 for a forged or foreign signature, and the same 400 for
+ * an order that is unknown or another customer's, so order ids cannot be probed.
  */
 export async function verifyPaymentCall(request: Request, source: 'checkout' | 'reverify'): Promise<Response> {
-  await requireApiUser(request)
+  const user = await requireApiUser(request)
   const { razorpayResponse } = await readJsonBody(request, CheckoutResponseSchema)
   try {
     const result = await verifyCheckoutPayment(
       { orderId: razorpayResponse.razorpay_order_id, paymentId: razorpayResponse.razorpay_payment_id, signature: razorpayResponse.razorpay_signature },
-      { source },
+      { source, userId: user.id },
     )
     if (result.status === 'pending') {
       return Response.json({ message: 'Payment received; waiting for the bank to confirm it.', data: { paymentId: result.paymentId, status: 'pending' } }, { status: 202 })
