@@ -1,8 +1,9 @@
 // The server bundle's entry (see vite.config.ts): the React Router handler plus the routes that
 // must not render React. Built into build/server/index.js; the dev server loads it through Vite.
 import { createRequestHandler } from '@react-router/express'
-import express from 'express'
+import express, { type ErrorRequestHandler } from 'express'
 import { applyAdminPhones } from '~/server/admin.server'
+import { UNEXPECTED_ERROR_MESSAGE } from '~/server/api.server'
 import { startCacheSync, type CacheSync } from '~/server/cache-sync.server'
 import { isDatabaseReachable, prisma } from '~/server/db.server'
 import { startJobWorkers, stopJobs } from '~/server/jobs.server'
@@ -30,6 +31,14 @@ app.use((req, res, next) => {
   else res.status(403).type('text/plain').send(message)
 })
 
+// The methods React Router hands to a route's loader or action (which answer 405 where they do not
+// apply). It refuses any other before a route runs, in its own format: a 501 JSON answer instead.
+const API_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'])
+app.use('/api/v1', (req, res, next) => {
+  if (API_METHODS.has(req.method)) return next()
+  res.status(501).json({ message: `This API does not support the ${req.method} method.` })
+})
+
 // The JSON API's XSRF pair: every answer makes sure the client has a token cookie, and every
 // state-changing call must send it back in the header.
 app.use('/api/v1', (req, res, next) => {
@@ -49,6 +58,15 @@ app.use(
     getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), clientIp: req.ip ?? 'unknown' }),
   }),
 )
+
+// What fails outside the API's route modules (their own failures are answered by apiGet/apiPost):
+// JSON too, never Express's HTML error page.
+const answerApiFailure: ErrorRequestHandler = (error, req, res, next) => {
+  if (res.headersSent) return next(error)
+  console.error(`[api] ${req.method} ${req.originalUrl} failed:`, error)
+  res.status(500).json({ message: UNEXPECTED_ERROR_MESSAGE })
+}
+app.use('/api/v1', answerApiFailure)
 
 let cacheSync: CacheSync | undefined
 

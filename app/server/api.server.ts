@@ -1,3 +1,4 @@
+import type { AppLoadContext } from 'react-router'
 import type { z } from 'zod'
 import type { CartItem } from '~/domain/cart'
 import { indiaIsoDate } from '~/domain/dates'
@@ -12,6 +13,11 @@ import type { ActiveSubscription, PendingPayment } from './subscriptions.server'
 /** The JSON API's error shape: `{ message }`, plus per-field messages on a 400. */
 export function apiError(status: number, message: string, extra: { errors?: Record<string, string[]>; headers?: HeadersInit } = {}) {
   return Response.json({ message, ...(extra.errors ? { errors: extra.errors } : {}) }, { status, headers: extra.headers })
+}
+
+/** 429 with `Retry-After` in whole seconds (at least 1), when the client may try again. */
+export function tooManyRequests(message: string, retryAfterMs: number) {
+  return apiError(429, message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } })
 }
 
 export async function requireApiUser(request: Request): Promise<SessionUser> {
@@ -50,13 +56,88 @@ export function paymentErrorResponse(error: unknown): Response {
   )
 }
 
-/** The request's JSON body checked against `schema`; a bad body is a 400 with per-field messages. */
+/**
+ * JSON bodies above this are refused unread (413). The largest real body is a create-order cart:
+ * SPEC's client sends whole service entries, about 2 KiB each with the longest description the
+ * admin allows (10 lines of 200 characters), so about 28 of those fit; the demo's whole catalogue
+ * of five is under 2 KiB.
+ */
+export const JSON_BODY_MAX_BYTES = 64 * 1024
+
+export const UNEXPECTED_ERROR_MESSAGE = 'Something went wrong on our side. Please try again in a moment.'
+
+type ApiArgs = { request: Request; context: AppLoadContext }
+
+/** The answer to a GET call asked with another method. */
+export function getOnly() {
+  return apiError(405, 'Use GET for this call.', { headers: { Allow: 'GET' } })
+}
+
+/** The answer to a POST call asked with another method. */
+export function postOnly() {
+  return apiError(405, 'Use POST for this call.', { headers: { Allow: 'POST' } })
+}
+
+/**
+ * Every /api/v1 call runs inside this: a thrown Response (401, 400, ...) is the answer, and any
+ * other exception is logged once and answered 500 `{ message }`, never React Router's text page
+ * with the error in it.
+ */
+async function runApiCall<Args extends ApiArgs>(handler: (args: Args) => Response | Promise<Response>, args: Args): Promise<Response> {
+  try {
+    return await handler(args)
+  } catch (error) {
+    if (error instanceof Response) return error
+    console.error(`[api] ${args.request.method} ${new URL(args.request.url).pathname} failed:`, error)
+    return apiError(500, UNEXPECTED_ERROR_MESSAGE)
+  }
+}
+
+/** A GET call's loader (HEAD too); React Router also hands OPTIONS to loaders, which gets 405. */
+export function apiGet<Args extends ApiArgs>(handler: (args: Args) => Response | Promise<Response>) {
+  return async (args: Args): Promise<Response> => (['GET', 'HEAD'].includes(args.request.method) ? runApiCall(handler, args) : getOnly())
+}
+
+/** A POST call's action; React Router hands PUT, PATCH and DELETE to actions too, which get 405. */
+export function apiPost<Args extends ApiArgs>(handler: (args: Args) => Response | Promise<Response>) {
+  return async (args: Args): Promise<Response> => (args.request.method === 'POST' ? runApiCall(handler, args) : postOnly())
+}
+
+/**
+ * The request's JSON body checked against `schema`: 413 above JSON_BODY_MAX_BYTES (what is left
+ * stays unread and the connection is closed, as for PAN card uploads: decision 002), 400 when it
+ * is not JSON, 400 with per-field messages when it does not fit the schema.
+ */
 export async function readJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
+  const tooLarge = () => apiError(413, `The request body is too large: at most ${JSON_BODY_MAX_BYTES / 1024} KiB.`, { headers: { Connection: 'close' } })
+  const notJson = () => apiError(400, 'The request body must be JSON.')
+  if (Number(request.headers.get('Content-Length')) > JSON_BODY_MAX_BYTES) throw tooLarge()
+  if (!request.body) throw notJson()
+
+  const chunks: Uint8Array[] = []
+  let bytesRead = 0
+  const reader = request.body.getReader()
+  try {
+    while (true) {
+      const chunk = await reader.read()
+      if (chunk.done) break
+      bytesRead += chunk.value.byteLength
+      if (bytesRead > JSON_BODY_MAX_BYTES) throw tooLarge()
+      chunks.push(chunk.value)
+    }
+  } catch (error) {
+    if (error instanceof Response) throw error
+    // The client gave up half-way.
+    throw notJson()
+  } finally {
+    reader.releaseLock()
+  }
+
   let body: unknown
   try {
-    body = await request.json()
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)))
   } catch {
-    throw apiError(400, 'The request body must be JSON.')
+    throw notJson()
   }
   const parsed = schema.safeParse(body)
   if (!parsed.success) {
@@ -65,11 +146,6 @@ export async function readJsonBody<Schema extends z.ZodType>(request: Request, s
     throw apiError(400, 'Some fields are not valid.', { errors })
   }
   return parsed.data
-}
-
-/** What a POST-only call answers to a GET. */
-export function postOnly() {
-  return apiError(405, 'Use POST for this call.', { headers: { Allow: 'POST' } })
 }
 
 /** SPEC's service shape: price in rupees, duration in days. */
@@ -130,15 +206,16 @@ export function activeSubscriptionJson(subscription: ActiveSubscription) {
 /**
  * verify-payment and re-verify-payment: 200 once the payment is captured and the subscriptions
  * exist; 202 while it is signed but the bank has not confirmed the capture (the webhook or the
- * reconciliation job pays it then); 400 for a forged or foreign signature.
+ * reconciliation job pays it then); 400 for a forged or foreign signature, and the same 400 for
+ * an order that is unknown or another customer's, so order ids cannot be probed.
  */
 export async function verifyPaymentCall(request: Request, source: 'checkout' | 'reverify'): Promise<Response> {
-  await requireApiUser(request)
+  const user = await requireApiUser(request)
   const { razorpayResponse } = await readJsonBody(request, CheckoutResponseSchema)
   try {
     const result = await verifyCheckoutPayment(
       { orderId: razorpayResponse.razorpay_order_id, paymentId: razorpayResponse.razorpay_payment_id, signature: razorpayResponse.razorpay_signature },
-      { source },
+      { source, userId: user.id },
     )
     if (result.status === 'pending') {
       return Response.json({ message: 'Payment received; waiting for the bank to confirm it.', data: { paymentId: result.paymentId, status: 'pending' } }, { status: 202 })

@@ -11,9 +11,15 @@ import { verifyOtp } from './otp.server'
 import { serverSecret } from './secrets.server'
 import { getSessionUser, type SessionUser } from './session.server'
 
-/** A refusal the sign-in page shows as is. */
+/** A refusal the sign-in page shows as is; `retryAfterMs` when a rate limit refused it (the API's 429). */
 export class SignInError extends Error {
   override name = 'SignInError'
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message)
+  }
 }
 
 type PhoneOtpInput = { phone: string; code: string; ip: string }
@@ -42,7 +48,7 @@ class PhoneOtpStrategy extends Strategy<SessionUser['id'], PhoneOtpInput> {
 /** Signs in (creating the account on first sign-in) once the code checks out; returns the user id. */
 export async function signInWithVerifiedCode({ phone, code, ip }: PhoneOtpInput): Promise<string> {
   const verified = await verifyOtp({ phone, code, ip })
-  if (!verified.ok) throw new SignInError(verified.message)
+  if (!verified.ok) throw new SignInError(verified.message, verified.retryAfterMs)
   const role = roleForPhone(phone)
   const user = await prisma.user.upsert({ where: { phone }, create: { phone, role }, update: { role }, select: { id: true } })
   return user.id

@@ -15,7 +15,8 @@ export const OTP_VERIFIES_PER_PHONE_PER_HOUR = 20
 export const OTP_VERIFIES_PER_IP_PER_HOUR = 60
 
 export type OtpRequestResult = { ok: true } | { ok: false; message: string; retryAfterMs: number }
-export type OtpVerifyResult = { ok: true } | { ok: false; message: string }
+/** `retryAfterMs` is set when the check was refused by the hourly limits, not judged. */
+export type OtpVerifyResult = { ok: true } | { ok: false; message: string; retryAfterMs?: number }
 
 function codeHash(phone: string, code: string): string {
   return createHmac('sha256', serverSecret('otp')).update(`${phone}:${code}`).digest('hex')
@@ -72,7 +73,7 @@ export async function verifyOtp({ phone, code, ip, now = new Date() }: { phone: 
     ],
     now,
   )
-  if (!limit.allowed) return { ok: false, message: `Too many attempts. Try again in ${describeWait(limit.retryAfterMs)}.` }
+  if (!limit.allowed) return { ok: false, message: `Too many attempts. Try again in ${describeWait(limit.retryAfterMs)}.`, retryAfterMs: limit.retryAfterMs }
 
   const challenge = await prisma.otpChallenge.findFirst({ where: { phone }, orderBy: { createdAt: 'desc' } })
   if (!challenge || challenge.usedAt) return { ok: false, message: 'There is no code waiting for this number. Ask for a new code.' }

@@ -166,20 +166,23 @@ function matchesOrder(gatewayPayment: GatewayPayment, payment: { gatewayOrderId:
  * The checkout's success answer (handler verify, re-verify, or the hosted-checkout callback POST).
  * The signature is checked over OUR stored order id; a forged, missing or foreign signature never
  * pays. The payment is then confirmed with the gateway: captured pays, authorized stays pending
- * for the webhook or reconciliation.
+ * for the webhook or reconciliation. `userId` (a signed-in caller) limits it to that customer's
+ * orders; an unknown order, or another customer's, is refused exactly like a bad signature.
  */
 export async function verifyCheckoutPayment(
   response: CheckoutResponse,
-  { source = 'checkout', ...deps }: Deps & { source?: Extract<PaidSource, 'checkout' | 'reverify' | 'callback'> } = {},
+  { source = 'checkout', userId, ...deps }: Deps & { source?: Extract<PaidSource, 'checkout' | 'reverify' | 'callback'>; userId?: string } = {},
 ): Promise<VerifyResult> {
   const gateway = deps.gateway ?? paymentGateway()
   const payment = response.orderId
     ? await prisma.payment.findUnique({
         where: { gatewayOrderId: response.orderId },
-        select: { id: true, status: true, gatewayOrderId: true, amountPaise: true, currency: true },
+        select: { id: true, userId: true, status: true, gatewayOrderId: true, amountPaise: true, currency: true },
       })
     : null
-  if (!payment?.gatewayOrderId) throw new PaymentError('not-found', PAYMENT_VERIFY_FAILED_MESSAGE, 404)
+  if (!payment?.gatewayOrderId || (userId !== undefined && payment.userId !== userId)) {
+    throw new PaymentError('not-found', PAYMENT_VERIFY_FAILED_MESSAGE, 400)
+  }
   const signed = isValidCheckoutSignature(
     { orderId: payment.gatewayOrderId, paymentId: response.paymentId, signature: response.signature },
     gateway.keySecret,

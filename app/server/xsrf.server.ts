@@ -16,10 +16,16 @@ export function isXsrfValid(cookieValue: string | undefined, headerValue: string
   return expected.length === given.length && timingSafeEqual(expected, given)
 }
 
+/** The cookie's value; undefined when it is missing or not valid percent-encoding (a client's mistake, not our error). */
 export function readCookie(cookieHeader: string | undefined, name: string): string | undefined {
   for (const pair of (cookieHeader ?? '').split(';')) {
     const [key, ...value] = pair.trim().split('=')
-    if (key === name) return decodeURIComponent(value.join('='))
+    if (key !== name) continue
+    try {
+      return decodeURIComponent(value.join('='))
+    } catch {
+      return undefined
+    }
   }
   return undefined
 }

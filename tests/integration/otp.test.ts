@@ -165,7 +165,10 @@ describe('send limits', () => {
     await requestOtp({ phone, ip })
     let last = { ok: true } as Awaited<ReturnType<typeof verifyOtp>>
     for (let i = 0; i < OTP_VERIFIES_PER_PHONE_PER_HOUR + 1; i++) last = await verifyOtp({ phone, code: '999999', ip: uniqueIp() })
-    expect(last).toEqual({ ok: false, message: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes\.$/) })
+    expect(last).toEqual({ ok: false, message: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes\.$/), retryAfterMs: expect.any(Number) })
+    // The oldest of the hour's checks leaves the window in just under an hour.
+    expect(!last.ok && last.retryAfterMs).toBeGreaterThan(55 * 60_000)
+    expect(!last.ok && last.retryAfterMs).toBeLessThanOrEqual(60 * 60_000)
   })
 
   it('limits code checks per address to 60 an hour, whatever the numbers, and says when to retry', async () => {
@@ -180,6 +183,7 @@ describe('send limits', () => {
     expect(await verifyOtp({ phone, code: '999999', ip, now: at(start, 10 * 60_000) })).toEqual({
       ok: false,
       message: 'Too many attempts. Try again in 50 minutes.',
+      retryAfterMs: 50 * 60_000,
     })
     // The refusal is the address's: the same number from elsewhere is still checked.
     expect(await verifyOtp({ phone, code: '999999', ip: uniqueIp(), now: at(start, 10 * 60_000) })).toEqual(noCode)

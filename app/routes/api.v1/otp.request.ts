@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { apiError, postOnly, readJsonBody } from '~/server/api.server'
+import { apiPost, postOnly, readJsonBody, tooManyRequests } from '~/server/api.server'
 import { requestOtp } from '~/server/otp.server'
 import type { Route } from './+types/otp.request'
 
@@ -12,9 +12,9 @@ export const PhoneNumberBody = z.object({
 
 export const loader = postOnly
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = apiPost(async ({ request, context }: Route.ActionArgs) => {
   const { number } = await readJsonBody(request, PhoneNumberBody)
   const sent = await requestOtp({ phone: number, ip: context.clientIp })
-  if (!sent.ok) return apiError(429, sent.message, { headers: { 'Retry-After': String(Math.ceil(sent.retryAfterMs / 1000)) } })
+  if (!sent.ok) return tooManyRequests(sent.message, sent.retryAfterMs)
   return Response.json({ message: 'We sent a 6-digit code to this number. It is valid for 5 minutes.' })
-}
+})

@@ -1,5 +1,5 @@
 import { VerifyCodeSchema } from '~/domain/sign-in'
-import { apiError, postOnly, readJsonBody } from '~/server/api.server'
+import { apiError, apiPost, postOnly, readJsonBody, tooManyRequests } from '~/server/api.server'
 import { SignInError, signInWithVerifiedCode } from '~/server/auth.server'
 import { createSession } from '~/server/session.server'
 import type { Route } from './+types/otp.verify'
@@ -10,13 +10,13 @@ const VerifyBody = PhoneNumberBody.extend({ otp: VerifyCodeSchema.shape.code })
 export const loader = postOnly
 
 /** Signs in with the same session cookie the pages use. */
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = apiPost(async ({ request, context }: Route.ActionArgs) => {
   const { number, otp } = await readJsonBody(request, VerifyBody)
   try {
     const userId = await signInWithVerifiedCode({ phone: number, code: otp, ip: context.clientIp })
     return Response.json({ message: 'Signed in.', data: { number } }, { headers: { 'Set-Cookie': await createSession(userId) } })
   } catch (error) {
-    if (error instanceof SignInError) return apiError(400, error.message)
-    throw error
+    if (!(error instanceof SignInError)) throw error
+    return error.retryAfterMs === undefined ? apiError(400, error.message) : tooManyRequests(error.message, error.retryAfterMs)
   }
-}
+})

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
+import { apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
 import { cancelGatewayPayment } from '~/server/payments.server'
 import type { Route } from './+types/payments.cancel-payment'
 
@@ -8,9 +8,9 @@ const Body = z.object({ orderId: z.string({ error: 'Send orderId: the order the 
 export const loader = postOnly
 
 /** The customer closed the checkout. Not final: a capture that still arrives pays. */
-export async function action({ request }: Route.ActionArgs) {
+export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   const user = await requireApiUser(request)
   const { orderId } = await readJsonBody(request, Body)
   const cancelled = await cancelGatewayPayment(user.id, orderId)
   return Response.json({ message: cancelled ? 'Payment cancelled.' : 'Nothing to cancel.', data: { cancelled } })
-}
+})

@@ -1,13 +1,13 @@
 import { CheckoutRequestSchema } from '~/domain/checkout-request'
 import { rupeesToPaise } from '~/domain/money'
-import { paymentErrorResponse, postOnly, readJsonBody, requireApiCustomer } from '~/server/api.server'
+import { apiPost, paymentErrorResponse, postOnly, readJsonBody, requireApiCustomer } from '~/server/api.server'
 import { startGatewayPayment } from '~/server/payments.server'
 import type { Route } from './+types/payments.create-order'
 
 export const loader = postOnly
 
 /** Opens a gateway order for the cart in notes.cart at the server's prices; the client's amount must match them (else 409). */
-export async function action({ request }: Route.ActionArgs) {
+export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   const user = await requireApiCustomer(request)
   const { amount, notes } = await readJsonBody(request, CheckoutRequestSchema)
   try {
@@ -25,4 +25,4 @@ export async function action({ request }: Route.ActionArgs) {
   } catch (error) {
     return paymentErrorResponse(error)
   }
-}
+})

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { failedOrderId, failureReason } from '~/domain/checkout-request'
-import { apiError, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
+import { apiError, apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
 import { recordGatewayFailure } from '~/server/payments.server'
 import type { Route } from './+types/payments.failed-payment'
 
@@ -9,11 +9,11 @@ const Body = z.object({ response: z.unknown() })
 export const loader = postOnly
 
 /** The checkout reported a failed attempt: recorded on the customer's own open order, not final (a late capture still pays). */
-export async function action({ request }: Route.ActionArgs) {
+export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   const user = await requireApiUser(request)
   const { response } = await readJsonBody(request, Body)
   const orderId = failedOrderId(response)
   if (!orderId) return apiError(400, "Send response: the checkout's failure response, with metadata.order_id.")
   const recorded = await recordGatewayFailure({ orderId, reason: failureReason(response), userId: user.id })
   return Response.json({ message: 'Payment failure recorded.', data: { recorded } })
-}
+})

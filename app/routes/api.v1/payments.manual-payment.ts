@@ -1,6 +1,6 @@
 import { CheckoutRequestSchema } from '~/domain/checkout-request'
 import { rupeesToPaise } from '~/domain/money'
-import { paymentErrorResponse, postOnly, readJsonBody, requireApiCustomer } from '~/server/api.server'
+import { apiPost, paymentErrorResponse, postOnly, readJsonBody, requireApiCustomer } from '~/server/api.server'
 import { createManualPayment } from '~/server/payments.server'
 import type { Route } from './+types/payments.manual-payment'
 
@@ -10,7 +10,7 @@ export const loader = postOnly
  * "I'll Pay & Send Screenshot": a claim for the cart awaiting the team's check. A double submit
  * (an `Idempotency-Key` header, or the same cart within a minute) answers the first claim.
  */
-export async function action({ request }: Route.ActionArgs) {
+export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   const user = await requireApiCustomer(request)
   const { amount, notes } = await readJsonBody(request, CheckoutRequestSchema)
   const idempotencyKey = request.headers.get('Idempotency-Key')?.trim().slice(0, 100) || undefined
@@ -23,4 +23,4 @@ export async function action({ request }: Route.ActionArgs) {
   } catch (error) {
     return paymentErrorResponse(error)
   }
-}
+})

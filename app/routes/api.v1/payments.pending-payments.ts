@@ -1,10 +1,12 @@
-import { pendingPaymentJson, requireApiUser } from '~/server/api.server'
+import { apiGet, getOnly, pendingPaymentJson, requireApiUser } from '~/server/api.server'
 import { pendingPayments } from '~/server/subscriptions.server'
 import type { Route } from './+types/payments.pending-payments'
 
 /** SPEC "Payment(s) Pending for Verification": manual claims awaiting the team and gateway orders still open. */
-export async function loader({ request }: Route.LoaderArgs) {
+export const loader = apiGet(async ({ request }: Route.LoaderArgs) => {
   const user = await requireApiUser(request)
   const payments = await pendingPayments(user.id, new Date())
   return Response.json({ data: { data: { payments: payments.map(pendingPaymentJson) } } }, { headers: { 'Cache-Control': 'private, no-store' } })
-}
+})
+
+export const action = getOnly

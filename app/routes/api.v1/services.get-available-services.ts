@@ -1,8 +1,10 @@
-import { serviceEntryJson } from '~/server/api.server'
+import { apiGet, getOnly, serviceEntryJson } from '~/server/api.server'
 import { getActiveServices } from '~/server/services.server'
 
 /** SPEC: the list of `{ _id, service: { _id, name, description, price, duration } }`, at `data.data`. */
-export async function loader() {
+export const loader = apiGet(async () => {
   const services = await getActiveServices()
   return Response.json({ data: { data: services.map(serviceEntryJson) } })
-}
+})
+
+export const action = getOnly

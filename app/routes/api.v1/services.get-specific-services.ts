@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { postOnly, readJsonBody, serviceJson } from '~/server/api.server'
+import { apiPost, postOnly, readJsonBody, serviceJson } from '~/server/api.server'
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/services.get-specific-services'
 
@@ -8,7 +8,7 @@ const Body = z.object({ services: z.array(z.string({ error: 'Service ids are str
 export const loader = postOnly
 
 /** The active services among the ids asked for, in the order asked; unknown or retired ids are left out. */
-export async function action({ request }: Route.ActionArgs) {
+export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   const { services: ids } = await readJsonBody(request, Body)
   const byId = new Map((await getActiveServices()).map((service) => [service.id, service]))
   const found = ids.flatMap((id) => {
@@ -16,4 +16,4 @@ export async function action({ request }: Route.ActionArgs) {
     return service ? [serviceJson(service)] : []
   })
   return Response.json({ data: { data: found } })
-}
+})

@@ -1,7 +1,9 @@
-import { currentUserJson, requireApiUser } from '~/server/api.server'
+import { apiGet, currentUserJson, getOnly, requireApiUser } from '~/server/api.server'
 import type { Route } from './+types/users.current-user'
 
-export async function loader({ request }: Route.LoaderArgs) {
+export const loader = apiGet(async ({ request }: Route.LoaderArgs) => {
   const user = await requireApiUser(request)
   return Response.json({ data: { currentUser: currentUserJson(user) } }, { headers: { 'Cache-Control': 'private, no-store' } })
-}
+})
+
+export const action = getOnly

@@ -1,9 +1,9 @@
-import { postOnly } from '~/server/api.server'
+import { apiPost, postOnly } from '~/server/api.server'
 import { destroySession } from '~/server/session.server'
 import type { Route } from './+types/users.logout'
 
 export const loader = postOnly
 
-export async function action({ request }: Route.ActionArgs) {
+export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   return Response.json({ message: 'Signed out.' }, { headers: { 'Set-Cookie': await destroySession(request) } })
-}
+})

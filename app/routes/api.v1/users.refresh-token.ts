@@ -1,10 +1,10 @@
-import { postOnly, requireApiUser } from '~/server/api.server'
+import { apiPost, postOnly, requireApiUser } from '~/server/api.server'
 import type { Route } from './+types/users.refresh-token'
 
 export const loader = postOnly
 
 /** The session is the token: a live one is extended (rolling expiry) and its number returned. */
-export async function action({ request }: Route.ActionArgs) {
+export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   const user = await requireApiUser(request)
   return Response.json({ data: { number: user.phone } })
-}
+})

@@ -1,4 +1,4 @@
-import { apiError, postOnly, requireApiUser } from '~/server/api.server'
+import { apiError, apiPost, postOnly, requireApiUser } from '~/server/api.server'
 import { readPanCardUpload } from '~/server/pan-card-image.server'
 import { savePanCard } from '~/server/profile.server'
 import type { Route } from './+types/users.set-pancard'
@@ -6,10 +6,10 @@ import type { Route } from './+types/users.set-pancard'
 export const loader = postOnly
 
 /** Multipart field `pancard`, with the page's limits: 413 too large, 415 not an image, 400 missing. */
-export async function action({ request }: Route.ActionArgs) {
+export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   const user = await requireApiUser(request)
   const upload = await readPanCardUpload(request)
   if (!upload.ok) return apiError(upload.status, upload.message, { headers: upload.headers })
   await savePanCard(user, upload)
   return Response.json({ message: 'PAN card saved.', data: { pancard: '/details/pan-card' } })
-}
+})
