@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { apiError, postOnly, readJsonBody } from '~/server/api.server'
-import { demoSandbox } from '~/server/razorpay.server'
+import { demoSandbox, SandboxError, webhookHeaders } from '~/server/razorpay.server'
 import type { Route } from './+types/dev.sandbox.pay'
 
 const Body = z.object({
@@ -18,24 +18,22 @@ export const loader = postOnly
  * /webhooks/razorpay, as often as it likes).
  */
 export async function action({ request }: Route.ActionArgs) {
-  const sandbox = demoSandbox()
+  const sandbox = await demoSandbox()
   if (!sandbox) return apiError(404, 'Not Found')
   const { orderId, outcome, webhook } = await readJsonBody(request, Body)
   let razorpayResponse: ReturnType<typeof sandbox.pay>
   try {
     razorpayResponse = sandbox.pay(orderId, outcome)
-  } catch {
-    return apiError(404, `The sandbox has no order ${orderId}.`)
+  } catch (error) {
+    if (error instanceof SandboxError) return apiError(error.status, error.message)
+    throw error
   }
   const delivery = webhook ? sandbox.webhook(webhook, razorpayResponse.razorpay_payment_id) : null
   return Response.json({
     razorpayResponse,
     ...(delivery
       ? {
-          webhook: {
-            body: delivery.rawBody,
-            headers: { 'content-type': 'application/json', 'x-razorpay-signature': delivery.signature, 'x-razorpay-event-id': delivery.eventId },
-          },
+          webhook: { body: delivery.rawBody, headers: webhookHeaders(delivery) },
         }
       : {}),
   })

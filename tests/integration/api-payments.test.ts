@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as createOrder from '~/routes/api.v1/payments.create-order'
 import { prisma } from '~/server/db.server'
-import { sandboxGateway } from '~/server/razorpay.server'
+import { sandboxGateway } from '~/server/razorpay-sandbox.server'
 import { createSession } from '~/server/session.server'
 import { createService, createUser } from '../support/payment-fixtures'
 

@@ -19,7 +19,8 @@ import {
   startGatewayPayment,
   verifyCheckoutPayment,
 } from '~/server/payments.server'
-import { checkoutSignature, sandboxGateway, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
+import { checkoutSignature, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
+import { sandboxGateway } from '~/server/razorpay-sandbox.server'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, pendingPayments } from '~/server/subscriptions.server'
 import { createService, createUser } from '../support/payment-fixtures'
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as webhookRoute from '~/routes/webhooks.razorpay'
 import { prisma } from '~/server/db.server'
 import { startGatewayPayment } from '~/server/payments.server'
-import { sandboxGateway } from '~/server/razorpay.server'
+import { sandboxGateway } from '~/server/razorpay-sandbox.server'
 import { createService, createUser } from '../support/payment-fixtures'
 
 const gateway = sandboxGateway()
