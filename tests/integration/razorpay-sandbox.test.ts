@@ -11,7 +11,7 @@ import {
   sandboxSecrets,
   type SandboxGateway,
 } from '~/server/razorpay.server'
-import { isSandboxApiInstalled, sandboxGateway } from '~/server/razorpay-sandbox.server'
+import { isSandboxApiInstalled, sandboxGateway, WEBHOOK_DELIVERY_TIMEOUT_MS } from '~/server/razorpay-sandbox.server'
 
 /** A plain HTTP server on this machine, recording what it receives: the sandbox must leave such calls alone. */
 const received: { url: string; headers: IncomingHttpHeaders; body: string }[] = []
@@ -171,6 +171,8 @@ describe("the sandbox's controls", () => {
     const delivery = gateway.webhook('order.paid', paid.razorpay_payment_id)
     const answer = await gateway.deliverWebhook(delivery, `${localUrl}/webhooks/razorpay`)
     expect(answer).toEqual({ event: 'order.paid', eventId: delivery.eventId, status: 200, body: { outcome: 'processed' } })
+    // Razorpay's limit for an answer.
+    expect(WEBHOOK_DELIVERY_TIMEOUT_MS).toBe(5_000)
 
     const request = received.at(-1)!
     expect(request.url).toBe('/webhooks/razorpay')
