@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router'
 import { formatRupees } from '~/domain/money'
-import { demoSandbox } from '~/server/razorpay.server'
+import { demoSandbox, SandboxError } from '~/server/razorpay.server'
 import type { Route } from './+types/dev.sandbox.checkout'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Sandbox checkout | Research Store' }, { name: 'robots', content: 'noindex' }]
@@ -11,15 +11,15 @@ export const meta: Route.MetaFunction = () => [{ title: 'Sandbox checkout | Rese
  * and sends the customer back exactly as the real one does: a POST of the signed fields (or the
  * error fields) to callback_url, or a GET of cancel_url.
  */
-export function loader() {
-  if (!demoSandbox()) throw data('Not Found', { status: 404 })
+export async function loader() {
+  if (!(await demoSandbox())) throw data('Not Found', { status: 404 })
   return null
 }
 
 type CheckoutForm = { orderId: string; amountPaise: number; name: string; description: string; callbackUrl: string; cancelUrl: string }
 
 export async function action({ request }: Route.ActionArgs) {
-  const sandbox = demoSandbox()
+  const sandbox = await demoSandbox()
   if (!sandbox) throw data('Not Found', { status: 404 })
   const form = await request.formData()
   const text = (name: string) => String(form.get(name) ?? '')
@@ -45,8 +45,9 @@ export async function action({ request }: Route.ActionArgs) {
   let paid: ReturnType<typeof sandbox.pay>
   try {
     paid = sandbox.pay(checkout.orderId, outcome === 'success' ? 'captured' : 'failed')
-  } catch {
-    throw data(`The sandbox has no order ${checkout.orderId}.`, { status: 404 })
+  } catch (error) {
+    if (error instanceof SandboxError) throw data(error.message, { status: error.status })
+    throw error
   }
   const fields: [string, string][] =
     outcome === 'success'

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import Razorpay from 'razorpay'
 import { env, type Env } from './env.server'
 import { serverSecret } from './secrets.server'
@@ -44,7 +44,7 @@ export function isValidWebhookSignature(rawBody: string | Uint8Array, signature:
 }
 
 // ---------------------------------------------------------------------------------------------
-// The gateway interface, a real Razorpay client and a sandbox.
+// The gateway interface and the real Razorpay client.
 
 /** Every failure talking to the gateway, with a message a log reader understands. */
 export class GatewayError extends Error {
@@ -177,35 +177,16 @@ export function razorpayGateway(config: { keyId: string; keySecret: string; webh
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sandbox: orders and payments in memory, signed with sandbox secrets so the real verification runs.
+// Sandbox (demo mode and tests): the real client above, with sandbox keys, whose HTTPS calls to
+// api.razorpay.com a local fake of Razorpay's API answers (razorpay-sandbox.server.ts, over MSW's
+// Node interceptor). That module, and msw with it, is imported only when the sandbox is used.
 
 export const SANDBOX_KEY_ID = 'rzp_test_sandbox'
 
-export type SandboxOutcome = 'captured' | 'authorized' | 'failed'
-
-export type SandboxGateway = PaymentGateway & {
-  name: 'sandbox'
-  /**
-   * What checkout.js would do when the customer pays: creates a gateway payment for the order and
-   * returns the three fields the checkout posts back, signed with the sandbox key secret.
-   */
-  pay(
-    orderId: string,
-    outcome?: SandboxOutcome,
-  ): { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }
-  /** Turns an existing payment captured (late authorisation after `failed`, or capture after `authorized`). */
-  capture(paymentId: string): void
-  /** A webhook delivery as Razorpay would send it: raw body, signature header and event id header. */
-  webhook(event: 'payment.captured' | 'payment.failed' | 'order.paid' | 'payment.authorized', paymentId: string): {
-    rawBody: string
-    signature: string
-    eventId: string
-  }
+/** The sandbox signs with these, so our real verification runs; derived from SESSION_SECRET, never configured. */
+export function sandboxSecrets(): { keySecret: string; webhookSecret: string } {
+  return { keySecret: serverSecret('razorpay-sandbox-key-secret'), webhookSecret: serverSecret('razorpay-sandbox-webhook-secret') }
 }
-
-type SandboxState = { orders: Map<string, GatewayOrder>; payments: Map<string, GatewayPayment> }
-
-const globalForSandbox = globalThis as { razorpaySandboxState?: SandboxState }
 
 /** The sandbox is for demo mode and tests only; in production mode it would accept payments nobody made. */
 export function assertSandboxAllowed(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'>): void {
@@ -214,96 +195,85 @@ export function assertSandboxAllowed(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'>):
   }
 }
 
-function sandboxId(prefix: string): string {
-  return `${prefix}_${randomBytes(7).toString('hex')}`
+/** A refusal by the sandbox, with Razorpay's wording where it has one; `status` for the /dev/sandbox routes. */
+export class SandboxError extends Error {
+  override name = 'SandboxError'
+  constructor(
+    message: string,
+    readonly status: 400 | 404,
+  ) {
+    super(message)
+  }
 }
 
-export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env): SandboxGateway {
-  assertSandboxAllowed(mode)
-  // In this process's memory (one per process, like the dev server's single instance); demo mode only.
-  const state = (globalForSandbox.razorpaySandboxState ??= { orders: new Map(), payments: new Map() })
-  const keySecret = serverSecret('razorpay-sandbox-key-secret')
-  const webhookSecret = serverSecret('razorpay-sandbox-webhook-secret')
+export type SandboxOutcome = 'captured' | 'authorized' | 'failed'
+export type SandboxWebhookEvent = 'payment.captured' | 'payment.failed' | 'order.paid' | 'payment.authorized'
+export type SignedCheckoutFields = { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }
+export type WebhookDelivery = { event: SandboxWebhookEvent; rawBody: string; signature: string; eventId: string }
+export type WebhookDeliveryAnswer = { event: SandboxWebhookEvent; eventId: string; status: number; body: unknown }
 
-  function order(orderId: string): GatewayOrder {
-    const found = state.orders.get(orderId)
-    if (!found) throw new GatewayError(`Razorpay sandbox: order ${orderId} does not exist`, false, 400, 'BAD_REQUEST_ERROR')
-    return found
-  }
-  function payment(paymentId: string): GatewayPayment {
-    const found = state.payments.get(paymentId)
-    if (!found) throw new GatewayError(`Razorpay sandbox: payment ${paymentId} does not exist`, false, 400, 'BAD_REQUEST_ERROR')
-    return found
-  }
-  function markOrderPaid(found: GatewayPayment) {
-    if (found.orderId) order(found.orderId).status = 'paid'
-  }
+/** What Razorpay sends for a payment that ended so (of the events a store subscribes to). */
+export const WEBHOOK_EVENTS_FOR_OUTCOME: Record<SandboxOutcome, SandboxWebhookEvent[]> = {
+  captured: ['payment.captured', 'order.paid'],
+  authorized: ['payment.authorized'],
+  failed: ['payment.failed'],
+}
 
+/** The headers Razorpay sends with a webhook delivery. */
+export function webhookHeaders(delivery: WebhookDelivery): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'x-razorpay-signature': delivery.signature,
+    'x-razorpay-event-id': delivery.eventId,
+  }
+}
+
+/** The sandbox gateway (razorpay-sandbox.server.ts): the real client plus what Razorpay does outside its API. */
+export type SandboxGateway = PaymentGateway & {
+  name: 'sandbox'
+  /**
+   * What checkout.js does when the customer pays: a gateway payment for the order with this
+   * outcome, and the three fields the checkout posts back, signed with the sandbox key secret.
+   * Refused (SandboxError) for an unknown order and for one already paid.
+   */
+  pay(orderId: string, outcome?: SandboxOutcome): SignedCheckoutFields
+  /**
+   * A payment reported failed or authorized is captured later (late authorisation). If another
+   * payment paid the order meanwhile, Razorpay refunds this one instead.
+   */
+  capture(paymentId: string): void
+  /** A webhook delivery as Razorpay signs it: raw body, signature header and event id header. */
+  webhook(event: SandboxWebhookEvent, paymentId: string): WebhookDelivery
+  /** Sends a delivery the way Razorpay's servers do: a POST of the raw body to `url`, with its headers. */
+  deliverWebhook(delivery: WebhookDelivery, url: string | URL): Promise<WebhookDeliveryAnswer>
+}
+
+let sandboxLoading: Promise<SandboxGateway> | undefined
+
+function loadSandbox(): Promise<SandboxGateway> {
+  return (sandboxLoading ??= import('./razorpay-sandbox.server').then(
+    (sandbox) => sandbox.sandboxGateway(),
+    (error: unknown) => {
+      sandboxLoading = undefined
+      const detail = error instanceof Error ? error.message : String(error)
+      throw new Error(`The sandbox payment gateway could not load (it needs the msw package: run npm install): ${detail}`)
+    },
+  ))
+}
+
+/**
+ * The gateway without RAZORPAY keys. Its keys are known at once (checkout options need them); the
+ * fake API is installed on the first call to the gateway, by loading the sandbox module.
+ */
+function lazySandboxGateway(): PaymentGateway {
+  assertSandboxAllowed(env)
   return {
     name: 'sandbox',
     keyId: SANDBOX_KEY_ID,
-    keySecret,
-    webhookSecret,
-    async createOrder({ amountPaise, receipt }) {
-      if (!Number.isSafeInteger(amountPaise) || amountPaise < 100) {
-        throw new GatewayError('Razorpay sandbox order creation failed with HTTP 400 BAD_REQUEST_ERROR: The amount must be at least INR 1.00', false, 400, 'BAD_REQUEST_ERROR')
-      }
-      const created: GatewayOrder = { id: sandboxId('order'), amountPaise, currency: 'INR', receipt, status: 'created' }
-      state.orders.set(created.id, created)
-      return { ...created }
-    },
-    async fetchOrderPayments(orderId) {
-      order(orderId)
-      return [...state.payments.values()].filter((candidate) => candidate.orderId === orderId).map((found) => ({ ...found }))
-    },
-    async fetchPayment(paymentId) {
-      return { ...payment(paymentId) }
-    },
-    pay(orderId, outcome = 'captured') {
-      const target = order(orderId)
-      const created: GatewayPayment = {
-        id: sandboxId('pay'),
-        orderId,
-        amountPaise: target.amountPaise,
-        currency: target.currency,
-        status: outcome,
-        errorDescription: outcome === 'failed' ? 'Payment failed' : null,
-      }
-      state.payments.set(created.id, created)
-      if (target.status === 'created') target.status = 'attempted'
-      if (outcome === 'captured') markOrderPaid(created)
-      return { razorpay_order_id: orderId, razorpay_payment_id: created.id, razorpay_signature: checkoutSignature(orderId, created.id, keySecret) }
-    },
-    capture(paymentId) {
-      const found = payment(paymentId)
-      found.status = 'captured'
-      found.errorDescription = null
-      markOrderPaid(found)
-    },
-    webhook(event, paymentId) {
-      const found = payment(paymentId)
-      const entity = {
-        id: found.id,
-        entity: 'payment',
-        amount: found.amountPaise,
-        currency: found.currency,
-        status: found.status,
-        order_id: found.orderId,
-        captured: found.status === 'captured',
-        error_description: found.errorDescription,
-      }
-      const payload: Record<string, unknown> = { payment: { entity } }
-      if (event === 'order.paid' && found.orderId) payload.order = { entity: { ...order(found.orderId), entity: 'order' } }
-      const rawBody = JSON.stringify({
-        entity: 'event',
-        account_id: 'acc_sandbox',
-        event,
-        contains: Object.keys(payload),
-        payload,
-        created_at: Math.floor(Date.now() / 1000),
-      })
-      return { rawBody, signature: webhookSignature(rawBody, webhookSecret), eventId: sandboxId('evt') }
-    },
+    ...sandboxSecrets(),
+    createOrder: async (input) => (await loadSandbox()).createOrder(input),
+    fetchOrderPayments: async (orderId) => (await loadSandbox()).fetchOrderPayments(orderId),
+    fetchPayment: async (paymentId) => (await loadSandbox()).fetchPayment(paymentId),
   }
 }
 
@@ -318,7 +288,7 @@ export function paymentGateway(): PaymentGateway {
     }
     configuredGateway = razorpayGateway({ keyId: env.RAZORPAY_KEY_ID, keySecret: env.RAZORPAY_KEY_SECRET, webhookSecret: env.RAZORPAY_WEBHOOK_SECRET })
   } else {
-    configuredGateway = sandboxGateway()
+    configuredGateway = lazySandboxGateway()
   }
   return configuredGateway
 }
@@ -327,8 +297,8 @@ export function paymentGateway(): PaymentGateway {
  * The sandbox this process pays through, for the demo's stand-ins for checkout.js and Razorpay's
  * servers (/dev/sandbox/*); null in a deployment (DEMO_MODE=0) or when the real gateway is configured.
  */
-export function demoSandbox(): SandboxGateway | null {
+export async function demoSandbox(): Promise<SandboxGateway | null> {
   if (!env.DEMO_MODE && env.NODE_ENV !== 'test') return null
-  const gateway = paymentGateway()
-  return gateway.name === 'sandbox' ? (gateway as SandboxGateway) : null
+  if (paymentGateway().name !== 'sandbox') return null
+  return loadSandbox()
 }

@@ -36,7 +36,18 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
     const form = new URLSearchParams({ order_id: 'order_x', callback_url: 'http://localhost/payments/callback', cancel_url: 'http://localhost/payments/cancel' })
     const request = new Request('http://localhost/dev/sandbox/checkout', { method: 'POST', body: form })
     expect(await page.action({ request, params: {}, context: {} } as never).catch((error: unknown) => error)).toMatchObject({ init: { status: 404 } })
-    expect(() => page.loader()).toThrow()
-    expect(script.loader().status).toBe(404)
+    expect(await page.loader().catch((error: unknown) => error)).toMatchObject({ init: { status: 404 } })
+    expect((await script.loader()).status).toBe(404)
+  })
+
+  it("uses the real gateway and never installs the sandbox's fake API", async () => {
+    const { paymentGateway, demoSandbox } = await import('~/server/razorpay.server')
+    expect(paymentGateway()).toMatchObject({ name: 'razorpay', keyId: 'rzp_live_abc' })
+    expect(await demoSandbox()).toBeNull()
+    // The fake API keeps its state here once installed (razorpay-sandbox.server.ts).
+    expect((globalThis as { razorpaySandbox?: unknown }).razorpaySandbox).toBeUndefined()
+    const { sandboxGateway } = await import('~/server/razorpay-sandbox.server')
+    expect(() => sandboxGateway()).toThrow(/cannot run with DEMO_MODE=0/)
+    expect((globalThis as { razorpaySandbox?: unknown }).razorpaySandbox).toBeUndefined()
   })
 })

@@ -4,7 +4,7 @@ import * as callbackRoute from '~/routes/payments.callback'
 import * as cancelRoute from '~/routes/payments.cancel'
 import { prisma } from '~/server/db.server'
 import { startGatewayPayment } from '~/server/payments.server'
-import { sandboxGateway } from '~/server/razorpay.server'
+import { sandboxGateway } from '~/server/razorpay-sandbox.server'
 import { createService, createUser } from '../support/payment-fixtures'
 
 const gateway = sandboxGateway()

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
+import * as callbackRoute from '~/routes/payments.callback'
 import { prisma } from '~/server/db.server'
 import {
   cancelGatewayPayment,
@@ -19,9 +20,11 @@ import {
   startGatewayPayment,
   verifyCheckoutPayment,
 } from '~/server/payments.server'
-import { checkoutSignature, sandboxGateway, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
+import { checkoutSignature, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
+import { sandboxGateway } from '~/server/razorpay-sandbox.server'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, pendingPayments } from '~/server/subscriptions.server'
 import { createService, createUser } from '../support/payment-fixtures'
+import { queuedEmails } from '../support/queued-emails'
 
 const gateway = sandboxGateway()
 
@@ -234,27 +237,45 @@ describe('handleWebhook', () => {
 })
 
 describe('every path into paid, racing', () => {
-  it('verify, webhook, callback-style verify and reconciliation in parallel pay exactly once', async () => {
+  it('verify, re-verify, the hosted-checkout callback, webhooks and reconciliation in parallel pay exactly once', async () => {
     const { userId, equity, swing, started } = await startedCheckout()
+    const email = `race-${userId.slice(0, 8)}@example.in`
+    await prisma.user.update({ where: { id: userId }, data: { name: 'asha rao', email } })
     const signed = gateway.pay(started.orderId)
     const captured = gateway.webhook('payment.captured', signed.razorpay_payment_id)
     const orderPaid = gateway.webhook('order.paid', signed.razorpay_payment_id)
     const later = new Date(Date.now() + RECONCILE_AFTER_MS + 60_000)
+    // The hosted checkout's return, as the browser posts it from Razorpay's site: a form, no cookies.
+    const callback = () =>
+      callbackRoute.action({
+        request: new Request('http://localhost/payments/callback', { method: 'POST', headers: { Origin: 'https://api.razorpay.com' }, body: new URLSearchParams(signed) }),
+        params: {},
+        context: { clientIp: '127.0.0.1', cspNonce: '' },
+      } as never)
 
-    const results = await Promise.all([
+    const [verified, reverified, callbackAnswer, callbackAgain, ...rest] = await Promise.all([
       verifyCheckoutPayment(toResponse(signed), { gateway }),
-      verifyCheckoutPayment(toResponse(signed), { gateway, source: 'callback' }),
       verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' }),
+      callback(),
+      callback(),
       handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway }),
       handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway }),
       handleWebhook(orderPaid.rawBody, orderPaid.signature, orderPaid.eventId, { gateway }),
       reconcileOpenOrders(later, { gateway }),
     ])
 
-    expect(results.slice(3, 6).every((result) => 'status' in result && result.status === 200)).toBe(true)
-    expect(await prisma.payment.count({ where: { userId, status: 'PAID' } })).toBe(1)
+    expect([verified, reverified]).toEqual([expect.objectContaining({ status: 'paid' }), expect.objectContaining({ status: 'paid' })])
+    for (const answer of [callbackAnswer, callbackAgain]) {
+      expect(answer.status).toBe(303)
+      expect(answer.headers.get('Location')).toBe('/subscriptions?from=payment')
+    }
+    expect(rest.slice(0, 3).map((result) => 'status' in result && result.status)).toEqual([200, 200, 200])
+    expect(await prisma.payment.findMany({ where: { userId }, select: { status: true, gatewayPaymentId: true } })).toEqual([
+      { status: 'PAID', gatewayPaymentId: signed.razorpay_payment_id },
+    ])
     const subscriptions = await prisma.subscription.findMany({ where: { userId } })
     expect(subscriptions.map((s) => s.serviceId).sort()).toEqual([equity.id, swing.id].sort())
+    expect((await queuedEmails(email)).map((queued) => queued.subject)).toEqual(['Your payment is confirmed'])
   })
 })
 

@@ -1,0 +1,330 @@
+import { randomBytes } from 'node:crypto'
+import { http, HttpResponse, type HttpResponseResolver } from 'msw'
+import { setupServer, type SetupServer } from 'msw/node'
+import { env, type Env } from './env.server'
+import {
+  assertSandboxAllowed,
+  checkoutSignature,
+  razorpayGateway,
+  SANDBOX_KEY_ID,
+  sandboxSecrets,
+  SandboxError,
+  webhookHeaders,
+  webhookSignature,
+  type GatewayPaymentStatus,
+  type SandboxGateway,
+} from './razorpay.server'
+
+// The sandbox gateway (demo mode and tests only; never imported in a deployment, see
+// paymentGateway()). Two halves:
+// - a local fake of Razorpay's HTTP API (research/razorpay.md section 8.1), installed with MSW's
+//   Node interceptor, so the real `razorpay` SDK client runs unchanged against it;
+// - the sandbox's controls, what Razorpay's checkout and servers do outside that API: pay an order
+//   with an outcome (the signed fields checkout.js hands the page), capture late, and sign and
+//   deliver webhooks. /dev/sandbox/* and the tests use them.
+// State lives in this process's memory (the demo runs one process).
+
+const RAZORPAY_API = 'https://api.razorpay.com'
+const API = `${RAZORPAY_API}/v1`
+/** Razorpay's minimum order, INR 1.00. */
+const MIN_ORDER_AMOUNT_PAISE = 100
+const RECEIPT_MAX_LENGTH = 40
+const NOTES_MAX_ENTRIES = 15
+const NOTE_MAX_LENGTH = 256
+/** Razorpay counts a webhook delivery as failed when the answer takes longer than this. */
+export const WEBHOOK_DELIVERY_TIMEOUT_MS = 5_000
+/** Fields POST /v1/orders accepts; any other is refused as Razorpay does. */
+const ORDER_FIELDS = new Set(['amount', 'currency', 'receipt', 'notes', 'partial_payment', 'first_payment_min_amount', 'payment', 'payment_capture'])
+
+type OrderStatus = 'created' | 'attempted' | 'paid'
+
+type SandboxOrder = {
+  id: string
+  amountPaise: number
+  amountPaidPaise: number
+  currency: string
+  receipt: string | null
+  notes: Record<string, string>
+  status: OrderStatus
+  attempts: number
+  createdAtSeconds: number
+}
+
+type SandboxPayment = {
+  id: string
+  orderId: string
+  amountPaise: number
+  currency: string
+  status: GatewayPaymentStatus
+  createdAtSeconds: number
+}
+
+type SandboxState = { orders: Map<string, SandboxOrder>; payments: Map<string, SandboxPayment>; api: SetupServer | null }
+
+// On globalThis so the dev server's module reloads keep one state and one interceptor.
+const globalForSandbox = globalThis as { razorpaySandbox?: SandboxState }
+
+function sandboxState(): SandboxState {
+  return (globalForSandbox.razorpaySandbox ??= { orders: new Map(), payments: new Map(), api: null })
+}
+
+/** True once this process answers api.razorpay.com itself; a deployment must never see it. */
+export function isSandboxApiInstalled(): boolean {
+  return !!globalForSandbox.razorpaySandbox?.api
+}
+
+function sandboxId(prefix: 'order' | 'pay' | 'evt'): string {
+  return `${prefix}_${randomBytes(7).toString('hex')}`
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+// ---------------------------------------------------------------------------------------------
+// Razorpay's JSON: entities and errors (research/razorpay.md sections 1.3 to 1.5).
+
+function orderEntity(order: SandboxOrder) {
+  return {
+    id: order.id,
+    entity: 'order',
+    amount: order.amountPaise,
+    amount_paid: order.amountPaidPaise,
+    amount_due: order.amountPaise - order.amountPaidPaise,
+    currency: order.currency,
+    receipt: order.receipt,
+    offer_id: null,
+    status: order.status,
+    attempts: order.attempts,
+    // Razorpay sends empty notes as an empty array.
+    notes: Object.keys(order.notes).length ? order.notes : [],
+    created_at: order.createdAtSeconds,
+  }
+}
+
+const PAYMENT_FAILURE = {
+  error_code: 'BAD_REQUEST_ERROR',
+  error_description: 'Payment failed',
+  error_source: 'bank',
+  error_step: 'payment_authorization',
+  error_reason: 'payment_failed',
+}
+
+function paymentEntity(payment: SandboxPayment) {
+  const failure = payment.status === 'failed' ? PAYMENT_FAILURE : { error_code: null, error_description: null, error_source: null, error_step: null, error_reason: null }
+  return {
+    id: payment.id,
+    entity: 'payment',
+    amount: payment.amountPaise,
+    currency: payment.currency,
+    status: payment.status,
+    order_id: payment.orderId,
+    invoice_id: null,
+    international: false,
+    method: 'card',
+    amount_refunded: payment.status === 'refunded' ? payment.amountPaise : 0,
+    refund_status: payment.status === 'refunded' ? 'full' : null,
+    captured: payment.status === 'captured' || payment.status === 'refunded',
+    description: null,
+    notes: [],
+    ...failure,
+    created_at: payment.createdAtSeconds,
+  }
+}
+
+type ErrorDetails = { code?: string; reason?: string; field?: string }
+
+function apiError(status: number, description: string, { code = 'BAD_REQUEST_ERROR', reason = 'input_validation_failed', field }: ErrorDetails = {}) {
+  return HttpResponse.json(
+    { error: { code, description, source: 'business', step: 'payment_initiation', reason, metadata: {}, ...(field ? { field } : {}) } },
+    { status },
+  )
+}
+
+const ID_NOT_FOUND = 'The id provided does not exist'
+
+// ---------------------------------------------------------------------------------------------
+// The fake API.
+
+function isSandboxKey(authorization: string | null): boolean {
+  const { keySecret } = sandboxSecrets()
+  return authorization === `Basic ${Buffer.from(`${SANDBOX_KEY_ID}:${keySecret}`).toString('base64')}`
+}
+
+/** Every call needs HTTP Basic auth with the sandbox key id and secret, as Razorpay's API needs the account's. */
+function authenticated(resolver: HttpResponseResolver<Record<string, string>>): HttpResponseResolver<Record<string, string>> {
+  return (info) => (isSandboxKey(info.request.headers.get('authorization')) ? resolver(info) : apiError(401, 'Authentication failed', { reason: 'authentication_failed' }))
+}
+
+function orderCreationError(body: Record<string, unknown>): Response | null {
+  const unknownField = Object.keys(body).find((field) => !ORDER_FIELDS.has(field))
+  if (unknownField) return apiError(400, `${unknownField} is/are not required and should not be sent`, { field: unknownField })
+  const { amount, currency = 'INR', receipt, notes } = body
+  if (typeof amount !== 'number' || !Number.isInteger(amount)) return apiError(400, 'The amount must be an integer.', { field: 'amount' })
+  if (amount < MIN_ORDER_AMOUNT_PAISE) return apiError(400, 'The amount must be at least INR 1.00.', { field: 'amount' })
+  if (currency !== 'INR') return apiError(400, 'The sandbox accepts INR orders only.', { field: 'currency' })
+  if (receipt !== undefined && (typeof receipt !== 'string' || receipt.length > RECEIPT_MAX_LENGTH)) {
+    return apiError(400, `The receipt may not be greater than ${RECEIPT_MAX_LENGTH} characters.`, { field: 'receipt' })
+  }
+  if (notes !== undefined) {
+    const entries = notes && typeof notes === 'object' && !Array.isArray(notes) ? Object.values(notes) : null
+    if (!entries || entries.length > NOTES_MAX_ENTRIES || entries.some((value) => typeof value !== 'string' || value.length > NOTE_MAX_LENGTH)) {
+      return apiError(400, `notes: at most ${NOTES_MAX_ENTRIES} string values of at most ${NOTE_MAX_LENGTH} characters.`, { field: 'notes' })
+    }
+  }
+  return null
+}
+
+function fakeApiHandlers(state: SandboxState) {
+  return [
+    http.post(
+      `${API}/orders`,
+      authenticated(async ({ request }) => {
+        const body = (await request.json().catch(() => null)) as Record<string, unknown> | null
+        if (!body || typeof body !== 'object' || Array.isArray(body)) return apiError(400, 'The request body must be a JSON object.')
+        const refused = orderCreationError(body)
+        if (refused) return refused
+        const order: SandboxOrder = {
+          id: sandboxId('order'),
+          amountPaise: body.amount as number,
+          amountPaidPaise: 0,
+          currency: 'INR',
+          receipt: typeof body.receipt === 'string' ? body.receipt : null,
+          notes: (body.notes as Record<string, string> | undefined) ?? {},
+          status: 'created',
+          attempts: 0,
+          createdAtSeconds: nowSeconds(),
+        }
+        state.orders.set(order.id, order)
+        return HttpResponse.json(orderEntity(order))
+      }),
+    ),
+    http.get(
+      `${API}/orders/:orderId`,
+      authenticated(({ params }) => {
+        const order = state.orders.get(params.orderId!)
+        return order ? HttpResponse.json(orderEntity(order)) : apiError(400, ID_NOT_FOUND)
+      }),
+    ),
+    http.get(
+      `${API}/orders/:orderId/payments`,
+      authenticated(({ params }) => {
+        if (!state.orders.has(params.orderId!)) return apiError(400, ID_NOT_FOUND)
+        const items = [...state.payments.values()].filter((payment) => payment.orderId === params.orderId).map(paymentEntity)
+        return HttpResponse.json({ entity: 'collection', count: items.length, items })
+      }),
+    ),
+    http.get(
+      `${API}/payments/:paymentId`,
+      authenticated(({ params }) => {
+        const payment = state.payments.get(params.paymentId!)
+        return payment ? HttpResponse.json(paymentEntity(payment)) : apiError(400, ID_NOT_FOUND)
+      }),
+    ),
+    // Anything else on Razorpay's host is what Razorpay answers for an unknown URL.
+    http.all(`${RAZORPAY_API}/*`, () => apiError(400, 'The requested URL was not found on the server.')),
+  ]
+}
+
+/**
+ * Installs the fake API once per process. Requests to any other host pass through untouched
+ * (`bypass`), so the app's own calls (object storage, the webhook delivery below) are unaffected.
+ */
+function installFakeApi(state: SandboxState): void {
+  if (state.api) return
+  const api = setupServer(...fakeApiHandlers(state))
+  api.listen({ onUnhandledRequest: 'bypass' })
+  state.api = api
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox's controls.
+
+/**
+ * The sandbox gateway: the real Razorpay client with the sandbox's keys, answered by the fake API
+ * (installed on first use). Throws in production mode before installing anything.
+ */
+export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env): SandboxGateway {
+  assertSandboxAllowed(mode)
+  const state = sandboxState()
+  installFakeApi(state)
+  const { keySecret, webhookSecret } = sandboxSecrets()
+
+  function order(orderId: string): SandboxOrder {
+    const found = state.orders.get(orderId)
+    if (!found) throw new SandboxError(`The sandbox has no order ${orderId}.`, 404)
+    return found
+  }
+  function payment(paymentId: string): SandboxPayment {
+    const found = state.payments.get(paymentId)
+    if (!found) throw new SandboxError(`The sandbox has no payment ${paymentId}.`, 404)
+    return found
+  }
+  function payOrder(target: SandboxOrder, paid: SandboxPayment) {
+    target.status = 'paid'
+    target.amountPaidPaise = paid.amountPaise
+  }
+
+  return {
+    ...razorpayGateway({ keyId: SANDBOX_KEY_ID, keySecret, webhookSecret }),
+    name: 'sandbox',
+    pay(orderId, outcome = 'captured') {
+      const target = order(orderId)
+      if (target.status === 'paid') {
+        throw new SandboxError('Your payment has been declined as the order is already paid. Please initiate the payment with a new order.', 400)
+      }
+      const created: SandboxPayment = {
+        id: sandboxId('pay'),
+        orderId,
+        amountPaise: target.amountPaise,
+        currency: target.currency,
+        status: outcome,
+        createdAtSeconds: nowSeconds(),
+      }
+      state.payments.set(created.id, created)
+      target.attempts += 1
+      target.status = 'attempted'
+      if (outcome === 'captured') payOrder(target, created)
+      return { razorpay_order_id: orderId, razorpay_payment_id: created.id, razorpay_signature: checkoutSignature(orderId, created.id, keySecret) }
+    },
+    capture(paymentId) {
+      const found = payment(paymentId)
+      if (found.status !== 'failed' && found.status !== 'authorized') throw new SandboxError(`Payment ${paymentId} is ${found.status}, not failed or authorized.`, 400)
+      const target = order(found.orderId)
+      if (target.status === 'paid') {
+        found.status = 'refunded'
+        return
+      }
+      found.status = 'captured'
+      payOrder(target, found)
+    },
+    webhook(event, paymentId) {
+      const found = payment(paymentId)
+      const payload: Record<string, { entity: unknown }> = { payment: { entity: paymentEntity(found) } }
+      if (event === 'order.paid') payload.order = { entity: orderEntity(order(found.orderId)) }
+      const rawBody = JSON.stringify({
+        entity: 'event',
+        account_id: 'acc_sandbox',
+        event,
+        contains: Object.keys(payload),
+        payload,
+        created_at: nowSeconds(),
+      })
+      return { event, rawBody, signature: webhookSignature(rawBody, webhookSecret), eventId: sandboxId('evt') }
+    },
+    async deliverWebhook(delivery, url) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: webhookHeaders(delivery),
+        body: delivery.rawBody,
+        signal: AbortSignal.timeout(WEBHOOK_DELIVERY_TIMEOUT_MS),
+      })
+      const text = await response.text()
+      let body: unknown = text
+      try {
+        body = JSON.parse(text)
+      } catch {
+        // Not JSON: reported as text.
+      }
+      return { event: delivery.event, eventId: delivery.eventId, status: response.status, body }
+    },
+  }
+}
