@@ -25,6 +25,8 @@ export default [
       route('services/:serviceId', 'routes/admin/service-edit.tsx'),
       route('customers', 'routes/admin/customers.tsx'),
       route('customers/:userId', 'routes/admin/customer.tsx'),
+      route('complaint-board', 'routes/admin/complaint-board.tsx'),
+      route('complaint-board/:month', 'routes/admin/complaint-board-month.tsx'),
       route('export', 'routes/admin/export.tsx'),
       route('audit', 'routes/admin/audit.tsx'),
     ]),

@@ -7,13 +7,21 @@ const labelCellClass = 'border border-gray-300 px-3 py-2 text-left font-normal d
 const totalRowClass = 'bg-gray-50 font-semibold dark:bg-gray-900'
 const footnoteClass = 'mt-2 text-sm text-gray-700 dark:text-gray-300'
 
-const formatDays = (days: number) => days.toLocaleString('en-IN', { maximumFractionDigits: 1 })
+export const formatDays = (days: number) => days.toLocaleString('en-IN', { maximumFractionDigits: 1 })
 
 /** A wide table scrolls inside a labelled region that the keyboard can reach. */
-function ScrollableTable({ label, children }: { label: string; children: React.ReactNode }) {
+export function ScrollableTable({
+  label,
+  minWidthClass = 'min-w-[40rem]',
+  children,
+}: {
+  label: string
+  minWidthClass?: string
+  children: React.ReactNode
+}) {
   return (
     <div role="region" aria-label={label} tabIndex={0} className="mt-4 overflow-x-auto">
-      <table className="w-full min-w-[40rem] border-collapse text-sm">{children}</table>
+      <table className={`w-full ${minWidthClass} border-collapse text-sm`}>{children}</table>
     </div>
   )
 }

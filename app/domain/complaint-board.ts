@@ -77,17 +77,26 @@ const MONTH_NAMES = [
 
 const FIRST_MONTH_OF_FINANCIAL_YEAR = 4
 
+const MONTH_KEY_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/
+
+export const isMonthKey = (text: string): text is MonthKey => MONTH_KEY_PATTERN.test(text)
+
 function parseMonth(month: MonthKey): { year: number; month: number } {
-  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month)
+  const match = MONTH_KEY_PATTERN.exec(month)
   if (!match) throw new RangeError(`a month must be YYYY-MM, got ${month}`)
   return { year: Number(match[1]), month: Number(match[2]) }
 }
 
 const monthKey = (year: number, month: number): MonthKey => `${year}-${String(month).padStart(2, '0')}`
 
-function nextMonth(month: MonthKey): MonthKey {
+export function nextMonth(month: MonthKey): MonthKey {
   const { year, month: number } = parseMonth(month)
   return number === 12 ? monthKey(year + 1, 1) : monthKey(year, number + 1)
+}
+
+export function previousMonth(month: MonthKey): MonthKey {
+  const { year, month: number } = parseMonth(month)
+  return number === 1 ? monthKey(year - 1, 12) : monthKey(year, number - 1)
 }
 
 /** "2024-11" -> "November 2024" */
@@ -113,10 +122,16 @@ function lastDayLabel(month: MonthKey): string {
   return `${lastDay} ${monthLabel(month)}`
 }
 
-const averageDays = (resolutionDaysTotal: number, resolved: number) =>
+/** Days, to one decimal; 0 when nothing was resolved. */
+export const averageResolutionDays = (resolutionDaysTotal: number, resolved: number) =>
   resolved === 0 ? 0 : Math.round((resolutionDaysTotal / resolved) * 10) / 10
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
+
+/** Complaints from `source` still pending when `month` began: everything received before it, less everything resolved. */
+export function pendingAtStartOfMonth(figures: ComplaintFigures[], month: MonthKey, source?: ComplaintSource): number {
+  return sum(figures.filter((row) => row.month < month && (source === undefined || row.source === source)).map((row) => row.received - row.resolved))
+}
 
 /** Builds the three tables, or null when no month has been published yet. */
 export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: ComplaintFigures[]): ComplaintBoard | null {
@@ -130,12 +145,7 @@ export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: 
   const upToReporting = figures.filter((row) => row.month <= reporting.month)
   const figuresOf = (month: MonthKey, source?: ComplaintSource) =>
     upToReporting.filter((row) => row.month === month && (source === undefined || row.source === source))
-  const netBefore = (month: MonthKey, source?: ComplaintSource) =>
-    sum(
-      upToReporting
-        .filter((row) => row.month < month && (source === undefined || row.source === source))
-        .map((row) => row.received - row.resolved),
-    )
+  const netBefore = (month: MonthKey, source?: ComplaintSource) => pendingAtStartOfMonth(upToReporting, month, source)
 
   const monthRows: MonthTableRow[] = COMPLAINT_SOURCES.map((source, index) => {
     const rows = figuresOf(reporting.month, source)
@@ -150,7 +160,7 @@ export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: 
       resolved,
       totalPending: pendingAtEndOfLastMonth + received - resolved,
       pendingOverThreeMonths: sum(rows.map((row) => row.pendingOverThreeMonths)),
-      averageResolutionDays: averageDays(sum(rows.map((row) => row.resolutionDaysTotal)), resolved),
+      averageResolutionDays: averageResolutionDays(sum(rows.map((row) => row.resolutionDaysTotal)), resolved),
     }
   })
   const reportingRows = figuresOf(reporting.month)
@@ -160,7 +170,7 @@ export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: 
     resolved: sum(monthRows.map((row) => row.resolved)),
     totalPending: sum(monthRows.map((row) => row.totalPending)),
     pendingOverThreeMonths: sum(monthRows.map((row) => row.pendingOverThreeMonths)),
-    averageResolutionDays: averageDays(
+    averageResolutionDays: averageResolutionDays(
       sum(reportingRows.map((row) => row.resolutionDaysTotal)),
       sum(reportingRows.map((row) => row.resolved)),
     ),

@@ -1,19 +1,14 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
+import { formatIndiaDate, subscriptionEndsAt } from '../../app/domain/dates'
+import { DEMO_SERVICES } from '../../prisma/seed'
 import { newPage, signInAsAdmin } from './admin-helpers'
 import { expectNoSeriousA11yViolations } from './axe'
 import { withE2eDatabase } from './database'
-import { fillProfileDetails, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
+import { fillProfileDetails, PNG_1X1, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
 
-/** The smallest valid PNG: a 1x1 transparent pixel. */
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-)
+const CLAIMED_SERVICE = DEMO_SERVICES[0]
 
-/**
- * A customer with a complete profile who has not opened the home page yet (so the manual claim
- * inserted next is not hidden by the 10-minute cache the app would otherwise invalidate itself).
- */
+/** A customer with a complete profile and an e-mail address of their own (the tests read their mail). */
 async function customerWithProfile(page: Page, request: APIRequestContext) {
   const mobile = uniqueMobile()
   const email = `asha${mobile}@example.in`
@@ -28,22 +23,26 @@ async function customerWithProfile(page: Page, request: APIRequestContext) {
   return { phone, email }
 }
 
-/** "I'll Pay & Send Screenshot" is not built yet (/pay): the claim goes in as createManualPayment would leave it. */
-async function insertManualClaim(phone: string, utr: string) {
-  await withE2eDatabase(async (client) => {
-    const {
-      rows: [service],
-    } = await client.query<{ id: string; name: string; price_paise: number; duration_days: number }>(
-      'SELECT id, name, price_paise, duration_days FROM services WHERE active ORDER BY sort_order, name LIMIT 1',
-    )
-    const cart = [{ serviceId: service!.id, name: service!.name, pricePaise: service!.price_paise, durationDays: service!.duration_days }]
-    await client.query(
-      `INSERT INTO payments (user_id, method, status, amount_paise, currency, cart, utr, expires_at)
-       SELECT id, 'MANUAL', 'PENDING_VERIFICATION', $2, 'INR', $3::jsonb, $4, now() + interval '7 days' FROM users WHERE phone = $1`,
-      [phone, service!.price_paise, JSON.stringify(cart), utr],
-    )
-  })
+const pendingSection = (page: Page) => page.locator('details', { hasText: 'Payment(s) Pending for Verification' })
+
+/** The customer's bank transfer claim, made as a customer makes it: /services, /pay, Pay Manually, I'll Pay & Send Screenshot. */
+async function claimManualPayment(page: Page, utr: string) {
+  await page.goto('/services')
+  const checkbox = page.getByRole('checkbox', { name: CLAIMED_SERVICE.name, exact: true })
+  await checkbox.click()
+  await expect(checkbox).toBeChecked()
+  await page.getByRole('link', { name: 'Proceed to Pay' }).click()
+  await page.getByRole('link', { name: 'Pay Manually' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Manual Payment Instructions' })
+  await dialog.getByLabel('Bank transfer reference (UTR), if you have it').fill(utr)
+  await dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" }).click()
+  await expect(page).toHaveURL(/\/subscriptions\?from=payment$/)
+  await expect(pendingSection(page).getByRole('heading', { name: 'Manual Payment' })).toHaveCount(1)
 }
+
+/** The customer's cards under "My Subscription(s)" on /subscriptions. */
+const subscriptionCard = (page: Page, serviceName: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: serviceName, exact: true }) })
 
 /** An admin: signed in through /auth, then given the ADMIN role (as ADMIN_PHONES would at sign-in). */
 async function adminPage(browser: Browser, request: APIRequestContext): Promise<Page> {
@@ -51,9 +50,6 @@ async function adminPage(browser: Browser, request: APIRequestContext): Promise<
   await signInAsAdmin(page, request)
   return page
 }
-
-/** The figure under one of the home page's headings ("Active subscriptions", "Payments pending verification"). */
-const homeFigure = (page: Page, term: string) => page.getByText(term, { exact: true }).locator('xpath=following-sibling::dd[1]')
 
 /** The e-mails the dev outbox delivered to `email`, waiting for the send-email job. */
 async function emailsTo(request: APIRequestContext, email: string) {
@@ -80,12 +76,11 @@ test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 test('an admin confirms a manual payment and the customer then has the subscription', async ({ page, request, browser }) => {
   const customer = await customerWithProfile(page, request)
   const utr = `UTR${Date.now()}`
-  await insertManualClaim(customer.phone, utr)
-  await page.goto('/')
-  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('1')
-  await expect(homeFigure(page, 'Active subscriptions')).toHaveText('0')
+  await claimManualPayment(page, utr)
+  await expect(page.getByText('No active subscriptions')).toBeVisible()
 
-  const admin = await adminPage(browser, request)
+  const admin = await newPage(browser)
+  const adminPhone = await signInAsAdmin(admin, request)
   await admin.goto('/services')
   await admin.getByRole('button', { name: 'Account' }).click()
   await admin.getByRole('link', { name: 'Admin', exact: true }).click()
@@ -93,29 +88,32 @@ test('an admin confirms a manual payment and the customer then has the subscript
   await expect(admin.getByRole('heading', { name: 'Payments to review' })).toBeVisible()
   const card = pendingCard(admin, customer.phone)
   await expect(card).toContainText(utr)
+  await expect(card).toContainText(`${CLAIMED_SERVICE.name}: Rs. 2,999`)
   await expect(card).toContainText('Time left before expiry')
   await expect(card).toContainText(/6 days 23 hours|7 days/)
   await expectNoSeriousA11yViolations(admin)
+  // The subscription runs from the confirmation: its end date is one of these (should India's midnight fall in between).
+  const endsOn = new Set([formatIndiaDate(subscriptionEndsAt(new Date(), CLAIMED_SERVICE.durationDays))])
   await card.getByRole('button', { name: 'Confirm' }).click()
   await expect(admin.getByRole('status')).toHaveText('Payment confirmed; the subscriptions are active and the customer was e-mailed.')
+  endsOn.add(formatIndiaDate(subscriptionEndsAt(new Date(), CLAIMED_SERVICE.durationDays)))
   await expect(pendingCard(admin, customer.phone)).toHaveCount(0)
 
-  await page.reload()
-  await expect(homeFigure(page, 'Active subscriptions')).toHaveText('1')
-  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('0')
+  await page.goto('/subscriptions')
+  await expect(page.getByRole('heading', { level: 1, name: 'My Subscription(s)' })).toBeVisible()
+  await expect(subscriptionCard(page, CLAIMED_SERVICE.name)).toContainText(new RegExp(`Ends on (${[...endsOn].join('|')})$`))
+  await expect(pendingSection(page)).toHaveCount(0)
   expect(await emailsTo(request, customer.email)).toEqual([expect.objectContaining({ subject: 'Your payment is confirmed' })])
 
   await admin.goto('/admin/audit')
-  await expect(admin.getByRole('heading', { name: 'Audit log' })).toBeVisible()
-  await expectNoSeriousA11yViolations(admin)
+  const entries = admin.getByRole('listitem').filter({ hasText: 'payment.confirm on Payment' })
+  await expect(entries.filter({ hasText: adminPhone })).toHaveCount(1)
   await admin.context().close()
 })
 
 test('an admin rejects a manual payment with a reason and the customer’s pending card is gone', async ({ page, request, browser }) => {
   const customer = await customerWithProfile(page, request)
-  await insertManualClaim(customer.phone, `UTR${Date.now()}`)
-  await page.goto('/')
-  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('1')
+  await claimManualPayment(page, `UTR${Date.now()}`)
 
   const admin = await adminPage(browser, request)
   await admin.goto('/admin/payments')
@@ -126,9 +124,10 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
   await expect(admin.getByRole('status')).toHaveText('Payment rejected; the customer was e-mailed the reason.')
   await expect(pendingCard(admin, customer.phone)).toHaveCount(0)
 
-  await page.reload()
-  await expect(homeFigure(page, 'Payments pending verification')).toHaveText('0')
-  await expect(homeFigure(page, 'Active subscriptions')).toHaveText('0')
+  await page.goto('/subscriptions')
+  await expect(page.getByRole('heading', { level: 1, name: 'My Subscription(s)' })).toBeVisible()
+  await expect(pendingSection(page)).toHaveCount(0)
+  await expect(page.getByText('No active subscriptions')).toBeVisible()
   const [mail] = await emailsTo(request, customer.email)
   expect(mail).toMatchObject({ subject: 'We could not verify your payment' })
   expect(mail!.body).toContain('No transfer with this UTR reached our account')
@@ -137,7 +136,7 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
 
 test('rejecting without a real reason shows the error next to the field and keeps the claim', async ({ page, request, browser }) => {
   const customer = await customerWithProfile(page, request)
-  await insertManualClaim(customer.phone, `UTR${Date.now()}`)
+  await claimManualPayment(page, `UTR${Date.now()}`)
 
   const admin = await adminPage(browser, request)
   await admin.goto('/admin/payments')
@@ -171,7 +170,7 @@ test('the admin console is a plain 404 for a customer and for a visitor', async 
 
 test('the admin pages fit a phone screen without sideways scrolling', async ({ page, request, browser }) => {
   const customer = await customerWithProfile(page, request)
-  await insertManualClaim(customer.phone, `UTR${'9'.repeat(22)}`)
+  await claimManualPayment(page, `UTR${'9'.repeat(19)}`) // the longest reference: 22 characters
   const admin = await adminPage(browser, request)
   await admin.setViewportSize({ width: 360, height: 740 })
   for (const path of ['/admin/payments', '/admin/audit']) {
@@ -179,6 +178,7 @@ test('the admin pages fit a phone screen without sideways scrolling', async ({ p
     const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
     expect(overflow, `${path} is wider than the phone`).toBeLessThanOrEqual(0)
   }
+  await expectNoSeriousA11yViolations(admin)
   await admin.goto('/admin/payments')
   await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Confirm' })).toBeVisible()
   await admin.context().close()

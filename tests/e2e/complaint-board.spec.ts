@@ -1,6 +1,12 @@
-import { expect, test, type Locator } from '@playwright/test'
+import { expect, test as base, type Locator } from '@playwright/test'
 import { DEMO_COMPLAINT_BOARD_MONTHS } from '../../prisma/seed'
 import { expectNoSeriousA11yViolations } from './axe'
+import { readingTheDemoComplaintBoard } from './complaint-board-lock'
+
+// admin-complaint-board.spec.ts changes the board for a while: these read it only in between.
+const test = base.extend<{ demoComplaintBoard: void }>({
+  demoComplaintBoard: [async ({}, use) => readingTheDemoComplaintBoard(() => use()), { auto: true }],
+})
 
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const monthLabel = (month: string) => `${MONTH_NAMES[Number(month.slice(5)) - 1]} ${month.slice(0, 4)}`

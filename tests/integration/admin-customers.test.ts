@@ -96,13 +96,17 @@ describe('granting a subscription', () => {
     expect(await queuedEmails(user.email!)).toEqual([expect.objectContaining({ subject: 'A subscription was added to your account' })])
   })
 
-  it('refuses a missing reason or a customer who does not exist, and a customer may not grant at all', async () => {
+  it('refuses a missing reason or a customer who does not exist, and neither a customer nor a visitor may grant at all', async () => {
     const admin = await person('ADMIN')
     const { user, cookie } = await person()
     const service = await createService('Swing', 149_900, 30)
-    const post = (sessionCookie: string, fields: Record<string, string>) =>
+    const post = (sessionCookie: string | undefined, fields: Record<string, string>) =>
       customerRoute.action({
-        request: new Request(`http://localhost/admin/customers/${user.id}`, { method: 'POST', body: new URLSearchParams(fields), headers: { Cookie: sessionCookie } }),
+        request: new Request(`http://localhost/admin/customers/${user.id}`, {
+          method: 'POST',
+          body: new URLSearchParams(fields),
+          headers: sessionCookie ? { Cookie: sessionCookie } : {},
+        }),
         params: { userId: user.id },
         context: {},
       } as never)
@@ -110,7 +114,9 @@ describe('granting a subscription', () => {
     const noReason = (await post(admin.cookie, { serviceId: service.id, durationDays: '7', reason: ' ' })) as { init: { status: number }; data: { errors: { reason?: string[] } } }
     expect(noReason.init.status).toBe(400)
     expect(noReason.data.errors.reason).toEqual(['Give the reason for this grant.'])
-    await expect(post(cookie, { serviceId: service.id, durationDays: '7', reason: 'Because' })).rejects.toMatchObject({ init: { status: 404 } })
+    for (const sessionCookie of [cookie, undefined]) {
+      await expect(post(sessionCookie, { serviceId: service.id, durationDays: '7', reason: 'Because' })).rejects.toMatchObject({ init: { status: 404 } })
+    }
     expect(await grantSubscriptionAsAdmin(admin.user.id, crypto.randomUUID(), { serviceId: service.id, durationDays: 7, reason: 'Because' })).toMatchObject({ ok: false, status: 404 })
     expect(await prisma.subscription.count({ where: { userId: user.id } })).toBe(0)
   })

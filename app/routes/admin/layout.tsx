@@ -24,6 +24,9 @@ export default function AdminLayout() {
         <NavLink to="/admin/services" className={navLinkClass}>
           Services
         </NavLink>
+        <NavLink to="/admin/complaint-board" className={navLinkClass}>
+          Complaint board
+        </NavLink>
         <NavLink to="/admin/export" className={navLinkClass}>
           Export
         </NavLink>

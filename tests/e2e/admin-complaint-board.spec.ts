@@ -1,0 +1,90 @@
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { signInAsAdmin } from './admin-helpers'
+import { expectNoSeriousA11yViolations } from './axe'
+import { changingTheComplaintBoard } from './complaint-board-lock'
+import { useOwnClientAddress } from './sign-in-helpers'
+
+/** The demo board's latest month: admins edit it here without publishing another (legal-pages.spec.ts names it). */
+const MONTH = { key: '2024-11', label: 'November 2024' }
+
+/** Each row of a table section as its cells' text. */
+const rowsOf = (table: Locator, section: 'tbody' | 'tfoot') =>
+  table.locator(`${section} tr`).evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => (cell as HTMLElement).innerText.trim())))
+
+const source = (page: Page, name: string) => page.getByRole('group', { name })
+
+async function openMonth(page: Page) {
+  await page.goto('/admin/payments')
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Complaint board' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Complaint board' })).toBeVisible()
+  await page.getByRole('region', { name: 'Months on the board, newest first' }).getByRole('link', { name: `Edit figures for ${MONTH.label}` }).click()
+  await expect(page.getByRole('heading', { level: 1, name: `Complaint figures for ${MONTH.label}` })).toBeVisible()
+}
+
+test.beforeEach(async ({ page }) => useOwnClientAddress(page))
+
+test("an admin enters a month's figures and the public Complaint Board shows them, with the Grand Total", async ({ page, request }) => {
+  await signInAsAdmin(page, request)
+  await changingTheComplaintBoard(async () => {
+    await openMonth(page)
+    const investors = source(page, 'Directly from Investors')
+    await expect(investors).toContainText('Pending at the end of last month: 0')
+    await investors.getByLabel('Received', { exact: true }).fill('5')
+    await investors.getByLabel('Resolved', { exact: true }).fill('3')
+    await investors.getByLabel('Days taken to resolve them, in total', { exact: true }).fill('12')
+    const scores = source(page, 'SEBI (SCORES)')
+    await scores.getByLabel('Received', { exact: true }).fill('2')
+    await scores.getByLabel('Resolved', { exact: true }).fill('2')
+    await scores.getByLabel('Days taken to resolve them, in total', { exact: true }).fill('30')
+    await page.getByLabel('Complaints received this month because someone impersonated us').fill('1')
+    await page.getByRole('button', { name: 'Save figures' }).click()
+    await expect(page.getByRole('status')).toHaveText('Figures saved. The Complaint Board shows them now.')
+    await expect(source(page, 'Directly from Investors')).toContainText('Total pending at the end of the month: 2. Average resolution time: 4 days.')
+
+    await page.getByRole('status').getByRole('link', { name: 'Complaint Board' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Complaint Board' })).toBeVisible()
+    const monthTable = page.getByRole('region', { name: 'Data for the month ending 30 November 2024' }).getByRole('table')
+    expect(await rowsOf(monthTable, 'tbody')).toEqual([
+      ['1', 'Directly from Investors', '0', '5', '3', '2', '0', '4'],
+      ['2', 'SEBI (SCORES)', '0', '2', '2', '0', '0', '15'],
+      ['3', 'Other Sources (if any)', '0', '0', '0', '0', '0', '0'],
+    ])
+    expect(await rowsOf(monthTable, 'tfoot')).toEqual([['', 'Grand Total', '0', '7', '5', '2', '0', '8.4']])
+    await expect(page.getByText(/due to impersonation by some other entity: 1$/)).toBeVisible()
+    const trend = page.getByRole('region', { name: 'Trend of monthly disposal of complaints (financial year 2024-25)' }).getByRole('table')
+    expect((await rowsOf(trend, 'tbody')).at(-1)).toEqual(['8', MONTH.label, '0', '7', '5', '2'])
+    expect(await rowsOf(trend, 'tfoot')).toEqual([['', 'Grand Total', '0', '7', '5', '2']])
+  })
+})
+
+test('a figure that cannot be right is refused with its message next to the field, keeping what was typed', async ({ page, request }) => {
+  await signInAsAdmin(page, request)
+  await openMonth(page)
+  const scores = source(page, 'SEBI (SCORES)')
+  await scores.getByLabel('Received', { exact: true }).fill('1')
+  await scores.getByLabel('Resolved', { exact: true }).fill('3')
+  await page.getByRole('button', { name: 'Save figures' }).click()
+
+  const message = 'Cannot be more than 1, the 0 pending at the start of the month plus the 1 received.'
+  const resolved = source(page, 'SEBI (SCORES)').getByLabel('Resolved', { exact: true })
+  await expect(resolved).toHaveAttribute('aria-invalid', 'true')
+  await expect(resolved).toHaveAccessibleDescription(new RegExp(`${message.replace(/[.+]/g, '\\$&')}$`))
+  await expect(source(page, 'SEBI (SCORES)').getByText(message)).toBeVisible()
+  await expect(resolved).toHaveValue('3')
+  await expect(source(page, 'SEBI (SCORES)').getByLabel('Received', { exact: true })).toHaveValue('1')
+  await expect(page.getByRole('status')).toHaveCount(0)
+  await expectNoSeriousA11yViolations(page)
+})
+
+test('the complaint board admin fits a 360 px phone, its tables scrolling inside their own regions', async ({ page, request }) => {
+  await page.setViewportSize({ width: 360, height: 740 })
+  await signInAsAdmin(page, request)
+  await page.goto('/admin/complaint-board')
+  await expectNoSeriousA11yViolations(page)
+  for (const path of ['/admin/complaint-board', `/admin/complaint-board/${MONTH.key}`]) {
+    await page.goto(path)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} is wider than the phone`).toBeLessThanOrEqual(360)
+  }
+  await expect(page.getByRole('region', { name: 'Data for the month ending 30 November 2024' })).toHaveAttribute('tabindex', '0')
+  await expect(page.getByRole('button', { name: 'Save figures' })).toBeVisible()
+})
