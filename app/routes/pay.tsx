@@ -92,7 +92,7 @@ export async function action({ request }: Route.ActionArgs) {
     try {
       const result = await verifyCheckoutPayment(
         { orderId: field(form, 'razorpay_order_id'), paymentId: field(form, 'razorpay_payment_id'), signature: field(form, 'razorpay_signature') },
-        { source: intent === 'verify' ? 'checkout' : 'reverify' },
+        { source: intent === 'verify' ? 'checkout' : 'reverify', userId: user.id },
       )
       return data({ verified: result.status }, { headers: { 'Set-Cookie': await serializeCart([]) } })
     } catch (error) {

@@ -39,6 +39,7 @@ export type PaymentErrorCode =
   | 'invalid-signature'
   | 'gateway-mismatch'
   | 'amount-mismatch'
+  | 'already-paid'
 
 /** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
 export class PaymentError extends Error {
@@ -114,7 +115,7 @@ export async function startGatewayPayment(
       createdAt: { gt: new Date(now.getTime() - GATEWAY_ORDER_REUSE_MS) },
     },
     orderBy: { createdAt: 'desc' },
-    select: { id: true, gatewayOrderId: true, cart: true },
+    select: { id: true, gatewayOrderId: true, cart: true, amountPaise: true, currency: true },
   })
   const reusable = open.find((candidate) =>
     sameServices(
@@ -122,7 +123,10 @@ export async function startGatewayPayment(
       items.map((item) => item.serviceId),
     ),
   )
-  if (reusable) return { paymentId: reusable.id, orderId: reusable.gatewayOrderId!, amountPaise, currency: CURRENCY, keyId: gateway.keyId }
+  if (reusable) {
+    if (await paidMeanwhile(reusable, gateway, now)) throw new PaymentError('already-paid', ALREADY_PAID_MESSAGE, 409)
+    return { paymentId: reusable.id, orderId: reusable.gatewayOrderId!, amountPaise, currency: CURRENCY, keyId: gateway.keyId }
+  }
 
   const payment = await prisma.payment.create({
     data: { userId, method: 'GATEWAY', status: 'CREATED', amountPaise, currency: CURRENCY, cart: items, createdAt: now },
@@ -147,6 +151,31 @@ export async function startGatewayPayment(
   }
   await invalidateUserPayments(userId)
   return { paymentId: payment.id, orderId, amountPaise, currency: CURRENCY, keyId: gateway.keyId }
+}
+
+export const ALREADY_PAID_MESSAGE = 'You have already paid for these services. They are under My Subscription(s).'
+
+/**
+ * An open order may be paid at the gateway before we hear of it (the browser closed before the
+ * checkout's handler ran, the webhook still on its way). Reopening it would only show Razorpay's
+ * "already paid" refusal, so a capture found now pays it here. If the gateway cannot be asked, the
+ * order is reopened all the same: Razorpay refuses a second payment on a paid order.
+ */
+async function paidMeanwhile(
+  payment: { id: string; gatewayOrderId: string | null; amountPaise: number; currency: string },
+  gateway: PaymentGateway,
+  now: Date,
+): Promise<boolean> {
+  let attempts: GatewayPayment[]
+  try {
+    attempts = await gateway.fetchOrderPayments(payment.gatewayOrderId!)
+  } catch {
+    return false
+  }
+  const captured = attempts.find((candidate) => candidate.status === 'captured' && matchesOrder(candidate, payment))
+  if (!captured) return false
+  await payOrLog(payment.id, captured.id, now, 'reconciliation')
+  return true
 }
 
 export type CheckoutResponse = { orderId: string; paymentId: string; signature: string | null | undefined }

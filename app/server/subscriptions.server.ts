@@ -20,6 +20,12 @@ const PAYABLE_GATEWAY_STATUSES: readonly PaymentStatus[] = ['CREATED', 'FAILED',
 /** Interactive transactions wait this long for the payment row lock held by a racing path. */
 const MARK_PAID_TRANSACTION_TIMEOUT_MS = 15_000
 
+/**
+ * Razorpay gives a webhook 5 s to be answered. A webhook that cannot have the payment row (or a
+ * connection) within this time gives up and is answered 500; Razorpay's retry finds it paid or pays it.
+ */
+export const WEBHOOK_PAY_WAIT_MS = 3_000
+
 export class PaymentStateError extends Error {
   override name = 'PaymentStateError'
   constructor(
@@ -107,8 +113,10 @@ export async function markPaymentPaid(
     onPaid?: (tx: Prisma.TransactionClient, paid: PaidPayment) => Promise<void>
   },
 ): Promise<MarkPaidResult> {
+  const waitMs = source === 'webhook' ? WEBHOOK_PAY_WAIT_MS : MARK_PAID_TRANSACTION_TIMEOUT_MS
   const result = await prisma.$transaction(
     async (tx) => {
+      await tx.$queryRaw`SELECT set_config('lock_timeout', ${`${waitMs}ms`}, true)`
       const [payment] = await tx.$queryRaw<LockedPayment[]>`
         SELECT id::text, user_id::text, method, status, cart, expires_at FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
       if (!payment) throw new PaymentStateError(`Payment ${paymentId} does not exist`, 'not-found')
@@ -156,7 +164,7 @@ export async function markPaymentPaid(
       await onPaid?.(tx, { paymentId, userId: payment.user_id, status: payment.status, subscriptionIds: created.map((row) => row.id) })
       return { alreadyPaid: false, paymentId, userId: payment.user_id }
     },
-    { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: MARK_PAID_TRANSACTION_TIMEOUT_MS },
+    { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: waitMs },
   )
   await invalidateUserPayments(result.userId)
   if (!result.alreadyPaid) {

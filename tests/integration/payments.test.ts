@@ -1,8 +1,10 @@
+import pg from 'pg'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
 import * as callbackRoute from '~/routes/payments.callback'
 import { prisma } from '~/server/db.server'
 import {
+  ALREADY_PAID_MESSAGE,
   cancelGatewayPayment,
   confirmManualPayment,
   createManualPayment,
@@ -22,7 +24,7 @@ import {
 } from '~/server/payments.server'
 import { checkoutSignature, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
 import { sandboxGateway } from '~/server/razorpay-sandbox.server'
-import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, pendingPayments } from '~/server/subscriptions.server'
+import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, pendingPayments, WEBHOOK_PAY_WAIT_MS } from '~/server/subscriptions.server'
 import { createService, createUser } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
 
@@ -124,6 +126,28 @@ describe('startGatewayPayment', () => {
   })
 })
 
+describe('an open order paid before we heard of it', () => {
+  it('is not reopened: the capture found pays it, and the customer is told it is paid', async () => {
+    quiet()
+    const { userId, equity, swing, started } = await startedCheckout()
+    gateway.pay(started.orderId) // paid, but the browser closed before the checkout's handler ran
+    await expect(startGatewayPayment(userId, [equity.id, swing.id], { gateway })).rejects.toMatchObject({
+      code: 'already-paid',
+      status: 409,
+      message: ALREADY_PAID_MESSAGE,
+    })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'PAID', paidVia: 'reconciliation' })
+    expect(await prisma.subscription.count({ where: { userId } })).toBe(2)
+    expect(await prisma.payment.count({ where: { userId } })).toBe(1)
+  })
+
+  it('is reopened while its payment is only authorized', async () => {
+    const { userId, equity, swing, started } = await startedCheckout()
+    gateway.pay(started.orderId, 'authorized')
+    expect((await startGatewayPayment(userId, [equity.id, swing.id], { gateway })).orderId).toBe(started.orderId)
+  })
+})
+
 describe('verifyCheckoutPayment', () => {
   it('pays a correctly signed, captured payment with subscriptions ending exactly d x 24 h after payment', async () => {
     const { userId, equity, swing, started } = await startedCheckout()
@@ -191,6 +215,27 @@ describe('handleWebhook', () => {
     expect(await handleWebhook(reformatted, delivery.signature, delivery.eventId, { gateway })).toMatchObject({ status: 400 })
     expect(await prisma.webhookEvent.count({ where: { eventId: delivery.eventId } })).toBe(0)
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
+  })
+
+  it('answers 500 within its wait when a racing path holds the payment, so the retry pays it', async () => {
+    quiet()
+    const { userId, started } = await startedCheckout()
+    const signed = gateway.pay(started.orderId)
+    const captured = gateway.webhook('payment.captured', signed.razorpay_payment_id)
+    const racingPath = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await racingPath.connect()
+    try {
+      await racingPath.query('BEGIN')
+      await racingPath.query('SELECT id FROM payments WHERE id = $1 FOR UPDATE', [started.paymentId])
+      expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toEqual({ status: 500, outcome: 'error' })
+      expect(String(vi.mocked(console.error).mock.calls.at(-1))).toMatch(/lock timeout/)
+      expect(WEBHOOK_PAY_WAIT_MS).toBeLessThan(5_000)
+    } finally {
+      await racingPath.query('ROLLBACK')
+      await racingPath.end()
+    }
+    expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await prisma.subscription.count({ where: { userId } })).toBe(2)
   })
 
   it('handles the same event twice, and order.paid plus payment.captured, as one payment with one set of subscriptions', async () => {
