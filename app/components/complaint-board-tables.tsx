@@ -1,30 +1,12 @@
+import { ColumnHeaders, ScrollableTable } from './data-table'
 import type { ComplaintBoard, MonthTableCounts, TrendCounts, TrendRow } from '~/domain/complaint-board'
 
 const cellClass = 'border border-gray-300 px-3 py-2 text-right tabular-nums dark:border-gray-700'
-const headerCellClass =
-  'border border-gray-300 bg-gray-100 px-3 py-2 text-left align-bottom font-semibold dark:border-gray-700 dark:bg-gray-800'
 const labelCellClass = 'border border-gray-300 px-3 py-2 text-left font-normal dark:border-gray-700'
 const totalRowClass = 'bg-gray-50 font-semibold dark:bg-gray-900'
 const footnoteClass = 'mt-2 text-sm text-gray-700 dark:text-gray-300'
 
 export const formatDays = (days: number) => days.toLocaleString('en-IN', { maximumFractionDigits: 1 })
-
-/** A wide table scrolls inside a labelled region that the keyboard can reach. */
-export function ScrollableTable({
-  label,
-  minWidthClass = 'min-w-[40rem]',
-  children,
-}: {
-  label: string
-  minWidthClass?: string
-  children: React.ReactNode
-}) {
-  return (
-    <div role="region" aria-label={label} tabIndex={0} className="mt-4 overflow-x-auto">
-      <table className={`w-full ${minWidthClass} border-collapse text-sm`}>{children}</table>
-    </div>
-  )
-}
 
 /** SEBI's Annexure B, Table 1: "Data for the month ending". */
 export function MonthTable({ board }: { board: ComplaintBoard }) {
@@ -35,24 +17,18 @@ export function MonthTable({ board }: { board: ComplaintBoard }) {
         {title}
       </h2>
       <ScrollableTable label={title}>
-        <thead>
-          <tr>
-            {[
-              'Sr. No.',
-              'Received from',
-              'Pending at the end of last month',
-              'Received',
-              'Resolved*',
-              'Total Pending#',
-              'Pending complaints > 3 months',
-              'Average Resolution time^ (in days)',
-            ].map((column) => (
-              <th key={column} scope="col" className={headerCellClass}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <ColumnHeaders
+          columns={[
+            'Sr. No.',
+            'Received from',
+            'Pending at the end of last month',
+            'Received',
+            'Resolved*',
+            'Total Pending#',
+            'Pending complaints > 3 months',
+            'Average Resolution time^ (in days)',
+          ]}
+        />
         <tbody>
           {board.monthTable.rows.map((row) => (
             <tr key={row.serial}>
@@ -131,15 +107,7 @@ export function TrendTable({
         {title}
       </h2>
       <ScrollableTable label={title}>
-        <thead>
-          <tr>
-            {['Sr. No.', periodColumn, carriedForwardColumn, 'Received', 'Resolved*', 'Pending#'].map((column) => (
-              <th key={column} scope="col" className={headerCellClass}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <ColumnHeaders columns={['Sr. No.', periodColumn, carriedForwardColumn, 'Received', 'Resolved*', 'Pending#']} />
         <tbody>
           {rows.map((row) => (
             <tr key={row.serial}>

@@ -1,25 +1,11 @@
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { serveAppDuringTests } from '../support/app-server'
 
 // The Express layer in front of the /api/v1 route modules (server/app.ts): what it answers itself
 // must be JSON too.
 
-let baseUrl: string
-let close: () => Promise<void>
-
-beforeAll(async () => {
-  const { app, closeApp } = await import('../../server/app')
-  const server = app.listen(0)
-  await new Promise((resolve) => server.once('listening', resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  close = async () => {
-    await new Promise((resolve) => server.close(resolve))
-    await closeApp()
-  }
-})
-
-afterAll(() => close())
+const app = serveAppDuringTests()
 afterEach(() => {
   vi.restoreAllMocks()
 })
@@ -27,7 +13,7 @@ afterEach(() => {
 /** Through Node's own client, which sends any method and shows headers as they came. */
 function send(method: string, path: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const request = http.request(`${baseUrl}${path}`, { method, headers }, async (response) => {
+    const request = http.request(`${app.baseUrl}${path}`, { method, headers }, async (response) => {
       let body = ''
       for await (const chunk of response) body += chunk
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body })

@@ -1,25 +1,11 @@
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { serveAppDuringTests } from '../support/app-server'
 
-let baseUrl: string
-let close: () => Promise<void>
-
-beforeAll(async () => {
-  const { app, closeApp } = await import('../../server/app')
-  const server = app.listen(0)
-  await new Promise((resolve) => server.once('listening', resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  close = async () => {
-    await new Promise((resolve) => server.close(resolve))
-    await closeApp()
-  }
-})
-
-afterAll(() => close())
+const app = serveAppDuringTests()
 
 describe('GET /healthz', () => {
   it('answers 200 while the database is reachable', async () => {
-    const response = await fetch(`${baseUrl}/healthz`)
+    const response = await fetch(`${app.baseUrl}/healthz`)
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-store')
     expect(await response.json()).toEqual({ database: 'up' })

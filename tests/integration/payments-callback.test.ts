@@ -1,10 +1,10 @@
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import * as callbackRoute from '~/routes/payments.callback'
 import * as cancelRoute from '~/routes/payments.cancel'
 import { prisma } from '~/server/db.server'
 import { startGatewayPayment } from '~/server/payments.server'
 import { sandboxGateway } from '~/server/razorpay-sandbox.server'
+import { serveAppDuringTests } from '../support/app-server'
 import { createService, createUser } from '../support/payment-fixtures'
 
 const gateway = sandboxGateway()
@@ -74,22 +74,10 @@ describe('GET /payments/cancel', () => {
 })
 
 describe('the cross-site check', () => {
-  let baseUrl: string
-  let close: () => Promise<void>
-  beforeAll(async () => {
-    const { app, closeApp } = await import('../../server/app')
-    const server = app.listen(0)
-    await new Promise((resolve) => server.once('listening', resolve))
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    close = async () => {
-      await new Promise((resolve) => server.close(resolve))
-      await closeApp()
-    }
-  })
-  afterAll(() => close())
+  const app = serveAppDuringTests()
 
   it("lets the gateway's return POST through, and no other cross-site POST", async () => {
-    const crossSite = (path: string) => fetch(`${baseUrl}${path}`, { method: 'POST', headers: { Origin: 'https://api.razorpay.com' }, redirect: 'manual' })
+    const crossSite = (path: string) => fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { Origin: 'https://api.razorpay.com' }, redirect: 'manual' })
     expect((await crossSite('/pay')).status).toBe(403)
     expect((await crossSite('/payments/cancel')).status).toBe(403)
     expect((await crossSite('/payments/callback')).status).not.toBe(403)

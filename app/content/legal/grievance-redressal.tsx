@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { ExternalLink } from '~/components/external-link'
 import { legalLinkClass, LinkedText } from '~/components/legal-document-view'
 import { telHref, type BusinessDetails, type Officer } from '~/domain/business-details'
@@ -7,7 +8,6 @@ import { GRIEVANCE_RESOLUTION_DAYS, SEBI_OIAE_ADDRESS, SERVICE_DEFICIENCY_RESOLU
 
 const headingClass = 'mt-10 text-xl font-semibold'
 const cellClass = 'border border-gray-300 px-3 py-2 text-left align-top dark:border-gray-700'
-const headerCellClass = `${cellClass} bg-gray-100 font-semibold dark:bg-gray-800`
 
 /**
  * /grievance-redressal: who we are, whom to contact in which order, and the three steps SEBI's
@@ -58,41 +58,31 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
         <p className="mt-3 leading-relaxed">
           Write to the customer care officer first. If you are not satisfied with the reply, write to the next level.
         </p>
-        <div role="region" aria-label="Our officers" tabIndex={0} className="mt-4 overflow-x-auto">
-          <table className="w-full min-w-[40rem] border-collapse text-sm">
-            <thead>
-              <tr>
-                {['Level', 'Designation', 'Name', 'Phone', 'E-mail', 'Working hours'].map((column) => (
-                  <th key={column} scope="col" className={headerCellClass}>
-                    {column}
-                  </th>
-                ))}
+        <ScrollableTable label="Our officers">
+          <ColumnHeaders columns={['Level', 'Designation', 'Name', 'Phone', 'E-mail', 'Working hours']} />
+          <tbody>
+            {escalationMatrix.map(([level, designation, officer]) => (
+              <tr key={designation}>
+                <td className={`${cellClass} whitespace-nowrap`}>{level}</td>
+                <th scope="row" className={`${cellClass} font-normal`}>
+                  {designation}
+                </th>
+                <td className={cellClass}>{officer.name}</td>
+                <td className={`${cellClass} whitespace-nowrap`}>
+                  <a href={telHref(officer.phone)} className={legalLinkClass}>
+                    {officer.phone}
+                  </a>
+                </td>
+                <td className={`${cellClass} break-words`}>
+                  <a href={`mailto:${officer.email}`} className={legalLinkClass}>
+                    {officer.email}
+                  </a>
+                </td>
+                <td className={cellClass}>{details.workingHours}</td>
               </tr>
-            </thead>
-            <tbody>
-              {escalationMatrix.map(([level, designation, officer]) => (
-                <tr key={designation}>
-                  <td className={`${cellClass} whitespace-nowrap`}>{level}</td>
-                  <th scope="row" className={`${cellClass} font-normal`}>
-                    {designation}
-                  </th>
-                  <td className={cellClass}>{officer.name}</td>
-                  <td className={`${cellClass} whitespace-nowrap`}>
-                    <a href={telHref(officer.phone)} className={legalLinkClass}>
-                      {officer.phone}
-                    </a>
-                  </td>
-                  <td className={`${cellClass} break-words`}>
-                    <a href={`mailto:${officer.email}`} className={legalLinkClass}>
-                      {officer.email}
-                    </a>
-                  </td>
-                  <td className={cellClass}>{details.workingHours}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollableTable>
       </section>
 
       <section>

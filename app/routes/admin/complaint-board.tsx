@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
-import { ScrollableTable } from '~/components/complaint-board-tables'
+import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
 import { monthLabel, nextMonth } from '~/domain/complaint-board'
 import { EARLIEST_COMPLAINT_BOARD_MONTH, lastEndedMonth, publishComplaintMonthSchema, suggestedMonthToPublish } from '~/domain/complaint-board-form'
@@ -37,7 +37,6 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 const cellClass = 'border border-gray-300 px-3 py-2 text-right tabular-nums dark:border-gray-700'
-const headerCellClass = 'border border-gray-300 bg-gray-100 px-3 py-2 text-left align-bottom font-semibold dark:border-gray-700 dark:bg-gray-800'
 const rowHeaderClass = 'border border-gray-300 px-3 py-2 text-left font-medium whitespace-nowrap dark:border-gray-700'
 
 export default function AdminComplaintBoard({ loaderData, actionData }: Route.ComponentProps) {
@@ -69,15 +68,7 @@ export default function AdminComplaintBoard({ loaderData, actionData }: Route.Co
           <p className="mt-3">No month is published yet.</p>
         ) : (
           <ScrollableTable label="Months on the board, newest first" minWidthClass="min-w-[32rem]">
-            <thead>
-              <tr>
-                {['Month', 'Received', 'Resolved', 'Pending at the end', 'Impersonation complaints'].map((column) => (
-                  <th key={column} scope="col" className={headerCellClass}>
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <ColumnHeaders columns={['Month', 'Received', 'Resolved', 'Pending at the end', 'Impersonation complaints']} />
             <tbody>
               {months.map((month) => (
                 <tr key={month.month}>
