@@ -4,7 +4,7 @@ import { DEMO_SERVICES } from '../../prisma/seed'
 import { newPage, signInAsAdmin } from './admin-helpers'
 import { expectNoSeriousA11yViolations } from './axe'
 import { withE2eDatabase } from './database'
-import { fillProfileDetails, PNG_1X1, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
+import { completeDetailsStep, completePanCardStep, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
 
 const CLAIMED_SERVICE = DEMO_SERVICES[0]
 
@@ -14,10 +14,8 @@ async function customerWithProfile(page: Page, request: APIRequestContext) {
   const email = `asha${mobile}@example.in`
   await page.goto('/details?redirectTo=%2Fservices')
   const phone = await signIn(page, request, mobile)
-  await fillProfileDetails(page, { name: 'Asha Rao', email, dob: '2001-05-17', pan: 'ABCPE1234F' })
-  await page.getByRole('button', { name: 'Save and continue' }).click()
-  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
-  await page.getByRole('button', { name: 'Upload and continue' }).click()
+  await completeDetailsStep(page, email)
+  await completePanCardStep(page)
   await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
   await expect(page).toHaveURL(/\/services$/)
   return { phone, email }

@@ -59,9 +59,9 @@ export const PNG_1X1 = Buffer.from(
   'base64',
 )
 
-/** Step 1 of /details with valid details (Asha Rao's), through to step 2. */
-export async function completeDetailsStep(page: Page) {
-  await fillProfileDetails(page, { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
+/** Step 1 of /details with valid details (Asha Rao's, at `email`), through to step 2. */
+export async function completeDetailsStep(page: Page, email = 'asha@example.in') {
+  await fillProfileDetails(page, { name: 'Asha Rao', email, dob: '2001-05-17', pan: 'ABCPE1234F' })
   await page.getByRole('button', { name: 'Save and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
 }

@@ -80,6 +80,8 @@ describe('the cross-site check', () => {
     const crossSite = (path: string) => fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { Origin: 'https://api.razorpay.com' }, redirect: 'manual' })
     expect((await crossSite('/pay')).status).toBe(403)
     expect((await crossSite('/payments/cancel')).status).toBe(403)
+    // Vitest has no React Router build, so whatever passes the check fails after it (a 500):
+    // the check itself answers only 403, and the route's own answers are tested above.
     expect((await crossSite('/payments/callback')).status).not.toBe(403)
   })
 })
