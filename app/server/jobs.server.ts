@@ -47,7 +47,10 @@ const globalForJobs = globalThis as { jobQueue?: Promise<PgBoss> }
 function jobQueue(): Promise<PgBoss> {
   globalForJobs.jobQueue ??= (async () => {
     const boss = new PgBoss({ connectionString: env.DATABASE_URL, schema: 'pgboss', max: 3 })
-    boss.on('error', (error) => console.error('[jobs]', error))
+    boss.on('error', (error) => {
+      if (isDatabaseShuttingDown(error)) console.warn('[jobs] lost a database connection: the database is shutting down')
+      else console.error('[jobs]', error)
+    })
     // Emitted by whichever instance ran maintenance (expire, archive) this time.
     boss.on('maintenance', () => void forgetLeftoverSmsJobs().catch((error: unknown) => console.error('[jobs] forgetting SMS jobs:', error)))
     await boss.start()
@@ -141,6 +144,15 @@ export async function settlePayments(now = new Date()): Promise<void> {
       `[jobs] settle-payments: ${report.checked} open orders checked, ${report.paid} paid, ${report.abandoned} given up, ${report.errors} errors; ${expired} manual claims expired`,
     )
   }
+}
+
+/**
+ * PostgreSQL's admin_shutdown: the server is stopping and ends its clients' connections. Ctrl-C on
+ * `npm start` does that to the embedded database (it shares the terminal) while the store shuts
+ * down; the error object would print the whole connection.
+ */
+function isDatabaseShuttingDown(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '57P01'
 }
 
 /** Runs in every app instance; pg-boss hands each job to exactly one of them. */

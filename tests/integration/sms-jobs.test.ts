@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { prisma } from '~/server/db.server'
 import { deliverOtpSms, forgetLeftoverSmsJobs, settleSmsJob, startJobWorkers, stopJobs, type SmsJob } from '~/server/jobs.server'
 import { requestOtp } from '~/server/otp.server'
@@ -107,5 +107,22 @@ describe('an SMS job does not keep its code', () => {
     await requestOtp({ phone, ip: uniqueIp() })
     await expect.poll(() => prisma.outboxMessage.count({ where: { recipient: phone } }), { timeout: 15_000 }).toBe(1)
     await expect.poll(() => smsJobRows(phone), { timeout: 15_000 }).toEqual({ jobs: [], archived: 0 })
+  })
+})
+
+describe('the job queue when the database stops', () => {
+  it('says so in one line instead of dumping the connection', async () => {
+    await startJobWorkers()
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      // What a stopping PostgreSQL does to its clients (and what Ctrl-C does to the embedded one).
+      await prisma.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'pgboss' AND datname = current_database()`
+      await vi.waitFor(() => expect(warn).toHaveBeenCalledWith('[jobs] lost a database connection: the database is shutting down'), { timeout: 10_000 })
+      expect(error).not.toHaveBeenCalled()
+    } finally {
+      warn.mockRestore()
+      error.mockRestore()
+    }
   })
 })
