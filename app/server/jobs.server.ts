@@ -48,7 +48,7 @@ function jobQueue(): Promise<PgBoss> {
   globalForJobs.jobQueue ??= (async () => {
     const boss = new PgBoss({ connectionString: env.DATABASE_URL, schema: 'pgboss', max: 3 })
     boss.on('error', (error) => {
-      if (isDatabaseShuttingDown(error)) console.warn('[jobs] lost a database connection: the database is shutting down')
+      if (isDatabaseShuttingDown(error)) console.warn('[jobs] the database ended a connection (it is shutting down, or an administrator ended it)')
       else console.error('[jobs]', error)
     })
     // Emitted by whichever instance ran maintenance (expire, archive) this time.
@@ -147,9 +147,10 @@ export async function settlePayments(now = new Date()): Promise<void> {
 }
 
 /**
- * PostgreSQL's admin_shutdown: the server is stopping and ends its clients' connections. Ctrl-C on
- * `npm start` does that to the embedded database (it shares the terminal) while the store shuts
- * down; the error object would print the whole connection.
+ * PostgreSQL's admin_shutdown: the server is stopping, or an administrator ended the connection;
+ * pg-boss opens a new one when it needs it. Ctrl-C on `npm start` does this to the embedded
+ * database (it shares the terminal) while the store shuts down, and the error object would print
+ * the whole connection.
  */
 function isDatabaseShuttingDown(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '57P01'

@@ -111,15 +111,19 @@ describe('an SMS job does not keep its code', () => {
 })
 
 describe('the job queue when the database stops', () => {
-  it('says so in one line instead of dumping the connection', async () => {
+  it('says so in one line instead of dumping the connection, and goes on working on new connections', async () => {
     await startJobWorkers()
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const error = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
       // What a stopping PostgreSQL does to its clients (and what Ctrl-C does to the embedded one).
       await prisma.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'pgboss' AND datname = current_database()`
-      await vi.waitFor(() => expect(warn).toHaveBeenCalledWith('[jobs] lost a database connection: the database is shutting down'), { timeout: 10_000 })
+      await vi.waitFor(() => expect(warn).toHaveBeenCalledWith('[jobs] the database ended a connection (it is shutting down, or an administrator ended it)'), { timeout: 10_000 })
       expect(error).not.toHaveBeenCalled()
+
+      const phone = uniquePhone()
+      await requestOtp({ phone, ip: uniqueIp() })
+      await expect.poll(() => prisma.outboxMessage.count({ where: { recipient: phone } }), { timeout: 15_000 }).toBe(1)
     } finally {
       warn.mockRestore()
       error.mockRestore()
