@@ -37,6 +37,8 @@ export type ComplaintMonthForAdmin = {
   impersonationComplaints: number
   figures: Record<ComplaintSource, SourceFigures>
   pendingAtStart: Record<ComplaintSource, number>
+  /** The latest published month: the one /complaint-board reports. */
+  latestMonth: MonthKey
   /** The board as /complaint-board showed it when this was the latest month. */
   board: ComplaintBoard
 }
@@ -96,6 +98,8 @@ function monthForAdmin({ months, figures }: ComplaintHistory, month: MonthKey): 
     impersonationComplaints: published.impersonationComplaints,
     figures: figuresOfMonth(figures, month),
     pendingAtStart: pendingAtStartBySource(figures, month),
+    // Month keys compare as text in calendar order.
+    latestMonth: months.reduce((latest, row) => (row.month > latest ? row.month : latest), month),
     board: buildComplaintBoard(
       months.filter((row) => row.month <= month),
       figures,
@@ -107,12 +111,6 @@ function monthForAdmin({ months, figures }: ComplaintHistory, month: MonthKey): 
 export async function complaintMonthForAdmin(month: string): Promise<ComplaintMonthForAdmin | null> {
   if (!isMonthKey(month)) return null
   return monthForAdmin(await readComplaintHistory(), month)
-}
-
-/** The latest published month, or null before the first. */
-export async function latestPublishedMonth(): Promise<MonthKey | null> {
-  const latest = await prisma.complaintBoardMonth.findFirst({ orderBy: { month: 'desc' }, select: { month: true } })
-  return latest ? latest.month.toISOString().slice(0, 7) : null
 }
 
 /**

@@ -162,7 +162,7 @@ export const ALREADY_PAID_MESSAGE = 'You have already paid for these services. T
  * order is reopened all the same: Razorpay refuses a second payment on a paid order.
  */
 async function paidMeanwhile(
-  payment: { id: string; gatewayOrderId: string | null; amountPaise: number; currency: string },
+  payment: OrderTerms & { id: string },
   gateway: PaymentGateway,
   now: Date,
 ): Promise<boolean> {
@@ -172,7 +172,7 @@ async function paidMeanwhile(
   } catch {
     return false
   }
-  const captured = attempts.find((candidate) => candidate.status === 'captured' && matchesOrder(candidate, payment))
+  const captured = capturedAttempt(attempts, payment)
   if (!captured) return false
   await payOrLog(payment.id, captured.id, now, 'reconciliation')
   return true
@@ -182,13 +182,21 @@ export type CheckoutResponse = { orderId: string; paymentId: string; signature: 
 
 export type VerifyResult = { status: 'paid'; paymentId: string; alreadyPaid: boolean } | { status: 'pending'; paymentId: string }
 
+/** What our payment row asked the gateway for. */
+type OrderTerms = { gatewayOrderId: string | null; amountPaise: number; currency: string }
+
 /** The gateway's word on a payment must match what we asked for: our order, our amount, INR. */
-function matchesOrder(gatewayPayment: GatewayPayment, payment: { gatewayOrderId: string | null; amountPaise: number; currency: string }): boolean {
+function matchesOrder(gatewayPayment: GatewayPayment, payment: OrderTerms): boolean {
   return (
     gatewayPayment.orderId === payment.gatewayOrderId &&
     gatewayPayment.amountPaise === payment.amountPaise &&
     gatewayPayment.currency === payment.currency
   )
+}
+
+/** Among an order's payment attempts at the gateway, the captured one that pays it. */
+function capturedAttempt(attempts: GatewayPayment[], payment: OrderTerms): GatewayPayment | undefined {
+  return attempts.find((candidate) => candidate.status === 'captured' && matchesOrder(candidate, payment))
 }
 
 /**
@@ -428,7 +436,7 @@ export async function reconcileOpenOrders(now: Date, deps: Omit<Deps, 'now'> = {
   for (const payment of candidates) {
     try {
       const attempts = await gateway.fetchOrderPayments(payment.gatewayOrderId!)
-      const captured = attempts.find((candidate) => candidate.status === 'captured' && matchesOrder(candidate, payment))
+      const captured = capturedAttempt(attempts, payment)
       if (captured) {
         if (await payOrLog(payment.id, captured.id, now, 'reconciliation')) report.paid += 1
       } else if (attempts.length === 0 || payment.createdAt <= windowStart) {

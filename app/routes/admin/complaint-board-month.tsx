@@ -6,7 +6,7 @@ import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
 import { COMPLAINT_SOURCE_LABELS, COMPLAINT_SOURCES, monthLabel, type ComplaintSource } from '~/domain/complaint-board'
 import { complaintMonthFormSchema, SOURCE_FIGURE_LABELS, sourcePreview, type SourceFigures } from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/admin.server'
-import { complaintMonthForAdmin, latestPublishedMonth, saveComplaintMonth } from '~/server/admin-complaint-board.server'
+import { complaintMonthForAdmin, saveComplaintMonth } from '~/server/admin-complaint-board.server'
 import type { Route } from './+types/complaint-board-month'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -15,13 +15,13 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) => [
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const [month, latest] = await Promise.all([complaintMonthForAdmin(params.month), latestPublishedMonth()])
+  const month = await complaintMonthForAdmin(params.month)
   if (!month) throw data('Not Found', { status: 404 })
   const searchParams = new URL(request.url).searchParams
   const saved = searchParams.get('saved')
   return {
     month,
-    latestLabel: latest && latest !== month.month ? monthLabel(latest) : null,
+    latestLabel: month.latestMonth !== month.month ? monthLabel(month.latestMonth) : null,
     published: searchParams.get('published') === '1',
     saved: saved === 'changed' || saved === 'unchanged' ? saved : null,
   }
