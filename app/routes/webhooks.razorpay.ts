@@ -10,6 +10,6 @@ export const loader = postOnly
  */
 export async function action({ request }: Route.ActionArgs) {
   const rawBody = new Uint8Array(await request.arrayBuffer())
-  const result = await handleWebhook(rawBody, request.headers.get('x-razorpay-signature'), request.headers.get('x-razorpay-event-id'))
+  const result = await handleWebhook(rawBody, request.headers.get('x-razorpay-signature'))
   return Response.json({ outcome: result.outcome }, { status: result.status })
 }

@@ -336,15 +336,18 @@ function paymentEntityOf(event: unknown): GatewayPayment | null {
 }
 
 /**
- * Razorpay webhooks, delivered at least once and in any order. The signature is checked over the
- * raw body before anything is parsed; a bad one changes nothing. Each event id is handled once.
+ * What identifies a delivery: the hash of the signed body. Razorpay's retries resend the same body,
+ * while its `x-razorpay-event-id` header is outside the signature, so a replay could carry any id.
  */
-export async function handleWebhook(
-  rawBody: string | Uint8Array,
-  signatureHeader: string | null,
-  eventIdHeader: string | null,
-  deps: Deps = {},
-): Promise<WebhookResult> {
+export function webhookDeliveryKey(rawBody: string | Uint8Array): string {
+  return `sha256:${createHash('sha256').update(rawBody).digest('hex')}`
+}
+
+/**
+ * Razorpay webhooks, delivered at least once and in any order. The signature is checked over the
+ * raw body before anything is parsed; a bad one changes nothing. Each delivery is handled once.
+ */
+export async function handleWebhook(rawBody: string | Uint8Array, signatureHeader: string | null, deps: Deps = {}): Promise<WebhookResult> {
   const gateway = deps.gateway ?? paymentGateway()
   if (!isValidWebhookSignature(rawBody, signatureHeader, gateway.webhookSecret)) {
     console.warn('[payments] refused a webhook with an invalid signature')
@@ -357,7 +360,7 @@ export async function handleWebhook(
     return { status: 400, outcome: 'invalid-body' }
   }
   const type = typeof event.event === 'string' ? event.event : 'unknown'
-  const eventId = eventIdHeader || `sha256:${createHash('sha256').update(rawBody).digest('hex')}`
+  const eventId = webhookDeliveryKey(rawBody)
   const { count } = await prisma.webhookEvent.createMany({
     data: [{ eventId, type, payload: event as Prisma.InputJsonValue }],
     skipDuplicates: true,

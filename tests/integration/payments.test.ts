@@ -12,6 +12,7 @@ import {
   GATEWAY_ORDER_REUSE_MS,
   handleCheckoutCallback,
   handleWebhook,
+  webhookDeliveryKey,
   MANUAL_DUPLICATE_WINDOW_MS,
   MANUAL_PAYMENT_EXPIRY_DAYS,
   PaymentError,
@@ -208,12 +209,12 @@ describe('handleWebhook', () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
     const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
-    expect(await handleWebhook(delivery.rawBody, 'a'.repeat(64), delivery.eventId, { gateway })).toEqual({ status: 400, outcome: 'invalid-signature' })
-    expect(await handleWebhook(delivery.rawBody, null, delivery.eventId, { gateway })).toMatchObject({ status: 400 })
+    expect(await handleWebhook(delivery.rawBody, 'a'.repeat(64), { gateway })).toEqual({ status: 400, outcome: 'invalid-signature' })
+    expect(await handleWebhook(delivery.rawBody, null, { gateway })).toMatchObject({ status: 400 })
     // A body re-serialised with other whitespace no longer matches its signature.
     const reformatted = JSON.stringify(JSON.parse(delivery.rawBody), null, 2)
-    expect(await handleWebhook(reformatted, delivery.signature, delivery.eventId, { gateway })).toMatchObject({ status: 400 })
-    expect(await prisma.webhookEvent.count({ where: { eventId: delivery.eventId } })).toBe(0)
+    expect(await handleWebhook(reformatted, delivery.signature, { gateway })).toMatchObject({ status: 400 })
+    expect(await prisma.webhookEvent.count({ where: { eventId: webhookDeliveryKey(delivery.rawBody) } })).toBe(0)
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
   })
 
@@ -227,14 +228,14 @@ describe('handleWebhook', () => {
     try {
       await racingPath.query('BEGIN')
       await racingPath.query('SELECT id FROM payments WHERE id = $1 FOR UPDATE', [started.paymentId])
-      expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toEqual({ status: 500, outcome: 'error' })
+      expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({ status: 500, outcome: 'error' })
       expect(String(vi.mocked(console.error).mock.calls.at(-1))).toMatch(/lock timeout/)
       expect(WEBHOOK_PAY_WAIT_MS).toBeLessThan(5_000)
     } finally {
       await racingPath.query('ROLLBACK')
       await racingPath.end()
     }
-    expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(2)
   })
 
@@ -244,9 +245,9 @@ describe('handleWebhook', () => {
     const captured = gateway.webhook('payment.captured', signed.razorpay_payment_id)
     const orderPaid = gateway.webhook('order.paid', signed.razorpay_payment_id)
 
-    expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toEqual({ status: 200, outcome: 'processed' })
-    expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toEqual({ status: 200, outcome: 'duplicate' })
-    expect(await handleWebhook(orderPaid.rawBody, orderPaid.signature, orderPaid.eventId, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({ status: 200, outcome: 'duplicate' })
+    expect(await handleWebhook(orderPaid.rawBody, orderPaid.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
 
     expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
       status: 'PAID',
@@ -256,16 +257,27 @@ describe('handleWebhook', () => {
     expect(await prisma.subscription.count({ where: { userId } })).toBe(2)
   })
 
+  it('keys a delivery on its signed body, so a replayed failure does not undo what happened since', async () => {
+    const { started } = await startedCheckout()
+    const attempt = gateway.pay(started.orderId, 'failed')
+    const failed = gateway.webhook('payment.failed', attempt.razorpay_payment_id)
+    expect(await handleWebhook(failed.rawBody, failed.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    await prisma.payment.update({ where: { id: started.paymentId }, data: { status: 'CREATED', failureReason: null } })
+    expect(await handleWebhook(failed.rawBody, failed.signature, { gateway })).toEqual({ status: 200, outcome: 'duplicate' })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'CREATED', failureReason: null })
+    expect(await prisma.webhookEvent.count({ where: { eventId: webhookDeliveryKey(failed.rawBody) } })).toBe(1)
+  })
+
   it('treats payment.failed as not final: a later capture still pays', async () => {
     const { started } = await startedCheckout()
     const attempt = gateway.pay(started.orderId, 'failed')
     const failed = gateway.webhook('payment.failed', attempt.razorpay_payment_id)
-    expect(await handleWebhook(failed.rawBody, failed.signature, failed.eventId, { gateway })).toMatchObject({ outcome: 'processed' })
+    expect(await handleWebhook(failed.rawBody, failed.signature, { gateway })).toMatchObject({ outcome: 'processed' })
     expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'FAILED', failureReason: 'Payment failed' })
 
     gateway.capture(attempt.razorpay_payment_id)
     const captured = gateway.webhook('payment.captured', attempt.razorpay_payment_id)
-    expect(await handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway })).toMatchObject({ outcome: 'processed' })
+    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toMatchObject({ outcome: 'processed' })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
   })
 
@@ -276,7 +288,7 @@ describe('handleWebhook', () => {
     const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
     const tampered = delivery.rawBody.replace(`"amount":${started.amountPaise}`, '"amount":100')
     const { webhookSignature } = await import('~/server/razorpay.server')
-    expect(await handleWebhook(tampered, webhookSignature(tampered, gateway.webhookSecret), 'evt_tampered', { gateway })).toMatchObject({ outcome: 'ignored' })
+    expect(await handleWebhook(tampered, webhookSignature(tampered, gateway.webhookSecret), { gateway })).toMatchObject({ outcome: 'ignored' })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
   })
 })
@@ -303,9 +315,9 @@ describe('every path into paid, racing', () => {
       verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' }),
       callback(),
       callback(),
-      handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway }),
-      handleWebhook(captured.rawBody, captured.signature, captured.eventId, { gateway }),
-      handleWebhook(orderPaid.rawBody, orderPaid.signature, orderPaid.eventId, { gateway }),
+      handleWebhook(captured.rawBody, captured.signature, { gateway }),
+      handleWebhook(captured.rawBody, captured.signature, { gateway }),
+      handleWebhook(orderPaid.rawBody, orderPaid.signature, { gateway }),
       reconcileOpenOrders(later, { gateway }),
     ])
 
@@ -484,7 +496,7 @@ describe('webhook raw body as bytes', () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
     const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
-    expect(await handleWebhook(new TextEncoder().encode(delivery.rawBody), delivery.signature, delivery.eventId, { gateway })).toMatchObject({
+    expect(await handleWebhook(new TextEncoder().encode(delivery.rawBody), delivery.signature, { gateway })).toMatchObject({
       status: 200,
       outcome: 'processed',
     })
@@ -524,10 +536,10 @@ describe('failures along the way', () => {
     const signed = gateway.pay(started.orderId)
     const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
     const spy = vi.spyOn(prisma.payment, 'findUnique').mockRejectedValueOnce(new Error('database hiccup'))
-    expect(await handleWebhook(delivery.rawBody, delivery.signature, delivery.eventId, { gateway })).toEqual({ status: 500, outcome: 'error' })
+    expect(await handleWebhook(delivery.rawBody, delivery.signature, { gateway })).toEqual({ status: 500, outcome: 'error' })
     spy.mockRestore()
-    expect(await prisma.webhookEvent.count({ where: { eventId: delivery.eventId } })).toBe(0)
-    expect(await handleWebhook(delivery.rawBody, delivery.signature, delivery.eventId, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await prisma.webhookEvent.count({ where: { eventId: webhookDeliveryKey(delivery.rawBody) } })).toBe(0)
+    expect(await handleWebhook(delivery.rawBody, delivery.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
   })
 

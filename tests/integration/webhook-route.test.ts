@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as sandboxPayRoute from '~/routes/dev.sandbox.pay'
 import * as webhookRoute from '~/routes/webhooks.razorpay'
 import { prisma } from '~/server/db.server'
-import { startGatewayPayment } from '~/server/payments.server'
+import { startGatewayPayment, webhookDeliveryKey } from '~/server/payments.server'
 import { sandboxGateway } from '~/server/razorpay-sandbox.server'
 import { createService, createUser } from '../support/payment-fixtures'
 
@@ -12,18 +12,18 @@ const gateway = sandboxGateway()
 const args = (request: Request) => ({ request, params: {}, context: { clientIp: '127.0.0.1', cspNonce: '' } }) as never
 
 describe('POST /webhooks/razorpay', () => {
-  it('hands the raw bytes and headers to handleWebhook: a capture pays once, a replay is a duplicate, a bad signature is 400', async () => {
+  it('hands the raw bytes and headers to handleWebhook: a capture pays once, a replay is a duplicate whatever its event id header, a bad signature is 400', async () => {
     const userId = await createUser()
     const equity = await createService('Equity', 299_900, 30)
     const started = await startGatewayPayment(userId, [equity.id], { gateway })
     const paid = gateway.pay(started.orderId, 'captured')
     const delivery = gateway.webhook('payment.captured', paid.razorpay_payment_id)
-    const deliver = (signature: string) =>
+    const deliver = (signature: string, eventId = delivery.eventId) =>
       webhookRoute.action(
         args(
           new Request('http://localhost/webhooks/razorpay', {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', 'X-Razorpay-Signature': signature, 'X-Razorpay-Event-Id': delivery.eventId },
+            headers: { 'Content-Type': 'application/json', 'X-Razorpay-Signature': signature, 'X-Razorpay-Event-Id': eventId },
             body: delivery.rawBody,
           }),
         ),
@@ -34,7 +34,10 @@ describe('POST /webhooks/razorpay', () => {
     expect(await prisma.subscription.count({ where: { userId } })).toBe(0)
     expect(await (await deliver(delivery.signature)).json()).toEqual({ outcome: 'processed' })
     expect(await (await deliver(delivery.signature)).json()).toEqual({ outcome: 'duplicate' })
+    // The event id header is outside the signature: a replay with another id is still the same delivery.
+    expect(await (await deliver(delivery.signature, 'evt_replayed_with_a_new_id')).json()).toEqual({ outcome: 'duplicate' })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(1)
+    expect(await prisma.webhookEvent.count({ where: { eventId: webhookDeliveryKey(delivery.rawBody) } })).toBe(1)
   })
 })
 
