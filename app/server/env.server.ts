@@ -51,6 +51,7 @@ const EnvSchema = z.object({
     .optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  MANUAL_OPEN_CLAIMS_MAX: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100).default(3),
 })
 
 /** S3-compatible storage is configured with all of these or none of them. */

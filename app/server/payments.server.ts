@@ -7,6 +7,7 @@ import { isUuid } from '~/domain/uuid'
 import { Prisma } from '~/generated/prisma/client'
 import { pricedCart } from './cart.server'
 import { prisma } from './db.server'
+import { env } from './env.server'
 import { GatewayError, isValidCheckoutSignature, isValidWebhookSignature, paymentGateway, type GatewayPayment, type PaymentGateway } from './razorpay.server'
 import {
   GATEWAY_LATE_AUTHORISATION_WINDOW_MS,
@@ -21,6 +22,12 @@ export const CURRENCY = 'INR'
 export const MANUAL_PAYMENT_EXPIRY_DAYS = 7
 /** A second identical manual submit within this window is the same claim (a double click, a resubmitted form). */
 export const MANUAL_DUPLICATE_WINDOW_MS = 60_000
+/**
+ * Bank transfer claims a customer may have waiting for the team at once (MANUAL_OPEN_CLAIMS_MAX):
+ * enough for a customer paying for several things in turn, few enough that nobody can fill the
+ * team's queue with claims for money never sent.
+ */
+export const MANUAL_OPEN_CLAIMS_MAX = env.MANUAL_OPEN_CLAIMS_MAX
 /** The checkout normally answers within minutes; an order still open after this is asked about. */
 export const RECONCILE_AFTER_MS = 15 * 60_000
 /** An open order for the same cart is reused for this long (shorter than RECONCILE_AFTER_MS). */
@@ -40,6 +47,8 @@ export type PaymentErrorCode =
   | 'gateway-mismatch'
   | 'amount-mismatch'
   | 'already-paid'
+  | 'too-many-open-claims'
+  | 'idempotency-key-reused'
 
 /** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
 export class PaymentError extends Error {
@@ -503,7 +512,23 @@ export async function createManualPayment(
             items.map((item) => item.serviceId),
           ),
         )
-    if (existing) return { paymentId: existing.id, created: false, amountPaise: existing.amountPaise, expiresAt: existing.expiresAt! }
+    if (existing) {
+      const existingServiceIds = (existing.cart as CartItem[]).map((item) => item.serviceId)
+      if (!sameServices(existingServiceIds, items.map((item) => item.serviceId))) {
+        throw new PaymentError('idempotency-key-reused', 'This request repeats an earlier claim for a different cart. Reload the page and submit again.', 409)
+      }
+      return { paymentId: existing.id, created: false, amountPaise: existing.amountPaise, expiresAt: existing.expiresAt! }
+    }
+    const openClaims = await tx.payment.count({
+      where: { userId, method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } },
+    })
+    if (openClaims >= MANUAL_OPEN_CLAIMS_MAX) {
+      throw new PaymentError(
+        'too-many-open-claims',
+        `You already have ${openClaims} bank transfers waiting for our team to check. Please wait until one is confirmed or rejected, or pay on the website.`,
+        409,
+      )
+    }
     const expiresAt = new Date(now.getTime() + MANUAL_PAYMENT_EXPIRY_DAYS * MS_PER_DAY)
     const payment = await tx.payment.create({
       data: {

@@ -14,6 +14,7 @@ import {
   handleWebhook,
   webhookDeliveryKey,
   MANUAL_DUPLICATE_WINDOW_MS,
+  MANUAL_OPEN_CLAIMS_MAX,
   MANUAL_PAYMENT_EXPIRY_DAYS,
   PaymentError,
   reconcileOpenOrders,
@@ -424,6 +425,52 @@ describe('manual payments', () => {
     ])
     expect(second!.paymentId).toBe(first!.paymentId)
     expect(await prisma.payment.count({ where: { userId } })).toBe(1)
+  })
+
+  it('refuses an idempotency key reused for another cart with 409, keeping the first claim', async () => {
+    const userId = await createUser()
+    const equity = await createService('Equity', 299_900, 30)
+    const swing = await createService('Swing', 149_950, 90)
+    const first = await createManualPayment(userId, [equity.id], { idempotencyKey: 'form-456' })
+    await expect(createManualPayment(userId, [swing.id], { idempotencyKey: 'form-456' })).rejects.toMatchObject({
+      code: 'idempotency-key-reused',
+      status: 409,
+    })
+    expect(await prisma.payment.findMany({ where: { userId }, select: { id: true, amountPaise: true } })).toEqual([
+      { id: first.paymentId, amountPaise: 299_900 },
+    ])
+  })
+
+  it(`caps a customer's open claims at MANUAL_OPEN_CLAIMS_MAX (3): a 4th is refused with 409 until one is decided or expires`, async () => {
+    quiet()
+    expect(MANUAL_OPEN_CLAIMS_MAX).toBe(3)
+    const userId = await createUser()
+    const services = await Promise.all([1, 2, 3, 4].map((n) => createService(`Capped ${n}`, 10_000 * n, 30)))
+    const now = new Date('2026-11-22T12:00:00.000Z')
+    const claims = []
+    for (const service of services.slice(0, 3)) claims.push(await createManualPayment(userId, [service.id], { now }))
+    const fourth = () => createManualPayment(userId, [services[3]!.id], { now })
+    await expect(fourth()).rejects.toMatchObject({ code: 'too-many-open-claims', status: 409, message: expect.stringMatching(/3 bank transfers waiting/) })
+    // Repeating an open claim is not a new one, so it is still answered.
+    expect((await createManualPayment(userId, [services[0]!.id], { now })).paymentId).toBe(claims[0]!.paymentId)
+    // Another customer is not affected.
+    expect((await createManualPayment(await createUser(), [services[3]!.id], { now })).created).toBe(true)
+
+    await rejectManualPayment(claims[0]!.paymentId, 'No transfer arrived', { now })
+    expect((await fourth()).created).toBe(true)
+    await expect(createManualPayment(userId, [services[0]!.id], { now })).rejects.toMatchObject({ code: 'too-many-open-claims' })
+    // An expired claim no longer counts, even before the expiry job has run.
+    const afterExpiry = new Date(now.getTime() + MANUAL_PAYMENT_EXPIRY_DAYS * MS_PER_DAY + 1)
+    expect((await createManualPayment(userId, [services[0]!.id], { now: afterExpiry })).created).toBe(true)
+  })
+
+  it('counts open claims under the per-customer lock, so parallel submits of different carts cannot pass the cap together', async () => {
+    quiet()
+    const userId = await createUser()
+    const services = await Promise.all([1, 2, 3, 4, 5].map((n) => createService(`Racing ${n}`, 10_000 * n, 30)))
+    const results = await Promise.allSettled(services.map((service) => createManualPayment(userId, [service.id])))
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(MANUAL_OPEN_CLAIMS_MAX)
+    expect(await prisma.payment.count({ where: { userId } })).toBe(MANUAL_OPEN_CLAIMS_MAX)
   })
 
   it('is confirmed by an admin into subscriptions, rejected, or expired after 7 days', async () => {

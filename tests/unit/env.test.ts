@@ -96,3 +96,13 @@ describe('parseEnv: agreement signing', () => {
     expect(() => parseEnv({ AGREEMENT_SIGNING: 'docusign' })).toThrow(/^Invalid environment variable AGREEMENT_SIGNING: must be click-accept/)
   })
 })
+
+describe('parseEnv: open bank transfer claims', () => {
+  it('allows 3 per customer unless MANUAL_OPEN_CLAIMS_MAX says otherwise, and refuses a value that is not a whole number from 1 to 100', () => {
+    expect(parseEnv({}).MANUAL_OPEN_CLAIMS_MAX).toBe(3)
+    expect(parseEnv({ MANUAL_OPEN_CLAIMS_MAX: '5' }).MANUAL_OPEN_CLAIMS_MAX).toBe(5)
+    for (const value of ['0', '2.5', 'many', '101']) {
+      expect(() => parseEnv({ MANUAL_OPEN_CLAIMS_MAX: value })).toThrow(/^Invalid environment variable MANUAL_OPEN_CLAIMS_MAX/)
+    }
+  })
+})
