@@ -9,6 +9,7 @@ import { isDatabaseReachable, prisma } from '~/server/db.server'
 import { startJobWorkers, stopJobs } from '~/server/jobs.server'
 import { isCrossSiteWrite } from '~/server/origin.server'
 import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/xsrf.server'
+import { adminWall } from './admin-wall'
 
 export const app = express()
 app.disable('x-powered-by')
@@ -50,11 +51,15 @@ app.use('/api/v1', (req, res, next) => {
   res.status(403).json({ message: `Send the ${XSRF_COOKIE} cookie's value in the ${XSRF_HEADER} header.` })
 })
 
+// Given as a function, React Router re-derives its route tables on every request: only the dev
+// server, whose build changes under it, needs that.
+const build = import.meta.env.DEV ? () => import('virtual:react-router/server-build') : await import('virtual:react-router/server-build')
+
+app.use(adminWall(build))
+
 app.use(
   createRequestHandler({
-    // Given as a function, React Router re-derives its route tables on every request: only the dev
-    // server, whose build changes under it, needs that.
-    build: import.meta.env.DEV ? () => import('virtual:react-router/server-build') : await import('virtual:react-router/server-build'),
+    build,
     getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), clientIp: req.ip ?? 'unknown' }),
   }),
 )
