@@ -166,6 +166,24 @@ describe('a control character in a text input', () => {
   })
 })
 
+describe('an e-mail address', () => {
+  const tooLong = `${'a'.repeat(65_000)}@example.in`
+  for (const [email, message] of [
+    ['"><img/src=x/onerror=alert(1)>@x.co', 'Enter an e-mail address like name@example.com.'],
+    [tooLong, 'Your e-mail address can have at most 254 characters.'],
+  ] as const) {
+    it(`${email.slice(0, 24)} (${email.length} characters) is refused by the details form and the JSON API, nothing saved`, async () => {
+      const { userId, cookie } = await signedIn()
+      const page = await answer(() => detailsRoute.action(args(postForm('/details', cookie, { ...profile, email }))))
+      expect(page.status).toBe(400)
+      expect(JSON.stringify(page.body)).toContain(message)
+      const api = await answer(() => setDetails.action(args(postJson('/api/v1/users/set-details', cookie, { ...profile, email }))))
+      expect(api).toEqual({ status: 400, body: { message: 'Some fields are not valid.', errors: { email: [message] } } })
+      expect(await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })).toEqual({ email: null })
+    })
+  }
+})
+
 describe('a redirectTo that is not plain ASCII', () => {
   for (const [target, expected] of [
     ['/%E2%98%83', '/%E2%98%83'],
