@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { plainText } from './plain-text'
 
 /** Gateway payment states the admin list filters by (manual ones have their own list). */
 export const GATEWAY_STATUSES = ['CREATED', 'PAID', 'FAILED', 'CANCELLED'] as const
@@ -24,8 +25,7 @@ export const ReviewPaymentSchema = z.discriminatedUnion('intent', [
   z.object({
     intent: z.literal('reject'),
     paymentId,
-    reason: z
-      .string({ error: 'Give the reason for rejecting this payment; the customer sees it.' })
+    reason: plainText(z.string({ error: 'Give the reason for rejecting this payment; the customer sees it.' }), { multiLine: true })
       .trim()
       .min(3, 'Give the reason for rejecting this payment; the customer sees it.')
       .max(REJECT_REASON_MAX_LENGTH, `Keep the reason under ${REJECT_REASON_MAX_LENGTH} characters.`),
@@ -66,8 +66,7 @@ export const GrantSubscriptionSchema = z.object({
     .int('Enter whole days.')
     .min(1, 'Grant at least 1 day.')
     .max(365, 'Grant at most 365 days at a time.'),
-  reason: z
-    .string({ error: 'Give the reason for this grant.' })
+  reason: plainText(z.string({ error: 'Give the reason for this grant.' }), { multiLine: true })
     .trim()
     .min(3, 'Give the reason for this grant.')
     .max(GRANT_REASON_MAX_LENGTH, `Keep the reason under ${GRANT_REASON_MAX_LENGTH} characters.`),

@@ -3,16 +3,19 @@
  * - a UTF-8 byte order mark, or Excel reads "₹" and Indian names as mojibake;
  * - a cell that starts with = + - @ or a tab/return is a formula to a spreadsheet, and customer-typed
  *   text (a name, a rejection reason) must never run as one (CSV injection), so it gets a leading '.
- * Numbers are written as they are; only text is guarded.
+ * Numbers are written as they are; only text is guarded. Text that is entirely a signed number
+ * (a phone number like +919876543210, an amount like -500) is read by a spreadsheet as that number,
+ * never as a formula, so it is left alone: an apostrophe there would only corrupt the phone column.
  */
 export type CsvCell = string | number | null
 
 const FORMULA_START = /^[=+\-@\t\r]/
+const SIGNED_NUMBER = /^[+-]\d+(\.\d+)?$/
 
 function csvCell(value: CsvCell): string {
   if (value === null) return ''
   if (typeof value === 'number') return String(value)
-  const text = FORMULA_START.test(value) ? `'${value}` : value
+  const text = FORMULA_START.test(value) && !SIGNED_NUMBER.test(value) ? `'${value}` : value
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { plainText } from './plain-text'
 import { PAISE_PER_RUPEE } from './money'
 
 /**
@@ -19,13 +20,11 @@ const RUPEES_PATTERN = /^\d{1,3}(,?\d{2,3})*(\.\d{1,2})?$|^\d+(\.\d{1,2})?$/
 
 /** What the admin's service form posts: the price in rupees as typed ("2,999" or "2999.50"), description lines in one textarea. */
 export const ServiceFormSchema = z.object({
-  name: z
-    .string({ error: 'Enter the name.' })
+  name: plainText(z.string({ error: 'Enter the name.' }))
     .trim()
     .min(SERVICE_LIMITS.nameMin, `The name needs at least ${SERVICE_LIMITS.nameMin} characters.`)
     .max(SERVICE_LIMITS.nameMax, `The name can have at most ${SERVICE_LIMITS.nameMax} characters.`),
-  description: z
-    .string()
+  description: plainText(z.string(), { multiLine: true })
     .default('')
     .transform((text) =>
       text

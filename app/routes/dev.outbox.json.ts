@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
 import { isOutboxEnabled, listOutboxMessages } from '~/server/outbox.server'
 import type { Route } from './+types/dev.outbox.json'
 
@@ -5,5 +6,6 @@ import type { Route } from './+types/dev.outbox.json'
 export async function loader({ request }: Route.LoaderArgs) {
   if (!isOutboxEnabled()) return Response.json({ message: 'Not Found' }, { status: 404 })
   const recipient = new URL(request.url).searchParams.get('to')
+  if (recipient && hasControlCharacter(recipient)) return Response.json({ message: CONTROL_CHARACTER_MESSAGE }, { status: 400 })
   return Response.json({ messages: await listOutboxMessages(recipient) }, { headers: { 'Cache-Control': 'no-store' } })
 }

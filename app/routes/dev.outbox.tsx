@@ -1,4 +1,5 @@
 import { data } from 'react-router'
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
 import { isOutboxEnabled, listOutboxMessages } from '~/server/outbox.server'
 import type { Route } from './+types/dev.outbox'
 
@@ -7,6 +8,7 @@ export const meta: Route.MetaFunction = () => [{ title: 'Dev outbox | Research S
 export async function loader({ request }: Route.LoaderArgs) {
   if (!isOutboxEnabled()) throw data('Not Found', { status: 404 })
   const recipient = new URL(request.url).searchParams.get('to')
+  if (recipient && hasControlCharacter(recipient)) throw data(CONTROL_CHARACTER_MESSAGE, { status: 400 })
   return { recipient, messages: await listOutboxMessages(recipient) }
 }
 

@@ -1,4 +1,5 @@
 import { redirect } from 'react-router'
+import { hasControlCharacter } from '~/domain/plain-text'
 import { getSessionUser } from '~/server/session.server'
 import { cancelGatewayPayment } from '~/server/payments.server'
 import type { Route } from './+types/payments.cancel'
@@ -11,6 +12,6 @@ import type { Route } from './+types/payments.cancel'
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request)
   const orderId = new URL(request.url).searchParams.get('order')
-  if (user && orderId) await cancelGatewayPayment(user.id, orderId)
+  if (user && orderId && !hasControlCharacter(orderId)) await cancelGatewayPayment(user.id, orderId)
   return redirect('/pay?outcome=dismissed', 303)
 }

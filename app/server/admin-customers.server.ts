@@ -13,6 +13,9 @@ import { grantSubscription } from './subscriptions.server'
 const listSelect = { id: true, name: true, phone: true, email: true, pan: true, role: true } as const
 export type CustomerListing = Prisma.UserGetPayload<{ select: typeof listSelect }>
 
+/** Postgres LIKE reads % and _ as wildcards and \ as its escape: a query means those characters themselves. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '\\$&')
+
 /**
  * Customers whose phone, name, e-mail or PAN contains the query (case-insensitive); a query of
  * digits also matches the phone without its country code or spaces. Newest first.
@@ -21,7 +24,7 @@ export async function searchCustomers(query: string): Promise<CustomerListing[]>
   const text = query.trim()
   if (text.length < CUSTOMER_SEARCH_MIN_LENGTH) return []
   const digits = text.replace(/[\s+-]/g, '')
-  const contains = (value: string) => ({ contains: value, mode: 'insensitive' as const })
+  const contains = (value: string) => ({ contains: likeLiteral(value), mode: 'insensitive' as const })
   return prisma.user.findMany({
     where: {
       OR: [

@@ -5,6 +5,7 @@ import { indiaIsoDate } from '~/domain/dates'
 import { PAISE_PER_RUPEE } from '~/domain/money'
 import { profileStep, type ProfileStep } from '~/domain/profile'
 import { CheckoutResponseSchema } from '~/domain/checkout-request'
+import { CONTROL_CHARACTER_MESSAGE, jsonHasControlCharacter } from '~/domain/plain-text'
 import { PaymentError, verifyCheckoutPayment } from './payments.server'
 import type { ServiceListing } from './services.server'
 import { getSessionUser, type SessionUser } from './session.server'
@@ -139,6 +140,7 @@ export async function readJsonBody<Schema extends z.ZodType>(request: Request, s
   } catch {
     throw notJson()
   }
+  if (jsonHasControlCharacter(body)) throw apiError(400, CONTROL_CHARACTER_MESSAGE)
   const parsed = schema.safeParse(body)
   if (!parsed.success) {
     const errors: Record<string, string[]> = {}

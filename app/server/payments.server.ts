@@ -3,6 +3,7 @@ import { cartTotalPaise, sameServices, type CartItem } from '~/domain/cart'
 import { MS_PER_DAY } from '~/domain/dates'
 import { PAYMENT_START_FAILED_MESSAGE, PAYMENT_VERIFY_FAILED_MESSAGE } from '~/domain/gateway-checkout'
 import { formatRupees } from '~/domain/money'
+import { hasControlCharacter } from '~/domain/plain-text'
 import { isUuid } from '~/domain/uuid'
 import { Prisma } from '~/generated/prisma/client'
 import { pricedCart } from './cart.server'
@@ -264,9 +265,10 @@ export type CallbackResult = VerifyResult | { status: 'failed'; paymentId: strin
  * hint: it is recorded after the gateway confirms that payment really failed for our order.
  */
 export async function handleCheckoutCallback(form: FormData, deps: Deps = {}): Promise<CallbackResult> {
+  // A value with a control character is no order or payment id (and Postgres refuses NUL).
   const field = (name: string) => {
     const value = form.get(name)
-    return typeof value === 'string' ? value : ''
+    return typeof value === 'string' && !hasControlCharacter(value, { multiLine: true }) ? value : ''
   }
   const paymentId = field('razorpay_payment_id')
   if (paymentId) {
@@ -281,7 +283,7 @@ export async function handleCheckoutCallback(form: FormData, deps: Deps = {}): P
   } catch {
     // Unparseable metadata: nothing to record.
   }
-  const orderId = typeof metadata.order_id === 'string' ? metadata.order_id : ''
+  const orderId = typeof metadata.order_id === 'string' && !hasControlCharacter(metadata.order_id) ? metadata.order_id : ''
   const payment = orderId ? await prisma.payment.findUnique({ where: { gatewayOrderId: orderId }, select: { id: true } }) : null
   if (!payment) throw new PaymentError('not-found', PAYMENT_VERIFY_FAILED_MESSAGE, 404)
   const gateway = deps.gateway ?? paymentGateway()

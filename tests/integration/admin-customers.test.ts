@@ -37,6 +37,21 @@ describe('searchCustomers', () => {
     }
     expect(await searchCustomers('x')).toEqual([])
   })
+
+  it('matches % and _ as the characters themselves, not as wildcards', async () => {
+    const tag = String(randomInt(0, 1e9)).padStart(9, '0')
+    const underscore = await prisma.user.create({ data: { phone: `+918${tag}`, name: `A_B ${tag}` } })
+    const lookalike = await prisma.user.create({ data: { phone: `+917${tag}`, name: `AxB ${tag}` } })
+    const percent = await prisma.user.create({ data: { phone: `+916${tag}`, name: `50% off ${tag}` } })
+    const found = async (query: string) => (await searchCustomers(query)).map((customer) => customer.id)
+    expect(await found(`A_B ${tag}`)).toEqual([underscore.id])
+    expect(await found(`AxB ${tag}`)).toEqual([lookalike.id])
+    expect(await found(`50% off ${tag}`)).toEqual([percent.id])
+    expect(await found(`% ${tag}`)).toEqual([])
+    expect(await found('%%')).toEqual([])
+    expect(await found('__')).toEqual([])
+    expect(await found(`\\ ${tag}`)).toEqual([])
+  })
 })
 
 describe('customerForAdmin', () => {

@@ -60,6 +60,18 @@ describe('exportCsv', () => {
     expect(result.csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`)
   })
 
+  it("writes a customer's phone number as it is, without the formula guard's apostrophe", async () => {
+    const { userId } = await admin()
+    const { paymentId } = await paidPayment('phone owner', new Date('2026-03-11T06:00:00Z'))
+    const { phone } = await prisma.user.findFirstOrThrow({ where: { payments: { some: { id: paymentId } } }, select: { phone: true } })
+    for (const kind of ['payments', 'subscriptions'] as const) {
+      const result = await exportCsv(userId, { kind, from: '2026-03-11', to: '2026-03-11' })
+      if (!result.ok) throw new Error(result.message)
+      expect(result.csv).toContain(`,${phone},`)
+      expect(result.csv).not.toContain(`'${phone}`)
+    }
+  })
+
   it('refuses more rows than the cap, asking for a shorter range', async () => {
     const { userId } = await admin()
     await paidPayment('one', new Date('2026-04-10T06:00:00Z'))

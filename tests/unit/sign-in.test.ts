@@ -33,7 +33,13 @@ describe('safeRedirect', () => {
     expect(safeRedirect('/details?redirectTo=%2Fpay')).toBe('/details?redirectTo=%2Fpay')
   })
 
-  it.each(['//evil.example', '/\\evil.example', 'https://evil.example/pay', 'evil.example', '/\tevil', '', null, undefined])(
+  it('percent-encodes what is not ASCII, which a Location header cannot carry', () => {
+    expect(safeRedirect(decodeURIComponent('/%E2%98%83'))).toBe('/%E2%98%83')
+    expect(safeRedirect('/pay?note=☃ x')).toBe('/pay?note=%E2%98%83 x')
+    expect(safeRedirect('/😀')).toBe('/%F0%9F%98%80')
+  })
+
+  it.each(['//evil.example', '/\\evil.example', 'https://evil.example/pay', 'evil.example', '/\tevil', '', null, undefined, '/\u007f', '/\u0000', '/a\u0085b', '/\ud800', '//evil\u2603.example'])(
     'refuses %j',
     (target) => {
       expect(safeRedirect(target, '/')).toBe('/')

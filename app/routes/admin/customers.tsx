@@ -1,6 +1,7 @@
-import { Form, Link } from 'react-router'
-import { primaryButtonClass } from '~/components/forms'
+import { data, Form, Link } from 'react-router'
+import { FormMessage, primaryButtonClass } from '~/components/forms'
 import { CUSTOMER_SEARCH_LIMIT, CUSTOMER_SEARCH_MIN_LENGTH } from '~/domain/admin'
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
 import { requireAdmin } from '~/server/admin.server'
 import { searchCustomers } from '~/server/admin-customers.server'
 import type { Route } from './+types/customers'
@@ -10,12 +11,12 @@ export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin | Res
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
   const query = new URL(request.url).searchParams.get('q')?.trim() ?? ''
-  const customers = await searchCustomers(query)
-  return { query, customers }
+  if (hasControlCharacter(query)) return data({ query: '', customers: [], message: CONTROL_CHARACTER_MESSAGE }, 400)
+  return { query, customers: await searchCustomers(query), message: null }
 }
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
-  const { query, customers } = loaderData
+  const { query, customers, message } = loaderData
   return (
     <>
       <h1 className="text-2xl font-semibold">Customers</h1>
@@ -37,6 +38,11 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
           Search
         </button>
       </Form>
+      {message ? (
+        <div className="mt-4">
+          <FormMessage tone="error">{message}</FormMessage>
+        </div>
+      ) : null}
       {query.length >= CUSTOMER_SEARCH_MIN_LENGTH ? (
         <section aria-labelledby="results-heading" className="mt-6">
           <h2 id="results-heading" className="text-lg font-semibold">

@@ -1,0 +1,206 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { CONTROL_CHARACTER_MESSAGE } from '~/domain/plain-text'
+import * as setDetails from '~/routes/api.v1/users.set-details'
+import * as verifyPayment from '~/routes/api.v1/payments.verify-payment'
+import * as customersRoute from '~/routes/admin/customers'
+import * as customerRoute from '~/routes/admin/customer'
+import * as paymentsRoute from '~/routes/admin/payments'
+import * as serviceEditRoute from '~/routes/admin/service-edit'
+import * as detailsRoute from '~/routes/details'
+import * as outboxJsonRoute from '~/routes/dev.outbox.json'
+import * as outboxRoute from '~/routes/dev.outbox'
+import * as callbackRoute from '~/routes/payments.callback'
+import * as cancelRoute from '~/routes/payments.cancel'
+import { prisma } from '~/server/db.server'
+import { createSession } from '~/server/session.server'
+import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+
+// Postgres refuses NUL in text, so a NUL that reaches a query is a 500; the other control
+// characters are refused with it. Every text input that reaches the database is a row here.
+
+const NUL = '\u0000'
+const CONTROL_CHARACTERS = [NUL, '\u001b', '\u007f']
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: { clientIp: '203.0.113.9', cspNonce: '' } }) as never
+const get = (path: string, cookie?: string) => new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
+const postForm = (path: string, cookie: string | undefined, fields: Record<string, string>) =>
+  new Request(`http://localhost${path}`, {
+    method: 'POST',
+    headers: { ...(cookie ? { Cookie: cookie } : {}), 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  })
+const postJson = (path: string, cookie: string, body: unknown) =>
+  new Request(`http://localhost${path}`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+
+async function signedIn(role: 'CUSTOMER' | 'ADMIN' = 'CUSTOMER') {
+  const userId = await createUser()
+  await prisma.user.update({ where: { id: userId }, data: { role } })
+  return { userId, cookie: (await createSession(userId)).split(';')[0]! }
+}
+
+/** What a loader or action answered, whether it returned or threw it. */
+async function answer(call: () => unknown): Promise<{ status: number; body: unknown }> {
+  let result: unknown
+  try {
+    result = await call()
+  } catch (thrown) {
+    result = thrown
+  }
+  if (result instanceof Response) return { status: result.status, body: result.headers.get('Content-Type')?.includes('json') ? await result.json() : await result.text() }
+  if (result && typeof result === 'object' && 'type' in result && result.type === 'DataWithResponseInit') {
+    const { data, init } = result as unknown as { data: unknown; init?: { status?: number } }
+    return { status: init?.status ?? 200, body: data }
+  }
+  return { status: 200, body: result }
+}
+
+const profile = { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' }
+
+describe('a control character in a text input', () => {
+  for (const character of CONTROL_CHARACTERS) {
+    const shown = JSON.stringify(character)
+
+    it(`${shown} in the details form's e-mail: 400 with the field's message, nothing saved`, async () => {
+      const { userId, cookie } = await signedIn()
+      const reply = await answer(() => detailsRoute.action(args(postForm('/details', cookie, { ...profile, email: `asha${character}@example.in` }))))
+      expect(reply.status).toBe(400)
+      expect(JSON.stringify(reply.body)).toContain('Enter an e-mail address like name@example.com.')
+      expect(await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })).toEqual({ email: null })
+    })
+
+    it(`${shown} in a JSON string (set-details): 400 {message}, nothing saved`, async () => {
+      const { userId, cookie } = await signedIn()
+      for (const body of [{ ...profile, email: `asha${character}@example.in` }, { ...profile, name: `asha${character}rao` }]) {
+        const reply = await answer(() => setDetails.action(args(postJson('/api/v1/users/set-details', cookie, body))))
+        expect(reply.status).toBe(400)
+        expect(reply.body).toMatchObject({ message: expect.any(String) })
+      }
+      expect(await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } })).toEqual({ email: null, name: null })
+    })
+
+    it(`${shown} in the order id sent to verify-payment: 400 {message}`, async () => {
+      const { cookie } = await signedIn()
+      const razorpayResponse = { razorpay_order_id: `order_${character}x`, razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) }
+      const reply = await answer(() => verifyPayment.action(args(postJson('/api/v1/payments/verify-payment', cookie, { razorpayResponse }))))
+      expect(reply.status).toBe(400)
+      expect(reply.body).toEqual({ message: CONTROL_CHARACTER_MESSAGE })
+    })
+
+    it(`${shown} in the gateway's callback or cancel order id: the usual answers, nothing logged as a failure`, async () => {
+      const failure = vi.spyOn(console, 'error').mockImplementation(() => {})
+      vi.spyOn(console, 'warn').mockImplementation(() => {})
+      const { cookie } = await signedIn()
+      const orderId = `order_${character}x`
+      const paid = await answer(() =>
+        callbackRoute.action(args(postForm('/payments/callback', undefined, { razorpay_order_id: orderId, razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) }))),
+      )
+      const failed = await answer(() =>
+        callbackRoute.action(args(postForm('/payments/callback', undefined, { 'error[code]': 'BAD_REQUEST_ERROR', 'error[metadata]': JSON.stringify({ order_id: orderId, payment_id: 'pay_x' }) }))),
+      )
+      const cancelled = await answer(() => cancelRoute.loader(args(get(`/payments/cancel?order=${encodeURIComponent(orderId)}`, cookie))))
+      expect([paid.status, failed.status, cancelled.status]).toEqual([303, 303, 303])
+      expect(failure).not.toHaveBeenCalled()
+    })
+
+    it(`${shown} in the admin customer search: 400 with a message`, async () => {
+      const { cookie } = await signedIn('ADMIN')
+      const reply = await answer(() => customersRoute.loader(args(get(`/admin/customers?q=${encodeURIComponent(`as${character}ha`)}`, cookie))))
+      expect(reply.status).toBe(400)
+      expect(JSON.stringify(reply.body)).toContain(CONTROL_CHARACTER_MESSAGE)
+    })
+
+    it(`${shown} in the outbox's "to": 400`, async () => {
+      const json = await answer(() => outboxJsonRoute.loader(args(get(`/dev/outbox.json?to=${encodeURIComponent(`+91${character}1`)}`))))
+      expect(json).toEqual({ status: 400, body: { message: CONTROL_CHARACTER_MESSAGE } })
+      const page = await answer(() => outboxRoute.loader(args(get(`/dev/outbox?to=${encodeURIComponent(`+91${character}1`)}`))))
+      expect(page.status).toBe(400)
+    })
+
+    it(`${shown} in an admin's service name or description: 400 with the field's message, nothing saved`, async () => {
+      const { cookie } = await signedIn('ADMIN')
+      const before = await prisma.service.count()
+      for (const fields of [
+        { name: `Equity${character}`, description: 'Ideas', price: '2999', durationDays: '30' },
+        { name: 'Equity plus', description: `Ideas${character}`, price: '2999', durationDays: '30' },
+      ]) {
+        const reply = await answer(() => serviceEditRoute.action(args(postForm('/admin/services/new', cookie, fields))))
+        expect(reply.status).toBe(400)
+        expect(JSON.stringify(reply.body)).toContain(CONTROL_CHARACTER_MESSAGE)
+      }
+      expect(await prisma.service.count()).toBe(before)
+    })
+
+    it(`${shown} in a grant reason or a rejection reason: 400 with the field's message, nothing written`, async () => {
+      const { cookie } = await signedIn('ADMIN')
+      const customer = await createUser()
+      const service = await createService('Equity', 299_900, 30)
+      const granted = await answer(() =>
+        customerRoute.action(args(postForm(`/admin/customers/${customer}`, cookie, { serviceId: service.id, durationDays: '30', reason: `goodwill${character}` }), { userId: customer })),
+      )
+      expect(granted.status).toBe(400)
+      expect(JSON.stringify(granted.body)).toContain(CONTROL_CHARACTER_MESSAGE)
+      expect(await prisma.subscription.count({ where: { userId: customer } })).toBe(0)
+
+      const payment = await createPaymentRow(customer, [cartItemOf(service)], { method: 'MANUAL' })
+      const rejected = await answer(() =>
+        paymentsRoute.action(args(postForm('/admin/payments', cookie, { intent: 'reject', paymentId: payment.id, reason: `no such transfer${character}` }))),
+      )
+      expect(rejected.status).toBe(400)
+      expect(JSON.stringify(rejected.body)).toContain(CONTROL_CHARACTER_MESSAGE)
+      expect(await prisma.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { status: true } })).toEqual({ status: payment.status })
+    })
+  }
+
+  it('a multi-line field keeps its line breaks and tabs', async () => {
+    const { cookie } = await signedIn('ADMIN')
+    const customer = await createUser()
+    const service = await createService('Equity', 299_900, 30)
+    const granted = await answer(() =>
+      customerRoute.action(args(postForm(`/admin/customers/${customer}`, cookie, { serviceId: service.id, durationDays: '30', reason: 'goodwill\r\nafter\tthe outage' }), { userId: customer })),
+    )
+    expect(granted.status).toBe(200)
+  })
+})
+
+describe('an e-mail address', () => {
+  const tooLong = `${'a'.repeat(65_000)}@example.in`
+  for (const [email, message] of [
+    ['"><img/src=x/onerror=alert(1)>@x.co', 'Enter an e-mail address like name@example.com.'],
+    [tooLong, 'Your e-mail address can have at most 254 characters.'],
+  ] as const) {
+    it(`${email.slice(0, 24)} (${email.length} characters) is refused by the details form and the JSON API, nothing saved`, async () => {
+      const { userId, cookie } = await signedIn()
+      const page = await answer(() => detailsRoute.action(args(postForm('/details', cookie, { ...profile, email }))))
+      expect(page.status).toBe(400)
+      expect(JSON.stringify(page.body)).toContain(message)
+      const api = await answer(() => setDetails.action(args(postJson('/api/v1/users/set-details', cookie, { ...profile, email }))))
+      expect(api).toEqual({ status: 400, body: { message: 'Some fields are not valid.', errors: { email: [message] } } })
+      expect(await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })).toEqual({ email: null })
+    })
+  }
+})
+
+describe('a redirectTo that is not plain ASCII', () => {
+  for (const [target, expected] of [
+    ['/%E2%98%83', '/%E2%98%83'],
+    ['/pay?x=%E2%98%83', '/pay?x=%E2%98%83'],
+    ['/%7F', '/'],
+    ['/%00', '/'],
+    ['//evil.example', '/'],
+  ] as const) {
+    it(`${target} is followed encoded, or falls back to /`, async () => {
+      const complete = await signedIn()
+      await prisma.user.update({
+        where: { id: complete.userId },
+        data: { name: profile.name, email: profile.email, pan: profile.pan, dateOfBirth: new Date('2001-05-17'), panCardKey: 'k', agreementAcceptedAt: new Date() },
+      })
+      const reply = await detailsRoute.loader(args(get(`/details?redirectTo=${target}`, complete.cookie))).catch((thrown: unknown) => thrown)
+      expect(reply).toBeInstanceOf(Response)
+      expect((reply as Response).headers.get('Location')).toBe(expected)
+    })
+  }
+})
