@@ -30,9 +30,15 @@ const server = http.listen(env.PORT, () => {
   console.log(`Research Store (dev) on http://localhost:${env.PORT}`)
 })
 
-onShutdown(async () => {
-  await new Promise((resolve) => server.close(resolve))
-  await (await loadBundle()).closeApp()
-  await vite.close()
-  await database.stop()
+onShutdown({
+  close: async () => {
+    await new Promise((resolve) => server.close(resolve))
+    await (await loadBundle()).closeApp()
+    await vite.close()
+    await database.stop()
+  },
+  forceClose: async () => {
+    server.closeAllConnections()
+    await database.stop()
+  },
 })

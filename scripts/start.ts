@@ -20,10 +20,17 @@ const database = await prepareDatabase(env)
 let server: Server | undefined
 let bundle: AppBundle | undefined
 
-onShutdown(async () => {
-  if (server) await new Promise((resolve) => server!.close(resolve))
-  await bundle?.closeApp()
-  await database.stop()
+onShutdown({
+  close: async () => {
+    if (server) await new Promise((resolve) => server!.close(resolve))
+    await bundle?.closeApp()
+    await database.stop()
+  },
+  // Stopping PostgreSQL also ends the pool's sessions that a stuck request still holds.
+  forceClose: async () => {
+    server?.closeAllConnections()
+    await database.stop()
+  },
 })
 
 bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
