@@ -6,7 +6,8 @@ import { onShutdown } from './graceful-shutdown'
 
 process.env.NODE_ENV = 'production'
 
-const { announceMode, loadEnvironment } = await import('./environment')
+const { announceMode, listeningOn, loadEnvironment } = await import('./environment')
+const { listenHost } = await import('../app/server/env.server')
 const env = await loadEnvironment({ businessDetails: true })
 
 const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')
@@ -35,8 +36,11 @@ onShutdown({
 
 bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
 await bundle.startInstance()
-server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true, trustProxy: env.TRUST_PROXY }).listen(env.PORT, () => {
-  announceMode(env, database)
-  console.log(`Research Store listening on http://localhost:${env.PORT}`)
-})
+server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true, trustProxy: env.TRUST_PROXY }).listen(
+  { port: env.PORT, host: listenHost(env) },
+  () => {
+    announceMode(env, database)
+    console.log(`Research Store listening on ${listeningOn(env)}`)
+  },
+)
 
