@@ -1,7 +1,8 @@
 // `npm run dev`: Vite's dev server inside our Express stack, on the same database logic as `npm start`.
 import { createServer } from 'vite'
 import { prepareDatabase } from './db/prepare'
-import { announceMode, loadEnvironment } from './environment'
+import { listenHost } from '../app/server/env.server'
+import { announceMode, listeningOn, loadEnvironment } from './environment'
 import { onShutdown } from './graceful-shutdown'
 import { createHttpApp, type AppBundle } from '../server/http'
 
@@ -25,14 +26,20 @@ const http = createHttpApp({
   },
 })
 await (await loadBundle()).startInstance()
-const server = http.listen(env.PORT, () => {
+const server = http.listen({ port: env.PORT, host: listenHost(env) }, () => {
   announceMode(env, database)
-  console.log(`Research Store (dev) on http://localhost:${env.PORT}`)
+  console.log(`Research Store (dev) on ${listeningOn(env)}`)
 })
 
-onShutdown(async () => {
-  await new Promise((resolve) => server.close(resolve))
-  await (await loadBundle()).closeApp()
-  await vite.close()
-  await database.stop()
+onShutdown({
+  close: async () => {
+    await new Promise((resolve) => server.close(resolve))
+    await (await loadBundle()).closeApp()
+    await vite.close()
+    await database.stop()
+  },
+  forceClose: async () => {
+    server.closeAllConnections()
+    await database.stop()
+  },
 })

@@ -4,31 +4,62 @@
 // before the embedded PostgreSQL has stopped. Here signals within REPEAT_WINDOW_MS count as one;
 // a later one, or the timeout, force-quits.
 
+import { describeError } from './describe-error'
+
 const REPEAT_WINDOW_MS = 1_000
-const SHUTDOWN_TIMEOUT_MS = 10_000
+export const SHUTDOWN_GRACE_MS = 10_000
+/** After the grace period: how long stopping the database may take before we exit regardless. */
+const FORCED_CLOSE_TIMEOUT_MS = 10_000
+
+export type ShutdownSteps = {
+  /** The orderly shutdown: stop taking requests, let the open ones finish, close the app, stop the database. */
+  close: () => Promise<void>
+  /**
+   * When the orderly shutdown outlasts the grace period (a request that never ends) or a later
+   * signal insists: cut the remaining connections and still stop the database, so an embedded
+   * PostgreSQL is not left running without its owner.
+   */
+  forceClose: () => Promise<void>
+  graceMs?: number
+}
 
 /**
  * Runs `close` once on SIGINT/SIGTERM (exit 0 after it finishes) or after an uncaught error
  * (exit 1). A second Ctrl-C pressed later than REPEAT_WINDOW_MS, or a close taking longer than
- * SHUTDOWN_TIMEOUT_MS, exits at once with 1.
+ * the grace period, runs `forceClose` and exits with 1.
  */
-export function onShutdown(close: () => Promise<void>): void {
+export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: ShutdownSteps): void {
   let firstSignalAt: number | undefined
+  let forcing = false
+
+  const forceExit = async (reason: string) => {
+    if (forcing) return
+    forcing = true
+    console.error(`${reason}; closing the open connections and stopping the database`)
+    const deadline = setTimeout(() => {
+      console.error(`The database did not stop within ${FORCED_CLOSE_TIMEOUT_MS / 1000} s; exiting`)
+      process.exit(1)
+    }, FORCED_CLOSE_TIMEOUT_MS)
+    deadline.unref()
+    try {
+      await forceClose()
+    } catch (error) {
+      console.error('Forced shutdown failed:', error)
+    }
+    process.exit(1)
+  }
 
   const shutDown = async (reason: string, exitCode: number) => {
     console.log(`${reason}: shutting down`)
-    const timeout = setTimeout(() => {
-      console.error(`Shutdown took longer than ${SHUTDOWN_TIMEOUT_MS / 1000} s; exiting`)
-      process.exit(1)
-    }, SHUTDOWN_TIMEOUT_MS)
-    timeout.unref()
+    const grace = setTimeout(() => void forceExit(`Shutdown took longer than ${graceMs / 1000} s`), graceMs)
+    grace.unref()
     try {
       await close()
     } catch (error) {
       console.error('Shutdown failed:', error)
       exitCode = 1
     }
-    process.exit(exitCode)
+    if (!forcing) process.exit(exitCode)
   }
 
   const onSignal = (signal: NodeJS.Signals) => {
@@ -37,16 +68,16 @@ export function onShutdown(close: () => Promise<void>): void {
       firstSignalAt = now
       void shutDown(signal, 0)
     } else if (now - firstSignalAt > REPEAT_WINDOW_MS) {
-      console.error(`${signal} again: exiting without waiting for the shutdown to finish`)
-      process.exit(1)
+      void forceExit(`${signal} again: not waiting for the open requests`)
     }
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
 
   const onCrash = (error: unknown) => {
-    console.error(error)
-    if (firstSignalAt !== undefined) process.exit(1)
+    // An Error's stack says where; anything else thrown is described rather than printed as "undefined".
+    console.error(error instanceof Error ? error : `Error: ${describeError(error)}`)
+    if (firstSignalAt !== undefined) return void forceExit('Uncaught error while shutting down')
     firstSignalAt = Date.now()
     void shutDown('Uncaught error', 1)
   }

@@ -6,7 +6,8 @@ import { onShutdown } from './graceful-shutdown'
 
 process.env.NODE_ENV = 'production'
 
-const { announceMode, loadEnvironment } = await import('./environment')
+const { announceMode, listeningOn, loadEnvironment } = await import('./environment')
+const { listenHost } = await import('../app/server/env.server')
 const env = await loadEnvironment({ businessDetails: true })
 
 const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')
@@ -20,16 +21,26 @@ const database = await prepareDatabase(env)
 let server: Server | undefined
 let bundle: AppBundle | undefined
 
-onShutdown(async () => {
-  if (server) await new Promise((resolve) => server!.close(resolve))
-  await bundle?.closeApp()
-  await database.stop()
+onShutdown({
+  close: async () => {
+    if (server) await new Promise((resolve) => server!.close(resolve))
+    await bundle?.closeApp()
+    await database.stop()
+  },
+  // Stopping PostgreSQL also ends the pool's sessions that a stuck request still holds.
+  forceClose: async () => {
+    server?.closeAllConnections()
+    await database.stop()
+  },
 })
 
 bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
 await bundle.startInstance()
-server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true, trustProxy: env.TRUST_PROXY }).listen(env.PORT, () => {
-  announceMode(env, database)
-  console.log(`Research Store listening on http://localhost:${env.PORT}`)
-})
+server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true, trustProxy: env.TRUST_PROXY }).listen(
+  { port: env.PORT, host: listenHost(env) },
+  () => {
+    announceMode(env, database)
+    console.log(`Research Store listening on ${listeningOn(env)}`)
+  },
+)
 

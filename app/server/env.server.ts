@@ -10,6 +10,7 @@ export const AGREEMENT_SIGNING_METHODS = ['click-accept'] as const
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(3000),
+  HOST: z.string().regex(/^[\w.:-]+$/, 'must be an address to listen on, such as 127.0.0.1 or 0.0.0.0').optional(),
   TRUST_PROXY: z
     .string()
     .default('loopback')
@@ -72,6 +73,24 @@ const REAL_PROVIDER_VARIABLES = [
 
 export type Env = z.infer<typeof EnvSchema>
 
+/** Demo mode's default: a demo store shows every sign-in code at /dev/outbox, so only this machine may reach it. */
+const DEMO_HOST = '127.0.0.1'
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
+/** Where the server listens: HOST, else loopback in demo mode, else every interface (undefined). */
+export function listenHost(env: Pick<Env, 'HOST' | 'DEMO_MODE'>): string | undefined {
+  return env.HOST ?? (env.DEMO_MODE ? DEMO_HOST : undefined)
+}
+
+/** Demo mode opened to the network on purpose (HOST beyond loopback with DEMO_MODE=1 set). */
+export function isDemoOpenToNetwork(env: Pick<Env, 'HOST' | 'DEMO_MODE'>): boolean {
+  const host = listenHost(env)
+  return env.DEMO_MODE && host !== undefined && !isLoopbackHost(host)
+}
+
 export class EnvError extends Error {
   override name = 'EnvError'
 }
@@ -86,6 +105,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(`Invalid environment variable ${name}: ${issue.message}`)
   }
   const env = result.data
+  // Only a DEMO_MODE=1 someone wrote down opens demo mode to the network, never the default.
+  if (isDemoOpenToNetwork(env) && present.DEMO_MODE === undefined) {
+    throw new EnvError(
+      `HOST=${env.HOST} would open demo mode (every sign-in code readable at /dev/outbox) to the network; set DEMO_MODE=1 to do so on purpose, or DEMO_MODE=0 with real providers for a deployment`,
+    )
+  }
   const firstS3Variable = S3_VARIABLES.find((name) => env[name])
   const missingS3Variable = S3_VARIABLES.find((name) => !env[name])
   if (firstS3Variable && missingS3Variable) {

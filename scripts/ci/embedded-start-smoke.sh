@@ -25,6 +25,13 @@ grep -q 'Equity Premium' /tmp/smoke-services.html || fail "/services does not li
 grep -q 'Rs. 2,999 for 30 Days' /tmp/smoke-services.html || fail "/services has no price line"
 grep -q 'embedded PostgreSQL' "$log" || fail "the log does not say the embedded database is used"
 grep -q 'Demo mode' "$log" || fail "the log does not say demo mode"
+grep -q '127.0.0.1: this machine only' "$log" || fail "the log does not say demo mode listens on loopback only"
+# Demo mode shows every sign-in code: it must not answer on the machine's network address.
+other_address=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -v '^127\.' | grep -m1 '\.' || true)
+if [ -n "$other_address" ] && curl -fsS -m 5 "http://$other_address:$port/healthz" -o /dev/null 2>/dev/null; then
+  fail "demo mode answered on $other_address, not only on loopback"
+fi
+[ "$(stat -c %a "$(dirname "$data_dir")/demo-secret")" = 600 ] || fail "no demo secret (mode 600) beside the data folder"
 
 kill -INT -- "-$pid"
 for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done

