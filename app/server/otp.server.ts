@@ -17,7 +17,8 @@ export const OTP_SENDS_PER_ADDRESS = 30
 /** Checks of a waiting code; checks when no code is waiting are answered without being counted. */
 export const OTP_CHECKS_PER_ADDRESS = 40
 
-export type OtpRequestResult = { ok: true } | { ok: false; message: string; retryAfterMs: number }
+/** `refusedBy: 'number'` means a code went to this number a moment ago: whoever holds the phone has it. */
+export type OtpRequestResult = { ok: true } | { ok: false; message: string; retryAfterMs: number; refusedBy: 'number' | 'address' }
 /** `retryAfterMs` is set when the check was refused by the address's limit, not judged. */
 export type OtpVerifyResult = { ok: true } | { ok: false; message: string; retryAfterMs?: number }
 
@@ -32,16 +33,17 @@ function sendRules(phone: string, ip: string): RateLimitRule[] {
   return [phoneSendRule(phone), { bucket: 'otp-send-ip', key: ip, limit: OTP_SENDS_PER_ADDRESS, windowMs: OTP_ADDRESS_WINDOW_MS }]
 }
 
-const SEND_REFUSALS: Record<string, (wait: string) => string> = {
-  'otp-send-phone': (wait) => `A code was just sent. You can ask for another in ${wait}.`,
-  'otp-send-ip': (wait) => `Many codes were asked from your network just now. Try again in ${wait}.`,
+const SEND_REFUSALS: Record<string, { refusedBy: 'number' | 'address'; message: (wait: string) => string }> = {
+  'otp-send-phone': { refusedBy: 'number', message: (wait) => `A code was just sent. You can ask for another in ${wait}.` },
+  'otp-send-ip': { refusedBy: 'address', message: (wait) => `Many codes were asked from your network just now. Try again in ${wait}.` },
 }
 
 /** Creates a code for `phone` and queues its SMS, within the send limits. Never says whether the number has an account. */
 export async function requestOtp({ phone, ip, now = new Date() }: { phone: string; ip: string; now?: Date }): Promise<OtpRequestResult> {
   const limit = await consumeRateLimits(sendRules(phone, ip), now)
   if (!limit.allowed) {
-    return { ok: false, message: SEND_REFUSALS[limit.rule.bucket]!(describeWait(limit.retryAfterMs)), retryAfterMs: limit.retryAfterMs }
+    const refusal = SEND_REFUSALS[limit.rule.bucket]!
+    return { ok: false, message: refusal.message(describeWait(limit.retryAfterMs)), retryAfterMs: limit.retryAfterMs, refusedBy: refusal.refusedBy }
   }
   const code = String(randomInt(0, 10 ** OTP_DIGITS)).padStart(OTP_DIGITS, '0')
   await prisma.otpChallenge.create({

@@ -126,6 +126,7 @@ describe('send limits', () => {
       ok: false,
       message: 'A code was just sent. You can ask for another in 20 seconds.',
       retryAfterMs: 20_000,
+      refusedBy: 'number',
     })
     expect(await resendCooldownMs(phone, at(start, 10_000))).toBe(20_000)
     expect((await requestOtp({ phone, ip, now: at(start, OTP_RESEND_COOLDOWN_MS) })).ok).toBe(true)
@@ -203,7 +204,12 @@ describe('send limits', () => {
     const start = new Date()
     for (let i = 0; i < OTP_SENDS_PER_ADDRESS; i++) expect((await requestOtp({ phone: uniquePhone(), ip, now: at(start, i * 1_000) })).ok).toBe(true)
     const refused = await requestOtp({ phone: uniquePhone(), ip, now: at(start, 60_000) })
-    expect(refused).toEqual({ ok: false, message: 'Many codes were asked from your network just now. Try again in 9 minutes.', retryAfterMs: 9 * 60_000 })
+    expect(refused).toEqual({
+      ok: false,
+      message: 'Many codes were asked from your network just now. Try again in 9 minutes.',
+      retryAfterMs: 9 * 60_000,
+      refusedBy: 'address',
+    })
     expect((await requestOtp({ phone: uniquePhone(), ip, now: at(start, OTP_ADDRESS_WINDOW_MS + 1) })).ok).toBe(true)
   })
 
