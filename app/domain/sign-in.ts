@@ -3,6 +3,18 @@ import { z } from 'zod'
 export const DEFAULT_COUNTRY = 'IN'
 export const MOBILE_NUMBER_DIGITS = 10
 export const OTP_DIGITS = 6
+/** The wait after a number's first code; it doubles with each further code of the hour. */
+export const OTP_RESEND_COOLDOWN_MS = 30_000
+/** The longest a number ever waits for another code, so whoever holds the phone is never locked out for long. */
+export const OTP_RESEND_WAIT_MAX_MS = 5 * 60_000
+/** Codes sent to a number this long ago no longer lengthen its wait. */
+export const OTP_RESEND_MEMORY_MS = 60 * 60_000
+
+/** How long after its latest code a number may have another, given the codes it was sent in the last hour. */
+export function otpResendWaitMs(codesInLastHour: number): number {
+  if (codesInLastHour <= 0) return 0
+  return Math.min(OTP_RESEND_COOLDOWN_MS * 2 ** Math.min(codesInLastHour - 1, 16), OTP_RESEND_WAIT_MAX_MS)
+}
 
 export const SendCodeSchema = z.object({
   // An ISO country code, with the dial code when the country has several ("XK-383").

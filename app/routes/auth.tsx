@@ -27,9 +27,13 @@ export async function loader({ request }: Route.LoaderArgs) {
     countries: pendingPhone ? [] : DIAL_CODE_OPTIONS,
     // From the loader, so the page's JavaScript does not pull in the form schemas (and Zod) of ~/domain/sign-in.
     defaultCountry: DEFAULT_COUNTRY,
-    codeSent: new URL(request.url).searchParams.get('sent') === '1',
+    codeSent: codeSentFrom(new URL(request.url).searchParams.get('sent')),
   }
 }
+
+/** "1": a code was sent just now; "earlier": the number must wait, a code sent a moment ago is on its way. */
+type CodeSent = '1' | 'earlier'
+const codeSentFrom = (value: string | null): CodeSent | null => (value === '1' || value === 'earlier' ? value : null)
 
 type ActionResult = { formError?: string; fieldErrors?: Record<string, string[]>; fields?: Record<string, string> }
 
@@ -37,9 +41,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request)
   const url = new URL(request.url)
   const redirectTo = safeRedirect(url.searchParams.get('redirectTo'))
-  const backToAuth = (sent: boolean) => {
+  const backToAuth = (sent?: CodeSent) => {
     const target = new URL(withRedirectTo('/auth', redirectTo), url)
-    if (sent) target.searchParams.set('sent', '1')
+    if (sent) target.searchParams.set('sent', sent)
     return `${target.pathname}${target.search}`
   }
   const form = await request.clone().formData()
@@ -55,20 +59,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const phone = toE164(dialCode, parsed.data.mobile)
     const sent = await requestOtp({ phone, ip: context.clientIp })
-    if (!sent.ok) return data<ActionResult>({ formError: sent.message, fields }, 429)
-    return redirect(backToAuth(true), { headers: { 'Set-Cookie': await rememberPendingPhone(phone) } })
+    if (!sent.ok && sent.refusedBy === 'address') return data<ActionResult>({ formError: sent.message, fields }, 429)
+    // A number that must wait was sent a code a moment ago (by whoever asked): its holder can enter it.
+    return redirect(backToAuth(sent.ok ? '1' : 'earlier'), { headers: { 'Set-Cookie': await rememberPendingPhone(phone) } })
   }
 
   if (intent === 'resend') {
     const phone = await readPendingPhone(request)
-    if (!phone) return redirect(backToAuth(false))
+    if (!phone) return redirect(backToAuth())
     const sent = await requestOtp({ phone, ip: context.clientIp })
     if (!sent.ok) return data<ActionResult>({ formError: sent.message }, 429)
-    return redirect(backToAuth(true))
+    return redirect(backToAuth('1'))
   }
 
   if (intent === 'change') {
-    return redirect(backToAuth(false), { headers: { 'Set-Cookie': await forgetPendingPhone() } })
+    return redirect(backToAuth(), { headers: { 'Set-Cookie': await forgetPendingPhone() } })
   }
 
   if (intent === 'verify') {
@@ -168,13 +173,16 @@ function VerifyCodeForm({
 }: {
   phone: string
   resendInSeconds: number
-  codeSent: boolean
+  codeSent: CodeSent | null
   actionData: ActionResult | undefined
 }) {
   const busy = useNavigation().state !== 'idle'
   return (
     <>
-      {codeSent && !actionData ? <FormMessage tone="info">We sent a 6-digit code to {phone}. It is valid for 5 minutes.</FormMessage> : null}
+      {codeSent === '1' && !actionData ? <FormMessage tone="info">We sent a 6-digit code to {phone}. It is valid for 5 minutes.</FormMessage> : null}
+      {codeSent === 'earlier' && !actionData ? (
+        <FormMessage tone="info">A code was sent to {phone} a moment ago. Enter it, or ask for another when the wait below ends.</FormMessage>
+      ) : null}
       <Form method="post" className="space-y-4">
         <Field
           label="6-digit code"

@@ -2,14 +2,13 @@ import { randomInt } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import { prisma } from '~/server/db.server'
 import { stopJobs } from '~/server/jobs.server'
+import { OTP_RESEND_COOLDOWN_MS, OTP_RESEND_WAIT_MAX_MS } from '~/domain/sign-in'
 import {
+  OTP_ADDRESS_WINDOW_MS,
+  OTP_CHECKS_PER_ADDRESS,
   OTP_MAX_WRONG_TRIES,
-  OTP_RESEND_COOLDOWN_MS,
-  OTP_SENDS_PER_IP_PER_HOUR,
-  OTP_SENDS_PER_PHONE_PER_HOUR,
+  OTP_SENDS_PER_ADDRESS,
   OTP_TTL_MS,
-  OTP_VERIFIES_PER_IP_PER_HOUR,
-  OTP_VERIFIES_PER_PHONE_PER_HOUR,
   requestOtp,
   resendCooldownMs,
   verifyOtp,
@@ -32,9 +31,8 @@ describe('one-time codes', () => {
   it('has the limits the issue sets', () => {
     expect(OTP_TTL_MS).toBe(300_000)
     expect(OTP_MAX_WRONG_TRIES).toBe(5)
-    expect(OTP_RESEND_COOLDOWN_MS).toBe(30_000)
-    expect([OTP_SENDS_PER_PHONE_PER_HOUR, OTP_SENDS_PER_IP_PER_HOUR]).toEqual([5, 20])
-    expect([OTP_VERIFIES_PER_PHONE_PER_HOUR, OTP_VERIFIES_PER_IP_PER_HOUR]).toEqual([20, 60])
+    expect([OTP_RESEND_COOLDOWN_MS, OTP_RESEND_WAIT_MAX_MS]).toEqual([30_000, 300_000])
+    expect([OTP_SENDS_PER_ADDRESS, OTP_CHECKS_PER_ADDRESS, OTP_ADDRESS_WINDOW_MS]).toEqual([30, 40, 600_000])
   })
 
   it('stores only a hash of the code and queues the SMS', async () => {
@@ -128,66 +126,160 @@ describe('send limits', () => {
       ok: false,
       message: 'A code was just sent. You can ask for another in 20 seconds.',
       retryAfterMs: 20_000,
+      refusedBy: 'number',
     })
     expect(await resendCooldownMs(phone, at(start, 10_000))).toBe(20_000)
     expect((await requestOtp({ phone, ip, now: at(start, OTP_RESEND_COOLDOWN_MS) })).ok).toBe(true)
   })
 
-  it('allows 5 sends per number per hour', async () => {
+  it('doubles the wait between codes for a number, up to 5 minutes, and forgets sends after an hour', async () => {
     const phone = uniquePhone()
     const start = new Date()
-    for (let i = 0; i < OTP_SENDS_PER_PHONE_PER_HOUR; i++) {
-      expect((await requestOtp({ phone, ip: uniqueIp(), now: at(start, i * 60_000) })).ok).toBe(true)
+    let sentAt = start
+    const waits: number[] = []
+    for (let i = 0; i < 7; i++) {
+      expect((await requestOtp({ phone, ip: uniqueIp(), now: sentAt })).ok).toBe(true)
+      const refused = await requestOtp({ phone, ip: uniqueIp(), now: at(sentAt, 1) })
+      if (refused.ok) throw new Error('a second code within a millisecond was sent')
+      waits.push(refused.retryAfterMs + 1)
+      expect(await resendCooldownMs(phone, at(sentAt, 1))).toBe(refused.retryAfterMs)
+      sentAt = at(sentAt, refused.retryAfterMs + 1)
     }
-    const refused = await requestOtp({ phone, ip: uniqueIp(), now: at(start, 10 * 60_000) })
-    expect(refused).toMatchObject({ ok: false, message: 'Too many codes were asked for this number. Try again in 50 minutes.' })
-    expect((await requestOtp({ phone, ip: uniqueIp(), now: at(start, 60 * 60_000 + 1) })).ok).toBe(true)
+    expect(waits).toEqual([30_000, 60_000, 120_000, 240_000, 300_000, 300_000, 300_000])
+    // An hour after the last send, the number starts again at 30 seconds.
+    const later = at(sentAt, 60 * 60_000)
+    expect((await requestOtp({ phone, ip: uniqueIp(), now: later })).ok).toBe(true)
+    expect(await resendCooldownMs(phone, at(later, 1))).toBe(OTP_RESEND_COOLDOWN_MS - 1)
   })
 
-  it('allows 20 sends per address per hour, whatever the numbers', async () => {
+  it('an attacker asking for codes every 30 seconds for an hour never keeps the holder of the number waiting more than 5 minutes', async () => {
+    const phone = uniquePhone()
+    const attacker = uniqueIp()
+    const start = new Date()
+    let longestWaitMs = 0
+    for (let second = 0; second < 3600; second += 30) {
+      const sent = await requestOtp({ phone, ip: attacker, now: at(start, second * 1000) })
+      if (!sent.ok) longestWaitMs = Math.max(longestWaitMs, sent.retryAfterMs)
+    }
+    expect(longestWaitMs).toBeLessThanOrEqual(OTP_RESEND_WAIT_MAX_MS)
+    // The customer asks from their own phone once the attack stops, and gets a code within 5 minutes.
+    const victim = uniqueIp()
+    const attackEnded = at(start, 3600 * 1000)
+    const refused = await requestOtp({ phone, ip: victim, now: attackEnded })
+    const retryAt = refused.ok ? attackEnded : at(attackEnded, refused.retryAfterMs)
+    expect(retryAt.getTime() - attackEnded.getTime()).toBeLessThanOrEqual(OTP_RESEND_WAIT_MAX_MS)
+    expect(await requestOtp({ phone, ip: victim, now: retryAt })).toEqual({ ok: true })
+    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip: victim, now: at(retryAt, 10_000) })).toEqual({ ok: true })
+  })
+
+  it('5 codes asked 30 seconds apart by someone else do not stop the customer getting a code within a few minutes', async () => {
+    const phone = uniquePhone()
+    const start = new Date()
+    for (let i = 0; i < 5; i++) await requestOtp({ phone, ip: uniqueIp(), now: at(start, i * OTP_RESEND_COOLDOWN_MS) })
+    const victim = uniqueIp()
+    let asked = at(start, 5 * OTP_RESEND_COOLDOWN_MS)
+    let sent = await requestOtp({ phone, ip: victim, now: asked })
+    if (!sent.ok) {
+      asked = at(asked, sent.retryAfterMs)
+      sent = await requestOtp({ phone, ip: victim, now: asked })
+    }
+    expect(sent).toEqual({ ok: true })
+    expect(asked.getTime() - start.getTime()).toBeLessThanOrEqual(5 * 60_000)
+    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip: victim, now: at(asked, 10_000) })).toEqual({ ok: true })
+  })
+
+  it('lets 50 customers behind one carrier address get codes within an hour', async () => {
     const ip = uniqueIp()
-    for (let i = 0; i < OTP_SENDS_PER_IP_PER_HOUR; i++) expect((await requestOtp({ phone: uniquePhone(), ip })).ok).toBe(true)
-    const refused = await requestOtp({ phone: uniquePhone(), ip })
-    expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/^Too many codes were asked from your network\. Try again in \d+ minutes\.$/) })
+    const start = new Date()
+    for (let i = 0; i < 50; i++) {
+      const phone = uniquePhone()
+      const askedAt = at(start, i * 72_000)
+      expect(await requestOtp({ phone, ip, now: askedAt })).toEqual({ ok: true })
+      expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip, now: at(askedAt, 20_000) })).toEqual({ ok: true })
+    }
+  })
+
+  it('slows a burst from one address after 30 codes in 10 minutes, for minutes rather than an hour', async () => {
+    const ip = uniqueIp()
+    const start = new Date()
+    for (let i = 0; i < OTP_SENDS_PER_ADDRESS; i++) expect((await requestOtp({ phone: uniquePhone(), ip, now: at(start, i * 1_000) })).ok).toBe(true)
+    const refused = await requestOtp({ phone: uniquePhone(), ip, now: at(start, 60_000) })
+    expect(refused).toEqual({
+      ok: false,
+      message: 'Many codes were asked from your network just now. Try again in 9 minutes.',
+      retryAfterMs: 9 * 60_000,
+      refusedBy: 'address',
+    })
+    expect((await requestOtp({ phone: uniquePhone(), ip, now: at(start, OTP_ADDRESS_WINDOW_MS + 1) })).ok).toBe(true)
   })
 
   it('counts nothing against the number when the address is refused', async () => {
     const ip = uniqueIp()
-    for (let i = 0; i < OTP_SENDS_PER_IP_PER_HOUR; i++) await requestOtp({ phone: uniquePhone(), ip })
+    const start = new Date()
+    for (let i = 0; i < OTP_SENDS_PER_ADDRESS; i++) await requestOtp({ phone: uniquePhone(), ip, now: start })
     const phone = uniquePhone()
-    expect((await requestOtp({ phone, ip })).ok).toBe(false)
-    expect((await requestOtp({ phone, ip: uniqueIp() })).ok).toBe(true)
+    expect((await requestOtp({ phone, ip, now: start })).ok).toBe(false)
+    expect((await requestOtp({ phone, ip: uniqueIp(), now: start })).ok).toBe(true)
+  })
+})
+
+describe('check limits', () => {
+  it('wrong guesses from elsewhere do not stop the customer signing in with a fresh code', async () => {
+    const phone = uniquePhone()
+    const victim = uniqueIp()
+    const start = new Date()
+    await requestOtp({ phone, ip: victim, now: start })
+    for (let i = 0; i < 20; i++) await verifyOtp({ phone, code: '999999', ip: uniqueIp(), now: at(start, 1_000 + i) })
+    const askedAgain = at(start, OTP_RESEND_COOLDOWN_MS)
+    expect(await requestOtp({ phone, ip: victim, now: askedAgain })).toEqual({ ok: true })
+    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip: victim, now: at(askedAgain, 10_000) })).toEqual({ ok: true })
   })
 
-  it('limits code checks per number, from whatever address', async () => {
+  it('the current code works after wrong guesses against earlier codes of the hour', async () => {
     const phone = uniquePhone()
+    const start = new Date()
+    let sentAt = start
+    for (let i = 0; i < 4; i++) {
+      await requestOtp({ phone, ip: uniqueIp(), now: sentAt })
+      const code = await codeSentTo(phone)
+      const wrong = code === '000000' ? '111111' : '000000'
+      for (let t = 0; t < OTP_MAX_WRONG_TRIES; t++) await verifyOtp({ phone, code: wrong, ip: uniqueIp(), now: at(sentAt, 1_000) })
+      sentAt = at(sentAt, 5 * 60_000)
+    }
     const ip = uniqueIp()
-    await requestOtp({ phone, ip })
-    let last = { ok: true } as Awaited<ReturnType<typeof verifyOtp>>
-    for (let i = 0; i < OTP_VERIFIES_PER_PHONE_PER_HOUR + 1; i++) last = await verifyOtp({ phone, code: '999999', ip: uniqueIp() })
-    expect(last).toEqual({ ok: false, message: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes\.$/), retryAfterMs: expect.any(Number) })
-    // The oldest of the hour's checks leaves the window in just under an hour.
-    expect(!last.ok && last.retryAfterMs).toBeGreaterThan(55 * 60_000)
-    expect(!last.ok && last.retryAfterMs).toBeLessThanOrEqual(60 * 60_000)
+    expect(await requestOtp({ phone, ip, now: sentAt })).toEqual({ ok: true })
+    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip, now: at(sentAt, 10_000) })).toEqual({ ok: true })
   })
 
-  it('limits code checks per address to 60 an hour, whatever the numbers, and says when to retry', async () => {
+  it('does not count checks when no code is waiting, against the number or the address', async () => {
+    const phone = uniquePhone()
     const ip = uniqueIp()
     const start = new Date()
     const noCode = { ok: false, message: 'There is no code waiting for this number. Ask for a new code.' }
-    // No code was sent to these numbers: each check is answered, and counted, all the same.
-    for (let i = 0; i < OTP_VERIFIES_PER_IP_PER_HOUR; i++) {
-      expect(await verifyOtp({ phone: uniquePhone(), code: '999999', ip, now: at(start, i * 1_000) })).toEqual(noCode)
+    for (let i = 0; i < 100; i++) expect(await verifyOtp({ phone, code: '999999', ip, now: at(start, i) })).toEqual(noCode)
+    for (let i = 0; i < 100; i++) expect(await verifyOtp({ phone: uniquePhone(), code: '999999', ip, now: at(start, i) })).toEqual(noCode)
+    expect(await requestOtp({ phone, ip, now: at(start, 1_000) })).toEqual({ ok: true })
+    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip, now: at(start, 2_000) })).toEqual({ ok: true })
+  })
+
+  it('limits the checks one address makes of waiting codes to 40 in 10 minutes, and says when to retry', async () => {
+    const ip = uniqueIp()
+    const start = new Date()
+    const phones = Array.from({ length: OTP_CHECKS_PER_ADDRESS / OTP_MAX_WRONG_TRIES + 1 }, uniquePhone)
+    for (const phone of phones) await requestOtp({ phone, ip: uniqueIp(), now: start })
+    for (const phone of phones.slice(0, -1)) {
+      for (let t = 0; t < OTP_MAX_WRONG_TRIES; t++) {
+        expect((await verifyOtp({ phone, code: '999999', ip, now: start })).ok).toBe(false)
+      }
     }
-    const phone = uniquePhone()
-    expect(await verifyOtp({ phone, code: '999999', ip, now: at(start, 10 * 60_000) })).toEqual({
+    const phone = phones.at(-1)!
+    const code = await codeSentTo(phone)
+    expect(await verifyOtp({ phone, code, ip, now: at(start, 60_000) })).toEqual({
       ok: false,
-      message: 'Too many attempts. Try again in 50 minutes.',
-      retryAfterMs: 50 * 60_000,
+      message: 'Too many attempts from your network. Try again in 9 minutes.',
+      retryAfterMs: 9 * 60_000,
     })
-    // The refusal is the address's: the same number from elsewhere is still checked.
-    expect(await verifyOtp({ phone, code: '999999', ip: uniqueIp(), now: at(start, 10 * 60_000) })).toEqual(noCode)
-    // Room comes back as the first checks leave the hour.
-    expect(await verifyOtp({ phone: uniquePhone(), code: '999999', ip, now: at(start, 60 * 60_000 + 1) })).toEqual(noCode)
+    // The refusal is the address's and was not counted against the code: from elsewhere it still works.
+    expect(await verifyOtp({ phone, code, ip: uniqueIp(), now: at(start, 60_000) })).toEqual({ ok: true })
   })
 })

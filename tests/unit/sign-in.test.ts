@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
-import { MOBILE_NUMBER_DIGITS, OTP_DIGITS, SendCodeSchema, toE164, VerifyCodeSchema } from '~/domain/sign-in'
+import {
+  MOBILE_NUMBER_DIGITS,
+  OTP_DIGITS,
+  OTP_RESEND_COOLDOWN_MS,
+  OTP_RESEND_MEMORY_MS,
+  OTP_RESEND_WAIT_MAX_MS,
+  otpResendWaitMs,
+  SendCodeSchema,
+  toE164,
+  VerifyCodeSchema,
+} from '~/domain/sign-in'
 import { isCrossSiteWrite } from '~/server/origin.server'
 
 describe('sign-in forms', () => {
   it('has SPEC lengths', () => {
     expect([MOBILE_NUMBER_DIGITS, OTP_DIGITS]).toEqual([10, 6])
+  })
+
+  it('waits 30 seconds after a first code, doubling per code of the last hour up to 5 minutes', () => {
+    expect([OTP_RESEND_COOLDOWN_MS, OTP_RESEND_WAIT_MAX_MS, OTP_RESEND_MEMORY_MS]).toEqual([30_000, 300_000, 3_600_000])
+    expect([0, 1, 2, 3, 4, 5, 6, 120, 1e6].map(otpResendWaitMs)).toEqual([0, 30_000, 60_000, 120_000, 240_000, 300_000, 300_000, 300_000, 300_000])
   })
 
   it('takes a 10-digit mobile number, spaces allowed', () => {
