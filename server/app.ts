@@ -8,6 +8,7 @@ import { startCacheSync, type CacheSync } from '~/server/cache-sync.server'
 import { isDatabaseReachable, prisma } from '~/server/db.server'
 import { startJobWorkers, stopJobs } from '~/server/jobs.server'
 import { isCrossSiteWrite } from '~/server/origin.server'
+import { limitRequestBodies, withLimitedBodies } from '~/server/request-body-limit.server'
 import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/xsrf.server'
 
 export const app = express()
@@ -17,6 +18,8 @@ app.get('/healthz', async (_req, res) => {
   const reachable = await isDatabaseReachable()
   res.status(reachable ? 200 : 503).set('Cache-Control', 'no-store').json({ database: reachable ? 'up' : 'down' })
 })
+
+app.use(limitRequestBodies())
 
 // A cross-site form must not act for a signed-in user (SameSite=Lax covers most, not all, browsers).
 // The one exception is the payment gateway's return POST, which acts for nobody: it carries no
@@ -51,12 +54,14 @@ app.use('/api/v1', (req, res, next) => {
 })
 
 app.use(
-  createRequestHandler({
-    // Given as a function, React Router re-derives its route tables on every request: only the dev
-    // server, whose build changes under it, needs that.
-    build: import.meta.env.DEV ? () => import('virtual:react-router/server-build') : await import('virtual:react-router/server-build'),
-    getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), clientIp: req.ip ?? 'unknown' }),
-  }),
+  withLimitedBodies(
+    createRequestHandler({
+      // Given as a function, React Router re-derives its route tables on every request: only the dev
+      // server, whose build changes under it, needs that.
+      build: import.meta.env.DEV ? () => import('virtual:react-router/server-build') : await import('virtual:react-router/server-build'),
+      getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), clientIp: req.ip ?? 'unknown' }),
+    }),
+  ),
 )
 
 // What fails outside the API's route modules (their own failures are answered by apiGet/apiPost):
