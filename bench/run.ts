@@ -3,13 +3,15 @@
 // route manifest), the time to check a sign-in code, SSR throughput and Lighthouse figures against
 // the budgets of shared/research/perf.md and issues 2, 4 and 5 (bench/budgets.ts).
 // Exits non-zero only when something could not be measured; a figure over budget is reported.
+// BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies figures.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { allChecks, BUDGETS, check, info, kb, ms, times } from './budgets'
+import { allChecks, BUDGETS, check, info, kb, mb, ms, times } from './budgets'
 import { assertBrowserUserAgents, CHROMIUM_PATH, hasChromium, launchChromium } from './browser'
 import { cleanup } from './cleanup'
+import { LARGE_BODY_BYTES_PER_CLIENT, LARGE_BODY_CLIENTS, measureLargeBodies } from './large-bodies'
 import { compareLighthouse } from './lighthouse'
 import { compareLoad } from './load'
 import { type FirstLoad, measureFirstLoad, measureHtml } from './measure-bytes'
@@ -23,7 +25,17 @@ function envCount(name: string, fallback: number): number {
   return value
 }
 
+const BENCH_SELECTIONS = ['all', 'large-bodies'] as const
+
+function benchSelection(): (typeof BENCH_SELECTIONS)[number] {
+  const only = process.env.BENCH_ONLY ?? 'all'
+  const selection = BENCH_SELECTIONS.find((name) => name === only)
+  if (!selection) throw new Error(`BENCH_ONLY must be one of ${BENCH_SELECTIONS.join(', ')}, got ${only}`)
+  return selection
+}
+
 const config = {
+  only: benchSelection(),
   durationS: envCount('BENCH_DURATION_S', 10),
   rounds: envCount('BENCH_ROUNDS', 3),
   lighthouseRuns: envCount('BENCH_LIGHTHOUSE_RUNS', 5),
@@ -69,6 +81,7 @@ function printChunks(chunks: ChunkSize[]) {
 
 async function main() {
   assertBrowserUserAgents()
+  if (config.only === 'large-bodies') return largeBodiesOnly()
   results.chromium = chromiumVersion()
   console.log(`Bench: Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`)
   console.log(`Load: ${config.rounds} rounds × ${config.durationS} s; Lighthouse: ${config.lighthouseRuns} runs each; code checks: ${config.verifyRuns}`)
@@ -141,6 +154,8 @@ async function main() {
     )
   } else info('skipped', 'BENCH_VERIFY_RUNS=0')
 
+  await measureLargeBodiesSection(store.server)
+
   section(`SSR load: GET /services vs floor /, 50 connections, ${config.durationS} s per run, ABBA (${loadAverage()})`)
   if (config.rounds > 0) {
     const load = await compareLoad({
@@ -174,6 +189,43 @@ async function main() {
   const over = allChecks().filter((item) => !item.pass)
   section(`Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`)
   if (unmeasured.length) throw new Error(`not measured: ${unmeasured.join('; ')}`)
+}
+
+async function largeBodiesOnly() {
+  console.log(`Bench (BENCH_ONLY=large-bodies): Node ${process.version}, ${loadAverage()}`)
+  section('Build')
+  info('store (npm run build)', `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`)
+  section('Server (the store as npm start runs it: node scripts/start.ts, built already)')
+  const store = await startStore(await freePort(3400))
+  info('store', store.server.origin, store.database)
+  await measureLargeBodiesSection(store.server)
+  const over = allChecks().filter((item) => !item.pass)
+  section(`Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`)
+}
+
+async function measureLargeBodiesSection(server: { origin: string; pid: number }) {
+  section(
+    `Oversized bodies: ${LARGE_BODY_CLIENTS} clients each send ${mb(LARGE_BODY_BYTES_PER_CLIENT)} to POST /auth (half chunked), reconnecting when refused; /healthz asked meanwhile (${loadAverage()})`,
+  )
+  const figures = await measureLargeBodies(server.origin, server.pid)
+  results.largeBodies = figures
+  const statuses = Object.entries(figures.statuses)
+    .map(([status, count]) => `${count}× ${status === '0' ? 'no answer' : status}`)
+    .join(', ')
+  check(
+    'store RSS peak above idle',
+    mb(figures.peakAboveIdleBytes),
+    `< ${mb(BUDGETS.largeBodiesPeakRssAboveIdleBytes)}`,
+    figures.peakAboveIdleBytes < BUDGETS.largeBodiesPeakRssAboveIdleBytes,
+    `idle ${mb(figures.idleRssBytes)}, peak ${mb(figures.peakRssBytes)}; ${figures.requests} requests in ${ms(figures.attackMs)}: ${statuses}`,
+  )
+  check(
+    '/healthz p99 meanwhile',
+    ms(figures.healthz.p99Ms),
+    `< ${ms(BUDGETS.healthzDuringLargeBodiesP99Ms)}`,
+    figures.healthz.p99Ms < BUDGETS.healthzDuringLargeBodiesP99Ms,
+    `p50 ${figures.healthz.p50Ms.toFixed(1)} ms, max ${ms(figures.healthz.maxMs)}, ${figures.healthz.samples} requests, ${figures.healthz.failed} failed`,
+  )
 }
 
 function measureRouteJs() {

@@ -8,6 +8,7 @@ import { startCacheSync, type CacheSync } from '~/server/cache-sync.server'
 import { isDatabaseReachable, prisma } from '~/server/db.server'
 import { startJobWorkers, stopJobs } from '~/server/jobs.server'
 import { isCrossSiteWrite } from '~/server/origin.server'
+import { limitRequestBodies, withLimitedBodies } from '~/server/request-body-limit.server'
 import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/xsrf.server'
 import { adminWall } from './admin-wall'
 
@@ -18,6 +19,8 @@ app.get('/healthz', async (_req, res) => {
   const reachable = await isDatabaseReachable()
   res.status(reachable ? 200 : 503).set('Cache-Control', 'no-store').json({ database: reachable ? 'up' : 'down' })
 })
+
+app.use(limitRequestBodies())
 
 // A cross-site form must not act for a signed-in user (SameSite=Lax covers most, not all, browsers).
 // The one exception is the payment gateway's return POST, which acts for nobody: it carries no
@@ -58,10 +61,12 @@ const build = import.meta.env.DEV ? () => import('virtual:react-router/server-bu
 app.use(adminWall(build))
 
 app.use(
-  createRequestHandler({
-    build,
-    getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), clientIp: req.ip ?? 'unknown' }),
-  }),
+  withLimitedBodies(
+    createRequestHandler({
+      build,
+      getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), clientIp: req.ip ?? 'unknown' }),
+    }),
+  ),
 )
 
 // What fails outside the API's route modules (their own failures are answered by apiGet/apiPost):

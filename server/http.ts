@@ -10,6 +10,21 @@ export type AppBundle = { app: RequestHandler; startInstance: () => Promise<void
 
 const clientDir = path.resolve('build/client')
 
+/** How long a browser that reached the store over HTTPS keeps refusing plain HTTP to it. */
+export const HSTS_MAX_AGE_S = 365 * 24 * 60 * 60
+
+/**
+ * The headers every answer carries, static files included: no content-type sniffing, and HSTS only
+ * on a request that came over HTTPS (directly or as a trusted proxy's X-Forwarded-Proto says), so
+ * that a store reached over plain HTTP (the demo on localhost) never tells a browser to insist on
+ * HTTPS for that host.
+ */
+const transportHeaders: RequestHandler = (req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+  if (req.secure) res.setHeader('Strict-Transport-Security', `max-age=${HSTS_MAX_AGE_S}; includeSubDomains`)
+  next()
+}
+
 /** The production build's static files: hashed assets precompressed by scripts/precompress.mjs. */
 export function builtAssets(): RequestHandler {
   const assets = express.Router()
@@ -27,8 +42,8 @@ export function builtAssets(): RequestHandler {
 }
 
 /**
- * The Express stack around the React Router app: static assets first (not logged, not compressed
- * again), then request logging, security headers with a per-request CSP nonce, and compression.
+ * The Express stack around the React Router app: the transport headers, static assets (not logged,
+ * not compressed again), then request logging, security headers with a per-request CSP nonce, and compression.
  */
 export function createHttpApp({
   app,
@@ -45,6 +60,7 @@ export function createHttpApp({
   const http = express()
   http.disable('x-powered-by')
   http.set('trust proxy', trustProxy)
+  http.use(transportHeaders)
   http.use(assets)
 
   http.use(morgan(production ? 'short' : 'dev'))
@@ -73,7 +89,8 @@ export function createHttpApp({
             },
           }
         : false,
-      strictTransportSecurity: production,
+      // Set by transportHeaders, only over HTTPS.
+      strictTransportSecurity: false,
       // Helmet's `no-referrer` makes browsers send `Origin: null` on our own form posts, which the
       // cross-site check must refuse; `same-origin` keeps our URLs from other sites all the same.
       referrerPolicy: { policy: 'same-origin' },

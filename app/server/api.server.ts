@@ -64,6 +64,7 @@ export function paymentErrorResponse(error: unknown): Response {
  * of five is under 2 KiB.
  */
 export const JSON_BODY_MAX_BYTES = 64 * 1024
+export const JSON_BODY_TOO_LARGE_MESSAGE = `The request body is too large: at most ${JSON_BODY_MAX_BYTES / 1024} KiB.`
 
 export const UNEXPECTED_ERROR_MESSAGE = 'Something went wrong on our side. Please try again in a moment.'
 
@@ -110,7 +111,7 @@ export function apiPost<Args extends ApiArgs>(handler: (args: Args) => Response 
  * is not JSON, 400 with per-field messages when it does not fit the schema.
  */
 export async function readJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
-  const tooLarge = () => apiError(413, `The request body is too large: at most ${JSON_BODY_MAX_BYTES / 1024} KiB.`, { headers: { Connection: 'close' } })
+  const tooLarge = () => apiError(413, JSON_BODY_TOO_LARGE_MESSAGE, { headers: { Connection: 'close' } })
   const notJson = () => apiError(400, 'The request body must be JSON.')
   if (Number(request.headers.get('Content-Length')) > JSON_BODY_MAX_BYTES) throw tooLarge()
   if (!request.body) throw notJson()
