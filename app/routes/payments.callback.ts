@@ -15,8 +15,11 @@ export function loader() {
  * page, which carries the session again.
  */
 export async function action({ request }: Route.ActionArgs) {
+  // A body that is not a form is no gateway's answer: unverified, like a bad signature.
+  const form = await request.formData().catch(() => null)
+  if (!form) return redirect('/pay?outcome=unverified', 303)
   try {
-    const result = await handleCheckoutCallback(await request.formData())
+    const result = await handleCheckoutCallback(form)
     if (result.status === 'failed') return redirect('/pay?outcome=failed', 303)
     return redirect('/subscriptions?from=payment', { status: 303, headers: { 'Set-Cookie': await serializeCart([]) } })
   } catch (error) {
