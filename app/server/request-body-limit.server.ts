@@ -17,7 +17,8 @@ export const FORM_BODY_TOO_LARGE_MESSAGE = `The request is too large: at most ${
  */
 function readsItsOwnUpload(req: ExpressRequest): boolean {
   if (req.path === '/api/v1/users/set-pancard') return true
-  return req.path === '/details' && /^multipart\/form-data\b/i.test(req.get('content-type') ?? '')
+  // The wizard's step posts to /details, or to /details.data when the page's JavaScript sends it.
+  return (req.path === '/details' || req.path === '/details.data') && /^multipart\/form-data\b/i.test(req.get('content-type') ?? '')
 }
 
 function bodyMaxBytesOf(req: ExpressRequest): number {

@@ -52,6 +52,11 @@ function serveRoutesBehindTheLimit() {
     '/echo',
     withLimitedBodies(async (req, res) => void (await answer(res, new Response(await asFetchRequest(req).arrayBuffer())))),
   )
+  // The wizard's PAN card step posts to /details without JavaScript and to /details.data with it.
+  routes.post(
+    ['/details', '/details.data'],
+    withLimitedBodies(async (req, res) => void (await answer(res, new Response(String((await asFetchRequest(req).arrayBuffer()).byteLength))))),
+  )
   routes.post(
     '/webhooks/razorpay',
     withLimitedBodies(async (req, res) => void (await answer(res, await webhookRoute.action(args(asFetchRequest(req)))))),
@@ -161,6 +166,15 @@ describe('a body within the cap', () => {
     })
     expect(JSON.parse(answer.text)).toEqual({ outcome: 'processed' })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(1)
+  })
+
+  it('leaves the wizard’s PAN card upload its own larger cap, posted by the page with or without JavaScript', async () => {
+    const body = Buffer.concat([multipartHead({}, { name: PAN_CARD_FIELD_NAME, filename: 'card.jpg', type: 'image/jpeg' }), jpegOfSize(MB), multipartTail()])
+    for (const path of ['/details', '/details.data']) {
+      const answer = await post(routes.baseUrl, path, { body, headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` } })
+      expect(answer.status, path).toBe(200)
+      expect(Number(answer.text), path).toBe(body.byteLength)
+    }
   })
 
   it('leaves the PAN card upload its own larger cap: a 1 MB image is saved', async () => {
