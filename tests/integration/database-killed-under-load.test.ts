@@ -93,7 +93,7 @@ async function rows<T extends pg.QueryResultRow>(url: string, sql: string, value
 }
 
 describe('the database killed under a write load', () => {
-  it('keeps every acknowledged write, leaves nothing half-made, and the store writes again after a restart', { timeout: 60_000 }, async () => {
+  it('keeps every acknowledged write, leaves nothing half-made, and the store writes again after a restart', { timeout: 90_000 }, async () => {
     const parent = mkdtempSync(path.join(tmpdir(), 'killed-db-'))
     cleanups.push(() => rmSync(parent, { recursive: true, force: true }))
     const dataDir = path.join(parent, 'postgres')
