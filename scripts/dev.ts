@@ -3,7 +3,7 @@ import { createServer } from 'vite'
 import { prepareDatabase } from './db/prepare'
 import { listenHost } from '../app/server/env.server'
 import { announceMode, listeningOn, loadEnvironment } from './environment'
-import { onShutdown } from './graceful-shutdown'
+import { onShutdown, stopServing } from './graceful-shutdown'
 import { createHttpApp, type AppBundle } from '../server/http'
 
 const env = await loadEnvironment({ businessDetails: true })
@@ -33,7 +33,7 @@ const server = http.listen({ port: env.PORT, host: listenHost(env) }, () => {
 
 onShutdown({
   close: async () => {
-    await new Promise((resolve) => server.close(resolve))
+    await stopServing(server)
     await (await loadBundle()).closeApp()
     await vite.close()
     await database.stop()

@@ -4,12 +4,34 @@
 // before the embedded PostgreSQL has stopped. Here signals within REPEAT_WINDOW_MS count as one;
 // a later one, or the timeout, force-quits.
 
+import type { Server } from 'node:http'
 import { describeError } from './describe-error'
 
 const REPEAT_WINDOW_MS = 1_000
 export const SHUTDOWN_GRACE_MS = 10_000
 /** After the grace period: how long stopping the database may take before we exit regardless. */
 const FORCED_CLOSE_TIMEOUT_MS = 10_000
+
+/** While the server closes: how often connections that have fallen idle are closed. */
+const IDLE_CONNECTION_SWEEP_MS = 100
+
+/**
+ * `server.close()` refuses new connections but, in Node, goes on serving new requests on open
+ * keep-alive connections (answering "keep-alive") and closes an idle one only after
+ * keepAliveTimeout: a browser or proxy reusing its connection holds the shutdown until the grace
+ * period ends. From now on every answer says `Connection: close`, and connections are closed as
+ * soon as their last request is answered. Resolves once the last connection has closed.
+ */
+export function stopServing(server: Server): Promise<void> {
+  server.prependListener('request', (_request, response) => response.setHeader('Connection', 'close'))
+  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_CONNECTION_SWEEP_MS)
+  return new Promise((resolve) =>
+    server.close(() => {
+      clearInterval(sweep)
+      resolve()
+    }),
+  )
+}
 
 export type ShutdownSteps = {
   /** The orderly shutdown: stop taking requests, let the open ones finish, close the app, stop the database. */

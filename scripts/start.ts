@@ -2,7 +2,7 @@
 // migrations, seed the demo catalogue in demo mode, and serve the production build.
 import type { Server } from 'node:http'
 import { pathToFileURL } from 'node:url'
-import { onShutdown } from './graceful-shutdown'
+import { onShutdown, stopServing } from './graceful-shutdown'
 
 process.env.NODE_ENV = 'production'
 
@@ -23,7 +23,7 @@ let bundle: AppBundle | undefined
 
 onShutdown({
   close: async () => {
-    if (server) await new Promise((resolve) => server!.close(resolve))
+    if (server) await stopServing(server)
     await bundle?.closeApp()
     await database.stop()
   },
