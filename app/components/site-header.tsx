@@ -26,7 +26,7 @@ const menuItemClass =
   'block rounded px-3 py-2 text-gray-800 hover:bg-gray-100 dark:text-gray-100 dark:hover:bg-gray-800'
 
 const panelClass =
-  'menu-panel right-4 min-w-48 rounded-lg border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-700 dark:bg-gray-900'
+  'menu-panel min-w-48 rounded-lg border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-700 dark:bg-gray-900'
 
 /**
  * Both menus are native `popover="auto"` elements: they open, close on an outside click and close
@@ -61,25 +61,25 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
             type="button"
             popoverTarget="site-menu"
             aria-label="Menu"
-            className="rounded p-2 text-gray-700 hover:bg-gray-100 xl:hidden dark:text-gray-200 dark:hover:bg-gray-800"
+            className="rounded p-2 [anchor-name:--site-menu] text-gray-700 hover:bg-gray-100 xl:hidden dark:text-gray-200 dark:hover:bg-gray-800"
           >
             <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
             </svg>
           </button>
-          <button type="button" popoverTarget="account-menu" aria-label="Account" className="rounded-full">
+          <button type="button" popoverTarget="account-menu" aria-label="Account" className="rounded-full [anchor-name:--account-menu]">
             <ThemedImage light={avatarLight} dark={avatarDark} alt="" size={40} className="h-auto w-9 xl:w-10" />
           </button>
         </div>
       </div>
-      <nav id="site-menu" popover="auto" aria-label="Main menu" className={panelClass}>
+      <nav id="site-menu" popover="auto" aria-label="Main menu" className={`${panelClass} [position-anchor:--site-menu]`}>
         {NAV_LINKS.map((link) => (
           <NavLink key={link.to} to={link.to} className={({ isActive }) => `${menuItemClass} ${isActive ? 'font-semibold text-green-700 dark:text-green-400' : ''}`}>
             {link.label}
           </NavLink>
         ))}
       </nav>
-      <div id="account-menu" popover="auto" className={panelClass}>
+      <div id="account-menu" popover="auto" className={`${panelClass} [position-anchor:--account-menu]`}>
         {user ? (
           <>
             <Link to="/subscriptions" className={menuItemClass}>

@@ -206,7 +206,8 @@ function AgreementStep({
   return (
     <Form method="post" className="space-y-4">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-      <div className="max-h-[60vh] overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700" tabIndex={0} role="region" aria-label="Terms and Conditions, MITC and consent">
+      {/* relative: the links' screen-reader-only texts are absolutely placed; without it they escape this scroll box and lengthen the page. */}
+      <div className="relative max-h-[60vh] overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700" tabIndex={0} role="region" aria-label="Terms and Conditions, MITC and consent">
         <LegalDocumentView document={termsAndConditions(agreement.details)} embedded />
       </div>
       <p className="text-xs text-gray-600 dark:text-gray-400">Version {agreement.version}</p>
