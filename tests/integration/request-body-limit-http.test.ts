@@ -171,9 +171,11 @@ describe('a body within the cap', () => {
   it('leaves the wizard’s PAN card upload its own larger cap, posted by the page with or without JavaScript', async () => {
     const body = Buffer.concat([multipartHead({}, { name: PAN_CARD_FIELD_NAME, filename: 'card.jpg', type: 'image/jpeg' }), jpegOfSize(MB), multipartTail()])
     for (const path of ['/details', '/details.data']) {
-      const answer = await post(routes.baseUrl, path, { body, headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` } })
-      expect(answer.status, path).toBe(200)
-      expect(Number(answer.text), path).toBe(body.byteLength)
+      for (const chunked of [false, true]) {
+        const answer = await post(routes.baseUrl, path, { body, chunked, headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` } })
+        expect(answer.status, `${path}, chunked: ${chunked}`).toBe(200)
+        expect(Number(answer.text), `${path}, chunked: ${chunked}`).toBe(body.byteLength)
+      }
     }
   })
 
