@@ -1,13 +1,13 @@
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type ProvidedDatabase, startEmbeddedPostgres } from '../../scripts/db/database'
 import { migrate } from '../../scripts/db/migrate'
 import type { WriteKind } from '../fixtures/store-write-load'
+import { cleanUpAfterEach, freePorts, isRunning } from '../support/processes'
 
 // The store's own PostgreSQL is killed outright (SIGKILL to the postmaster, as an out-of-memory
 // killer or a power cut would) while customers write, then started again on the same data folder.
@@ -18,26 +18,7 @@ const POLL_INTERVAL_MS = 20
 const GATEWAY_PAYMENTS_BEFORE_KILL = 6
 const GATEWAY_PAYMENTS_AFTER_RESTART = 3
 
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z')
-  } catch {
-    return false
-  }
-}
+const cleanUp = cleanUpAfterEach()
 
 function childrenOf(pid: number): number[] {
   try {
@@ -73,7 +54,7 @@ function startWriteLoad(env: Record<string, string>) {
   })
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-4000)))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  cleanups.push(async () => {
+  cleanUp(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     await exited
   })
@@ -95,14 +76,14 @@ async function rows<T extends pg.QueryResultRow>(url: string, sql: string, value
 describe('the database killed under a write load', () => {
   it('keeps every acknowledged write, leaves nothing half-made, and the store writes again after a restart', { timeout: 90_000 }, async () => {
     const parent = mkdtempSync(path.join(tmpdir(), 'killed-db-'))
-    cleanups.push(() => rmSync(parent, { recursive: true, force: true }))
+    cleanUp(() => rmSync(parent, { recursive: true, force: true }))
     const dataDir = path.join(parent, 'postgres')
-    const port = await freePort()
+    const port = (await freePorts(1))[0]!
     const postmasterPid = () => Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
 
     let database: ProvidedDatabase = await startEmbeddedPostgres({ dataDir, port, databaseName: 'store' })
     // A server this test killed has nothing left to stop (and stopping it would wait for an exit that already happened).
-    cleanups.push(async () => {
+    cleanUp(async () => {
       if (existsSync(path.join(dataDir, 'postmaster.pid')) && isRunning(postmasterPid())) await database.stop()
     })
     await migrate(database.url, { log: () => {} })

@@ -1,34 +1,15 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startEmbeddedPostgres } from '../../scripts/db/database'
+import { cleanUpAfterEach, freePorts, isRunning } from '../support/processes'
 
 const GRACE_MS = 300
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z')
-  } catch {
-    return false
-  }
-}
+const cleanUp = cleanUpAfterEach()
 
 type StandIn = { child: ChildProcess; httpPort: number; output: () => string; exited: Promise<number | null> }
 
@@ -53,7 +34,7 @@ async function startStandIn(dataDir: string, pgPort: number): Promise<StandIn> {
 
 function newDataDir(): string {
   const parent = mkdtempSync(path.join(tmpdir(), 'embedded-pg-'))
-  cleanups.push(() => rmSync(parent, { recursive: true, force: true }))
+  cleanUp(() => rmSync(parent, { recursive: true, force: true }))
   return path.join(parent, 'postgres')
 }
 
@@ -62,16 +43,16 @@ const postmasterPid = (dataDir: string) => Number(readFileSync(path.join(dataDir
 describe('the embedded PostgreSQL across runs', () => {
   it('starts again after the previous run was killed outright and left its server running', async () => {
     const dataDir = newDataDir()
-    const pgPort = await freePort()
+    const pgPort = (await freePorts(1))[0]!
     const killed = await startStandIn(dataDir, pgPort)
     const orphan = postmasterPid(dataDir)
-    cleanups.push(() => void (isRunning(orphan) && process.kill(orphan, 'SIGKILL')))
+    cleanUp(() => void (isRunning(orphan) && process.kill(orphan, 'SIGKILL')))
     killed.child.kill('SIGKILL')
     await killed.exited
     expect(isRunning(orphan)).toBe(true)
 
     const database = await startEmbeddedPostgres({ dataDir, port: pgPort, databaseName: 'stand_in' })
-    cleanups.push(() => database.stop())
+    cleanUp(() => database.stop())
     const client = new pg.Client({ connectionString: database.url })
     await client.connect()
     const { rows } = await client.query<{ answer: number }>('SELECT 1 AS answer')
@@ -82,9 +63,9 @@ describe('the embedded PostgreSQL across runs', () => {
 
   it('still stops the database and exits when a request outlasts the grace period', async () => {
     const dataDir = newDataDir()
-    const standIn = await startStandIn(dataDir, await freePort())
+    const standIn = await startStandIn(dataDir, (await freePorts(1))[0]!)
     const postgres = postmasterPid(dataDir)
-    cleanups.push(() => void (isRunning(postgres) && process.kill(postgres, 'SIGKILL')))
+    cleanUp(() => void (isRunning(postgres) && process.kill(postgres, 'SIGKILL')))
     // A request the server never answers keeps server.close() waiting.
     const held = request({ host: '127.0.0.1', port: standIn.httpPort, path: '/' })
     held.on('error', () => {})

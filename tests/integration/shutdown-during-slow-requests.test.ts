@@ -1,11 +1,12 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SHUTDOWN_GRACE_MS } from '../../scripts/graceful-shutdown'
+import { cleanUpAfterEach, freePorts, isRunning } from '../support/processes'
 
 // `npm start` (scripts/start.ts, run for real with its embedded PostgreSQL) gets SIGTERM, as from a
 // deployment or `docker stop`, while customers are in the middle of slow uploads. The store serves
@@ -20,27 +21,7 @@ const START_TIMEOUT_MS = 45_000
 const DEMO_SERVICES = 5
 const POLL_INTERVAL_MS = 50
 
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-/** `count` distinct ports free now (all held open together, so none is handed out twice). */
-async function freePorts(count: number): Promise<number[]> {
-  const probes = Array.from({ length: count }, () => createServer())
-  await Promise.all(probes.map((probe) => new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))))
-  const ports = probes.map((probe) => (probe.address() as { port: number }).port)
-  await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))))
-  return ports
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z')
-  } catch {
-    return false
-  }
-}
+const cleanUp = cleanUpAfterEach()
 
 type Store = { child: ChildProcess; output: () => string; exited: Promise<number | null>; waitForOutput: (text: string) => Promise<void> }
 
@@ -56,7 +37,7 @@ function startStore(env: Record<string, string>): Store {
   child.stdout!.on('data', collect)
   child.stderr!.on('data', collect)
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  cleanups.push(async () => {
+  cleanUp(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     await exited
   })
@@ -102,7 +83,7 @@ function startSlowUpload(port: number, agent: http.Agent): SlowRequest {
  */
 function pollUntilFailure(port: number): Promise<string | undefined> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-  cleanups.push(() => agent.destroy())
+  cleanUp(() => agent.destroy())
   const poll = () =>
     new Promise<void>((resolve, reject) => {
       const request = http.get({ host: '127.0.0.1', port, path: '/poll', agent }, (response) => {
@@ -138,7 +119,7 @@ function connectionRefused(port: number): Promise<boolean> {
 describe('SIGTERM while requests are in progress', () => {
   it('finishes the requests being answered, refuses new connections, stops the database and exits 0 within the grace period', { timeout: 90_000 }, async () => {
     const parent = mkdtempSync(path.join(tmpdir(), 'store-shutdown-'))
-    cleanups.push(() => rmSync(parent, { recursive: true, force: true }))
+    cleanUp(() => rmSync(parent, { recursive: true, force: true }))
     const dataDir = path.join(parent, 'postgres')
     const [port, postgresPort] = (await freePorts(2)) as [number, number]
     const store = startStore({
@@ -147,7 +128,7 @@ describe('SIGTERM while requests are in progress', () => {
       EMBEDDED_PG_DIR: dataDir,
       EMBEDDED_PG_PORT: String(postgresPort),
     })
-    cleanups.push(() => {
+    cleanUp(() => {
       const lockFile = path.join(dataDir, 'postmaster.pid')
       if (!existsSync(lockFile)) return
       const pid = Number(readFileSync(lockFile, 'utf8').split('\n')[0])
@@ -162,7 +143,7 @@ describe('SIGTERM while requests are in progress', () => {
 
     // Keep-alive, as browsers do: the store must not wait on their idle connections either.
     const agent = new http.Agent({ keepAlive: true })
-    cleanups.push(() => agent.destroy())
+    cleanUp(() => agent.destroy())
     const uploads = Array.from({ length: SLOW_REQUESTS }, () => startSlowUpload(port, agent))
     for (const upload of uploads) expect((await upload.answered).statusCode).toBe(200)
     const pollingStopped = pollUntilFailure(port)
