@@ -12,6 +12,7 @@ import {
   SignInError,
 } from '~/server/auth.server'
 import { DIAL_CODE_OPTIONS, dialCodeFor } from '~/server/countries.server'
+import { readForm } from '~/server/forms.server'
 import { requestOtp, resendCooldownMs } from '~/server/otp.server'
 import { createSession } from '~/server/session.server'
 import type { Route } from './+types/auth'
@@ -46,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (sent) target.searchParams.set('sent', sent)
     return `${target.pathname}${target.search}`
   }
-  const form = await request.clone().formData()
+  const form = await readForm(request.clone())
   const intent = form.get('intent')
 
   if (intent === 'send') {

@@ -12,6 +12,7 @@ import { safeRedirect } from '~/domain/redirect'
 import { agreementSigning } from '~/server/agreement-signing.server'
 import { requireUser } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
+import { readForm } from '~/server/forms.server'
 import { readPanCardUpload } from '~/server/pan-card-image.server'
 import { savePanCard, saveProfileDetails } from '~/server/profile.server'
 import type { Route } from './+types/details'
@@ -63,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return nextStep
   }
 
-  const formData = await request.formData()
+  const formData = await readForm(request)
   if (formData.get('intent') === 'accept-agreement') {
     const agreement = currentAgreement(businessDetails)
     if (formData.get('version') !== agreement.version) {

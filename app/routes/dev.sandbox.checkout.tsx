@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router'
 import { formatRupees } from '~/domain/money'
+import { readForm } from '~/server/forms.server'
 import { demoSandbox, SandboxError } from '~/server/razorpay.server'
 import type { Route } from './+types/dev.sandbox.checkout'
 
@@ -21,7 +22,7 @@ type CheckoutForm = { orderId: string; amountPaise: number; name: string; descri
 export async function action({ request }: Route.ActionArgs) {
   const sandbox = await demoSandbox()
   if (!sandbox) throw data('Not Found', { status: 404 })
-  const form = await request.formData()
+  const form = await readForm(request)
   const text = (name: string) => String(form.get(name) ?? '')
   const origin = new URL(request.url).origin
   const checkout: CheckoutForm = {

@@ -17,6 +17,7 @@ import { formatPriceLine, formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { pricedCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
+import { readForm } from '~/server/forms.server'
 import { gatewayCheckout } from '~/server/gateway-checkout.server'
 import {
   cancelGatewayPayment,
@@ -66,7 +67,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireCompleteProfile(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   const intent = form.get('intent')
 
   if (intent === 'remove') {

@@ -4,6 +4,7 @@ import { FormMessage, primaryButtonClass } from '~/components/forms'
 import { ServiceDescription } from '~/components/service-description'
 import { formatPriceLine } from '~/domain/money'
 import { addServiceToCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
+import { readForm } from '~/server/forms.server'
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/services'
 
@@ -28,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData()
+  const form = await readForm(request)
   const serviceId = String(form.get('serviceId') ?? '')
   const intent = form.get('intent')
   if (intent === 'add') {

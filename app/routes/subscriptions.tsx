@@ -7,6 +7,7 @@ import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
+import { readForm } from '~/server/forms.server'
 import { setManualPaymentUtr } from '~/server/payments.server'
 import { activeSubscriptions, pendingPayments } from '~/server/subscriptions.server'
 import type { Route } from './+types/subscriptions'
@@ -44,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** The bank transfer reference (UTR) of a pending manual claim: optional, added or corrected here. */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireCompleteProfile(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   const paymentId = String(form.get('paymentId') ?? '')
   const typed = String(form.get('utr') ?? '')
   const utr = parseOptionalUtr(typed)

@@ -31,6 +31,9 @@ const NUL = '\u0000'
 const SOME_ID = '00000000-0000-4000-8000-000000000000'
 const CONTROL_CHARACTERS = 'Remove the control characters (such as NUL) from this text.'
 const NOT_FOUND_PAGE = '404 Not Found'
+const NOT_A_FORM = 'This request did not carry a form.'
+const BROKEN_MULTIPART = { 'content-type': 'multipart/form-data; boundary=nothing-like-it' }
+const JSON_BODY = { 'content-type': 'application/json' }
 const TAMPERED_CART = JSON.stringify([{ _id: SOME_ID, service: { _id: SOME_ID, name: 'Free', price: 0, duration: 365 } }])
 
 const BOUNDARY = 'hostile-input-boundary'
@@ -51,6 +54,9 @@ const BATTERY: Record<string, HostileCase[]> = {
     { what: 'NUL in the mobile number', method: 'POST', url: '/auth', form: { intent: 'send', country: 'IN', mobile: `98765${NUL}4321` }, status: 400 },
     { what: 'a code to check with no number waiting', method: 'POST', url: '/auth', form: { intent: 'verify', code: '123456' }, status: 400 },
     { what: 'an unknown intent', method: 'POST', url: '/auth', form: { intent: 'drop-tables' }, status: 400 },
+    { what: 'JSON instead of a form', method: 'POST', url: '/auth', body: '{"intent":"send"}', headers: JSON_BODY, status: 400, says: NOT_A_FORM },
+    { what: 'a broken multipart body', method: 'POST', url: '/auth', body: 'garbage', headers: BROKEN_MULTIPART, status: 400, says: NOT_A_FORM },
+    { what: 'no body at all', method: 'POST', url: '/auth', status: 400, says: NOT_A_FORM },
     { what: 'an open redirect after signing in', url: '/auth?redirectTo=%2F%2Fevil.example', status: 200, says: 'redirectTo=%2F' },
     { what: 'a non-ASCII redirect target', url: '/auth?redirectTo=%2F%E2%98%83', status: 200 },
     { what: 'a signed-in customer is sent on', as: 'customer', url: '/auth', status: 302 },
@@ -84,6 +90,8 @@ const BATTERY: Record<string, HostileCase[]> = {
       status: 400,
       says: 'Your e-mail address can have at most 254 characters.',
     },
+    { what: 'JSON instead of a form', as: 'customer', method: 'POST', url: '/details', body: '{}', headers: JSON_BODY, status: 400, says: NOT_A_FORM },
+    { what: 'a broken multipart body', as: 'customer', method: 'POST', url: '/details', body: 'garbage', headers: BROKEN_MULTIPART, status: 400 },
     { what: 'an invalid PAN', as: 'customer', method: 'POST', url: '/details', form: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCDE12345' }, status: 400 },
     { what: 'a script in the name', as: 'customer', method: 'POST', url: '/details', form: { name: '<script>alert(1)</script>', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' }, status: 400, says: 'Use letters and spaces only in your name.' },
     { what: 'a stale agreement version', as: 'customer', method: 'POST', url: '/details', form: { intent: 'accept-agreement', version: 'agreement-000000000000' }, status: 409, says: 'The agreement was updated while you were reading it.' },
@@ -105,16 +113,19 @@ const BATTERY: Record<string, HostileCase[]> = {
   'routes/services.tsx': [
     { what: 'NUL in a service id', as: 'customer', method: 'POST', url: '/services', form: { intent: 'add', serviceId: `x${NUL}` }, status: 400 },
     { what: 'a service that does not exist', as: 'customer', method: 'POST', url: '/services', form: { intent: 'add', serviceId: SOME_ID }, status: 400 },
+    { what: 'JSON instead of a form', as: 'customer', method: 'POST', url: '/services', body: '{"intent":"add"}', headers: JSON_BODY, status: 400, says: NOT_A_FORM },
   ],
   'routes/pay.tsx': [
     { what: 'a customer with an incomplete profile', as: 'customer', url: '/pay', status: 302, location: /^\/details/ },
     { what: 'an unknown intent', as: 'complete', method: 'POST', url: '/pay', form: { intent: 'free' }, status: 400, says: 'Something was missing from the form.' },
+    { what: 'a broken multipart body', as: 'complete', method: 'POST', url: '/pay', body: 'garbage', headers: BROKEN_MULTIPART, status: 400, says: NOT_A_FORM },
     { what: 'a UTR with markup', as: 'complete', method: 'POST', url: '/pay', form: { intent: 'manual', utr: '<b>UTR</b>' }, status: 400 },
     { what: 'verifying a forged signature for a foreign order', as: 'complete', method: 'POST', url: '/pay', form: { intent: 'verify', razorpay_order_id: 'order_foreign', razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) }, status: 400 },
   ],
   'routes/subscriptions.tsx': [
     { what: 'another customer’s claim (or none) gets no reference', as: 'complete', method: 'POST', url: '/subscriptions', form: { paymentId: SOME_ID, utr: 'UTR1234567890' }, status: 409, says: 'no longer waiting for verification' },
     { what: 'NUL in the reference', as: 'complete', method: 'POST', url: '/subscriptions', form: { paymentId: SOME_ID, utr: `UTR${NUL}1` }, status: 400 },
+    { what: 'JSON instead of a form', as: 'complete', method: 'POST', url: '/subscriptions', body: '{}', headers: JSON_BODY, status: 400, says: NOT_A_FORM },
   ],
   'routes/payments.callback.ts': [
     { what: 'a forged signature', method: 'POST', url: '/payments/callback', form: { razorpay_order_id: 'order_x', razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) }, status: 303, location: '/pay?outcome=unverified' },

@@ -7,6 +7,7 @@ import { COMPLAINT_SOURCE_LABELS, COMPLAINT_SOURCES, monthLabel, type ComplaintS
 import { complaintMonthFormSchema, SOURCE_FIGURE_LABELS, sourcePreview, type SourceFigures } from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/admin.server'
 import { complaintMonthForAdmin, saveComplaintMonth } from '~/server/admin-complaint-board.server'
+import { readForm } from '~/server/forms.server'
 import type { Route } from './+types/complaint-board-month'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -31,7 +32,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const month = await complaintMonthForAdmin(params.month)
   if (!month) throw data('Not Found', { status: 404 })
-  const submission = parseWithZod(await request.formData(), { schema: complaintMonthFormSchema(month.pendingAtStart) })
+  const submission = parseWithZod(await readForm(request), { schema: complaintMonthFormSchema(month.pendingAtStart) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
   const change = await saveComplaintMonth(admin.id, month.month, submission.value)
   if (!change.ok) {

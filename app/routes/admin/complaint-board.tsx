@@ -7,6 +7,7 @@ import { monthLabel, nextMonth } from '~/domain/complaint-board'
 import { EARLIEST_COMPLAINT_BOARD_MONTH, lastEndedMonth, publishComplaintMonthSchema, suggestedMonthToPublish } from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/admin.server'
 import { complaintMonthsForAdmin, publishComplaintMonth } from '~/server/admin-complaint-board.server'
+import { readForm } from '~/server/forms.server'
 import type { Route } from './+types/complaint-board'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Complaint board | Admin | Research Store' }]
@@ -28,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Publish a month: it joins the board with no complaints, and the admin goes on to its figures. */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const submission = parseWithZod(await request.formData(), { schema: publishComplaintMonthSchema(lastEndedMonth(new Date())) })
+  const submission = parseWithZod(await readForm(request), { schema: publishComplaintMonthSchema(lastEndedMonth(new Date())) })
   if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
   const { month } = submission.value
   const change = await publishComplaintMonth(admin.id, month)

@@ -6,6 +6,7 @@ import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import { requireAdmin } from '~/server/admin.server'
 import { customerForAdmin, grantableServices, grantSubscriptionAsAdmin } from '~/server/admin-customers.server'
+import { readForm } from '~/server/forms.server'
 import type { Route } from './+types/customer'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin | Research Store` }]
@@ -64,7 +65,7 @@ type GrantValues = { serviceId: string; durationDays: string; reason: string }
 /** Grant a complimentary or corrective subscription, with a reason. */
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   const values: GrantValues = {
     serviceId: String(form.get('serviceId') ?? ''),
     durationDays: String(form.get('durationDays') ?? ''),

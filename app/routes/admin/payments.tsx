@@ -14,6 +14,7 @@ import {
   type ReviewOutcome,
 } from '~/server/admin-payments.server'
 import { requireAdmin } from '~/server/admin.server'
+import { readForm } from '~/server/forms.server'
 import type { Route } from './+types/payments'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Payments | Admin | Research Store' }]
@@ -58,7 +59,7 @@ type ActionResult = { paymentId: string; intent: string; result: SubmissionResul
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const formData = await request.formData()
+  const formData = await readForm(request)
   const submission = parseWithZod(formData, { schema: ReviewPaymentSchema })
   const echo = { paymentId: String(formData.get('paymentId') ?? ''), intent: String(formData.get('intent') ?? '') }
   if (submission.status !== 'success') {

@@ -3,6 +3,7 @@ import { ErrorList, Field, FormMessage, primaryButtonClass } from '~/components/
 import { parseServiceForm, priceForForm, SERVICE_LIMITS, type ServiceFormErrors } from '~/domain/service-form'
 import { requireAdmin } from '~/server/admin.server'
 import { createService, serviceForAdmin, updateService } from '~/server/admin-services.server'
+import { readForm } from '~/server/forms.server'
 import type { Route } from './+types/service-edit'
 
 // One module for /admin/services/new (no serviceId) and /admin/services/:serviceId.
@@ -23,7 +24,7 @@ type FormValues = { name: string; description: string; price: string; durationDa
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   const values: FormValues = {
     name: String(form.get('name') ?? ''),
     description: String(form.get('description') ?? ''),

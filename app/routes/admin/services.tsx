@@ -3,6 +3,7 @@ import { FormMessage, primaryButtonClass, secondaryButtonClass } from '~/compone
 import { formatPriceLine } from '~/domain/money'
 import { requireAdmin } from '~/server/admin.server'
 import { servicesForAdmin, setServiceOnSale } from '~/server/admin-services.server'
+import { readForm } from '~/server/forms.server'
 import type { Route } from './+types/services'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Services | Admin | Research Store' }]
@@ -16,7 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Take a service off sale or put it back on sale. */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const form = await request.formData()
+  const form = await readForm(request)
   const serviceId = String(form.get('serviceId') ?? '')
   const intent = form.get('intent')
   if (intent !== 'deactivate' && intent !== 'reactivate') return data({ serviceId, ok: false, message: 'Something was missing from the form. Please try again.' }, 400)
