@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isDemoOpenToNetwork } from './listen-host.server'
 
 const flag = z
   .enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0' })
@@ -72,24 +73,6 @@ const REAL_PROVIDER_VARIABLES = [
 ] as const
 
 export type Env = z.infer<typeof EnvSchema>
-
-/** Demo mode's default: a demo store shows every sign-in code at /dev/outbox, so only this machine may reach it. */
-const DEMO_HOST = '127.0.0.1'
-
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
-}
-
-/** Where the server listens: HOST, else loopback in demo mode, else every interface (undefined). */
-export function listenHost(env: Pick<Env, 'HOST' | 'DEMO_MODE'>): string | undefined {
-  return env.HOST ?? (env.DEMO_MODE ? DEMO_HOST : undefined)
-}
-
-/** Demo mode opened to the network on purpose (HOST beyond loopback with DEMO_MODE=1 set). */
-export function isDemoOpenToNetwork(env: Pick<Env, 'HOST' | 'DEMO_MODE'>): boolean {
-  const host = listenHost(env)
-  return env.DEMO_MODE && host !== undefined && !isLoopbackHost(host)
-}
 
 export class EnvError extends Error {
   override name = 'EnvError'

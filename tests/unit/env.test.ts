@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isDemoOpenToNetwork, listenHost, parseEnv } from '~/server/env.server'
+import { parseEnv } from '~/server/env.server'
+import { isDemoOpenToNetwork, listenHost } from '~/server/listen-host.server'
 import { demoOpenWarning } from '../../scripts/environment'
 
 const PRODUCTION = {

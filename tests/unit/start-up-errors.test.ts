@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { embeddedStartFailure } from '../../scripts/db/database'
 import { describeError } from '../../scripts/describe-error'
@@ -35,4 +36,14 @@ describe('embeddedStartFailure', () => {
     expect(embeddedStartFailure({ ...where, error: new Error('spawn EACCES'), recentLog: [] })).toMatch(/: spawn EACCES$/)
     expect(embeddedStartFailure({ ...where, error: undefined, recentLog: [] })).toMatch(/: no reason given$/)
   })
+})
+
+describe('a wrong variable at start', () => {
+  it('stops npm start and npm run dev with one line naming it, not a stack trace', () => {
+    for (const script of ['scripts/start.ts', 'scripts/dev.ts']) {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8', timeout: 30_000 })
+      expect(run.status, script).toBe(1)
+      expect(run.stderr.trim(), script).toBe('Invalid environment variable PORT: must be a port number')
+    }
+  }, 60_000)
 })
