@@ -5,7 +5,7 @@ import { formatRupees } from '~/domain/money'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
 import { notifyCustomer } from './notify.server'
-import { confirmManualPayment, rejectManualPayment } from './payments.server'
+import { confirmManualPayment, openManualClaim, rejectManualPayment } from './payments.server'
 import { PaymentStateError } from './subscriptions.server'
 
 /** Rows per list: the review queue is short in practice; the gateway list is a recent window. */
@@ -19,7 +19,7 @@ const customerSelect = { id: true, name: true, phone: true, email: true } as con
  */
 export async function pendingManualPaymentsForReview(now: Date) {
   const rows = await prisma.payment.findMany({
-    where: { method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } },
+    where: openManualClaim(now),
     orderBy: { createdAt: 'asc' },
     take: ADMIN_LIST_LIMIT,
     select: { id: true, amountPaise: true, currency: true, cart: true, utr: true, createdAt: true, expiresAt: true, user: { select: customerSelect } },

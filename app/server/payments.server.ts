@@ -38,6 +38,9 @@ export const RECONCILE_BATCH_SIZE = 100
 /** Stored failure texts come from the browser or the gateway: keep them short. */
 const FAILURE_REASON_MAX_LENGTH = 500
 
+/** A manual claim the team can still decide: pending and inside its days (even before the expiry job has run). */
+export const openManualClaim = (now: Date) => ({ method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } }) as const
+
 
 export type PaymentErrorCode =
   | 'empty-cart'
@@ -492,6 +495,8 @@ export async function createManualPayment(
   }: { idempotencyKey?: string; utr?: string; expectedAmountPaise?: number; now?: Date } = {},
 ): Promise<ManualPaymentResult> {
   const { items, amountPaise } = await checkoutCart(cartIds, expectedAmountPaise)
+  const serviceIds = items.map((item) => item.serviceId)
+  const claimedServiceIds = (claim: { cart: unknown }) => (claim.cart as CartItem[]).map((item) => item.serviceId)
   const result = await prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`manual-payment:${userId}`}, 0))::text`
     const select = { id: true, amountPaise: true, expiresAt: true, cart: true } as const
@@ -508,22 +513,14 @@ export async function createManualPayment(
             },
             select,
           })
-        ).find((candidate) =>
-          sameServices(
-            (candidate.cart as CartItem[]).map((item) => item.serviceId),
-            items.map((item) => item.serviceId),
-          ),
-        )
+        ).find((candidate) => sameServices(claimedServiceIds(candidate), serviceIds))
     if (existing) {
-      const existingServiceIds = (existing.cart as CartItem[]).map((item) => item.serviceId)
-      if (!sameServices(existingServiceIds, items.map((item) => item.serviceId))) {
+      if (!sameServices(claimedServiceIds(existing), serviceIds)) {
         throw new PaymentError('idempotency-key-reused', 'This request repeats an earlier claim for a different cart. Reload the page and submit again.', 409)
       }
       return { paymentId: existing.id, created: false, amountPaise: existing.amountPaise, expiresAt: existing.expiresAt! }
     }
-    const openClaims = await tx.payment.count({
-      where: { userId, method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } },
-    })
+    const openClaims = await tx.payment.count({ where: { userId, ...openManualClaim(now) } })
     if (openClaims >= MANUAL_OPEN_CLAIMS_MAX) {
       throw new PaymentError(
         'too-many-open-claims',
@@ -568,7 +565,7 @@ export function confirmManualPayment(
 export async function setManualPaymentUtr(userId: string, paymentId: string, utr: string, now = new Date()): Promise<boolean> {
   if (!isUuid(paymentId)) return false
   const { count } = await prisma.payment.updateMany({
-    where: { id: paymentId, userId, method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } },
+    where: { id: paymentId, userId, ...openManualClaim(now) },
     data: { utr },
   })
   if (count > 0) await invalidateUserPayments(userId)
@@ -592,7 +589,7 @@ export async function rejectManualPayment(
   const storedReason = reason.slice(0, FAILURE_REASON_MAX_LENGTH)
   const rejected = await prisma.$transaction(async (tx) => {
     const [row] = await tx.payment.updateManyAndReturn({
-      where: { id: paymentId, method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } },
+      where: { id: paymentId, ...openManualClaim(now) },
       data: { status: 'REJECTED', rejectedReason: storedReason },
       select: { userId: true },
     })
