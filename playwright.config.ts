@@ -32,7 +32,11 @@ export default defineConfig({
   },
   projects: [
     { name: 'js', testIgnore: /api\..*\.spec\.ts/, use: { ...devices['Desktop Chrome'], channel: undefined } },
-    { name: 'no-js', testIgnore: /api\..*\.spec\.ts/, use: { ...devices['Desktop Chrome'], channel: undefined, javaScriptEnabled: false } },
+    {
+      name: 'no-js',
+      testIgnore: /api\..*\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], channel: undefined, javaScriptEnabled: false },
+    },
     // The JSON API needs no browser: its contract tests run once.
     { name: 'api', testMatch: /api\..*\.spec\.ts/ },
   ],

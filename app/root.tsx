@@ -1,11 +1,4 @@
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from 'react-router'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { SiteFooter } from './components/site-footer'
@@ -24,9 +17,16 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request)
-  const registration: RegistrationDetails = { name: businessDetails.name, sebiRegistrationNumber: businessDetails.sebiRegistrationNumber }
+  const registration: RegistrationDetails = {
+    name: businessDetails.name,
+    sebiRegistrationNumber: businessDetails.sebiRegistrationNumber,
+  }
   // Serialised into every page: only what the header and footer show.
-  return { demoMode: env.DEMO_MODE, user: user ? { name: user.name, isAdmin: user.role === 'ADMIN' } : null, registration }
+  return {
+    demoMode: env.DEMO_MODE,
+    user: user ? { name: user.name, isAdmin: user.role === 'ADMIN' } : null,
+    registration,
+  }
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

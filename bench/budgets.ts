@@ -37,7 +37,9 @@ export const times = (ratio: number) => `${ratio.toFixed(2)}×`
 /** Prints one figure with its budget and PASS/OVER, and keeps it for the summary and the JSON. */
 export function check(name: string, value: string, budget: string, pass: boolean, note = ''): void {
   checks.push({ name, value, budget, pass })
-  console.log(`  ${name.padEnd(34)} ${value.padStart(12)}   budget ${budget.padEnd(16)} ${pass ? 'PASS' : 'OVER'}${note ? `   ${note}` : ''}`)
+  console.log(
+    `  ${name.padEnd(34)} ${value.padStart(12)}   budget ${budget.padEnd(16)} ${pass ? 'PASS' : 'OVER'}${note ? `   ${note}` : ''}`,
+  )
 }
 
 /** Prints a figure that has no budget. */

@@ -48,7 +48,10 @@ function postOnce(origin: string, remainingBytes: number, chunked: boolean) {
     const filler = Buffer.alloc(CHUNK_BYTES, 'a')
     let done = false
     let sentBytes = 0
-    const headers: Record<string, string> = { 'User-Agent': BROWSER_USER_AGENT, 'Content-Type': 'application/x-www-form-urlencoded' }
+    const headers: Record<string, string> = {
+      'User-Agent': BROWSER_USER_AGENT,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    }
     if (!chunked) headers['Content-Length'] = String(remainingBytes)
     const client = http.request(`${origin}${LARGE_BODY_PATH}`, { method: 'POST', headers, agent: false })
     const finish = (status: number) => {
@@ -91,7 +94,10 @@ async function pushBytes(origin: string, totalBytes: number, chunked: boolean, s
 async function timeHealthz(origin: string): Promise<{ ms: number; ok: boolean }> {
   const started = performance.now()
   try {
-    const response = await fetch(`${origin}/healthz`, { headers: { 'User-Agent': BROWSER_USER_AGENT }, signal: AbortSignal.timeout(HEALTHZ_TIMEOUT_MS) })
+    const response = await fetch(`${origin}/healthz`, {
+      headers: { 'User-Agent': BROWSER_USER_AGENT },
+      signal: AbortSignal.timeout(HEALTHZ_TIMEOUT_MS),
+    })
     await response.arrayBuffer()
     return { ms: performance.now() - started, ok: response.status === 200 }
   } catch {
@@ -130,7 +136,9 @@ export async function measureLargeBodies(origin: string, storePid: number): Prom
   const statuses: Record<string, number> = {}
   const started = performance.now()
   const requestsPerClient = await Promise.all(
-    Array.from({ length: LARGE_BODY_CLIENTS }, (_, client) => pushBytes(origin, LARGE_BODY_BYTES_PER_CLIENT, client % 2 === 1, statuses)),
+    Array.from({ length: LARGE_BODY_CLIENTS }, (_, client) =>
+      pushBytes(origin, LARGE_BODY_BYTES_PER_CLIENT, client % 2 === 1, statuses),
+    ),
   )
   const attackMs = performance.now() - started
   attacking = false

@@ -9,7 +9,12 @@ export type LighthouseFigures = LighthouseRun & { runs: LighthouseRun[] }
 
 /** One run with Lighthouse's defaults (mobile, simulated Slow 4G, 4x CPU) but a browser's user agent, in a fresh Chromium profile. */
 async function runOnce(url: string): Promise<LighthouseRun> {
-  const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, handleSIGINT: false, logLevel: 'silent' })
+  const chrome = await launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_FLAGS,
+    handleSIGINT: false,
+    logLevel: 'silent',
+  })
   const unregister = onCleanup(() => chrome.kill())
   try {
     const result = await lighthouse(url, {
@@ -21,7 +26,10 @@ async function runOnce(url: string): Promise<LighthouseRun> {
     })
     const lhr = result?.lhr
     const score = lhr?.categories.performance?.score
-    if (!lhr || score == null) throw new Error(`Lighthouse produced no performance score for ${url}: ${lhr?.runtimeError?.message ?? 'no result'}`)
+    if (!lhr || score == null)
+      throw new Error(
+        `Lighthouse produced no performance score for ${url}: ${lhr?.runtimeError?.message ?? 'no result'}`,
+      )
     const audit = (id: string) => {
       const value = lhr.audits[id]?.numericValue
       if (value == null) throw new Error(`Lighthouse audit ${id} has no value for ${url}`)
@@ -48,7 +56,9 @@ async function runWithRetries(url: string): Promise<LighthouseRun> {
       return await runOnce(url)
     } catch (error) {
       if (attempt === ATTEMPTS) throw error
-      console.log(`  Lighthouse run ${attempt} of ${url} failed, retrying: ${error instanceof Error ? error.message : error}`)
+      console.log(
+        `  Lighthouse run ${attempt} of ${url} failed, retrying: ${error instanceof Error ? error.message : error}`,
+      )
     }
   }
 }

@@ -1,7 +1,15 @@
 import autocannon from 'autocannon'
 import { BROWSER_HEADERS } from './browser'
 
-export type LoadRun = { app: 'floor' | 'store'; url: string; requestsPerSec: number; p50Ms: number; p99Ms: number; ok: number; failed: number }
+export type LoadRun = {
+  app: 'floor' | 'store'
+  url: string
+  requestsPerSec: number
+  p50Ms: number
+  p99Ms: number
+  ok: number
+  failed: number
+}
 export type LoadRound = { round: number; floor: LoadRun; store: LoadRun; throughputRatio: number; p99Ratio: number }
 export type LoadComparison = {
   connections: number
@@ -19,7 +27,15 @@ async function hammer(app: LoadRun['app'], url: string, durationS: number): Prom
   const result = await autocannon({ url, connections: CONNECTIONS, duration: durationS, headers: BROWSER_HEADERS })
   const failed = result.errors + result.timeouts + result.non2xx
   if (result['2xx'] === 0) throw new Error(`${url}: no 2xx response under load (${failed} failed)`)
-  return { app, url, requestsPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, ok: result['2xx'], failed }
+  return {
+    app,
+    url,
+    requestsPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    ok: result['2xx'],
+    failed,
+  }
 }
 
 /** The nearest-rank percentile (p in 0..100) of `values`. */
@@ -52,7 +68,8 @@ export async function compareLoad(options: {
   for (let index = 0; index < options.rounds; index++) {
     const order = index % 2 === 0 ? (['floor', 'store'] as const) : (['store', 'floor'] as const)
     const runs: Partial<Record<LoadRun['app'], LoadRun>> = {}
-    for (const app of order) runs[app] = await hammer(app, app === 'floor' ? options.floorUrl : options.storeUrl, options.durationS)
+    for (const app of order)
+      runs[app] = await hammer(app, app === 'floor' ? options.floorUrl : options.storeUrl, options.durationS)
     const floor = runs.floor!
     const store = runs.store!
     const round = {

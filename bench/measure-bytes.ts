@@ -52,7 +52,10 @@ export async function measureFirstLoad(browser: Browser, url: string, javaScript
             status: response.status(),
             bodyBytes: sizes.responseBodySize,
             headerBytes: sizes.responseHeadersSize,
-            rawBytes: await response.body().then((body) => body.length, () => 0),
+            rawBytes: await response.body().then(
+              (body) => body.length,
+              () => 0,
+            ),
           }
         })(),
       )
@@ -84,7 +87,13 @@ export async function measureFirstLoad(browser: Browser, url: string, javaScript
   }
 }
 
-export type HtmlSize = { url: string; status: number; contentEncoding: string; compressedBytes: number; rawBytes: number }
+export type HtmlSize = {
+  url: string
+  status: number
+  contentEncoding: string
+  compressedBytes: number
+  rawBytes: number
+}
 
 /** The document's body bytes on the wire, requested as a desktop Chrome that accepts br and gzip. */
 export function measureHtml(url: string): Promise<HtmlSize> {
@@ -99,8 +108,15 @@ export function measureHtml(url: string): Promise<HtmlSize> {
         response.on('end', () => {
           const body = Buffer.concat(chunks)
           const contentEncoding = response.headers['content-encoding'] ?? 'identity'
-          const raw = contentEncoding === 'br' ? brotliDecompressSync(body) : contentEncoding === 'gzip' ? gunzipSync(body) : body
-          resolve({ url, status: response.statusCode ?? 0, contentEncoding, compressedBytes: body.length, rawBytes: raw.length })
+          const raw =
+            contentEncoding === 'br' ? brotliDecompressSync(body) : contentEncoding === 'gzip' ? gunzipSync(body) : body
+          resolve({
+            url,
+            status: response.statusCode ?? 0,
+            contentEncoding,
+            compressedBytes: body.length,
+            rawBytes: raw.length,
+          })
         })
       },
     )

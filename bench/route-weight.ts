@@ -18,7 +18,8 @@ export type LayoutJs = { gzipBytes: number; chunks: ChunkSize[] }
 function readClientManifest(clientDir: string): { file: string; manifest: ClientManifest } {
   const assetsDir = path.join(clientDir, 'assets')
   const files = readdirSync(assetsDir).filter((name) => /^manifest-[\w-]+\.js$/.test(name))
-  if (files.length !== 1) throw new Error(`expected one React Router manifest in ${assetsDir}, found ${files.length}: rebuild`)
+  if (files.length !== 1)
+    throw new Error(`expected one React Router manifest in ${assetsDir}, found ${files.length}: rebuild`)
   const source = readFileSync(path.join(assetsDir, files[0]!), 'utf8')
   const manifest = JSON.parse(source.slice(source.indexOf('{'), source.lastIndexOf('}') + 1)) as ClientManifest
   return { file: `/assets/${files[0]}`, manifest }
@@ -38,7 +39,13 @@ const total = (chunks: ChunkSize[]) => chunks.reduce((sum, chunk) => sum + chunk
 function layoutFiles(manifestFile: string, manifest: ClientManifest): Set<string> {
   const root = manifest.routes.root
   if (!root) throw new Error('the route manifest has no root route')
-  return new Set([manifestFile, manifest.entry.module, ...(manifest.entry.imports ?? []), root.module, ...(root.imports ?? [])])
+  return new Set([
+    manifestFile,
+    manifest.entry.module,
+    ...(manifest.entry.imports ?? []),
+    root.module,
+    ...(root.imports ?? []),
+  ])
 }
 
 /** What every page loads: the manifest, the client entry and the root route with their imports. */
@@ -53,7 +60,11 @@ export function routeJsBeyondLayout(clientDir: string, routeId: string): RouteJs
   const { file, manifest } = readClientManifest(clientDir)
   const layout = layoutFiles(file, manifest)
   const own = new Set<string>()
-  for (let route = manifest.routes[routeId]; route && route.id !== 'root'; route = route.parentId ? manifest.routes[route.parentId] : undefined) {
+  for (
+    let route = manifest.routes[routeId];
+    route && route.id !== 'root';
+    route = route.parentId ? manifest.routes[route.parentId] : undefined
+  ) {
     for (const chunk of [route.module, ...(route.imports ?? [])]) if (!layout.has(chunk)) own.add(chunk)
   }
   if (!manifest.routes[routeId]) throw new Error(`no route ${routeId} in the build's route manifest`)

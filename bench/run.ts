@@ -42,11 +42,18 @@ const config = {
   verifyRuns: envCount('BENCH_VERIFY_RUNS', 20),
 }
 
-const lighthouseVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version
+const lighthouseVersion = JSON.parse(
+  readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8'),
+).version
 
 const results: Record<string, unknown> = {
   startedAt: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+  machine: {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  },
   lighthouse: lighthouseVersion,
   config,
 }
@@ -84,11 +91,19 @@ async function main() {
   if (config.only === 'large-bodies') return largeBodiesOnly()
   results.chromium = chromiumVersion()
   console.log(`Bench: Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`)
-  console.log(`Load: ${config.rounds} rounds × ${config.durationS} s; Lighthouse: ${config.lighthouseRuns} runs each; code checks: ${config.verifyRuns}`)
+  console.log(
+    `Load: ${config.rounds} rounds × ${config.durationS} s; Lighthouse: ${config.lighthouseRuns} runs each; code checks: ${config.verifyRuns}`,
+  )
 
   section('Build')
-  info('store (npm run build)', `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`)
-  info('floor (npx react-router build)', `${((await runBuild('build-floor', 'npx', ['react-router', 'build'], FLOOR_DIR)) / 1000).toFixed(1)} s`)
+  info(
+    'store (npm run build)',
+    `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`,
+  )
+  info(
+    'floor (npx react-router build)',
+    `${((await runBuild('build-floor', 'npx', ['react-router', 'build'], FLOOR_DIR)) / 1000).toFixed(1)} s`,
+  )
 
   section('Servers (the store as npm start runs it: node scripts/start.ts, built already)')
   const store = await startStore(await freePort(3400))
@@ -102,7 +117,11 @@ async function main() {
   )
   if (store.embeddedDatabaseStartMs === null) info('embedded database start', 'n/a', store.database)
   else if (store.firstDatabaseStart) {
-    info('embedded database first start', ms(store.embeddedDatabaseStartMs), `includes initdb; the ≤ ${ms(BUDGETS.embeddedDatabaseStartMs)} budget applies from the next start`)
+    info(
+      'embedded database first start',
+      ms(store.embeddedDatabaseStartMs),
+      `includes initdb; the ≤ ${ms(BUDGETS.embeddedDatabaseStartMs)} budget applies from the next start`,
+    )
   } else {
     check(
       'embedded database start',
@@ -138,10 +157,14 @@ async function main() {
     `${storeHtml.contentEncoding}, ${kb(storeHtml.rawBytes)} raw; floor ${kb(floorHtml.compressedBytes)} ${floorHtml.contentEncoding}, ${kb(floorHtml.rawBytes)} raw`,
   )
 
-  section("JS beyond the layout's (the route's chunks the layout does not load, from the build's route manifest; gzip -9 as served)")
+  section(
+    "JS beyond the layout's (the route's chunks the layout does not load, from the build's route manifest; gzip -9 as served)",
+  )
   measureRouteJs()
 
-  section(`Checking a sign-in code: POST /auth with the right code, request to response on localhost, ${config.verifyRuns} sign-ins`)
+  section(
+    `Checking a sign-in code: POST /auth with the right code, request to response on localhost, ${config.verifyRuns} sign-ins`,
+  )
   if (config.verifyRuns > 0) {
     const verify = await timeCodeVerification(store.server.origin, config.verifyRuns)
     results.verifyCode = verify
@@ -166,41 +189,74 @@ async function main() {
       onRound: ({ round, floor, store, throughputRatio, p99Ratio }) => {
         const figures = (run: typeof floor) =>
           `${run.requestsPerSec.toFixed(1).padStart(6)} req/s  p50 ${ms(run.p50Ms).padStart(6)}  p99 ${ms(run.p99Ms).padStart(6)}${run.failed ? `  ${run.failed} failed` : ''}`
-        console.log(`  round ${round}  floor ${figures(floor)}   store ${figures(store)}   store/floor req/s ${times(throughputRatio)} p99 ${times(p99Ratio)}`)
+        console.log(
+          `  round ${round}  floor ${figures(floor)}   store ${figures(store)}   store/floor req/s ${times(throughputRatio)} p99 ${times(p99Ratio)}`,
+        )
       },
     })
     results.load = load
-    check('throughput store/floor (median)', times(load.medianThroughputRatio), `≥ ${times(BUDGETS.throughputRatio)}`, load.medianThroughputRatio >= BUDGETS.throughputRatio)
-    check('p99 store/floor (median)', times(load.medianP99Ratio), `≤ ${times(BUDGETS.p99Ratio)}`, load.medianP99Ratio <= BUDGETS.p99Ratio)
+    check(
+      'throughput store/floor (median)',
+      times(load.medianThroughputRatio),
+      `≥ ${times(BUDGETS.throughputRatio)}`,
+      load.medianThroughputRatio >= BUDGETS.throughputRatio,
+    )
+    check(
+      'p99 store/floor (median)',
+      times(load.medianP99Ratio),
+      `≤ ${times(BUDGETS.p99Ratio)}`,
+      load.medianP99Ratio <= BUDGETS.p99Ratio,
+    )
   } else info('skipped', 'BENCH_ROUNDS=0')
 
-  section(`Lighthouse ${lighthouseVersion} mobile (simulated Slow 4G, 4× CPU), median of ${config.lighthouseRuns} runs each (${loadAverage()})`)
+  section(
+    `Lighthouse ${lighthouseVersion} mobile (simulated Slow 4G, 4× CPU), median of ${config.lighthouseRuns} runs each (${loadAverage()})`,
+  )
   if (!hasChromium()) info('skipped', `no ${CHROMIUM_PATH}`)
   else if (config.lighthouseRuns > 0) {
     const lighthouse = await compareLighthouse(floorUrl, storeUrl, config.lighthouseRuns)
     results.lighthouse = lighthouse
     const { store: s, floor: f } = lighthouse
-    check('performance score', String(s.score), `≥ ${BUDGETS.lighthouseScore}`, s.score >= BUDGETS.lighthouseScore, floorNote(`${f.score}; store runs ${s.runs.map((run) => run.score).join('/')}`))
-    check('LCP store/floor', times(lighthouse.lcpRatio), `≤ ${times(BUDGETS.lcpRatio)}`, lighthouse.lcpRatio <= BUDGETS.lcpRatio, `store ${ms(s.lcpMs)}, floor ${ms(f.lcpMs)}; store runs ${s.runs.map((run) => Math.round(run.lcpMs)).join('/')}`)
+    check(
+      'performance score',
+      String(s.score),
+      `≥ ${BUDGETS.lighthouseScore}`,
+      s.score >= BUDGETS.lighthouseScore,
+      floorNote(`${f.score}; store runs ${s.runs.map((run) => run.score).join('/')}`),
+    )
+    check(
+      'LCP store/floor',
+      times(lighthouse.lcpRatio),
+      `≤ ${times(BUDGETS.lcpRatio)}`,
+      lighthouse.lcpRatio <= BUDGETS.lcpRatio,
+      `store ${ms(s.lcpMs)}, floor ${ms(f.lcpMs)}; store runs ${s.runs.map((run) => Math.round(run.lcpMs)).join('/')}`,
+    )
     check('TBT', ms(s.tbtMs), `≤ ${ms(BUDGETS.tbtMs)}`, s.tbtMs <= BUDGETS.tbtMs, floorNote(ms(f.tbtMs)))
     check('CLS', s.cls.toFixed(3), `≤ ${BUDGETS.cls}`, s.cls <= BUDGETS.cls, floorNote(f.cls.toFixed(3)))
   } else info('skipped', 'BENCH_LIGHTHOUSE_RUNS=0')
 
   const over = allChecks().filter((item) => !item.pass)
-  section(`Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`)
+  section(
+    `Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`,
+  )
   if (unmeasured.length) throw new Error(`not measured: ${unmeasured.join('; ')}`)
 }
 
 async function largeBodiesOnly() {
   console.log(`Bench (BENCH_ONLY=large-bodies): Node ${process.version}, ${loadAverage()}`)
   section('Build')
-  info('store (npm run build)', `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`)
+  info(
+    'store (npm run build)',
+    `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`,
+  )
   section('Server (the store as npm start runs it: node scripts/start.ts, built already)')
   const store = await startStore(await freePort(3400))
   info('store', store.server.origin, store.database)
   await measureLargeBodiesSection(store.server)
   const over = allChecks().filter((item) => !item.pass)
-  section(`Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`)
+  section(
+    `Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`,
+  )
 }
 
 async function measureLargeBodiesSection(server: { origin: string; pid: number }) {
@@ -234,10 +290,24 @@ function measureRouteJs() {
   const auth = routeJsBeyondLayout(clientDir, 'routes/auth')
   const pay = routeJsBeyondLayout(clientDir, 'routes/pay')
   results.routeJs = { layout, auth, pay }
-  info('layout (entry, root, route manifest)', kb(layout.gzipBytes), `${layout.chunks.length} files, loaded by every page`)
-  check('JS beyond the layout, /auth', kb(auth.gzipBytes), `≤ ${kb(BUDGETS.authRouteJsGzipBytes)}`, auth.gzipBytes <= BUDGETS.authRouteJsGzipBytes)
+  info(
+    'layout (entry, root, route manifest)',
+    kb(layout.gzipBytes),
+    `${layout.chunks.length} files, loaded by every page`,
+  )
+  check(
+    'JS beyond the layout, /auth',
+    kb(auth.gzipBytes),
+    `≤ ${kb(BUDGETS.authRouteJsGzipBytes)}`,
+    auth.gzipBytes <= BUDGETS.authRouteJsGzipBytes,
+  )
   printChunks(auth.chunks)
-  check('JS beyond the layout, /pay', kb(pay.gzipBytes), `≤ ${kb(BUDGETS.payRouteJsGzipBytes)}`, pay.gzipBytes <= BUDGETS.payRouteJsGzipBytes)
+  check(
+    'JS beyond the layout, /pay',
+    kb(pay.gzipBytes),
+    `≤ ${kb(BUDGETS.payRouteJsGzipBytes)}`,
+    pay.gzipBytes <= BUDGETS.payRouteJsGzipBytes,
+  )
   printChunks(pay.chunks)
 }
 
@@ -248,7 +318,10 @@ async function measureBytes(storeUrl: string, floorUrl: string) {
   const floorLoad = await measureFirstLoad(browser, floorUrl, true)
   const floorNoJs = await measureFirstLoad(browser, floorUrl, false)
   await browser.close()
-  results.bytes = { store: { withJs: storeLoad, withoutJs: storeNoJs }, floor: { withJs: floorLoad, withoutJs: floorNoJs } }
+  results.bytes = {
+    store: { withJs: storeLoad, withoutJs: storeNoJs },
+    floor: { withJs: floorLoad, withoutJs: floorNoJs },
+  }
 
   check(
     'JS, /services',
@@ -264,7 +337,11 @@ async function measureBytes(storeUrl: string, floorUrl: string) {
     storeLoad.cssBytes <= BUDGETS.cssBytes && storeLoad.cssFiles === BUDGETS.cssFiles,
     floorNote(`${kb(floorLoad.cssBytes)} / ${floorLoad.cssFiles}`),
   )
-  info('all responses, with JS', kb(storeLoad.totalBytes), `${storeLoad.requests} requests; ${floorNote(`${kb(floorLoad.totalBytes)}, ${floorLoad.requests} requests`)}`)
+  info(
+    'all responses, with JS',
+    kb(storeLoad.totalBytes),
+    `${storeLoad.requests} requests; ${floorNote(`${kb(floorLoad.totalBytes)}, ${floorLoad.requests} requests`)}`,
+  )
   console.log('    store JS and CSS, largest first:')
   printAssets(storeLoad)
   check(
@@ -274,7 +351,12 @@ async function measureBytes(storeUrl: string, floorUrl: string) {
     storeNoJs.totalBytes <= BUDGETS.noJsTotalBytes,
     `${storeNoJs.requests} requests; ${floorNote(`${kb(floorNoJs.totalBytes)}, ${floorNoJs.requests} requests`)}`,
   )
-  check('JS disabled: script requests', String(storeNoJs.scriptRequests), `= ${BUDGETS.noJsScriptRequests}`, storeNoJs.scriptRequests === BUDGETS.noJsScriptRequests)
+  check(
+    'JS disabled: script requests',
+    String(storeNoJs.scriptRequests),
+    `= ${BUDGETS.noJsScriptRequests}`,
+    storeNoJs.scriptRequests === BUDGETS.noJsScriptRequests,
+  )
 }
 
 let finishing = false
@@ -289,7 +371,9 @@ async function finish(exitCode: number): Promise<never> {
   mkdirSync(RESULTS_DIR, { recursive: true })
   const output = path.join(RESULTS_DIR, 'latest.json')
   writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`)
-  console.log(`\nFigures written to ${path.relative(ROOT, output)}; server and build logs in ${path.relative(ROOT, RESULTS_DIR)}/`)
+  console.log(
+    `\nFigures written to ${path.relative(ROOT, output)}; server and build logs in ${path.relative(ROOT, RESULTS_DIR)}/`,
+  )
   process.exit(exitCode)
 }
 

@@ -33,13 +33,23 @@ function tail(file: string, lines = 30): string {
 function spawnLogged(name: string, command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
   const logFile = logPath(name)
   const fd = openSync(logFile, 'w')
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', fd, fd], detached: true })
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', fd, fd],
+    detached: true,
+  })
   closeSync(fd)
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return { child, logFile, exited }
 }
 
-async function stopProcess(name: string, child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {
+async function stopProcess(
+  name: string,
+  child: ChildProcess,
+  exited: Promise<unknown>,
+  graceMs: number,
+): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return
   child.kill('SIGTERM')
   const timedOut = await Promise.race([exited.then(() => false), delay(graceMs).then(() => true)])
@@ -86,7 +96,9 @@ async function waitFor200(url: string, child: ChildProcess, logFile: string, tim
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`Server for ${url} exited (${child.exitCode ?? child.signalCode}); last lines of ${logFile}:\n${tail(logFile)}`)
+      throw new Error(
+        `Server for ${url} exited (${child.exitCode ?? child.signalCode}); last lines of ${logFile}:\n${tail(logFile)}`,
+      )
     }
     try {
       const response = await fetch(url, { headers: BROWSER_HEADERS, signal: AbortSignal.timeout(5_000) })
@@ -98,7 +110,15 @@ async function waitFor200(url: string, child: ChildProcess, logFile: string, tim
   throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s; last lines of ${logFile}:\n${tail(logFile)}`)
 }
 
-type ServerSpec = { name: string; command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; probeUrl: string; timeoutMs: number }
+type ServerSpec = {
+  name: string
+  command: string
+  args: string[]
+  cwd: string
+  env: NodeJS.ProcessEnv
+  probeUrl: string
+  timeoutMs: number
+}
 
 async function startServer({ name, command, args, cwd, env, probeUrl, timeoutMs }: ServerSpec) {
   const origin = new URL(probeUrl).origin
@@ -127,7 +147,12 @@ export async function startStore(port: number) {
   const database = process.env.DATABASE_URL
     ? 'DATABASE_URL'
     : `embedded PostgreSQL in ${BENCH_PG_DIR} (${firstDatabaseStart ? 'new data directory: includes initdb' : 'existing data directory'})`
-  const env = { NODE_ENV: 'production', PORT: String(port), EMBEDDED_PG_DIR: BENCH_PG_DIR, EMBEDDED_PG_PORT: BENCH_PG_PORT }
+  const env = {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    EMBEDDED_PG_DIR: BENCH_PG_DIR,
+    EMBEDDED_PG_PORT: BENCH_PG_PORT,
+  }
   const { server, readyMs } = await startServer({
     name: 'store',
     command: process.execPath,

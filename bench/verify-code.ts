@@ -24,7 +24,8 @@ async function codeFromOutbox(origin: string, phone: string): Promise<string> {
   const deadline = Date.now() + CODE_WAIT_MS
   while (Date.now() < deadline) {
     const response = await fetch(`${origin}/dev/outbox.json?to=${encodeURIComponent(phone)}`)
-    if (response.status === 404) throw new Error('the dev outbox answers 404: the store is not in demo mode (unset DEMO_MODE)')
+    if (response.status === 404)
+      throw new Error('the dev outbox answers 404: the store is not in demo mode (unset DEMO_MODE)')
     const { messages } = (await response.json()) as { messages: { body: string }[] }
     const code = messages[0]?.body.match(/\b(\d{6})\b/)?.[1]
     if (code) return code
@@ -39,11 +40,15 @@ async function timeOneVerify(origin: string, address: string): Promise<number> {
   const headers = { 'User-Agent': BROWSER_USER_AGENT, 'X-Forwarded-For': address }
   const sent = await fetch(`${origin}/auth`, { ...form({ intent: 'send', country: 'IN', mobile }), headers })
   const pendingCookie = sent.headers.get('set-cookie')?.split(';')[0]
-  if (sent.status !== 302 || !pendingCookie) throw new Error(`sending a code answered ${sent.status}: ${(await sent.text()).slice(0, 200)}`)
+  if (sent.status !== 302 || !pendingCookie)
+    throw new Error(`sending a code answered ${sent.status}: ${(await sent.text()).slice(0, 200)}`)
   const code = await codeFromOutbox(origin, `+91${mobile}`)
 
   const started = performance.now()
-  const verified = await fetch(`${origin}/auth`, { ...form({ intent: 'verify', code }), headers: { ...headers, Cookie: pendingCookie } })
+  const verified = await fetch(`${origin}/auth`, {
+    ...form({ intent: 'verify', code }),
+    headers: { ...headers, Cookie: pendingCookie },
+  })
   await verified.arrayBuffer()
   const elapsedMs = performance.now() - started
   if (verified.status !== 302 || !verified.headers.get('location')?.startsWith('/details')) {

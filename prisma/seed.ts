@@ -57,7 +57,11 @@ export async function seedDemoData(prisma: PrismaClient): Promise<void> {
 async function seedDemoServices(prisma: PrismaClient): Promise<void> {
   if ((await prisma.service.count()) > 0) return
   await prisma.service.createMany({
-    data: DEMO_SERVICES.map((service, index) => ({ ...service, description: [...service.description], sortOrder: index })),
+    data: DEMO_SERVICES.map((service, index) => ({
+      ...service,
+      description: [...service.description],
+      sortOrder: index,
+    })),
     skipDuplicates: true,
   })
   console.log(`Seeded ${DEMO_SERVICES.length} demo services`)
@@ -79,9 +83,13 @@ async function seedDemoComplaintBoard(prisma: PrismaClient): Promise<void> {
   if ((await prisma.complaintBoardMonth.count()) > 0) return
   const firstDay = (month: string) => new Date(`${month}-01T00:00:00Z`)
   await prisma.$transaction([
-    prisma.complaintBoardMonth.createMany({ data: DEMO_COMPLAINT_BOARD_MONTHS.map((month) => ({ month: firstDay(month) })) }),
+    prisma.complaintBoardMonth.createMany({
+      data: DEMO_COMPLAINT_BOARD_MONTHS.map((month) => ({ month: firstDay(month) })),
+    }),
     prisma.complaintFigures.createMany({
-      data: DEMO_COMPLAINT_BOARD_MONTHS.flatMap((month) => COMPLAINT_SOURCES.map((source) => ({ month: firstDay(month), source }))),
+      data: DEMO_COMPLAINT_BOARD_MONTHS.flatMap((month) =>
+        COMPLAINT_SOURCES.map((source) => ({ month: firstDay(month), source })),
+      ),
     }),
   ])
   console.log(`Seeded the demo complaint board (${DEMO_COMPLAINT_BOARD_MONTHS.length} months, no complaints)`)

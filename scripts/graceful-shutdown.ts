@@ -5,7 +5,7 @@
 // a later one, or the timeout, force-quits.
 
 import type { Server } from 'node:http'
-import { describeError } from './describe-error'
+import { getErrorMessage } from '../app/domain/error-message'
 
 const REPEAT_WINDOW_MS = 1_000
 export const SHUTDOWN_GRACE_MS = 10_000
@@ -98,7 +98,7 @@ export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: S
 
   const onCrash = (error: unknown) => {
     // An Error's stack says where; anything else thrown is described rather than printed as "undefined".
-    console.error(error instanceof Error ? error : `Error: ${describeError(error)}`)
+    console.error(error instanceof Error ? error : `Error: ${getErrorMessage(error)}`)
     if (firstSignalAt !== undefined) return void forceExit('Uncaught error while shutting down')
     firstSignalAt = Date.now()
     void shutDown('Uncaught error', 1)

@@ -4,7 +4,11 @@ import { migrate } from './db/migrate'
 import { loadEnvironment } from './environment'
 
 const env = await loadEnvironment()
-const database = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
+const database = await provideDatabase({
+  databaseUrl: env.DATABASE_URL,
+  dataDir: env.EMBEDDED_PG_DIR,
+  port: env.EMBEDDED_PG_PORT,
+})
 try {
   const applied = await migrate(database.url)
   console.log(applied.length ? `Applied ${applied.length} migration(s)` : 'The database is up to date')

@@ -6,7 +6,11 @@ import { createScriptPrisma } from './prisma-client'
 import { loadEnvironment } from './environment'
 
 const env = await loadEnvironment()
-const database = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
+const database = await provideDatabase({
+  databaseUrl: env.DATABASE_URL,
+  dataDir: env.EMBEDDED_PG_DIR,
+  port: env.EMBEDDED_PG_PORT,
+})
 const prisma = createScriptPrisma(database.url)
 try {
   await migrate(database.url)

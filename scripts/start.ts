@@ -36,11 +36,12 @@ onShutdown({
 
 bundle = (await import(pathToFileURL(SERVER_BUILD).href)) as AppBundle
 await bundle.startInstance()
-server = createHttpApp({ app: bundle.app, assets: builtAssets(), production: true, trustProxy: env.TRUST_PROXY }).listen(
-  { port: env.PORT, host: listenHost(env) },
-  () => {
-    announceMode(env, database)
-    console.log(`Research Store listening on ${listeningOn(env)}`)
-  },
-)
-
+server = createHttpApp({
+  app: bundle.app,
+  assets: builtAssets(),
+  production: true,
+  trustProxy: env.TRUST_PROXY,
+}).listen({ port: env.PORT, host: listenHost(env) }, () => {
+  announceMode(env, database)
+  console.log(`Research Store listening on ${listeningOn(env)}`)
+})

@@ -25,7 +25,9 @@ export function isAdminConsolePath(rawPath: string): boolean {
 export function adminWall(build: ServerBuild | (() => Promise<ServerBuild>)): RequestHandler {
   return async (req, _res, next) => {
     if (!isAdminConsolePath(req.path)) return next()
-    const request = new Request(new URL(req.originalUrl, 'http://store'), { headers: { cookie: req.get('cookie') ?? '' } })
+    const request = new Request(new URL(req.originalUrl, 'http://store'), {
+      headers: { cookie: req.get('cookie') ?? '' },
+    })
     if ((await getSessionUser(request))?.role === 'ADMIN') return next()
     if (req.method !== 'HEAD') req.method = 'GET'
     if (!servesAPage(typeof build === 'function' ? await build() : build, req.path)) {

@@ -17,7 +17,10 @@ app.disable('x-powered-by')
 
 app.get('/healthz', async (_req, res) => {
   const reachable = await isDatabaseReachable()
-  res.status(reachable ? 200 : 503).set('Cache-Control', 'no-store').json({ database: reachable ? 'up' : 'down' })
+  res
+    .status(reachable ? 200 : 503)
+    .set('Cache-Control', 'no-store')
+    .json({ database: reachable ? 'up' : 'down' })
 })
 
 app.use(limitRequestBodies())
@@ -28,7 +31,11 @@ app.use(limitRequestBodies())
 const CROSS_SITE_POSTS_ALLOWED = new Set(['/payments/callback'])
 app.use((req, res, next) => {
   if (CROSS_SITE_POSTS_ALLOWED.has(req.path)) return next()
-  const crossSite = isCrossSiteWrite(req.method, { origin: req.get('origin'), secFetchSite: req.get('sec-fetch-site') }, req.get('host') ?? '')
+  const crossSite = isCrossSiteWrite(
+    req.method,
+    { origin: req.get('origin'), secFetchSite: req.get('sec-fetch-site') },
+    req.get('host') ?? '',
+  )
   if (!crossSite) return next()
   const message = 'Forbidden: this request was sent from another site.'
   if (req.path.startsWith('/api/')) res.status(403).json({ message })
@@ -56,7 +63,9 @@ app.use('/api/v1', (req, res, next) => {
 
 // Given as a function, React Router re-derives its route tables on every request: only the dev
 // server, whose build changes under it, needs that.
-const build = import.meta.env.DEV ? () => import('virtual:react-router/server-build') : await import('virtual:react-router/server-build')
+const build = import.meta.env.DEV
+  ? () => import('virtual:react-router/server-build')
+  : await import('virtual:react-router/server-build')
 
 app.use(adminWall(build))
 

@@ -76,7 +76,11 @@ export function createHttpApp({
             directives: {
               defaultSrc: ["'self'"],
               // Razorpay's checkout.js, its checkout frame and its hosted checkout (Pay on Website).
-              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, 'https://checkout.razorpay.com'],
+              scriptSrc: [
+                "'self'",
+                (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`,
+                'https://checkout.razorpay.com',
+              ],
               frameSrc: ['https://api.razorpay.com'],
               styleSrc: ["'self'"],
               imgSrc: ["'self'", 'data:', 'https://cdn.razorpay.com'],

@@ -51,19 +51,20 @@ export function MonthTable({ board }: { board: ComplaintBoard }) {
         </tfoot>
       </ScrollableTable>
       <p className="mt-3">
-        Number of complaints received during the month against the research analyst due to impersonation by some other entity:{' '}
-        <strong>{board.impersonationComplaints}</strong>
+        Number of complaints received during the month against the research analyst due to impersonation by some other
+        entity: <strong>{board.impersonationComplaints}</strong>
       </p>
       <p className={footnoteClass}>
-        Complaints received because of impersonation by some other entity may be left out of the table above; they are closed after
-        following the process specified by SEBI and the Research Analyst Administration and Supervisory Body (RAASB).
+        Complaints received because of impersonation by some other entity may be left out of the table above; they are
+        closed after following the process specified by SEBI and the Research Analyst Administration and Supervisory
+        Body (RAASB).
       </p>
       <ul className={footnoteClass}>
         <li>* Inclusive of complaints of previous months resolved in the current month.</li>
         <li># Inclusive of complaints pending as on the last day of the month.</li>
         <li>
-          ^ Average Resolution time is the sum total of time taken to resolve each complaint, in days, in the current month divided by the
-          total number of complaints resolved in the current month.
+          ^ Average Resolution time is the sum total of time taken to resolve each complaint, in days, in the current
+          month divided by the total number of complaints resolved in the current month.
         </li>
       </ul>
     </section>

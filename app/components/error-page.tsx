@@ -18,7 +18,9 @@ export function ErrorPage({ error }: { error: unknown }) {
       <title>Unexpected Application Error!</title>
       <h1 className="text-2xl font-semibold">Unexpected Application Error!</h1>
       <p className="mt-2">
-        {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong on our side. Please try again.'}
+        {isRouteErrorResponse(error)
+          ? `${error.status} ${error.statusText}`
+          : 'Something went wrong on our side. Please try again.'}
       </p>
       {detail ? <pre className="mt-4 overflow-x-auto text-xs">{detail}</pre> : null}
     </section>

@@ -61,7 +61,10 @@ export function FormMessage({ tone, children }: { tone: 'error' | 'info'; childr
       {children}
     </p>
   ) : (
-    <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-900 dark:bg-green-950 dark:text-green-100">
+    <p
+      role="status"
+      className="rounded-md bg-green-50 p-3 text-sm text-green-900 dark:bg-green-950 dark:text-green-100"
+    >
       {children}
     </p>
   )

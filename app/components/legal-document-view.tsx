@@ -99,7 +99,11 @@ export function LegalDocumentView({
   const sections = numberSections(document)
   return (
     <article className="max-w-3xl">
-      {embedded ? <h3 className="text-lg font-semibold">{document.title}</h3> : <h1 className="text-2xl font-semibold">{document.title}</h1>}
+      {embedded ? (
+        <h3 className="text-lg font-semibold">{document.title}</h3>
+      ) : (
+        <h1 className="text-2xl font-semibold">{document.title}</h1>
+      )}
       {document.dateLine ? <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">{document.dateLine}</p> : null}
       {children}
       <LegalBlocks blocks={document.intro ?? []} />

@@ -25,7 +25,14 @@ export function Modal({ title, closeTo, children }: { title: string; closeTo: st
 
   return (
     <div className="fixed inset-0 z-30 flex items-center justify-center p-4">
-      <Link to={closeTo} replace preventScrollReset aria-hidden="true" tabIndex={-1} className="absolute inset-0 bg-black/50" />
+      <Link
+        to={closeTo}
+        replace
+        preventScrollReset
+        aria-hidden="true"
+        tabIndex={-1}
+        className="absolute inset-0 bg-black/50"
+      />
       <div
         ref={panel}
         role="dialog"
@@ -38,7 +45,13 @@ export function Modal({ title, closeTo, children }: { title: string; closeTo: st
           <h2 id={titleId} className="text-xl font-semibold">
             {title}
           </h2>
-          <Link to={closeTo} replace preventScrollReset className="rounded px-2 text-2xl leading-none" aria-label="Close">
+          <Link
+            to={closeTo}
+            replace
+            preventScrollReset
+            className="rounded px-2 text-2xl leading-none"
+            aria-label="Close"
+          >
             ×
           </Link>
         </div>

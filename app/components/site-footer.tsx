@@ -12,7 +12,8 @@ const LEGAL_LINKS = [
   { to: '/refund-policy', label: 'Refund Policy' },
 ] as const
 
-const linkClass = 'text-gray-700 underline underline-offset-2 hover:text-green-700 dark:text-gray-300 dark:hover:text-green-400'
+const linkClass =
+  'text-gray-700 underline underline-offset-2 hover:text-green-700 dark:text-gray-300 dark:hover:text-green-400'
 
 /**
  * On every page, as SEBI requires of a research analyst's website: the registered name and number,
@@ -32,7 +33,8 @@ export function SiteFooter({ registration }: { registration: RegistrationDetails
         </nav>
         {registration ? (
           <p className="font-medium">
-            {registration.name}, SEBI Registered Research Analyst, Registration No. {registration.sebiRegistrationNumber}
+            {registration.name}, SEBI Registered Research Analyst, Registration No.{' '}
+            {registration.sebiRegistrationNumber}
           </p>
         ) : null}
         <p className="font-medium">{SEBI_STANDARD_WARNING}</p>

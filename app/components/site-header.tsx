@@ -63,18 +63,41 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
             aria-label="Menu"
             className="rounded p-2 [anchor-name:--site-menu] text-gray-700 hover:bg-gray-100 xl:hidden dark:text-gray-200 dark:hover:bg-gray-800"
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="h-6 w-6"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
               <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
             </svg>
           </button>
-          <button type="button" popoverTarget="account-menu" aria-label="Account" className="rounded-full [anchor-name:--account-menu]">
+          <button
+            type="button"
+            popoverTarget="account-menu"
+            aria-label="Account"
+            className="rounded-full [anchor-name:--account-menu]"
+          >
             <ThemedImage light={avatarLight} dark={avatarDark} alt="" size={40} className="h-auto w-9 xl:w-10" />
           </button>
         </div>
       </div>
-      <nav id="site-menu" popover="auto" aria-label="Main menu" className={`${panelClass} [position-anchor:--site-menu]`}>
+      <nav
+        id="site-menu"
+        popover="auto"
+        aria-label="Main menu"
+        className={`${panelClass} [position-anchor:--site-menu]`}
+      >
         {NAV_LINKS.map((link) => (
-          <NavLink key={link.to} to={link.to} className={({ isActive }) => `${menuItemClass} ${isActive ? 'font-semibold text-green-700 dark:text-green-400' : ''}`}>
+          <NavLink
+            key={link.to}
+            to={link.to}
+            className={({ isActive }) =>
+              `${menuItemClass} ${isActive ? 'font-semibold text-green-700 dark:text-green-400' : ''}`
+            }
+          >
             {link.label}
           </NavLink>
         ))}

@@ -5,9 +5,15 @@ import { CHECKOUT_THEME_COLOR, type GatewayCheckout } from '~/domain/gateway-che
 export type CheckoutSuccess = { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }
 
 /** What checkout.js emits with `payment.failed`. */
-export type CheckoutFailure = { error?: { description?: string; metadata?: { order_id?: string; payment_id?: string } } }
+export type CheckoutFailure = {
+  error?: { description?: string; metadata?: { order_id?: string; payment_id?: string } }
+}
 
-type RazorpayInstance = { open(): void; close(): void; on(event: 'payment.failed', callback: (response: CheckoutFailure) => void): void }
+type RazorpayInstance = {
+  open(): void
+  close(): void
+  on(event: 'payment.failed', callback: (response: CheckoutFailure) => void): void
+}
 type RazorpayConstructor = new (options: Record<string, unknown>) => RazorpayInstance
 
 export type CheckoutCallbacks = {

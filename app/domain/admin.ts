@@ -25,7 +25,9 @@ export const ReviewPaymentSchema = z.discriminatedUnion('intent', [
   z.object({
     intent: z.literal('reject'),
     paymentId,
-    reason: plainText(z.string({ error: 'Give the reason for rejecting this payment; the customer sees it.' }), { multiLine: true })
+    reason: plainText(z.string({ error: 'Give the reason for rejecting this payment; the customer sees it.' }), {
+      multiLine: true,
+    })
       .trim()
       .min(3, 'Give the reason for rejecting this payment; the customer sees it.')
       .max(REJECT_REASON_MAX_LENGTH, `Keep the reason under ${REJECT_REASON_MAX_LENGTH} characters.`),

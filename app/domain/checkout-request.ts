@@ -36,23 +36,26 @@ function entryId(entry: unknown): string | null {
  * are accepted but not used: the server has them, and they never go to the gateway.
  */
 export const CheckoutRequestSchema = z.object({
-  amount: z.number({ error: 'Send amount: the cart total in rupees.' }).positive('Send amount: the cart total in rupees.'),
+  amount: z
+    .number({ error: 'Send amount: the cart total in rupees.' })
+    .positive('Send amount: the cart total in rupees.'),
   currency: z.literal('INR', { error: 'Only INR is accepted.' }).optional(),
   receipt: z.string().optional(),
   notes: z.object(
     {
       number: z.string().optional(),
       details: z.string().optional(),
-      cart: z
-        .string({ error: 'Send notes.cart: the cart as JSON text.' })
-        .transform((text, context) => {
-          const ids = cartServiceIds(text)
-          if (ids === null) {
-            context.addIssue({ code: 'custom', message: 'notes.cart must be JSON text of a list of services (ids or cart entries).' })
-            return z.NEVER
-          }
-          return ids
-        }),
+      cart: z.string({ error: 'Send notes.cart: the cart as JSON text.' }).transform((text, context) => {
+        const ids = cartServiceIds(text)
+        if (ids === null) {
+          context.addIssue({
+            code: 'custom',
+            message: 'notes.cart must be JSON text of a list of services (ids or cart entries).',
+          })
+          return z.NEVER
+        }
+        return ids
+      }),
     },
     { error: 'Send notes with the cart.' },
   ),

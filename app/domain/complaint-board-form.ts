@@ -29,7 +29,10 @@ export const RESOLUTION_DAYS_PER_COMPLAINT_MAX = 3_650
 export const EARLIEST_COMPLAINT_BOARD_MONTH: MonthKey = '2021-12'
 
 /** What is stored for one month and one source. */
-export type SourceFigures = Pick<ComplaintFigures, 'received' | 'resolved' | 'pendingOverThreeMonths' | 'resolutionDaysTotal'>
+export type SourceFigures = Pick<
+  ComplaintFigures,
+  'received' | 'resolved' | 'pendingOverThreeMonths' | 'resolutionDaysTotal'
+>
 export type SourceFigureField = keyof SourceFigures
 
 /** The form's labels, also used to name a field in a message about another month. */
@@ -68,7 +71,10 @@ export function sourceFigureProblems(pendingAtStart: number, figures: SourceFigu
     })
   }
   if (figures.resolved === 0 && figures.resolutionDaysTotal > 0) {
-    problems.push({ field: 'resolutionDaysTotal', message: 'No complaint was resolved this month, so there are no days to count: enter 0.' })
+    problems.push({
+      field: 'resolutionDaysTotal',
+      message: 'No complaint was resolved this month, so there are no days to count: enter 0.',
+    })
   } else if (figures.resolutionDaysTotal > figures.resolved * RESOLUTION_DAYS_PER_COMPLAINT_MAX) {
     problems.push({
       field: 'resolutionDaysTotal',
@@ -90,7 +96,10 @@ function sourceFiguresSchema(pendingAtStart: number) {
     .object({
       received: count('Enter the number of complaints received; 0 if none.', COMPLAINTS_PER_SOURCE_PER_MONTH_MAX),
       resolved: count('Enter the number of complaints resolved; 0 if none.', COMPLAINTS_PER_SOURCE_PER_MONTH_MAX),
-      pendingOverThreeMonths: count('Enter the number pending for more than 3 months; 0 if none.', COMPLAINTS_PER_SOURCE_PER_MONTH_MAX),
+      pendingOverThreeMonths: count(
+        'Enter the number pending for more than 3 months; 0 if none.',
+        COMPLAINTS_PER_SOURCE_PER_MONTH_MAX,
+      ),
       resolutionDaysTotal: count(
         'Enter the days taken to resolve them, in total; 0 if none was resolved.',
         COMPLAINTS_PER_SOURCE_PER_MONTH_MAX * RESOLUTION_DAYS_PER_COMPLAINT_MAX,
@@ -110,7 +119,10 @@ function sourceFiguresSchema(pendingAtStart: number) {
  */
 export function complaintMonthFormSchema(pendingAtStart: Record<ComplaintSource, number>) {
   return z.object({
-    impersonationComplaints: count('Enter the number of complaints about impersonation; 0 if none.', IMPERSONATION_COMPLAINTS_PER_MONTH_MAX),
+    impersonationComplaints: count(
+      'Enter the number of complaints about impersonation; 0 if none.',
+      IMPERSONATION_COMPLAINTS_PER_MONTH_MAX,
+    ),
     figures: z.object({
       DIRECTLY_FROM_INVESTORS: sourceFiguresSchema(pendingAtStart.DIRECTLY_FROM_INVESTORS),
       SEBI_SCORES: sourceFiguresSchema(pendingAtStart.SEBI_SCORES),
@@ -122,7 +134,9 @@ export type ComplaintMonthForm = z.infer<ReturnType<typeof complaintMonthFormSch
 
 /** What was pending from each source when `month` began. */
 export function pendingAtStartBySource(figures: ComplaintFigures[], month: MonthKey): Record<ComplaintSource, number> {
-  return Object.fromEntries(COMPLAINT_SOURCES.map((source) => [source, pendingAtStartOfMonth(figures, month, source)])) as Record<ComplaintSource, number>
+  return Object.fromEntries(
+    COMPLAINT_SOURCES.map((source) => [source, pendingAtStartOfMonth(figures, month, source)]),
+  ) as Record<ComplaintSource, number>
 }
 
 export type ComplaintHistoryProblem = FigureProblem & { month: MonthKey; source: ComplaintSource }
@@ -131,9 +145,17 @@ export type ComplaintHistoryProblem = FigureProblem & { month: MonthKey; source:
  * The first month from `fromMonth` on and source, in calendar order, whose figures the rules refuse.
  * A change to one month moves what every later month starts with, so a save checks them all.
  */
-export function firstComplaintHistoryProblem(figures: ComplaintFigures[], fromMonth: MonthKey): ComplaintHistoryProblem | null {
+export function firstComplaintHistoryProblem(
+  figures: ComplaintFigures[],
+  fromMonth: MonthKey,
+): ComplaintHistoryProblem | null {
   // Month keys compare as text in calendar order.
-  const inOrder = figures.filter((row) => row.month >= fromMonth).sort((a, b) => a.month.localeCompare(b.month) || COMPLAINT_SOURCES.indexOf(a.source) - COMPLAINT_SOURCES.indexOf(b.source))
+  const inOrder = figures
+    .filter((row) => row.month >= fromMonth)
+    .sort(
+      (a, b) =>
+        a.month.localeCompare(b.month) || COMPLAINT_SOURCES.indexOf(a.source) - COMPLAINT_SOURCES.indexOf(b.source),
+    )
   for (const row of inOrder) {
     const [problem] = sourceFigureProblems(pendingAtStartOfMonth(figures, row.month, row.source), row)
     if (problem) return { ...problem, month: row.month, source: row.source }
@@ -167,16 +189,25 @@ export function publishComplaintMonthSchema(latestPublishable: MonthKey) {
         if (!isMonthKey(month)) {
           context.addIssue({ code: 'custom', message: 'Enter the month as YYYY-MM, like 2024-12.' })
         } else if (month < EARLIEST_COMPLAINT_BOARD_MONTH) {
-          context.addIssue({ code: 'custom', message: `The board starts no earlier than ${monthLabel(EARLIEST_COMPLAINT_BOARD_MONTH)}, when SEBI asked for it.` })
+          context.addIssue({
+            code: 'custom',
+            message: `The board starts no earlier than ${monthLabel(EARLIEST_COMPLAINT_BOARD_MONTH)}, when SEBI asked for it.`,
+          })
         } else if (month > latestPublishable) {
-          context.addIssue({ code: 'custom', message: `${monthLabel(month)} has not ended yet: publish it from 1 ${monthLabel(nextMonth(month))}.` })
+          context.addIssue({
+            code: 'custom',
+            message: `${monthLabel(month)} has not ended yet: publish it from 1 ${monthLabel(nextMonth(month))}.`,
+          })
         }
       }),
   })
 }
 
 /** The live preview next to a source's inputs: what the board will derive from them. */
-export function sourcePreview(pendingAtStart: number, figures: Pick<SourceFigures, 'received' | 'resolved' | 'resolutionDaysTotal'>) {
+export function sourcePreview(
+  pendingAtStart: number,
+  figures: Pick<SourceFigures, 'received' | 'resolved' | 'resolutionDaysTotal'>,
+) {
   return {
     pendingAtEnd: pendingAtEndOfMonth(pendingAtStart, figures),
     averageResolutionDays: averageResolutionDays(figures.resolutionDaysTotal, figures.resolved),

@@ -130,11 +130,18 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 
 /** Complaints from `source` still pending when `month` began: everything received before it, less everything resolved. */
 export function pendingAtStartOfMonth(figures: ComplaintFigures[], month: MonthKey, source?: ComplaintSource): number {
-  return sum(figures.filter((row) => row.month < month && (source === undefined || row.source === source)).map((row) => row.received - row.resolved))
+  return sum(
+    figures
+      .filter((row) => row.month < month && (source === undefined || row.source === source))
+      .map((row) => row.received - row.resolved),
+  )
 }
 
 /** Builds the three tables, or null when no month has been published yet. */
-export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: ComplaintFigures[]): ComplaintBoard | null {
+export function buildComplaintBoard(
+  months: PublishedComplaintMonth[],
+  figures: ComplaintFigures[],
+): ComplaintBoard | null {
   if (months.length === 0) return null
   for (const { month } of months) parseMonth(month)
   for (const { month } of figures) parseMonth(month)
@@ -193,7 +200,11 @@ export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: 
 
   const reportingYear = financialYearStart(reporting.month)
   const monthlyRows: TrendRow[] = []
-  for (let month = monthKey(reportingYear, FIRST_MONTH_OF_FINANCIAL_YEAR); month <= reporting.month; month = nextMonth(month)) {
+  for (
+    let month = monthKey(reportingYear, FIRST_MONTH_OF_FINANCIAL_YEAR);
+    month <= reporting.month;
+    month = nextMonth(month)
+  ) {
     monthlyRows.push(trendRow(monthlyRows.length + 1, monthLabel(month), month, month))
   }
 
@@ -201,7 +212,14 @@ export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: 
   const annualRows: TrendRow[] = []
   for (let year = financialYearStart(firstMonth); year <= reportingYear; year++) {
     const lastMonth = year === reportingYear ? reporting.month : monthKey(year + 1, FIRST_MONTH_OF_FINANCIAL_YEAR - 1)
-    annualRows.push(trendRow(annualRows.length + 1, financialYearLabel(year), monthKey(year, FIRST_MONTH_OF_FINANCIAL_YEAR), lastMonth))
+    annualRows.push(
+      trendRow(
+        annualRows.length + 1,
+        financialYearLabel(year),
+        monthKey(year, FIRST_MONTH_OF_FINANCIAL_YEAR),
+        lastMonth,
+      ),
+    )
   }
 
   return {
@@ -209,7 +227,11 @@ export function buildComplaintBoard(months: PublishedComplaintMonth[], figures: 
     lastDayOfMonth: lastDayLabel(reporting.month),
     monthTable: { rows: monthRows, total: monthTotal },
     impersonationComplaints: reporting.impersonationComplaints,
-    monthlyTrend: { financialYear: financialYearLabel(reportingYear), rows: monthlyRows, total: trendTotal(monthlyRows) },
+    monthlyTrend: {
+      financialYear: financialYearLabel(reportingYear),
+      rows: monthlyRows,
+      total: trendTotal(monthlyRows),
+    },
     annualTrend: { rows: annualRows, total: trendTotal(annualRows) },
   }
 }

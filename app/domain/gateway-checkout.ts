@@ -34,7 +34,9 @@ const DESCRIPTION_MAX_LENGTH = 255
 
 export function checkoutDescription(serviceIds: readonly string[]): string {
   const description = `Services: ${serviceIds.join(', ')}`
-  return description.length <= DESCRIPTION_MAX_LENGTH ? description : `${description.slice(0, DESCRIPTION_MAX_LENGTH - 1)}…`
+  return description.length <= DESCRIPTION_MAX_LENGTH
+    ? description
+    : `${description.slice(0, DESCRIPTION_MAX_LENGTH - 1)}…`
 }
 
 /**

@@ -21,11 +21,15 @@ export function hasControlCharacter(text: string, { multiLine = false }: PlainTe
 export function jsonHasControlCharacter(value: unknown): boolean {
   if (typeof value === 'string') return hasControlCharacter(value, { multiLine: true })
   if (Array.isArray(value)) return value.some(jsonHasControlCharacter)
-  if (value && typeof value === 'object') return Object.entries(value).some(([key, item]) => hasControlCharacter(key) || jsonHasControlCharacter(item))
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([key, item]) => hasControlCharacter(key) || jsonHasControlCharacter(item))
   return false
 }
 
 /** `schema` refusing control characters with a message by the field (checked first, before any other rule). */
 export function plainText(schema: z.ZodString = z.string(), options: PlainTextOptions = {}) {
-  return schema.refine((text) => !hasControlCharacter(text, options), { message: CONTROL_CHARACTER_MESSAGE, abort: true })
+  return schema.refine((text) => !hasControlCharacter(text, options), {
+    message: CONTROL_CHARACTER_MESSAGE,
+    abort: true,
+  })
 }

@@ -22,7 +22,10 @@ export function profileDetailsSchema(today: Date) {
           .min(NAME_MIN_CHARS, `Your name needs at least ${NAME_MIN_CHARS} characters.`)
           .max(NAME_MAX_CHARS, `Your name can have at most ${NAME_MAX_CHARS} characters.`)
           .regex(/^[a-z ]+$/, 'Use letters and spaces only in your name.')
-          .refine((name) => name.split(' ').length <= NAME_MAX_WORDS, `Your name can have at most ${NAME_MAX_WORDS} words.`),
+          .refine(
+            (name) => name.split(' ').length <= NAME_MAX_WORDS,
+            `Your name can have at most ${NAME_MAX_WORDS} words.`,
+          ),
       ),
     email: z
       .string({ error: 'Enter your e-mail address.' })

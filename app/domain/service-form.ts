@@ -34,7 +34,14 @@ export const ServiceFormSchema = z.object({
     )
     .pipe(
       z
-        .array(z.string().max(SERVICE_LIMITS.descriptionLineMax, `Each description line can have at most ${SERVICE_LIMITS.descriptionLineMax} characters.`))
+        .array(
+          z
+            .string()
+            .max(
+              SERVICE_LIMITS.descriptionLineMax,
+              `Each description line can have at most ${SERVICE_LIMITS.descriptionLineMax} characters.`,
+            ),
+        )
         .max(SERVICE_LIMITS.descriptionLinesMax, `At most ${SERVICE_LIMITS.descriptionLinesMax} description lines.`),
     ),
   price: z
@@ -47,13 +54,19 @@ export const ServiceFormSchema = z.object({
         .number()
         .int()
         .min(PAISE_PER_RUPEE, 'The price must be at least Rs. 1.')
-        .max(SERVICE_LIMITS.priceRupeesMax * PAISE_PER_RUPEE, `The price can be at most Rs. 1,51,000 (SEBI's yearly fee cap per family).`),
+        .max(
+          SERVICE_LIMITS.priceRupeesMax * PAISE_PER_RUPEE,
+          `The price can be at most Rs. 1,51,000 (SEBI's yearly fee cap per family).`,
+        ),
     ),
   durationDays: z.coerce
     .number({ error: 'Enter the duration in whole days.' })
     .int('Enter the duration in whole days.')
     .min(1, 'The duration must be at least 1 day.')
-    .max(SERVICE_LIMITS.durationDaysMax, `The duration can be at most ${SERVICE_LIMITS.durationDaysMax} days (fees may be taken at most a year in advance).`),
+    .max(
+      SERVICE_LIMITS.durationDaysMax,
+      `The duration can be at most ${SERVICE_LIMITS.durationDaysMax} days (fees may be taken at most a year in advance).`,
+    ),
 })
 
 /** A service as the admin defined it: price in paise. */

@@ -55,14 +55,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     const parsed = SendCodeSchema.safeParse(fields)
     const dialCode = parsed.success ? dialCodeFor(parsed.data.country) : null
     if (!parsed.success || !dialCode) {
-      const fieldErrors = parsed.success ? { country: ['Choose your country code.'] } : parsed.error.flatten().fieldErrors
+      const fieldErrors = parsed.success
+        ? { country: ['Choose your country code.'] }
+        : parsed.error.flatten().fieldErrors
       return data<ActionResult>({ fieldErrors, fields }, 400)
     }
     const phone = toE164(dialCode, parsed.data.mobile)
     const sent = await requestOtp({ phone, ip: context.clientIp })
     if (!sent.ok && sent.refusedBy === 'address') return data<ActionResult>({ formError: sent.message, fields }, 429)
     // A number that must wait was sent a code a moment ago (by whoever asked): its holder can enter it.
-    return redirect(backToAuth(sent.ok ? '1' : 'earlier'), { headers: { 'Set-Cookie': await rememberPendingPhone(phone) } })
+    return redirect(backToAuth(sent.ok ? '1' : 'earlier'), {
+      headers: { 'Set-Cookie': await rememberPendingPhone(phone) },
+    })
   }
 
   if (intent === 'resend') {
@@ -78,14 +82,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === 'verify') {
-    const authenticator = phoneOtpAuthenticator(async () => ({ phone: await readPendingPhone(request), ip: context.clientIp }))
+    const authenticator = phoneOtpAuthenticator(async () => ({
+      phone: await readPendingPhone(request),
+      ip: context.clientIp,
+    }))
     try {
       const userId = await authenticator.authenticate('phone-otp', request)
       const headers = new Headers()
       headers.append('Set-Cookie', await createSession(userId))
       headers.append('Set-Cookie', await forgetPendingPhone())
       // The wizard sends a complete profile straight on to redirectTo.
-      return redirect(redirectTo.startsWith('/details') ? redirectTo : withRedirectTo('/details', redirectTo), { headers })
+      return redirect(redirectTo.startsWith('/details') ? redirectTo : withRedirectTo('/details', redirectTo), {
+        headers,
+      })
     } catch (error) {
       if (error instanceof SignInError) return data<ActionResult>({ formError: error.message }, 400)
       throw error
@@ -102,7 +111,15 @@ export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
       <h1 className="text-2xl font-semibold">Login or sign up</h1>
       <div className="mt-4 space-y-4">
         {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
-        {pendingPhone ? <VerifyCodeForm phone={pendingPhone} {...loaderData} actionData={actionData} /> : <SendCodeForm countries={loaderData.countries} defaultCountry={loaderData.defaultCountry} actionData={actionData} />}
+        {pendingPhone ? (
+          <VerifyCodeForm phone={pendingPhone} {...loaderData} actionData={actionData} />
+        ) : (
+          <SendCodeForm
+            countries={loaderData.countries}
+            defaultCountry={loaderData.defaultCountry}
+            actionData={actionData}
+          />
+        )}
         <p className="text-sm text-gray-700 dark:text-gray-300">
           Our team will never ask you for this code, by phone, WhatsApp or e-mail. Do not share it with anyone.
         </p>
@@ -180,9 +197,13 @@ function VerifyCodeForm({
   const busy = useNavigation().state !== 'idle'
   return (
     <>
-      {codeSent === '1' && !actionData ? <FormMessage tone="info">We sent a 6-digit code to {phone}. It is valid for 5 minutes.</FormMessage> : null}
+      {codeSent === '1' && !actionData ? (
+        <FormMessage tone="info">We sent a 6-digit code to {phone}. It is valid for 5 minutes.</FormMessage>
+      ) : null}
       {codeSent === 'earlier' && !actionData ? (
-        <FormMessage tone="info">A code was sent to {phone} a moment ago. Enter it, or ask for another when the wait below ends.</FormMessage>
+        <FormMessage tone="info">
+          A code was sent to {phone} a moment ago. Enter it, or ask for another when the wait below ends.
+        </FormMessage>
       ) : null}
       <Form method="post" className="space-y-4">
         <Field
@@ -206,7 +227,14 @@ function VerifyCodeForm({
       </Form>
       <Form method="post" className="flex flex-wrap items-center gap-3">
         <ResendButton seconds={resendInSeconds} disabled={busy} />
-        <button type="submit" name="intent" value="change" className={secondaryButtonClass} disabled={busy} formNoValidate>
+        <button
+          type="submit"
+          name="intent"
+          value="change"
+          className={secondaryButtonClass}
+          disabled={busy}
+          formNoValidate
+        >
           Change number
         </button>
       </Form>
@@ -227,7 +255,14 @@ function ResendButton({ seconds, disabled }: { seconds: number; disabled: boolea
   const waiting = secondsLeft !== null && secondsLeft > 0
   return (
     <>
-      <button type="submit" name="intent" value="resend" className={secondaryButtonClass} disabled={disabled || waiting} formNoValidate>
+      <button
+        type="submit"
+        name="intent"
+        value="resend"
+        className={secondaryButtonClass}
+        disabled={disabled || waiting}
+        formNoValidate
+      >
         Resend code
       </button>
       <span className="text-sm text-gray-700 dark:text-gray-300">

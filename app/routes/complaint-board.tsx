@@ -5,7 +5,10 @@ import type { Route } from './+types/complaint-board'
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Complaint Board | Research Store' },
-  { name: 'description', content: 'Complaints received, resolved and pending, in the format SEBI requires of research analysts.' },
+  {
+    name: 'description',
+    content: 'Complaints received, resolved and pending, in the format SEBI requires of research analysts.',
+  },
 ]
 
 export async function loader() {
@@ -17,8 +20,9 @@ export default function ComplaintBoardPage({ loaderData: { board } }: Route.Comp
     <>
       <h1 className="text-2xl font-semibold">Complaint Board</h1>
       <p className="mt-2 max-w-3xl">
-        Every month we publish the complaints we received, resolved and still have pending, including those received through SEBI&apos;s
-        SCORES, in the format SEBI requires of research analysts. How to complain is explained on the{' '}
+        Every month we publish the complaints we received, resolved and still have pending, including those received
+        through SEBI&apos;s SCORES, in the format SEBI requires of research analysts. How to complain is explained on
+        the{' '}
         <Link to="/grievance-redressal" className="text-green-700 underline dark:text-green-400">
           Grievance Redressal
         </Link>{' '}

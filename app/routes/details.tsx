@@ -36,7 +36,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const today = new Date()
   return {
     step,
-    agreement: step === 'agreement' ? { version: currentAgreement(businessDetails).version, details: businessDetails } : null,
+    agreement:
+      step === 'agreement' ? { version: currentAgreement(businessDetails).version, details: businessDetails } : null,
     latestBirthDate: latestAdultBirthDate(today),
     saved: {
       name: user.name ?? '',
@@ -68,9 +69,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formData.get('intent') === 'accept-agreement') {
     const agreement = currentAgreement(businessDetails)
     if (formData.get('version') !== agreement.version) {
-      return data({ agreementError: 'The agreement was updated while you were reading it. Please read this version and accept it.' }, 409)
+      return data(
+        {
+          agreementError:
+            'The agreement was updated while you were reading it. Please read this version and accept it.',
+        },
+        409,
+      )
     }
-    await agreementSigning().sign(user.id, { version: agreement.version, textSha256: agreement.textSha256, ip: context.clientIp })
+    await agreementSigning().sign(user.id, {
+      version: agreement.version,
+      textSha256: agreement.textSha256,
+      ip: context.clientIp,
+    })
     return profileStep({ ...user, agreementAcceptedAt: new Date() }) === 'complete' ? afterWizard(request) : nextStep
   }
 
@@ -96,7 +107,10 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
         ) : step === 'pan-card' ? (
           <PanCardStep error={actionData && 'uploadError' in actionData ? actionData.uploadError : undefined} />
         ) : loaderData.agreement ? (
-          <AgreementStep agreement={loaderData.agreement} error={actionData && 'agreementError' in actionData ? actionData.agreementError : undefined} />
+          <AgreementStep
+            agreement={loaderData.agreement}
+            error={actionData && 'agreementError' in actionData ? actionData.agreementError : undefined}
+          />
         ) : null}
       </div>
     </section>
@@ -134,12 +148,20 @@ function DetailsStep({
         label="Name"
         hint="Letters and spaces, 3 to 24 characters, at most 4 words."
         errors={fields.name.errors}
-        inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name', onInput: transformCase('lower') }}
+        inputProps={{
+          ...getInputProps(fields.name, { type: 'text' }),
+          autoComplete: 'name',
+          onInput: transformCase('lower'),
+        }}
       />
       <Field
         label="E-mail"
         errors={fields.email.errors}
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', onInput: transformCase('lower') }}
+        inputProps={{
+          ...getInputProps(fields.email, { type: 'email' }),
+          autoComplete: 'email',
+          onInput: transformCase('lower'),
+        }}
       />
       <Field
         label="Date of birth"
@@ -208,7 +230,12 @@ function AgreementStep({
     <Form method="post" className="space-y-4">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {/* relative: the links' screen-reader-only texts are absolutely placed; without it they escape this scroll box and lengthen the page. */}
-      <div className="relative max-h-[60vh] overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700" tabIndex={0} role="region" aria-label="Terms and Conditions, MITC and consent">
+      <div
+        className="relative max-h-[60vh] overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700"
+        tabIndex={0}
+        role="region"
+        aria-label="Terms and Conditions, MITC and consent"
+      >
         <LegalDocumentView document={termsAndConditions(agreement.details)} embedded />
       </div>
       <p className="text-xs text-gray-600 dark:text-gray-400">Version {agreement.version}</p>

@@ -10,7 +10,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!isOutboxEnabled()) return Response.json({ message: 'Not Found' }, { status: 404 })
   const recipient = new URL(request.url).searchParams.get('to')
   if (!recipient) {
-    return Response.json({ message: 'Query parameter "to" is required: the phone number (+919876543210) or e-mail whose messages to list' }, { status: 400 })
+    return Response.json(
+      {
+        message: 'Query parameter "to" is required: the phone number (+919876543210) or e-mail whose messages to list',
+      },
+      { status: 400 },
+    )
   }
   if (hasControlCharacter(recipient)) return Response.json({ message: CONTROL_CHARACTER_MESSAGE }, { status: 400 })
   return Response.json({ messages: await listOutboxMessages(recipient) }, { headers: { 'Cache-Control': 'no-store' } })

@@ -3,7 +3,10 @@ import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-t
 import { isOutboxEnabled, listOutboxMessages } from '~/server/outbox.server'
 import type { Route } from './+types/dev.outbox'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Dev outbox | Research Store' }, { name: 'robots', content: 'noindex' }]
+export const meta: Route.MetaFunction = () => [
+  { title: 'Dev outbox | Research Store' },
+  { name: 'robots', content: 'noindex' },
+]
 
 export async function loader({ request }: Route.LoaderArgs) {
   if (!isOutboxEnabled()) throw data('Not Found', { status: 404 })
@@ -18,7 +21,8 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
     <section>
       <h1 className="text-2xl font-semibold">Dev outbox</h1>
       <p className="mt-2 text-sm">
-        What the store would have sent by SMS or e-mail{recipient ? ` to ${recipient}` : ''}, newest first. Demo mode only.
+        What the store would have sent by SMS or e-mail{recipient ? ` to ${recipient}` : ''}, newest first. Demo mode
+        only.
       </p>
       {messages.length === 0 ? (
         <p className="mt-4">Nothing has been sent yet.</p>
@@ -27,7 +31,8 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
           {messages.map((message) => (
             <li key={message.id} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
               <p className="text-xs text-gray-600 dark:text-gray-400">
-                {message.channel.toUpperCase()} to {message.recipient} at <time dateTime={message.createdAt}>{message.createdAt}</time>
+                {message.channel.toUpperCase()} to {message.recipient} at{' '}
+                <time dateTime={message.createdAt}>{message.createdAt}</time>
               </p>
               {message.subject ? <p className="font-medium">{message.subject}</p> : null}
               <p className="whitespace-pre-wrap">{message.body}</p>

@@ -4,5 +4,7 @@ import { demoSandbox } from '~/server/razorpay.server'
 /** The sandbox's checkout.js stand-in (app/sandbox/checkout.js); 404 in a deployment. */
 export async function loader() {
   if (!(await demoSandbox())) return new Response('Not Found', { status: 404 })
-  return new Response(checkoutScript, { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' } })
+  return new Response(checkoutScript, {
+    headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' },
+  })
 }

@@ -4,7 +4,10 @@ import { readForm } from '~/server/forms.server'
 import { demoSandbox, SandboxError } from '~/server/razorpay.server'
 import type { Route } from './+types/dev.sandbox.checkout'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Sandbox checkout | Research Store' }, { name: 'robots', content: 'noindex' }]
+export const meta: Route.MetaFunction = () => [
+  { title: 'Sandbox checkout | Research Store' },
+  { name: 'robots', content: 'noindex' },
+]
 
 /**
  * Demo and tests only (404 in a deployment): the stand-in for Razorpay's hosted checkout that /pay
@@ -17,7 +20,14 @@ export async function loader() {
   return null
 }
 
-type CheckoutForm = { orderId: string; amountPaise: number; name: string; description: string; callbackUrl: string; cancelUrl: string }
+type CheckoutForm = {
+  orderId: string
+  amountPaise: number
+  name: string
+  description: string
+  callbackUrl: string
+  cancelUrl: string
+}
 
 export async function action({ request }: Route.ActionArgs) {
   const sandbox = await demoSandbox()
@@ -84,11 +94,14 @@ export default function SandboxCheckout({ actionData }: Route.ComponentProps) {
       <input type="hidden" name="cancel_url" value={checkout.cancelUrl} />
     </>
   )
-  const button = 'rounded-md border border-gray-300 px-4 py-2 font-semibold hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800'
+  const button =
+    'rounded-md border border-gray-300 px-4 py-2 font-semibold hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800'
   return (
     <section className="mx-auto max-w-md rounded-lg p-4 shadow">
       <h1 className="text-2xl font-semibold">Sandbox checkout</h1>
-      <p className="mt-2 text-sm">A stand-in for the payment gateway&apos;s page, for the demo and tests. No money moves.</p>
+      <p className="mt-2 text-sm">
+        A stand-in for the payment gateway&apos;s page, for the demo and tests. No money moves.
+      </p>
       <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-3">
         <dt>Pay to</dt>
         <dd>{checkout.name}</dd>

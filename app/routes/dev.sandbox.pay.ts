@@ -1,6 +1,12 @@
 import { z } from 'zod'
 import { apiError, postOnly, readJsonBody } from '~/server/api.server'
-import { demoSandbox, SandboxError, WEBHOOK_EVENTS_FOR_OUTCOME, webhookHeaders, type WebhookDeliveryAnswer } from '~/server/razorpay.server'
+import {
+  demoSandbox,
+  SandboxError,
+  WEBHOOK_EVENTS_FOR_OUTCOME,
+  webhookHeaders,
+  type WebhookDeliveryAnswer,
+} from '~/server/razorpay.server'
 import type { Route } from './+types/dev.sandbox.pay'
 
 const Body = z.object({

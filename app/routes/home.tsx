@@ -8,7 +8,10 @@ export const meta: Route.MetaFunction = () => [{ title: 'Research Store' }]
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
   const now = new Date()
-  const [subscriptions, payments] = await Promise.all([activeSubscriptions(user.id, now), pendingPayments(user.id, now)])
+  const [subscriptions, payments] = await Promise.all([
+    activeSubscriptions(user.id, now),
+    pendingPayments(user.id, now),
+  ])
   return { name: user.name, activeSubscriptionCount: subscriptions.length, pendingPaymentCount: payments.length }
 }
 

@@ -43,7 +43,9 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireCompleteProfile(request)
   const { items, droppedIds } = await pricedCart(await readCart(request))
-  const cleanedCart = droppedIds.length ? { 'Set-Cookie': await serializeCart(items.map((item) => item.serviceId)) } : undefined
+  const cleanedCart = droppedIds.length
+    ? { 'Set-Cookie': await serializeCart(items.map((item) => item.serviceId)) }
+    : undefined
   if (items.length === 0) throw redirect('/services', { headers: cleanedCart })
   const descriptions = new Map((await getActiveServices()).map((service) => [service.id, service.description]))
   const { bankAccount, whatsappNumber } = businessDetails
@@ -79,7 +81,9 @@ export async function action({ request }: Route.ActionArgs) {
     const cart = await readCart(request)
     const shownTotal = Number(form.get('shownTotalPaise'))
     try {
-      const started = await startGatewayPayment(user.id, cart, { expectedAmountPaise: Number.isSafeInteger(shownTotal) ? shownTotal : undefined })
+      const started = await startGatewayPayment(user.id, cart, {
+        expectedAmountPaise: Number.isSafeInteger(shownTotal) ? shownTotal : undefined,
+      })
       return data({ checkout: gatewayCheckout(user, started, cart, request.url) })
     } catch (error) {
       if (error instanceof PaymentError) return data({ error: error.message }, error.status)
@@ -92,7 +96,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === 'verify' || intent === 'reverify') {
     try {
       const result = await verifyCheckoutPayment(
-        { orderId: field(form, 'razorpay_order_id'), paymentId: field(form, 'razorpay_payment_id'), signature: field(form, 'razorpay_signature') },
+        {
+          orderId: field(form, 'razorpay_order_id'),
+          paymentId: field(form, 'razorpay_payment_id'),
+          signature: field(form, 'razorpay_signature'),
+        },
         { source: intent === 'verify' ? 'checkout' : 'reverify', userId: user.id },
       )
       return data({ verified: result.status }, { headers: { 'Set-Cookie': await serializeCart([]) } })
@@ -102,7 +110,11 @@ export async function action({ request }: Route.ActionArgs) {
     }
   }
   if (intent === 'failed') {
-    await recordGatewayFailure({ orderId: field(form, 'orderId'), reason: field(form, 'reason') || 'Payment failed', userId: user.id })
+    await recordGatewayFailure({
+      orderId: field(form, 'orderId'),
+      reason: field(form, 'reason') || 'Payment failed',
+      userId: user.id,
+    })
     return data({ outcome: 'failed' as const })
   }
   if (intent === 'cancel') {
@@ -119,7 +131,8 @@ export async function action({ request }: Route.ActionArgs) {
         utr: utr.utr ?? undefined,
       })
     } catch (error) {
-      if (error instanceof PaymentError) return data({ error: `${MANUAL_PAYMENT_FAILED}: ${error.message}` }, error.status)
+      if (error instanceof PaymentError)
+        return data({ error: `${MANUAL_PAYMENT_FAILED}: ${error.message}` }, error.status)
       console.error(error)
       return data({ error: MANUAL_PAYMENT_FAILED }, 500)
     }
@@ -147,14 +160,19 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
     <section className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-semibold">Payment</h1>
       <div className="mt-4 space-y-4">
-        {droppedCount > 0 ? <FormMessage tone="info">Services no longer available were removed from your cart.</FormMessage> : null}
+        {droppedCount > 0 ? (
+          <FormMessage tone="info">Services no longer available were removed from your cart.</FormMessage>
+        ) : null}
         {actionError && !manualOpen ? <FormMessage tone="error">{actionError}</FormMessage> : null}
         {message && !actionError ? <FormMessage tone="error">{message}</FormMessage> : null}
         <details open className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
           <summary className="cursor-pointer text-lg font-semibold">Selected Service(s)</summary>
           <ul className="mt-3 space-y-4">
             {items.map((item) => (
-              <li key={item.serviceId} className="flex items-start justify-between gap-4 border-t border-gray-100 pt-3 first:border-0 first:pt-0 dark:border-gray-800">
+              <li
+                key={item.serviceId}
+                className="flex items-start justify-between gap-4 border-t border-gray-100 pt-3 first:border-0 first:pt-0 dark:border-gray-800"
+              >
                 <div>
                   <h2 className="font-semibold">{item.name}</h2>
                   <ServiceDescription lines={item.description} className="mt-1" />
@@ -162,7 +180,14 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
                 </div>
                 <Form method="post" preventScrollReset>
                   <input type="hidden" name="serviceId" value={item.serviceId} />
-                  <button type="submit" name="intent" value="remove" disabled={busy} className="rounded-md border border-gray-300 px-3 py-1 text-sm hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800" aria-label={`Remove ${item.name}`}>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="remove"
+                    disabled={busy}
+                    className="rounded-md border border-gray-300 px-3 py-1 text-sm hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800"
+                    aria-label={`Remove ${item.name}`}
+                  >
                     Remove
                   </button>
                 </Form>
@@ -188,7 +213,11 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
           <p className="text-center font-semibold" aria-hidden="true">
             OR
           </p>
-          <Link to={`?dialog=${MANUAL_DIALOG}`} preventScrollReset className="rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white hover:bg-red-800">
+          <Link
+            to={`?dialog=${MANUAL_DIALOG}`}
+            preventScrollReset
+            className="rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white hover:bg-red-800"
+          >
             Pay Manually
           </Link>
         </div>
@@ -202,7 +231,11 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         <ManualPaymentDialog
           {...loaderData}
           error={actionError}
-          utrError={actionData && 'utrError' in actionData ? { message: actionData.utrError, typed: actionData.typedUtr } : undefined}
+          utrError={
+            actionData && 'utrError' in actionData
+              ? { message: actionData.utrError, typed: actionData.typedUtr }
+              : undefined
+          }
           busy={busy}
         />
       ) : null}
@@ -219,7 +252,11 @@ function ManualPaymentDialog({
   error,
   utrError,
   busy,
-}: Route.ComponentProps['loaderData'] & { error: string | undefined; utrError: { message: string; typed: string } | undefined; busy: boolean }) {
+}: Route.ComponentProps['loaderData'] & {
+  error: string | undefined
+  utrError: { message: string; typed: string } | undefined
+  busy: boolean
+}) {
   return (
     <Modal title="Manual Payment Instructions" closeTo="/pay">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
@@ -237,7 +274,12 @@ function ManualPaymentDialog({
         </li>
         <li>
           Take a screenshot of the transfer and send it on WhatsApp to{' '}
-          <a href={whatsappLink} rel="noopener noreferrer" target="_blank" className="font-medium text-green-700 underline dark:text-green-400">
+          <a
+            href={whatsappLink}
+            rel="noopener noreferrer"
+            target="_blank"
+            className="font-medium text-green-700 underline dark:text-green-400"
+          >
             {whatsappNumber}
             <span className="sr-only"> (opens WhatsApp in a new tab)</span>
           </a>
@@ -253,7 +295,13 @@ function ManualPaymentDialog({
           errors={utrError ? [utrError.message] : undefined}
           inputProps={{ id: 'utr', name: 'utr', maxLength: 40, autoComplete: 'off', defaultValue: utrError?.typed }}
         />
-        <button type="submit" name="intent" value="manual" disabled={busy} className="w-full rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60">
+        <button
+          type="submit"
+          name="intent"
+          value="manual"
+          disabled={busy}
+          className="w-full rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60"
+        >
           I'll Pay &amp; Send Screenshot
         </button>
       </Form>
@@ -291,7 +339,10 @@ function usePayOnWebsite(totalPaise: number) {
         void reporter.submit({ intent: 'verify', ...response }, { method: 'post' })
       },
       onFailed(response: CheckoutFailure) {
-        void reporter.submit({ intent: 'failed', orderId, reason: response.error?.description ?? '' }, { method: 'post' })
+        void reporter.submit(
+          { intent: 'failed', orderId, reason: response.error?.description ?? '' },
+          { method: 'post' },
+        )
       },
       onDismissed() {
         setCheckoutOpen(false)
@@ -355,8 +406,8 @@ function HostedCheckoutForm({ checkout }: { checkout: GatewayCheckout }) {
     <section className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-semibold">Payment</h1>
       <p className="mt-4">
-        Rs. {formatRupees(checkout.amountPaise)} will be paid through our payment gateway. Its page opens next; when you have paid, it brings
-        you back here.
+        Rs. {formatRupees(checkout.amountPaise)} will be paid through our payment gateway. Its page opens next; when you
+        have paid, it brings you back here.
       </p>
       <form method="post" action={checkout.hostedCheckoutUrl} className="mt-4">
         {fields.map(([name, value]) => (

@@ -36,7 +36,8 @@ export async function action({ request }: Route.ActionArgs) {
     const onSale = (await getActiveServices()).some((service) => service.id === serviceId)
     if (!onSale) return data({ message: 'That service is no longer available.' }, 400)
   }
-  const { setCookie } = intent === 'add' ? await addServiceToCart(request, serviceId) : await removeServiceFromCart(request, serviceId)
+  const { setCookie } =
+    intent === 'add' ? await addServiceToCart(request, serviceId) : await removeServiceFromCart(request, serviceId)
   // A plain form post gets the page again (post/redirect/get); a click sent by script only the cookie.
   if (form.get('via') === 'script') return data({ message: undefined }, { headers: { 'Set-Cookie': setCookie } })
   return redirect('/services', { headers: { 'Set-Cookie': setCookie } })
@@ -53,7 +54,8 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
       <div className="mt-4 space-y-4">
         {droppedCount > 0 ? (
           <FormMessage tone="info">
-            {droppedCount === 1 ? 'A service in your cart is' : `${droppedCount} services in your cart are`} no longer available and
+            {droppedCount === 1 ? 'A service in your cart is' : `${droppedCount} services in your cart are`} no longer
+            available and
             {droppedCount === 1 ? ' was' : ' were'} removed.
           </FormMessage>
         ) : null}
@@ -116,7 +118,10 @@ function useCartClicks(serverCartIds: string[]) {
   const ids = new Set(serverCartIds)
   const inFlight = fetcher.formData
   const pending: CartClick[] = inFlight
-    ? [{ serviceId: String(inFlight.get('serviceId')), intent: inFlight.get('intent') === 'add' ? 'add' : 'remove' }, ...queued]
+    ? [
+        { serviceId: String(inFlight.get('serviceId')), intent: inFlight.get('intent') === 'add' ? 'add' : 'remove' },
+        ...queued,
+      ]
     : queued
   for (const click of pending) {
     if (click.intent === 'add') ids.add(click.serviceId)
@@ -145,10 +150,21 @@ type ServiceListing = Route.ComponentProps['loaderData']['services'][number]
  * The checkbox is a submit button with the checkbox role: without JavaScript a click posts the
  * form and the page comes back with the cart updated; with it, the click joins the cart's queue.
  */
-function ServiceCard({ service, inCart, onToggle }: { service: ServiceListing; inCart: boolean; onToggle: (serviceId: string) => void }) {
+function ServiceCard({
+  service,
+  inCart,
+  onToggle,
+}: {
+  service: ServiceListing
+  inCart: boolean
+  onToggle: (serviceId: string) => void
+}) {
   const nameId = `service-${service.id}-name`
   return (
-    <article className="h-full rounded-lg border border-gray-200 p-4 shadow-sm dark:border-gray-700" aria-labelledby={nameId}>
+    <article
+      className="h-full rounded-lg border border-gray-200 p-4 shadow-sm dark:border-gray-700"
+      aria-labelledby={nameId}
+    >
       <Form method="post" preventScrollReset className="flex items-start gap-3">
         <input type="hidden" name="serviceId" value={service.id} />
         <button
@@ -166,7 +182,14 @@ function ServiceCard({ service, inCart, onToggle }: { service: ServiceListing; i
         >
           {inCart ? (
             <svg aria-hidden="true" viewBox="0 0 16 16" className="h-4 w-4 text-white">
-              <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" />
+              <path
+                d="M3 8.5l3 3 7-7"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2.5"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
             </svg>
           ) : null}
         </button>

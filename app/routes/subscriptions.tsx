@@ -22,7 +22,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Arriving from a payment always reads fresh (SPEC), never the 10-minute cache.
   const fresh = url.searchParams.get('from') === 'payment'
   const now = new Date()
-  const [pending, active] = await Promise.all([pendingPayments(user.id, now, { fresh }), activeSubscriptions(user.id, now, { fresh })])
+  const [pending, active] = await Promise.all([
+    pendingPayments(user.id, now, { fresh }),
+    activeSubscriptions(user.id, now, { fresh }),
+  ])
   return {
     pending: pending.map((payment) => ({
       id: payment.id,
@@ -49,9 +52,17 @@ export async function action({ request }: Route.ActionArgs) {
   const paymentId = String(form.get('paymentId') ?? '')
   const typed = String(form.get('utr') ?? '')
   const utr = parseOptionalUtr(typed)
-  if (!utr.ok || utr.utr === null) return data({ paymentId, error: utr.ok ? 'Enter the bank reference (UTR) to save it.' : utr.message, typed }, 400)
+  if (!utr.ok || utr.utr === null)
+    return data({ paymentId, error: utr.ok ? 'Enter the bank reference (UTR) to save it.' : utr.message, typed }, 400)
   if (!(await setManualPaymentUtr(user.id, paymentId, utr.utr))) {
-    return data({ paymentId, error: 'This payment is no longer waiting for verification, so its reference cannot be changed.', typed }, 409)
+    return data(
+      {
+        paymentId,
+        error: 'This payment is no longer waiting for verification, so its reference cannot be changed.',
+        typed,
+      },
+      409,
+    )
   }
   return { paymentId, saved: true as const }
 }
@@ -65,7 +76,11 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
         <details open className="mb-6 rounded-lg border border-amber-300 p-4 dark:border-amber-700">
           <summary className="cursor-pointer text-lg font-semibold">Payment(s) Pending for Verification</summary>
           <p className="mt-2 text-sm">
-            <Link to={`?dialog=${INFO_DIALOG}`} preventScrollReset className="font-medium text-green-700 underline dark:text-green-400">
+            <Link
+              to={`?dialog=${INFO_DIALOG}`}
+              preventScrollReset
+              className="font-medium text-green-700 underline dark:text-green-400"
+            >
               What happens now?
             </Link>
           </p>
@@ -111,11 +126,19 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
       )}
       {infoOpen ? (
         <Modal title="Payment Verification Information" closeTo="/subscriptions">
-          <p>Our team verifies each payment claim against the bank account. Once it is confirmed, the subscription starts and we e-mail you.</p>
+          <p>
+            Our team verifies each payment claim against the bank account. Once it is confirmed, the subscription starts
+            and we e-mail you.
+          </p>
           <p className="mt-2">A claim that is not confirmed within 7 days is dismissed automatically.</p>
           <p className="mt-2">Questions? Call us on {contactPhone}.</p>
           <p className="mt-4">
-            <Link to="/subscriptions" replace preventScrollReset className="inline-flex rounded-md bg-green-700 px-4 py-2 font-semibold text-white">
+            <Link
+              to="/subscriptions"
+              replace
+              preventScrollReset
+              className="inline-flex rounded-md bg-green-700 px-4 py-2 font-semibold text-white"
+            >
               Understood
             </Link>
           </p>
@@ -138,7 +161,11 @@ function BankReferenceForm({
 }) {
   const error = result && 'error' in result ? result : undefined
   return (
-    <Form method="post" preventScrollReset className="mt-3 space-y-2 border-t border-gray-100 pt-3 dark:border-gray-800">
+    <Form
+      method="post"
+      preventScrollReset
+      className="mt-3 space-y-2 border-t border-gray-100 pt-3 dark:border-gray-800"
+    >
       <input type="hidden" name="paymentId" value={paymentId} />
       {result && 'saved' in result ? <FormMessage tone="info">Bank reference saved</FormMessage> : null}
       <Field
@@ -146,7 +173,13 @@ function BankReferenceForm({
         label={utr ? 'Bank reference (UTR)' : 'Add the bank reference (UTR), optional'}
         hint="It helps our team find your transfer sooner."
         errors={error ? [error.error] : undefined}
-        inputProps={{ id: `utr-${paymentId}`, name: 'utr', maxLength: 40, autoComplete: 'off', defaultValue: error?.typed ?? utr ?? '' }}
+        inputProps={{
+          id: `utr-${paymentId}`,
+          name: 'utr',
+          maxLength: 40,
+          autoComplete: 'off',
+          defaultValue: error?.typed ?? utr ?? '',
+        }}
       />
       <button type="submit" disabled={busy} className={secondaryButtonClass}>
         Save reference

@@ -33,7 +33,20 @@
   }
 
   function button(label, onClick) {
-    var node = element('button', { padding: '8px 14px', borderRadius: '6px', border: '1px solid #9ca3af', background: '#fff', color: '#111', font: 'inherit', fontWeight: '600', cursor: 'pointer' }, label)
+    var node = element(
+      'button',
+      {
+        padding: '8px 14px',
+        borderRadius: '6px',
+        border: '1px solid #9ca3af',
+        background: '#fff',
+        color: '#111',
+        font: 'inherit',
+        fontWeight: '600',
+        cursor: 'pointer',
+      },
+      label,
+    )
     node.type = 'button'
     node.addEventListener('click', onClick)
     return node
@@ -43,14 +56,35 @@
     var self = this
     var options = this.options
     if (this.root) return
-    var overlay = element('div', { position: 'fixed', inset: '0', zIndex: '50', display: 'flex', alignItems: 'center', justifyContent: 'center', background: 'rgba(0,0,0,0.5)', padding: '16px' })
-    var dialog = element('div', { background: '#fff', color: '#111', borderRadius: '8px', padding: '20px', maxWidth: '420px', width: '100%', borderTop: '6px solid ' + ((options.theme && options.theme.color) || '#2196F3') })
+    var overlay = element('div', {
+      position: 'fixed',
+      inset: '0',
+      zIndex: '50',
+      display: 'flex',
+      alignItems: 'center',
+      justifyContent: 'center',
+      background: 'rgba(0,0,0,0.5)',
+      padding: '16px',
+    })
+    var dialog = element('div', {
+      background: '#fff',
+      color: '#111',
+      borderRadius: '8px',
+      padding: '20px',
+      maxWidth: '420px',
+      width: '100%',
+      borderTop: '6px solid ' + ((options.theme && options.theme.color) || '#2196F3'),
+    })
     dialog.setAttribute('role', 'dialog')
     dialog.setAttribute('aria-modal', 'true')
     dialog.setAttribute('aria-labelledby', 'sandbox-checkout-title')
     var title = element('h2', { margin: '0', fontSize: '1.25rem' }, 'Sandbox checkout')
     title.id = 'sandbox-checkout-title'
-    var amount = element('p', { margin: '8px 0 0' }, 'Pay Rs. ' + (Number(options.amount) / 100).toLocaleString('en-IN') + ' to ' + (options.name || ''))
+    var amount = element(
+      'p',
+      { margin: '8px 0 0' },
+      'Pay Rs. ' + (Number(options.amount) / 100).toLocaleString('en-IN') + ' to ' + (options.name || ''),
+    )
     var order = element('p', { margin: '4px 0 0', fontFamily: 'monospace' }, 'Order ' + options.order_id)
     var status = element('p', { margin: '8px 0 0', minHeight: '1.5em' })
     status.setAttribute('role', 'status')

@@ -44,10 +44,13 @@ export type ComplaintMonthForAdmin = {
 }
 
 export type ComplaintBoardChange =
-  | { ok: true; changed: boolean }
-  | { ok: false; status: 404 | 409; message: string; field?: 'month' }
+  { ok: true; changed: boolean } | { ok: false; status: 404 | 409; message: string; field?: 'month' }
 
-const NOT_PUBLISHED: ComplaintBoardChange = { ok: false, status: 404, message: 'That month is not on the complaint board.' }
+const NOT_PUBLISHED: ComplaintBoardChange = {
+  ok: false,
+  status: 404,
+  message: 'That month is not on the complaint board.',
+}
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
 
@@ -117,13 +120,24 @@ export async function complaintMonthForAdmin(month: string): Promise<ComplaintMo
  * Puts a month on the board with no complaints yet; if it is the latest, /complaint-board reports it
  * from now on. The caller has checked the month has ended (publishComplaintMonthSchema).
  */
-export async function publishComplaintMonth(actorId: string, month: MonthKey, now = new Date()): Promise<ComplaintBoardChange> {
+export async function publishComplaintMonth(
+  actorId: string,
+  month: MonthKey,
+  now = new Date(),
+): Promise<ComplaintBoardChange> {
   try {
     await prisma.$transaction(async (tx) => {
       await tx.complaintBoardMonth.create({ data: { month: firstDayOf(month) } })
       await recordAudit(
         tx,
-        { actorId, action: 'complaint-board.publish', subjectType: 'ComplaintBoardMonth', subjectId: month, before: null, after: { month, impersonationComplaints: 0 } },
+        {
+          actorId,
+          action: 'complaint-board.publish',
+          subjectType: 'ComplaintBoardMonth',
+          subjectId: month,
+          before: null,
+          after: { month, impersonationComplaints: 0 },
+        },
         now,
       )
     })
@@ -154,7 +168,12 @@ const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1
  * again under a lock, because a change moves what every later month starts with and another admin
  * may have saved in between. /complaint-board reads the tables directly, so it shows the change at once.
  */
-export async function saveComplaintMonth(actorId: string, month: MonthKey, form: ComplaintMonthForm, now = new Date()): Promise<ComplaintBoardChange> {
+export async function saveComplaintMonth(
+  actorId: string,
+  month: MonthKey,
+  form: ComplaintMonthForm,
+  now = new Date(),
+): Promise<ComplaintBoardChange> {
   if (!isMonthKey(month)) return NOT_PUBLISHED
   return prisma.$transaction(async (tx) => {
     // One save at a time: each checks figures that another save could change underneath it.
@@ -188,8 +207,22 @@ export async function saveComplaintMonth(actorId: string, month: MonthKey, form:
         update: form.figures[source],
       })
     }
-    await tx.complaintBoardMonth.update({ where: { month: firstDayOf(month) }, data: { impersonationComplaints: form.impersonationComplaints } })
-    await recordAudit(tx, { actorId, action: 'complaint-board.update', subjectType: 'ComplaintBoardMonth', subjectId: month, before, after }, now)
+    await tx.complaintBoardMonth.update({
+      where: { month: firstDayOf(month) },
+      data: { impersonationComplaints: form.impersonationComplaints },
+    })
+    await recordAudit(
+      tx,
+      {
+        actorId,
+        action: 'complaint-board.update',
+        subjectType: 'ComplaintBoardMonth',
+        subjectId: month,
+        before,
+        after,
+      },
+      now,
+    )
     return { ok: true, changed: true }
   })
 }

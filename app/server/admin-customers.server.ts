@@ -9,7 +9,6 @@ import { prisma } from './db.server'
 import { notifyCustomer } from './notify.server'
 import { grantSubscription } from './subscriptions.server'
 
-
 const listSelect = { id: true, name: true, phone: true, email: true, pan: true, role: true } as const
 export type CustomerListing = Prisma.UserGetPayload<{ select: typeof listSelect }>
 
@@ -53,11 +52,28 @@ export async function customerForAdmin(userId: string) {
       agreementVersion: true,
       payments: {
         orderBy: { createdAt: 'desc' },
-        select: { id: true, method: true, status: true, amountPaise: true, cart: true, utr: true, createdAt: true, paidAt: true, rejectedReason: true },
+        select: {
+          id: true,
+          method: true,
+          status: true,
+          amountPaise: true,
+          cart: true,
+          utr: true,
+          createdAt: true,
+          paidAt: true,
+          rejectedReason: true,
+        },
       },
       subscriptions: {
         orderBy: { endsAt: 'desc' },
-        select: { id: true, startsAt: true, endsAt: true, paymentId: true, grantReason: true, service: { select: { name: true } } },
+        select: {
+          id: true,
+          startsAt: true,
+          endsAt: true,
+          paymentId: true,
+          grantReason: true,
+          service: { select: { name: true } },
+        },
       },
     },
   })
@@ -83,26 +99,48 @@ export type GrantOutcome = { ok: true; message: string } | { ok: false; status: 
  * Gives the customer a subscription without a payment, audited with the reason in the same
  * transaction, then tells them by e-mail. It chains after a running subscription to the service.
  */
-export async function grantSubscriptionAsAdmin(actorId: string, userId: string, grant: GrantSubscription, now = new Date()): Promise<GrantOutcome> {
+export async function grantSubscriptionAsAdmin(
+  actorId: string,
+  userId: string,
+  grant: GrantSubscription,
+  now = new Date(),
+): Promise<GrantOutcome> {
   const [user, service] = await Promise.all([
     isUuid(userId) ? prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } }) : null,
     prisma.service.findUnique({ where: { id: grant.serviceId }, select: { name: true } }),
   ])
   if (!user) return { ok: false, status: 404, message: 'That customer does not exist.' }
   if (!service) return { ok: false, status: 404, message: 'That service does not exist.' }
-  const granted = await grantSubscription({ userId, serviceId: grant.serviceId, durationDays: grant.durationDays, reason: grant.reason, grantedById: actorId, now }, (tx, created) =>
-    recordAudit(
-      tx,
-      {
-        actorId,
-        action: 'subscription.grant',
-        subjectType: 'User',
-        subjectId: userId,
-        before: null,
-        after: { subscriptionId: created.id, serviceId: grant.serviceId, service: service.name, durationDays: grant.durationDays, startsAt: created.startsAt.toISOString(), endsAt: created.endsAt.toISOString(), reason: grant.reason },
-      },
+  const granted = await grantSubscription(
+    {
+      userId,
+      serviceId: grant.serviceId,
+      durationDays: grant.durationDays,
+      reason: grant.reason,
+      grantedById: actorId,
       now,
-    ),
+    },
+    (tx, created) =>
+      recordAudit(
+        tx,
+        {
+          actorId,
+          action: 'subscription.grant',
+          subjectType: 'User',
+          subjectId: userId,
+          before: null,
+          after: {
+            subscriptionId: created.id,
+            serviceId: grant.serviceId,
+            service: service.name,
+            durationDays: grant.durationDays,
+            startsAt: created.startsAt.toISOString(),
+            endsAt: created.endsAt.toISOString(),
+            reason: grant.reason,
+          },
+        },
+        now,
+      ),
   )
   const endsOn = formatIndiaDate(granted.endsAt)
   await notifyCustomer({
@@ -115,5 +153,8 @@ export async function grantSubscriptionAsAdmin(actorId: string, userId: string, 
 
 /** The services a grant can be for: every service, on sale or not. */
 export function grantableServices() {
-  return prisma.service.findMany({ orderBy: [{ active: 'desc' }, { sortOrder: 'asc' }, { name: 'asc' }], select: { id: true, name: true, active: true, durationDays: true } })
+  return prisma.service.findMany({
+    orderBy: [{ active: 'desc' }, { sortOrder: 'asc' }, { name: 'asc' }],
+    select: { id: true, name: true, active: true, durationDays: true },
+  })
 }

@@ -25,12 +25,32 @@ export async function exportCsv(
   const range = { gte: indiaMidnight(from), lt: new Date(indiaMidnight(to).getTime() + MS_PER_DAY) }
   const table = kind === 'payments' ? await paymentRows(range, maxRows) : await subscriptionRows(range, maxRows)
   if (table.rows.length > maxRows) {
-    return { ok: false, message: maxRows === EXPORT_MAX_ROWS ? TOO_MANY_ROWS_MESSAGE : `More than ${maxRows} rows: choose a shorter range.` }
+    return {
+      ok: false,
+      message:
+        maxRows === EXPORT_MAX_ROWS ? TOO_MANY_ROWS_MESSAGE : `More than ${maxRows} rows: choose a shorter range.`,
+    }
   }
   await prisma.$transaction((tx) =>
-    recordAudit(tx, { actorId, action: 'export.csv', subjectType: 'Export', subjectId: kind, before: null, after: { kind, from, to, rows: table.rows.length } }, now),
+    recordAudit(
+      tx,
+      {
+        actorId,
+        action: 'export.csv',
+        subjectType: 'Export',
+        subjectId: kind,
+        before: null,
+        after: { kind, from, to, rows: table.rows.length },
+      },
+      now,
+    ),
   )
-  return { ok: true, filename: `${kind}-${from}-to-${to}.csv`, csv: toCsv(table.header, table.rows), rows: table.rows.length }
+  return {
+    ok: true,
+    filename: `${kind}-${from}-to-${to}.csv`,
+    csv: toCsv(table.header, table.rows),
+    rows: table.rows.length,
+  }
 }
 
 type Range = { gte: Date; lt: Date }
@@ -57,7 +77,24 @@ async function paymentRows(createdAt: Range, maxRows: number) {
     },
   })
   return {
-    header: ['Payment id', 'Created (IST)', 'Paid (IST)', 'Method', 'Status', 'Paid via', 'Customer', 'Phone', 'E-mail', 'PAN', 'Services', 'Amount (Rs.)', 'Currency', 'UTR', 'Gateway order id', 'Gateway payment id'],
+    header: [
+      'Payment id',
+      'Created (IST)',
+      'Paid (IST)',
+      'Method',
+      'Status',
+      'Paid via',
+      'Customer',
+      'Phone',
+      'E-mail',
+      'PAN',
+      'Services',
+      'Amount (Rs.)',
+      'Currency',
+      'UTR',
+      'Gateway order id',
+      'Gateway payment id',
+    ],
     rows: payments.map((payment) => [
       payment.id,
       formatIndiaDateTime(payment.createdAt),
@@ -69,7 +106,9 @@ async function paymentRows(createdAt: Range, maxRows: number) {
       payment.user.phone,
       payment.user.email,
       payment.user.pan,
-      (payment.cart as CartItem[]).map((item) => `${item.name} (Rs. ${rupees(item.pricePaise)}, ${item.durationDays} days)`).join('; '),
+      (payment.cart as CartItem[])
+        .map((item) => `${item.name} (Rs. ${rupees(item.pricePaise)}, ${item.durationDays} days)`)
+        .join('; '),
       rupees(payment.amountPaise),
       payment.currency,
       payment.utr,
@@ -97,9 +136,22 @@ async function subscriptionRows(startsAt: Range, maxRows: number) {
     },
   })
   return {
-    header: ['Subscription id', 'Customer', 'Phone', 'Service', 'Starts (IST)', 'Ends (IST)', 'Price paid (Rs.)', 'Payment id', 'Payment method', 'Grant reason'],
+    header: [
+      'Subscription id',
+      'Customer',
+      'Phone',
+      'Service',
+      'Starts (IST)',
+      'Ends (IST)',
+      'Price paid (Rs.)',
+      'Payment id',
+      'Payment method',
+      'Grant reason',
+    ],
     rows: subscriptions.map((subscription) => {
-      const paidItem = ((subscription.payment?.cart ?? []) as CartItem[]).find((item) => item.serviceId === subscription.serviceId)
+      const paidItem = ((subscription.payment?.cart ?? []) as CartItem[]).find(
+        (item) => item.serviceId === subscription.serviceId,
+      )
       return [
         subscription.id,
         subscription.user.name,

@@ -22,7 +22,16 @@ export async function pendingManualPaymentsForReview(now: Date) {
     where: openManualClaim(now),
     orderBy: { createdAt: 'asc' },
     take: ADMIN_LIST_LIMIT,
-    select: { id: true, amountPaise: true, currency: true, cart: true, utr: true, createdAt: true, expiresAt: true, user: { select: customerSelect } },
+    select: {
+      id: true,
+      amountPaise: true,
+      currency: true,
+      cart: true,
+      utr: true,
+      createdAt: true,
+      expiresAt: true,
+      user: { select: customerSelect },
+    },
   })
   return rows.map(({ cart, expiresAt, ...row }) => ({
     ...row,
@@ -42,7 +51,11 @@ export async function gatewayPaymentsForAdmin(filter: GatewayPaymentFilter) {
     ...(filter.to ? { lt: new Date(indiaMidnight(filter.to).getTime() + MS_PER_DAY) } : {}),
   }
   const rows = await prisma.payment.findMany({
-    where: { method: 'GATEWAY', ...(filter.status ? { status: filter.status } : {}), ...(filter.from || filter.to ? { createdAt } : {}) },
+    where: {
+      method: 'GATEWAY',
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.from || filter.to ? { createdAt } : {}),
+    },
     orderBy: { createdAt: 'desc' },
     take: ADMIN_LIST_LIMIT,
     select: {
@@ -62,9 +75,7 @@ export async function gatewayPaymentsForAdmin(filter: GatewayPaymentFilter) {
   return rows.map(({ cart, ...row }) => ({ ...row, cart: cart as CartItem[] }))
 }
 
-export type ReviewOutcome =
-  | { ok: true; message: string }
-  | { ok: false; status: 404 | 409; message: string }
+export type ReviewOutcome = { ok: true; message: string } | { ok: false; status: 404 | 409; message: string }
 
 const serviceNames = (cart: CartItem[]) => cart.map((item) => item.name).join(', ')
 
@@ -79,7 +90,11 @@ async function paymentForNotice(paymentId: string) {
  * Confirm: the transfer arrived. markPaymentPaid pays it exactly once however many admins click;
  * only the click that paid writes the audit entry (in the paying transaction) and e-mails the customer.
  */
-export async function confirmPaymentAsAdmin(actorId: string, paymentId: string, now = new Date()): Promise<ReviewOutcome> {
+export async function confirmPaymentAsAdmin(
+  actorId: string,
+  paymentId: string,
+  now = new Date(),
+): Promise<ReviewOutcome> {
   let result
   try {
     result = await confirmManualPayment(paymentId, {
@@ -93,7 +108,12 @@ export async function confirmPaymentAsAdmin(actorId: string, paymentId: string, 
             subjectType: 'Payment',
             subjectId: paymentId,
             before: { status: paid.status },
-            after: { status: 'PAID', paidAt: now.toISOString(), paidVia: 'admin', subscriptionIds: paid.subscriptionIds },
+            after: {
+              status: 'PAID',
+              paidAt: now.toISOString(),
+              paidVia: 'admin',
+              subscriptionIds: paid.subscriptionIds,
+            },
           },
           now,
         ),
@@ -101,7 +121,8 @@ export async function confirmPaymentAsAdmin(actorId: string, paymentId: string, 
   } catch (error) {
     if (!(error instanceof PaymentStateError)) throw error
     if (error.reason === 'not-found') return { ok: false, status: 404, message: 'That payment does not exist.' }
-    if (error.reason === 'expired') return { ok: false, status: 409, message: 'That payment expired after 7 days and can no longer be confirmed.' }
+    if (error.reason === 'expired')
+      return { ok: false, status: 409, message: 'That payment expired after 7 days and can no longer be confirmed.' }
     return { ok: false, status: 409, message: 'That payment is no longer pending and cannot be confirmed.' }
   }
   if (result.alreadyPaid) return { ok: true, message: 'That payment was already confirmed.' }
@@ -111,7 +132,12 @@ export async function confirmPaymentAsAdmin(actorId: string, paymentId: string, 
 }
 
 /** Reject: the claimed transfer was not found. Final; audited in the same transaction; the customer is told why. */
-export async function rejectPaymentAsAdmin(actorId: string, paymentId: string, reason: string, now = new Date()): Promise<ReviewOutcome> {
+export async function rejectPaymentAsAdmin(
+  actorId: string,
+  paymentId: string,
+  reason: string,
+  now = new Date(),
+): Promise<ReviewOutcome> {
   const rejected = await rejectManualPayment(paymentId, reason, {
     now,
     onRejected: (tx, payment) =>
@@ -131,7 +157,11 @@ export async function rejectPaymentAsAdmin(actorId: string, paymentId: string, r
   if (!rejected) {
     const exists = await prisma.payment.count({ where: { id: paymentId } })
     return exists
-      ? { ok: false, status: 409, message: 'That payment is no longer pending (or has expired) and cannot be rejected.' }
+      ? {
+          ok: false,
+          status: 409,
+          message: 'That payment is no longer pending (or has expired) and cannot be rejected.',
+        }
       : { ok: false, status: 404, message: 'That payment does not exist.' }
   }
   const payment = await paymentForNotice(paymentId)

@@ -6,22 +6,41 @@ import { invalidate } from './cache.server'
 import { prisma } from './db.server'
 import { ACTIVE_SERVICES_CACHE_KEY } from './services.server'
 
-const serviceSelect = { id: true, name: true, description: true, pricePaise: true, durationDays: true, active: true, sortOrder: true } as const
+const serviceSelect = {
+  id: true,
+  name: true,
+  description: true,
+  pricePaise: true,
+  durationDays: true,
+  active: true,
+  sortOrder: true,
+} as const
 
 export type AdminService = Prisma.ServiceGetPayload<{ select: typeof serviceSelect }>
 
-export type ServiceChange = { ok: true; serviceId: string } | { ok: false; status: 404 | 409; field?: 'name'; message: string }
+export type ServiceChange =
+  { ok: true; serviceId: string } | { ok: false; status: 404 | 409; field?: 'name'; message: string }
 
-const NAME_TAKEN: ServiceChange = { ok: false, status: 409, field: 'name', message: 'Another service already has this name.' }
+const NAME_TAKEN: ServiceChange = {
+  ok: false,
+  status: 409,
+  field: 'name',
+  message: 'Another service already has this name.',
+}
 const NOT_FOUND: ServiceChange = { ok: false, status: 404, message: 'That service does not exist.' }
 
 /** Every service, on sale first, in the order /services shows them. */
 export function servicesForAdmin(): Promise<AdminService[]> {
-  return prisma.service.findMany({ select: serviceSelect, orderBy: [{ active: 'desc' }, { sortOrder: 'asc' }, { name: 'asc' }] })
+  return prisma.service.findMany({
+    select: serviceSelect,
+    orderBy: [{ active: 'desc' }, { sortOrder: 'asc' }, { name: 'asc' }],
+  })
 }
 
 export function serviceForAdmin(serviceId: string): Promise<AdminService | null> {
-  return isUuid(serviceId) ? prisma.service.findUnique({ where: { id: serviceId }, select: serviceSelect }) : Promise.resolve(null)
+  return isUuid(serviceId)
+    ? prisma.service.findUnique({ where: { id: serviceId }, select: serviceSelect })
+    : Promise.resolve(null)
 }
 
 const snapshot = (service: AdminService | ServiceForm) => ({
@@ -44,8 +63,22 @@ export async function createService(actorId: string, form: ServiceForm, now = ne
   try {
     const created = await prisma.$transaction(async (tx) => {
       const last = await tx.service.aggregate({ _max: { sortOrder: true } })
-      const service = await tx.service.create({ data: { ...form, sortOrder: (last._max.sortOrder ?? 0) + 1 }, select: serviceSelect })
-      await recordAudit(tx, { actorId, action: 'service.create', subjectType: 'Service', subjectId: service.id, before: null, after: snapshot(service) }, now)
+      const service = await tx.service.create({
+        data: { ...form, sortOrder: (last._max.sortOrder ?? 0) + 1 },
+        select: serviceSelect,
+      })
+      await recordAudit(
+        tx,
+        {
+          actorId,
+          action: 'service.create',
+          subjectType: 'Service',
+          subjectId: service.id,
+          before: null,
+          after: snapshot(service),
+        },
+        now,
+      )
       return service
     })
     await invalidate(ACTIVE_SERVICES_CACHE_KEY)
@@ -56,15 +89,33 @@ export async function createService(actorId: string, form: ServiceForm, now = ne
   }
 }
 
-export async function updateService(actorId: string, serviceId: string, form: ServiceForm, now = new Date()): Promise<ServiceChange> {
+export async function updateService(
+  actorId: string,
+  serviceId: string,
+  form: ServiceForm,
+  now = new Date(),
+): Promise<ServiceChange> {
   if (!isUuid(serviceId)) return NOT_FOUND
   try {
     const changed = await prisma.$transaction(async (tx) => {
-      const [before] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM services WHERE id = ${serviceId}::uuid FOR UPDATE`
+      const [before] = await tx.$queryRaw<
+        { id: string }[]
+      >`SELECT id::text FROM services WHERE id = ${serviceId}::uuid FOR UPDATE`
       if (!before) return false
       const old = await tx.service.findUniqueOrThrow({ where: { id: serviceId }, select: serviceSelect })
       const updated = await tx.service.update({ where: { id: serviceId }, data: form, select: serviceSelect })
-      await recordAudit(tx, { actorId, action: 'service.update', subjectType: 'Service', subjectId: serviceId, before: snapshot(old), after: snapshot(updated) }, now)
+      await recordAudit(
+        tx,
+        {
+          actorId,
+          action: 'service.update',
+          subjectType: 'Service',
+          subjectId: serviceId,
+          before: snapshot(old),
+          after: snapshot(updated),
+        },
+        now,
+      )
       return true
     })
     if (!changed) return NOT_FOUND
@@ -77,14 +128,26 @@ export async function updateService(actorId: string, serviceId: string, form: Se
 }
 
 /** Takes a service off sale (carts drop it on their next load) or puts it back. Subscriptions already bought run on. */
-export async function setServiceOnSale(actorId: string, serviceId: string, active: boolean, now = new Date()): Promise<ServiceChange> {
+export async function setServiceOnSale(
+  actorId: string,
+  serviceId: string,
+  active: boolean,
+  now = new Date(),
+): Promise<ServiceChange> {
   if (!isUuid(serviceId)) return NOT_FOUND
   const changed = await prisma.$transaction(async (tx) => {
     const { count } = await tx.service.updateMany({ where: { id: serviceId, active: !active }, data: { active } })
     if (count === 0) return (await tx.service.count({ where: { id: serviceId } })) > 0 ? 'unchanged' : 'missing'
     await recordAudit(
       tx,
-      { actorId, action: active ? 'service.reactivate' : 'service.deactivate', subjectType: 'Service', subjectId: serviceId, before: { active: !active }, after: { active } },
+      {
+        actorId,
+        action: active ? 'service.reactivate' : 'service.deactivate',
+        subjectType: 'Service',
+        subjectId: serviceId,
+        before: { active: !active },
+        after: { active },
+      },
       now,
     )
     return 'changed'

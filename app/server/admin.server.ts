@@ -25,9 +25,17 @@ export function roleForPhone(phone: string, adminPhones = configuredAdminPhones(
  * a number taken off ADMIN_PHONES loses the console with the restart that applies the change, even
  * in a session that is still open.
  */
-export async function applyAdminPhones(adminPhones = configuredAdminPhones()): Promise<{ promoted: number; demoted: number }> {
-  const promoted = await prisma.user.updateMany({ where: { phone: { in: adminPhones }, role: 'CUSTOMER' }, data: { role: 'ADMIN' } })
-  const demoted = await prisma.user.updateMany({ where: { phone: { notIn: adminPhones }, role: 'ADMIN' }, data: { role: 'CUSTOMER' } })
+export async function applyAdminPhones(
+  adminPhones = configuredAdminPhones(),
+): Promise<{ promoted: number; demoted: number }> {
+  const promoted = await prisma.user.updateMany({
+    where: { phone: { in: adminPhones }, role: 'CUSTOMER' },
+    data: { role: 'ADMIN' },
+  })
+  const demoted = await prisma.user.updateMany({
+    where: { phone: { notIn: adminPhones }, role: 'ADMIN' },
+    data: { role: 'CUSTOMER' },
+  })
   if (promoted.count || demoted.count) {
     console.info(`[admin] ADMIN_PHONES applied: ${promoted.count} made admin, ${demoted.count} no longer admin`)
   }

@@ -12,8 +12,15 @@ import { getSessionUser, type SessionUser } from './session.server'
 import type { ActiveSubscription, PendingPayment } from './subscriptions.server'
 
 /** The JSON API's error shape: `{ message }`, plus per-field messages on a 400. */
-export function apiError(status: number, message: string, extra: { errors?: Record<string, string[]>; headers?: HeadersInit } = {}) {
-  return Response.json({ message, ...(extra.errors ? { errors: extra.errors } : {}) }, { status, headers: extra.headers })
+export function apiError(
+  status: number,
+  message: string,
+  extra: { errors?: Record<string, string[]>; headers?: HeadersInit } = {},
+) {
+  return Response.json(
+    { message, ...(extra.errors ? { errors: extra.errors } : {}) },
+    { status, headers: extra.headers },
+  )
 }
 
 /** 429 with `Retry-After` in whole seconds (at least 1), when the client may try again. */
@@ -85,7 +92,10 @@ export function postOnly() {
  * other exception is logged once and answered 500 `{ message }`, never React Router's text page
  * with the error in it.
  */
-async function runApiCall<Args extends ApiArgs>(handler: (args: Args) => Response | Promise<Response>, args: Args): Promise<Response> {
+async function runApiCall<Args extends ApiArgs>(
+  handler: (args: Args) => Response | Promise<Response>,
+  args: Args,
+): Promise<Response> {
   try {
     return await handler(args)
   } catch (error) {
@@ -97,12 +107,14 @@ async function runApiCall<Args extends ApiArgs>(handler: (args: Args) => Respons
 
 /** A GET call's loader (HEAD too); React Router also hands OPTIONS to loaders, which gets 405. */
 export function apiGet<Args extends ApiArgs>(handler: (args: Args) => Response | Promise<Response>) {
-  return async (args: Args): Promise<Response> => (['GET', 'HEAD'].includes(args.request.method) ? runApiCall(handler, args) : getOnly())
+  return async (args: Args): Promise<Response> =>
+    ['GET', 'HEAD'].includes(args.request.method) ? runApiCall(handler, args) : getOnly()
 }
 
 /** A POST call's action; React Router hands PUT, PATCH and DELETE to actions too, which get 405. */
 export function apiPost<Args extends ApiArgs>(handler: (args: Args) => Response | Promise<Response>) {
-  return async (args: Args): Promise<Response> => (args.request.method === 'POST' ? runApiCall(handler, args) : postOnly())
+  return async (args: Args): Promise<Response> =>
+    args.request.method === 'POST' ? runApiCall(handler, args) : postOnly()
 }
 
 /**
@@ -110,7 +122,10 @@ export function apiPost<Args extends ApiArgs>(handler: (args: Args) => Response 
  * stays unread and the connection is closed, as for PAN card uploads: decision 002), 400 when it
  * is not JSON, 400 with per-field messages when it does not fit the schema.
  */
-export async function readJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.output<Schema>> {
+export async function readJsonBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+): Promise<z.output<Schema>> {
   const tooLarge = () => apiError(413, JSON_BODY_TOO_LARGE_MESSAGE, { headers: { Connection: 'close' } })
   const notJson = () => apiError(400, 'The request body must be JSON.')
   if (Number(request.headers.get('Content-Length')) > JSON_BODY_MAX_BYTES) throw tooLarge()
@@ -183,14 +198,23 @@ function cartJsonText(cart: readonly CartItem[]): string {
   return JSON.stringify(
     cart.map((item) => ({
       _id: item.serviceId,
-      service: { _id: item.serviceId, name: item.name, price: item.pricePaise / PAISE_PER_RUPEE, duration: item.durationDays },
+      service: {
+        _id: item.serviceId,
+        name: item.name,
+        price: item.pricePaise / PAISE_PER_RUPEE,
+        duration: item.durationDays,
+      },
     })),
   )
 }
 
 /** SPEC's pending payment: amount in paise and the cart as JSON text, under manualObject or razorpayObject. */
 export function pendingPaymentJson(payment: PendingPayment) {
-  const detail = { amount: payment.amountPaise, currency: payment.currency, notes: { cart: cartJsonText(payment.cart) } }
+  const detail = {
+    amount: payment.amountPaise,
+    currency: payment.currency,
+    notes: { cart: cartJsonText(payment.cart) },
+  }
   return {
     _id: payment.id,
     createdAt: payment.createdAt.toISOString(),
@@ -217,11 +241,21 @@ export async function verifyPaymentCall(request: Request, source: 'checkout' | '
   const { razorpayResponse } = await readJsonBody(request, CheckoutResponseSchema)
   try {
     const result = await verifyCheckoutPayment(
-      { orderId: razorpayResponse.razorpay_order_id, paymentId: razorpayResponse.razorpay_payment_id, signature: razorpayResponse.razorpay_signature },
+      {
+        orderId: razorpayResponse.razorpay_order_id,
+        paymentId: razorpayResponse.razorpay_payment_id,
+        signature: razorpayResponse.razorpay_signature,
+      },
       { source, userId: user.id },
     )
     if (result.status === 'pending') {
-      return Response.json({ message: 'Payment received; waiting for the bank to confirm it.', data: { paymentId: result.paymentId, status: 'pending' } }, { status: 202 })
+      return Response.json(
+        {
+          message: 'Payment received; waiting for the bank to confirm it.',
+          data: { paymentId: result.paymentId, status: 'pending' },
+        },
+        { status: 202 },
+      )
     }
     return Response.json({ message: 'Payment verified.', data: { paymentId: result.paymentId, status: 'paid' } })
   } catch (error) {

@@ -50,7 +50,12 @@ export async function signInWithVerifiedCode({ phone, code, ip }: PhoneOtpInput)
   const verified = await verifyOtp({ phone, code, ip })
   if (!verified.ok) throw new SignInError(verified.message, verified.retryAfterMs)
   const role = roleForPhone(phone)
-  const user = await prisma.user.upsert({ where: { phone }, create: { phone, role }, update: { role }, select: { id: true } })
+  const user = await prisma.user.upsert({
+    where: { phone },
+    create: { phone, role },
+    update: { role },
+    select: { id: true },
+  })
   return user.id
 }
 

@@ -63,7 +63,11 @@ const BusinessEnvSchema = z.object({
   TOLL_FREE_NUMBERS: z
     .string()
     .transform(commaSeparated)
-    .pipe(z.array(phone, { error: 'must be a comma-separated list of phone numbers' }).min(1, 'must list at least one number')),
+    .pipe(
+      z
+        .array(phone, { error: 'must be a comma-separated list of phone numbers' })
+        .min(1, 'must list at least one number'),
+    ),
   JURISDICTION_CITY: text,
   PERFORMANCE_REPORT_LINKS: z
     .string()
@@ -105,8 +109,10 @@ export const DEMO_BUSINESS_ENV: Record<BusinessVariable, string> = {
   PERFORMANCE_REPORT_LINKS:
     'Option research performance report|https://example.in/reports/option-performance.pdf,' +
     'Stock research performance report|https://example.in/reports/stock-performance.pdf',
-  DISCLOSURE_DISCIPLINARY_HISTORY: 'Demo value: no penalties or directions have been issued against this demo research analyst.',
-  DISCLOSURE_AI_TOOLS: 'Demo value: this demo research analyst does not use artificial intelligence tools in its research services.',
+  DISCLOSURE_DISCIPLINARY_HISTORY:
+    'Demo value: no penalties or directions have been issued against this demo research analyst.',
+  DISCLOSURE_AI_TOOLS:
+    'Demo value: this demo research analyst does not use artificial intelligence tools in its research services.',
   DISCLOSURE_COMPLIANCE_AUDIT: 'Demo value: no annual compliance audit applies to this demo store.',
 }
 
@@ -118,7 +124,10 @@ const DEFAULT_WORKING_HOURS = DEMO_BUSINESS_ENV.WORKING_HOURS
  * naming the variable (the style of parseEnv). In demo mode every unset variable takes its demo
  * value; otherwise every variable but WORKING_HOURS must be set.
  */
-export function parseBusinessDetails(source: Record<string, string | undefined>, { demoMode }: { demoMode: boolean }): BusinessDetails {
+export function parseBusinessDetails(
+  source: Record<string, string | undefined>,
+  { demoMode }: { demoMode: boolean },
+): BusinessDetails {
   const variables = Object.keys(DEMO_BUSINESS_ENV) as BusinessVariable[]
   const present = Object.fromEntries(
     variables.flatMap((name) => (source[name] !== undefined && source[name] !== '' ? [[name, source[name]]] : [])),
@@ -146,8 +155,16 @@ export function parseBusinessDetails(source: Record<string, string | undefined>,
     supportPhone: values.SUPPORT_PHONE,
     supportEmail: values.SUPPORT_EMAIL,
     whatsappNumber: values.WHATSAPP_NUMBER,
-    bankAccount: { accountNumber: values.BANK_ACCOUNT_NUMBER, ifsc: values.BANK_IFSC, accountName: values.BANK_ACCOUNT_NAME },
-    principalOfficer: { name: values.PRINCIPAL_OFFICER_NAME, phone: values.PRINCIPAL_OFFICER_PHONE, email: values.PRINCIPAL_OFFICER_EMAIL },
+    bankAccount: {
+      accountNumber: values.BANK_ACCOUNT_NUMBER,
+      ifsc: values.BANK_IFSC,
+      accountName: values.BANK_ACCOUNT_NAME,
+    },
+    principalOfficer: {
+      name: values.PRINCIPAL_OFFICER_NAME,
+      phone: values.PRINCIPAL_OFFICER_PHONE,
+      email: values.PRINCIPAL_OFFICER_EMAIL,
+    },
     complianceOfficer: {
       name: values.COMPLIANCE_OFFICER_NAME,
       phone: values.COMPLIANCE_OFFICER_PHONE,

@@ -3,6 +3,7 @@ import pg from 'pg'
 import { forget, setCachePeers, setHearingPeers } from './cache.server'
 import { prisma } from './db.server'
 import { env } from './env.server'
+import { getErrorMessage } from '~/domain/error-message'
 
 /**
  * Cache invalidation across app instances (DESIGN sections 8 and 9). Every invalidate() is also a
@@ -18,10 +19,6 @@ export const CACHE_SYNC_RECONNECT_MS = { first: 500, max: 30_000 }
 export const CACHE_SYNC_INSTANCE_ID = randomUUID()
 
 export type CacheSync = { stop(): Promise<void> }
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 export async function startCacheSync(databaseUrl = env.DATABASE_URL): Promise<CacheSync> {
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: the cache cannot listen for other instances')
@@ -69,7 +66,7 @@ export async function startCacheSync(databaseUrl = env.DATABASE_URL): Promise<Ca
         setHearingPeers(true)
         console.info('[cache-sync] listening to other instances again')
       } catch (error) {
-        console.error(`[cache-sync] reconnect failed: ${message(error)}`)
+        console.error(`[cache-sync] reconnect failed: ${getErrorMessage(error)}`)
         retryDelayMs = Math.min(retryDelayMs * 2, CACHE_SYNC_RECONNECT_MS.max)
         scheduleReconnect()
       }
@@ -84,7 +81,9 @@ export async function startCacheSync(databaseUrl = env.DATABASE_URL): Promise<Ca
       try {
         await prisma.$executeRaw`SELECT pg_notify(${CACHE_CHANNEL}, ${CACHE_SYNC_INSTANCE_ID} || ' ' || key) FROM unnest(${keys}::text[]) AS key`
       } catch (error) {
-        console.error(`[cache-sync] could not tell the other instances to drop ${keys.join(', ')}: ${message(error)}`)
+        console.error(
+          `[cache-sync] could not tell the other instances to drop ${keys.join(', ')}: ${getErrorMessage(error)}`,
+        )
       }
     },
   })

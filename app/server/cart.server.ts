@@ -31,12 +31,18 @@ export function serializeCart(ids: readonly string[]): Promise<string> {
 }
 
 /** Adds a service to the request's cart; returns the Set-Cookie value and the new ids. */
-export async function addServiceToCart(request: Request, serviceId: string): Promise<{ ids: string[]; setCookie: string }> {
+export async function addServiceToCart(
+  request: Request,
+  serviceId: string,
+): Promise<{ ids: string[]; setCookie: string }> {
   const ids = addToCart(await readCart(request), serviceId)
   return { ids, setCookie: await serializeCart(ids) }
 }
 
-export async function removeServiceFromCart(request: Request, serviceId: string): Promise<{ ids: string[]; setCookie: string }> {
+export async function removeServiceFromCart(
+  request: Request,
+  serviceId: string,
+): Promise<{ ids: string[]; setCookie: string }> {
   const ids = removeFromCart(await readCart(request), serviceId)
   return { ids, setCookie: await serializeCart(ids) }
 }
@@ -65,11 +71,20 @@ export async function pricedCart(ids: readonly string[]): Promise<PricedCart> {
   const droppedIds: string[] = []
   for (const id of wanted) {
     const service = byId.get(id)
-    if (service) items.push({ serviceId: service.id, name: service.name, pricePaise: service.pricePaise, durationDays: service.durationDays })
+    if (service)
+      items.push({
+        serviceId: service.id,
+        name: service.name,
+        pricePaise: service.pricePaise,
+        durationDays: service.durationDays,
+      })
     else droppedIds.push(id)
   }
   const inactive = droppedIds.some((id) => isUuid(id))
-    ? await prisma.service.findMany({ where: { id: { in: droppedIds.filter((id) => isUuid(id)) } }, select: { id: true, name: true } })
+    ? await prisma.service.findMany({
+        where: { id: { in: droppedIds.filter((id) => isUuid(id)) } },
+        select: { id: true, name: true },
+      })
     : []
   const nameById = new Map(inactive.map((service) => [service.id, service.name]))
   const droppedNames = droppedIds.flatMap((id) => nameById.get(id) ?? [])

@@ -1,4 +1,10 @@
-import { buildComplaintBoard, type ComplaintBoard, type ComplaintFigures, type MonthKey, type PublishedComplaintMonth } from '~/domain/complaint-board'
+import {
+  buildComplaintBoard,
+  type ComplaintBoard,
+  type ComplaintFigures,
+  type MonthKey,
+  type PublishedComplaintMonth,
+} from '~/domain/complaint-board'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from './db.server'
 
@@ -15,7 +21,14 @@ export async function readComplaintHistory(client: Prisma.TransactionClient = pr
   // One after the other: inside a transaction both run on its one connection anyway.
   const months = await client.complaintBoardMonth.findMany({ select: { month: true, impersonationComplaints: true } })
   const figures = await client.complaintFigures.findMany({
-    select: { month: true, source: true, received: true, resolved: true, pendingOverThreeMonths: true, resolutionDaysTotal: true },
+    select: {
+      month: true,
+      source: true,
+      received: true,
+      resolved: true,
+      pendingOverThreeMonths: true,
+      resolutionDaysTotal: true,
+    },
   })
   return {
     months: months.map((row) => ({ ...row, month: monthKeyOf(row.month) })),

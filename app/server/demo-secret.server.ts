@@ -44,6 +44,7 @@ const MIN_SECRET_CHARS = 32
 
 function usableSecret(file: string, content: string): string {
   const secret = content.trim()
-  if (secret.length < MIN_SECRET_CHARS) throw new Error(`${file} holds no usable key (under ${MIN_SECRET_CHARS} characters); delete it to get a new one`)
+  if (secret.length < MIN_SECRET_CHARS)
+    throw new Error(`${file} holds no usable key (under ${MIN_SECRET_CHARS} characters); delete it to get a new one`)
   return secret
 }

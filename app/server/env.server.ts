@@ -11,7 +11,10 @@ export const AGREEMENT_SIGNING_METHODS = ['click-accept'] as const
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).default(3000),
-  HOST: z.string().regex(/^[\w.:-]+$/, 'must be an address to listen on, such as 127.0.0.1 or 0.0.0.0').optional(),
+  HOST: z
+    .string()
+    .regex(/^[\w.:-]+$/, 'must be an address to listen on, such as 127.0.0.1 or 0.0.0.0')
+    .optional(),
   TRUST_PROXY: z
     .string()
     .default('loopback')
@@ -26,26 +29,49 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_PHONES: z
     .string()
-    .transform((value) => value.split(',').map((phone) => phone.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a comma-separated list of E.164 numbers like +919876543210')))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((phone) => phone.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a comma-separated list of E.164 numbers like +919876543210'),
+      ),
+    )
     .default([]),
-  RAZORPAY_KEY_ID: z.string().regex(/^rzp_(live|test)_\w+$/, 'must look like rzp_live_...').optional(),
+  RAZORPAY_KEY_ID: z
+    .string()
+    .regex(/^rzp_(live|test)_\w+$/, 'must look like rzp_live_...')
+    .optional(),
   RAZORPAY_KEY_SECRET: z.string().min(8).optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
   MSG91_AUTH_KEY: z.string().min(8).optional(),
   MSG91_TEMPLATE_ID: z.string().min(1).optional(),
   MSG91_BASE_URL: z.url({ error: 'must be a URL' }).default('https://control.msg91.com'),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().min(3).optional(),
   AGREEMENT_SIGNING: z
-    .enum(AGREEMENT_SIGNING_METHODS, { error: `must be ${AGREEMENT_SIGNING_METHODS.join(' or ')} (the signing methods there are)` })
+    .enum(AGREEMENT_SIGNING_METHODS, {
+      error: `must be ${AGREEMENT_SIGNING_METHODS.join(' or ')} (the signing methods there are)`,
+    })
     .default('click-accept'),
   UPLOADS_DIR: z.string().min(1).default('.data/uploads'),
   S3_BUCKET: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots or hyphens)')
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots or hyphens)',
+    )
     .optional(),
-  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region such as ap-south-1 (or auto)').optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'must be a region such as ap-south-1 (or auto)')
+    .optional(),
   S3_ENDPOINT: z
     .string()
     .regex(/^https?:\/\/[^/?#]+\/?$/, 'must be an http(s):// URL of the storage host, without a path')
@@ -102,7 +128,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     )
   }
   if (env.SMTP_URL && !env.MAIL_FROM) {
-    throw new EnvError('Missing environment variable MAIL_FROM (the sender address of e-mails); required when SMTP_URL is set')
+    throw new EnvError(
+      'Missing environment variable MAIL_FROM (the sender address of e-mails); required when SMTP_URL is set',
+    )
   }
   if (!env.DEMO_MODE) {
     const missing = REAL_PROVIDER_VARIABLES.find(([name]) => !env[name])

@@ -1,6 +1,7 @@
 import { data } from 'react-router'
 
-export const MALFORMED_FORM_MESSAGE = 'This request did not carry a form. Please go back, reload the page and try again.'
+export const MALFORMED_FORM_MESSAGE =
+  'This request did not carry a form. Please go back, reload the page and try again.'
 
 /**
  * The form a page action was posted. Anything else (JSON, plain text, no body, a broken multipart

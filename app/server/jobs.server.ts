@@ -48,11 +48,15 @@ function jobQueue(): Promise<PgBoss> {
   globalForJobs.jobQueue ??= (async () => {
     const boss = new PgBoss({ connectionString: env.DATABASE_URL, schema: 'pgboss', max: 3 })
     boss.on('error', (error) => {
-      if (isDatabaseShuttingDown(error)) console.warn('[jobs] the database ended a connection (it is shutting down, or an administrator ended it)')
+      if (isDatabaseShuttingDown(error))
+        console.warn('[jobs] the database ended a connection (it is shutting down, or an administrator ended it)')
       else console.error('[jobs]', error)
     })
     // Emitted by whichever instance ran maintenance (expire, archive) this time.
-    boss.on('maintenance', () => void forgetLeftoverSmsJobs().catch((error: unknown) => console.error('[jobs] forgetting SMS jobs:', error)))
+    boss.on(
+      'maintenance',
+      () => void forgetLeftoverSmsJobs().catch((error: unknown) => console.error('[jobs] forgetting SMS jobs:', error)),
+    )
     await boss.start()
     await boss.createQueue(SEND_SMS_QUEUE)
     await boss.createQueue(SEND_EMAIL_QUEUE)
@@ -65,7 +69,9 @@ function jobQueue(): Promise<PgBoss> {
 
 /** Queues the SMS of a code valid for `validForMs`; it is not sent, or retried, after that. */
 export async function enqueueOtpSms(sms: OtpSms, validForMs: number): Promise<void> {
-  await (await jobQueue()).send(SEND_SMS_QUEUE, sms, {
+  await (
+    await jobQueue()
+  ).send(SEND_SMS_QUEUE, sms, {
     retryLimit: SEND_SMS_RETRY_LIMIT,
     retryDelay: SEND_SMS_RETRY_DELAY_SECONDS,
     retryBackoff: true,
@@ -75,7 +81,9 @@ export async function enqueueOtpSms(sms: OtpSms, validForMs: number): Promise<vo
 }
 
 export async function enqueueEmail(email: Email): Promise<void> {
-  await (await jobQueue()).send(SEND_EMAIL_QUEUE, email, {
+  await (
+    await jobQueue()
+  ).send(SEND_EMAIL_QUEUE, email, {
     retryLimit: SEND_EMAIL_RETRY_LIMIT,
     retryDelay: SEND_EMAIL_RETRY_DELAY_SECONDS,
     retryBackoff: true,
@@ -166,9 +174,13 @@ export async function startJobWorkers(): Promise<void> {
   await boss.work<Email>(SEND_EMAIL_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
     for (const job of jobs) await sendEmail(job.data)
   })
-  await boss.work<OtpSms>(SEND_SMS_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS, includeMetadata: true }, async (jobs) => {
-    for (const job of jobs) await settleSmsJob(job)
-  })
+  await boss.work<OtpSms>(
+    SEND_SMS_QUEUE,
+    { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS, includeMetadata: true },
+    async (jobs) => {
+      for (const job of jobs) await settleSmsJob(job)
+    },
+  )
 }
 
 export async function stopJobs(): Promise<void> {

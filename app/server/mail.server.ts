@@ -21,7 +21,15 @@ export class MailDeliveryError extends Error {
 export type MailProvider = { name: string; send(email: Email): Promise<void> }
 
 /** SMTP through nodemailer: `SMTP_URL` (smtp:// or smtps://, credentials in the URL) and `MAIL_FROM`. */
-export function smtpMail({ url, from, timeoutMs = SMTP_TIMEOUT_MS }: { url: string; from: string; timeoutMs?: number }): MailProvider {
+export function smtpMail({
+  url,
+  from,
+  timeoutMs = SMTP_TIMEOUT_MS,
+}: {
+  url: string
+  from: string
+  timeoutMs?: number
+}): MailProvider {
   const transport = nodemailer.createTransport({
     url,
     connectionTimeout: timeoutMs,
@@ -37,7 +45,10 @@ export function smtpMail({ url, from, timeoutMs = SMTP_TIMEOUT_MS }: { url: stri
         const { responseCode, message } = error as { responseCode?: number; message?: string }
         // An SMTP 5xx is the server's final word (unknown mailbox, refused sender); anything else may pass later.
         const permanent = typeof responseCode === 'number' && responseCode >= 500
-        throw new MailDeliveryError(`SMTP refused "${subject}" to ${to}: ${responseCode ?? 'no reply code'} ${message ?? String(error)}`, !permanent)
+        throw new MailDeliveryError(
+          `SMTP refused "${subject}" to ${to}: ${responseCode ?? 'no reply code'} ${message ?? String(error)}`,
+          !permanent,
+        )
       }
     },
   }

@@ -19,7 +19,9 @@ export async function notifyCustomer({ email, subject, body }: CustomerNotice): 
     await enqueueEmail({ to: email, subject, body })
     return true
   } catch (error) {
-    console.error(`[notify] could not queue "${subject}" to ${email}: ${error instanceof Error ? error.message : String(error)}`)
+    console.error(
+      `[notify] could not queue "${subject}" to ${email}: ${error instanceof Error ? error.message : String(error)}`,
+    )
     return false
   }
 }
@@ -40,11 +42,18 @@ export async function notifyPaymentConfirmed(paymentId: string): Promise<boolean
     },
   })
   if (!payment) return false
-  const lines = payment.subscriptions.map((subscription) => `- ${subscription.service.name}: ends on ${formatIndiaDate(subscription.endsAt)}`)
+  const lines = payment.subscriptions.map(
+    (subscription) => `- ${subscription.service.name}: ends on ${formatIndiaDate(subscription.endsAt)}`,
+  )
   const how = payment.method === 'MANUAL' ? 'your bank transfer' : 'your payment'
   return notifyCustomer({
     email: payment.user.email,
     subject: 'Your payment is confirmed',
-    body: [`Hello ${payment.user.name ?? ''},`, '', `We received ${how} of Rs. ${formatRupees(payment.amountPaise)}. Your subscriptions:`, ...lines].join('\n'),
+    body: [
+      `Hello ${payment.user.name ?? ''},`,
+      '',
+      `We received ${how} of Rs. ${formatRupees(payment.amountPaise)}. Your subscriptions:`,
+      ...lines,
+    ].join('\n'),
   })
 }

@@ -5,7 +5,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * Origin, the browser marks it cross-site (Sec-Fetch-Site). Requests with neither header come from
  * non-browser clients, which carry no victim's cookies; they pass.
  */
-export function isCrossSiteWrite(method: string, headers: { origin?: string; secFetchSite?: string }, host: string): boolean {
+export function isCrossSiteWrite(
+  method: string,
+  headers: { origin?: string; secFetchSite?: string },
+  host: string,
+): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false
   if (headers.origin) {
     if (headers.origin === 'null') return true

@@ -18,7 +18,8 @@ export const OTP_SENDS_PER_ADDRESS = 30
 export const OTP_CHECKS_PER_ADDRESS = 40
 
 /** `refusedBy: 'number'` means a code went to this number a moment ago: whoever holds the phone has it. */
-export type OtpRequestResult = { ok: true } | { ok: false; message: string; retryAfterMs: number; refusedBy: 'number' | 'address' }
+export type OtpRequestResult =
+  { ok: true } | { ok: false; message: string; retryAfterMs: number; refusedBy: 'number' | 'address' }
 /** `retryAfterMs` is set when the check was refused by the address's limit, not judged. */
 export type OtpVerifyResult = { ok: true } | { ok: false; message: string; retryAfterMs?: number }
 
@@ -27,23 +28,50 @@ function codeHash(phone: string, code: string): string {
 }
 
 /** A growing delay per number, not a ceiling: it bounds the codes (so guesses) a number can get without locking its holder out. */
-const phoneSendRule = (phone: string): RateLimitRule => ({ bucket: 'otp-send-phone', key: phone, windowMs: OTP_RESEND_MEMORY_MS, waitMs: otpResendWaitMs })
+const phoneSendRule = (phone: string): RateLimitRule => ({
+  bucket: 'otp-send-phone',
+  key: phone,
+  windowMs: OTP_RESEND_MEMORY_MS,
+  waitMs: otpResendWaitMs,
+})
 
 function sendRules(phone: string, ip: string): RateLimitRule[] {
-  return [phoneSendRule(phone), { bucket: 'otp-send-ip', key: ip, limit: OTP_SENDS_PER_ADDRESS, windowMs: OTP_ADDRESS_WINDOW_MS }]
+  return [
+    phoneSendRule(phone),
+    { bucket: 'otp-send-ip', key: ip, limit: OTP_SENDS_PER_ADDRESS, windowMs: OTP_ADDRESS_WINDOW_MS },
+  ]
 }
 
 const SEND_REFUSALS: Record<string, { refusedBy: 'number' | 'address'; message: (wait: string) => string }> = {
-  'otp-send-phone': { refusedBy: 'number', message: (wait) => `A code was just sent. You can ask for another in ${wait}.` },
-  'otp-send-ip': { refusedBy: 'address', message: (wait) => `Many codes were asked from your network just now. Try again in ${wait}.` },
+  'otp-send-phone': {
+    refusedBy: 'number',
+    message: (wait) => `A code was just sent. You can ask for another in ${wait}.`,
+  },
+  'otp-send-ip': {
+    refusedBy: 'address',
+    message: (wait) => `Many codes were asked from your network just now. Try again in ${wait}.`,
+  },
 }
 
 /** Creates a code for `phone` and queues its SMS, within the send limits. Never says whether the number has an account. */
-export async function requestOtp({ phone, ip, now = new Date() }: { phone: string; ip: string; now?: Date }): Promise<OtpRequestResult> {
+export async function requestOtp({
+  phone,
+  ip,
+  now = new Date(),
+}: {
+  phone: string
+  ip: string
+  now?: Date
+}): Promise<OtpRequestResult> {
   const limit = await consumeRateLimits(sendRules(phone, ip), now)
   if (!limit.allowed) {
     const refusal = SEND_REFUSALS[limit.rule.bucket]!
-    return { ok: false, message: refusal.message(describeWait(limit.retryAfterMs)), retryAfterMs: limit.retryAfterMs, refusedBy: refusal.refusedBy }
+    return {
+      ok: false,
+      message: refusal.message(describeWait(limit.retryAfterMs)),
+      retryAfterMs: limit.retryAfterMs,
+      refusedBy: refusal.refusedBy,
+    }
   }
   const code = String(randomInt(0, 10 ** OTP_DIGITS)).padStart(OTP_DIGITS, '0')
   await prisma.otpChallenge.create({
@@ -70,15 +98,34 @@ export function resendCooldownMs(phone: string, now = new Date()): Promise<numbe
  * hourly check limit: each code's own 5 tries bound the guesses, so the holder of the current code
  * can always use it. Only checks of a waiting code count against the address.
  */
-export async function verifyOtp({ phone, code, ip, now = new Date() }: { phone: string; code: string; ip: string; now?: Date }): Promise<OtpVerifyResult> {
+export async function verifyOtp({
+  phone,
+  code,
+  ip,
+  now = new Date(),
+}: {
+  phone: string
+  code: string
+  ip: string
+  now?: Date
+}): Promise<OtpVerifyResult> {
   const challenge = await prisma.otpChallenge.findFirst({ where: { phone }, orderBy: { createdAt: 'desc' } })
-  if (!challenge || challenge.usedAt) return { ok: false, message: 'There is no code waiting for this number. Ask for a new code.' }
+  if (!challenge || challenge.usedAt)
+    return { ok: false, message: 'There is no code waiting for this number. Ask for a new code.' }
   if (challenge.expiresAt <= now) return { ok: false, message: 'This code has expired. Ask for a new code.' }
-  if (challenge.attempts >= OTP_MAX_WRONG_TRIES) return { ok: false, message: 'Too many wrong tries for this code. Ask for a new code.' }
+  if (challenge.attempts >= OTP_MAX_WRONG_TRIES)
+    return { ok: false, message: 'Too many wrong tries for this code. Ask for a new code.' }
 
-  const limit = await consumeRateLimits([{ bucket: 'otp-check-ip', key: ip, limit: OTP_CHECKS_PER_ADDRESS, windowMs: OTP_ADDRESS_WINDOW_MS }], now)
+  const limit = await consumeRateLimits(
+    [{ bucket: 'otp-check-ip', key: ip, limit: OTP_CHECKS_PER_ADDRESS, windowMs: OTP_ADDRESS_WINDOW_MS }],
+    now,
+  )
   if (!limit.allowed) {
-    return { ok: false, message: `Too many attempts from your network. Try again in ${describeWait(limit.retryAfterMs)}.`, retryAfterMs: limit.retryAfterMs }
+    return {
+      ok: false,
+      message: `Too many attempts from your network. Try again in ${describeWait(limit.retryAfterMs)}.`,
+      retryAfterMs: limit.retryAfterMs,
+    }
   }
 
   const expected = Buffer.from(challenge.codeHash, 'hex')

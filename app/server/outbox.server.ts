@@ -12,7 +12,9 @@ export type OutboxEntry = { channel: 'sms' | 'email'; recipient: string; subject
 export async function recordOutboxMessage(entry: OutboxEntry): Promise<void> {
   if (!isOutboxEnabled()) throw new Error('The dev outbox is disabled outside demo mode')
   await prisma.outboxMessage.create({ data: entry })
-  console.log(`[dev outbox] ${entry.channel} to ${entry.recipient}: ${entry.subject ? `${entry.subject}: ` : ''}${entry.body}`)
+  console.log(
+    `[dev outbox] ${entry.channel} to ${entry.recipient}: ${entry.subject ? `${entry.subject}: ` : ''}${entry.body}`,
+  )
 }
 
 export async function listOutboxMessages(recipient: string | null, limit = 50) {

@@ -144,7 +144,14 @@ export async function readPanCardUpload(
   const bytes = image.bytes
   const imageType = sniffPanCardImageType(bytes)
   if (!imageType) return refuse(415, PAN_CARD_MESSAGES.wrongType)
-  return { ok: true, bytes, contentType: imageType.contentType, extension: imageType.extension, size: bytes.length, fields }
+  return {
+    ok: true,
+    bytes,
+    contentType: imageType.contentType,
+    extension: imageType.extension,
+    size: bytes.length,
+    fields,
+  }
 }
 
 function panCardFolderOf(userId: string): string {

@@ -9,7 +9,14 @@ import { Prisma } from '~/generated/prisma/client'
 import { pricedCart } from './cart.server'
 import { prisma } from './db.server'
 import { env } from './env.server'
-import { GatewayError, isValidCheckoutSignature, isValidWebhookSignature, paymentGateway, type GatewayPayment, type PaymentGateway } from './razorpay.server'
+import {
+  GatewayError,
+  isValidCheckoutSignature,
+  isValidWebhookSignature,
+  paymentGateway,
+  type GatewayPayment,
+  type PaymentGateway,
+} from './razorpay.server'
 import {
   GATEWAY_LATE_AUTHORISATION_WINDOW_MS,
   invalidateUserPayments,
@@ -39,8 +46,8 @@ export const RECONCILE_BATCH_SIZE = 100
 const FAILURE_REASON_MAX_LENGTH = 500
 
 /** A manual claim the team can still decide: pending and inside its days (even before the expiry job has run). */
-export const openManualClaim = (now: Date) => ({ method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } }) as const
-
+export const openManualClaim = (now: Date) =>
+  ({ method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } }) as const
 
 export type PaymentErrorCode =
   | 'empty-cart'
@@ -76,7 +83,10 @@ type Deps = { gateway?: PaymentGateway; now?: Date }
  * sale. A client that states the total it showed (`expectedAmountPaise`) is refused when that is
  * not the server's total, so the customer never pays an amount they were not shown.
  */
-async function checkoutCart(cartIds: readonly string[], expectedAmountPaise?: number): Promise<{ items: CartItem[]; amountPaise: number }> {
+async function checkoutCart(
+  cartIds: readonly string[],
+  expectedAmountPaise?: number,
+): Promise<{ items: CartItem[]; amountPaise: number }> {
   const { items, droppedIds, droppedNames } = await pricedCart(cartIds)
   if (droppedIds.length > 0) {
     const which = droppedNames.length ? `: ${droppedNames.join(', ')}` : ''
@@ -101,7 +111,13 @@ async function checkoutCart(cartIds: readonly string[], expectedAmountPaise?: nu
   return { items, amountPaise }
 }
 
-export type StartedGatewayPayment = { paymentId: string; orderId: string; amountPaise: number; currency: string; keyId: string }
+export type StartedGatewayPayment = {
+  paymentId: string
+  orderId: string
+  amountPaise: number
+  currency: string
+  keyId: string
+}
 
 /**
  * Prices the cart on the server, records a CREATED payment and opens a gateway order for it. The
@@ -138,18 +154,35 @@ export async function startGatewayPayment(
   )
   if (reusable) {
     if (await paidMeanwhile(reusable, gateway, now)) throw new PaymentError('already-paid', ALREADY_PAID_MESSAGE, 409)
-    return { paymentId: reusable.id, orderId: reusable.gatewayOrderId!, amountPaise, currency: CURRENCY, keyId: gateway.keyId }
+    return {
+      paymentId: reusable.id,
+      orderId: reusable.gatewayOrderId!,
+      amountPaise,
+      currency: CURRENCY,
+      keyId: gateway.keyId,
+    }
   }
 
   const payment = await prisma.payment.create({
-    data: { userId, method: 'GATEWAY', status: 'CREATED', amountPaise, currency: CURRENCY, cart: items, createdAt: now },
+    data: {
+      userId,
+      method: 'GATEWAY',
+      status: 'CREATED',
+      amountPaise,
+      currency: CURRENCY,
+      cart: items,
+      createdAt: now,
+    },
     select: { id: true },
   })
   let orderId: string
   try {
     const order = await gateway.createOrder({ amountPaise, receipt: payment.id, notes: { paymentId: payment.id } })
     if (order.amountPaise !== amountPaise || order.currency !== CURRENCY) {
-      throw new GatewayError(`Gateway order ${order.id} is for ${order.amountPaise} ${order.currency}, expected ${amountPaise} ${CURRENCY}`, false)
+      throw new GatewayError(
+        `Gateway order ${order.id} is for ${order.amountPaise} ${order.currency}, expected ${amountPaise} ${CURRENCY}`,
+        false,
+      )
     }
     orderId = order.id
     await prisma.payment.update({ where: { id: payment.id }, data: { gatewayOrderId: orderId } })
@@ -193,7 +226,8 @@ async function paidMeanwhile(
 
 export type CheckoutResponse = { orderId: string; paymentId: string; signature: string | null | undefined }
 
-export type VerifyResult = { status: 'paid'; paymentId: string; alreadyPaid: boolean } | { status: 'pending'; paymentId: string }
+export type VerifyResult =
+  { status: 'paid'; paymentId: string; alreadyPaid: boolean } | { status: 'pending'; paymentId: string }
 
 /** What our payment row asked the gateway for. */
 type OrderTerms = { gatewayOrderId: string | null; amountPaise: number; currency: string }
@@ -221,7 +255,11 @@ function capturedAttempt(attempts: GatewayPayment[], payment: OrderTerms): Gatew
  */
 export async function verifyCheckoutPayment(
   response: CheckoutResponse,
-  { source = 'checkout', userId, ...deps }: Deps & { source?: Extract<PaidSource, 'checkout' | 'reverify' | 'callback'>; userId?: string } = {},
+  {
+    source = 'checkout',
+    userId,
+    ...deps
+  }: Deps & { source?: Extract<PaidSource, 'checkout' | 'reverify' | 'callback'>; userId?: string } = {},
 ): Promise<VerifyResult> {
   const gateway = deps.gateway ?? paymentGateway()
   const payment = response.orderId
@@ -238,7 +276,9 @@ export async function verifyCheckoutPayment(
     gateway.keySecret,
   )
   if (!signed) {
-    console.warn(`[payments] refused a checkout response with an invalid signature for payment ${payment.id} (${source})`)
+    console.warn(
+      `[payments] refused a checkout response with an invalid signature for payment ${payment.id} (${source})`,
+    )
     throw new PaymentError('invalid-signature', PAYMENT_VERIFY_FAILED_MESSAGE, 400)
   }
   if (payment.status === 'PAID') return { status: 'paid', paymentId: payment.id, alreadyPaid: true }
@@ -251,11 +291,17 @@ export async function verifyCheckoutPayment(
     return { status: 'pending', paymentId: payment.id }
   }
   if (!matchesOrder(gatewayPayment, payment)) {
-    console.error(`[payments] gateway payment ${gatewayPayment.id} does not match payment ${payment.id} (order, amount or currency)`)
+    console.error(
+      `[payments] gateway payment ${gatewayPayment.id} does not match payment ${payment.id} (order, amount or currency)`,
+    )
     throw new PaymentError('gateway-mismatch', PAYMENT_VERIFY_FAILED_MESSAGE, 400)
   }
   if (gatewayPayment.status !== 'captured') return { status: 'pending', paymentId: payment.id }
-  const result = await markPaymentPaid(payment.id, { gatewayPaymentId: gatewayPayment.id, paidAt: deps.now ?? new Date(), source })
+  const result = await markPaymentPaid(payment.id, {
+    gatewayPaymentId: gatewayPayment.id,
+    paidAt: deps.now ?? new Date(),
+    source,
+  })
   return { status: 'paid', paymentId: payment.id, alreadyPaid: result.alreadyPaid }
 }
 
@@ -286,15 +332,21 @@ export async function handleCheckoutCallback(form: FormData, deps: Deps = {}): P
   } catch {
     // Unparseable metadata: nothing to record.
   }
-  const orderId = typeof metadata.order_id === 'string' && !hasControlCharacter(metadata.order_id) ? metadata.order_id : ''
-  const payment = orderId ? await prisma.payment.findUnique({ where: { gatewayOrderId: orderId }, select: { id: true } }) : null
+  const orderId =
+    typeof metadata.order_id === 'string' && !hasControlCharacter(metadata.order_id) ? metadata.order_id : ''
+  const payment = orderId
+    ? await prisma.payment.findUnique({ where: { gatewayOrderId: orderId }, select: { id: true } })
+    : null
   if (!payment) throw new PaymentError('not-found', PAYMENT_VERIFY_FAILED_MESSAGE, 404)
   const gateway = deps.gateway ?? paymentGateway()
   if (typeof metadata.payment_id === 'string') {
     try {
       const reported = await gateway.fetchPayment(metadata.payment_id)
       if (reported.orderId === orderId && reported.status === 'failed') {
-        await recordGatewayFailure({ orderId, reason: reported.errorDescription ?? (field('error[description]') || 'Payment failed') })
+        await recordGatewayFailure({
+          orderId,
+          reason: reported.errorDescription ?? (field('error[description]') || 'Payment failed'),
+        })
       }
     } catch {
       // Unconfirmed: the webhook or reconciliation will settle it.
@@ -318,7 +370,15 @@ export async function cancelGatewayPayment(userId: string, orderId: string): Pro
  * CREATED order moves to FAILED; it is not final, since a late authorisation may still pay it.
  * `userId` scopes a report from a browser to the customer's own payment.
  */
-export async function recordGatewayFailure({ orderId, reason, userId }: { orderId: string; reason: string; userId?: string }): Promise<boolean> {
+export async function recordGatewayFailure({
+  orderId,
+  reason,
+  userId,
+}: {
+  orderId: string
+  reason: string
+  userId?: string
+}): Promise<boolean> {
   const payment = await prisma.payment.findFirst({
     where: { gatewayOrderId: orderId, method: 'GATEWAY', ...(userId ? { userId } : {}) },
     select: { id: true, userId: true },
@@ -332,9 +392,19 @@ export async function recordGatewayFailure({ orderId, reason, userId }: { orderI
   return count > 0
 }
 
-export type WebhookResult = { status: 200 | 400 | 500; outcome: 'processed' | 'duplicate' | 'ignored' | 'invalid-signature' | 'invalid-body' | 'error' }
+export type WebhookResult = {
+  status: 200 | 400 | 500
+  outcome: 'processed' | 'duplicate' | 'ignored' | 'invalid-signature' | 'invalid-body' | 'error'
+}
 
-type WebhookPaymentEntity = { id?: unknown; order_id?: unknown; amount?: unknown; currency?: unknown; status?: unknown; error_description?: unknown }
+type WebhookPaymentEntity = {
+  id?: unknown
+  order_id?: unknown
+  amount?: unknown
+  currency?: unknown
+  status?: unknown
+  error_description?: unknown
+}
 
 function paymentEntityOf(event: unknown): GatewayPayment | null {
   const entity = (event as { payload?: { payment?: { entity?: WebhookPaymentEntity } } })?.payload?.payment?.entity
@@ -361,7 +431,11 @@ export function webhookDeliveryKey(rawBody: string | Uint8Array): string {
  * Razorpay webhooks, delivered at least once and in any order. The signature is checked over the
  * raw body before anything is parsed; a bad one changes nothing. Each delivery is handled once.
  */
-export async function handleWebhook(rawBody: string | Uint8Array, signatureHeader: string | null, deps: Deps = {}): Promise<WebhookResult> {
+export async function handleWebhook(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | null,
+  deps: Deps = {},
+): Promise<WebhookResult> {
   const gateway = deps.gateway ?? paymentGateway()
   if (!isValidWebhookSignature(rawBody, signatureHeader, gateway.webhookSecret)) {
     console.warn('[payments] refused a webhook with an invalid signature')
@@ -369,7 +443,9 @@ export async function handleWebhook(rawBody: string | Uint8Array, signatureHeade
   }
   let event: { event?: unknown }
   try {
-    event = JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder('utf-8', { fatal: true }).decode(rawBody)) as { event?: unknown }
+    event = JSON.parse(
+      typeof rawBody === 'string' ? rawBody : new TextDecoder('utf-8', { fatal: true }).decode(rawBody),
+    ) as { event?: unknown }
   } catch {
     return { status: 400, outcome: 'invalid-body' }
   }
@@ -386,7 +462,9 @@ export async function handleWebhook(rawBody: string | Uint8Array, signatureHeade
   } catch (error) {
     // Forget the event so Razorpay's retry processes it again; markPaymentPaid makes that safe.
     await prisma.webhookEvent.delete({ where: { eventId } }).catch(() => {})
-    console.error(`[payments] webhook ${eventId} (${type}) failed: ${error instanceof Error ? error.message : String(error)}`)
+    console.error(
+      `[payments] webhook ${eventId} (${type}) failed: ${error instanceof Error ? error.message : String(error)}`,
+    )
     return { status: 500, outcome: 'error' }
   }
 }
@@ -395,7 +473,10 @@ async function processWebhookEvent(type: string, event: unknown, now: Date): Pro
   const gatewayPayment = paymentEntityOf(event)
   if (!gatewayPayment?.orderId) return 'ignored'
   if (type === 'payment.failed') {
-    await recordGatewayFailure({ orderId: gatewayPayment.orderId, reason: gatewayPayment.errorDescription ?? 'Payment failed' })
+    await recordGatewayFailure({
+      orderId: gatewayPayment.orderId,
+      reason: gatewayPayment.errorDescription ?? 'Payment failed',
+    })
     return 'processed'
   }
   if (type !== 'payment.captured' && type !== 'order.paid') return 'ignored'
@@ -416,7 +497,12 @@ async function processWebhookEvent(type: string, event: unknown, now: Date): Pro
 }
 
 /** A refusal by markPaymentPaid (a final state) is logged, not retried forever. */
-async function payOrLog(paymentId: string, gatewayPaymentId: string, paidAt: Date, source: PaidSource): Promise<boolean> {
+async function payOrLog(
+  paymentId: string,
+  gatewayPaymentId: string,
+  paidAt: Date,
+  source: PaidSource,
+): Promise<boolean> {
   try {
     return !(await markPaymentPaid(paymentId, { gatewayPaymentId, paidAt, source })).alreadyPaid
   } catch (error) {
@@ -443,7 +529,10 @@ export async function reconcileOpenOrders(now: Date, deps: Omit<Deps, 'now'> = {
       gatewayOrderId: { not: null },
       createdAt: { lte: new Date(now.getTime() - RECONCILE_AFTER_MS) },
       // Inside the window every unpaid state is asked about; past it, open orders get a last look before being given up.
-      OR: [{ status: { in: ['CREATED', 'FAILED', 'CANCELLED'] }, createdAt: { gt: windowStart } }, { status: 'CREATED' }],
+      OR: [
+        { status: { in: ['CREATED', 'FAILED', 'CANCELLED'] }, createdAt: { gt: windowStart } },
+        { status: 'CREATED' },
+      ],
     },
     orderBy: { createdAt: 'asc' },
     take: RECONCILE_BATCH_SIZE,
@@ -460,7 +549,13 @@ export async function reconcileOpenOrders(now: Date, deps: Omit<Deps, 'now'> = {
         // No attempt at all: the customer left the checkout. Still payable should they come back to it.
         const { count } = await prisma.payment.updateMany({
           where: { id: payment.id, status: 'CREATED' },
-          data: { status: 'CANCELLED', failureReason: attempts.length === 0 ? 'No payment was attempted for this order.' : 'No payment was captured for this order.' },
+          data: {
+            status: 'CANCELLED',
+            failureReason:
+              attempts.length === 0
+                ? 'No payment was attempted for this order.'
+                : 'No payment was captured for this order.',
+          },
         })
         if (count > 0) {
           report.abandoned += 1
@@ -469,7 +564,9 @@ export async function reconcileOpenOrders(now: Date, deps: Omit<Deps, 'now'> = {
       }
     } catch (error) {
       report.errors += 1
-      console.error(`[payments] reconciliation of payment ${payment.id} failed: ${error instanceof Error ? error.message : String(error)}`)
+      console.error(
+        `[payments] reconciliation of payment ${payment.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+      )
     }
   }
   return report
@@ -516,9 +613,18 @@ export async function createManualPayment(
         ).find((candidate) => sameServices(claimedServiceIds(candidate), serviceIds))
     if (existing) {
       if (!sameServices(claimedServiceIds(existing), serviceIds)) {
-        throw new PaymentError('idempotency-key-reused', 'This request repeats an earlier claim for a different cart. Reload the page and submit again.', 409)
+        throw new PaymentError(
+          'idempotency-key-reused',
+          'This request repeats an earlier claim for a different cart. Reload the page and submit again.',
+          409,
+        )
       }
-      return { paymentId: existing.id, created: false, amountPaise: existing.amountPaise, expiresAt: existing.expiresAt! }
+      return {
+        paymentId: existing.id,
+        created: false,
+        amountPaise: existing.amountPaise,
+        expiresAt: existing.expiresAt!,
+      }
     }
     const openClaims = await tx.payment.count({ where: { userId, ...openManualClaim(now) } })
     if (openClaims >= MANUAL_OPEN_CLAIMS_MAX) {
@@ -562,7 +668,12 @@ export function confirmManualPayment(
  * The customer adds or corrects the bank transfer reference of their own claim while the team has
  * not decided it yet. False when there is no such pending claim of theirs (decided, expired, or another's).
  */
-export async function setManualPaymentUtr(userId: string, paymentId: string, utr: string, now = new Date()): Promise<boolean> {
+export async function setManualPaymentUtr(
+  userId: string,
+  paymentId: string,
+  utr: string,
+  now = new Date(),
+): Promise<boolean> {
   if (!isUuid(paymentId)) return false
   const { count } = await prisma.payment.updateMany({
     where: { id: paymentId, userId, ...openManualClaim(now) },

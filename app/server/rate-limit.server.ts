@@ -28,7 +28,12 @@ async function waitForRoom(db: EventReader, rule: RateLimitRule, now: Date): Pro
     const latest = recent._max.createdAt
     return latest ? Math.max(0, latest.getTime() + rule.waitMs(recent._count) - now.getTime()) : 0
   }
-  const recent = await db.rateLimitEvent.findMany({ where, orderBy: { createdAt: 'desc' }, take: rule.limit, select: { createdAt: true } })
+  const recent = await db.rateLimitEvent.findMany({
+    where,
+    orderBy: { createdAt: 'desc' },
+    take: rule.limit,
+    select: { createdAt: true },
+  })
   if (recent.length < rule.limit) return 0
   // Room comes back when the oldest of the last `limit` events leaves the window.
   return recent[recent.length - 1]!.createdAt.getTime() + rule.windowMs - now.getTime()
@@ -47,17 +52,21 @@ export async function consumeRateLimits(rules: RateLimitRule[], now = new Date()
     let refusal: RateLimitResult = { allowed: true }
     for (const rule of rules) {
       const retryAfterMs = await waitForRoom(tx, rule, now)
-      if (retryAfterMs > 0 && (refusal.allowed || retryAfterMs > refusal.retryAfterMs)) refusal = { allowed: false, retryAfterMs, rule }
+      if (retryAfterMs > 0 && (refusal.allowed || retryAfterMs > refusal.retryAfterMs))
+        refusal = { allowed: false, retryAfterMs, rule }
     }
     if (refusal.allowed) {
-      await tx.rateLimitEvent.createMany({ data: rules.map((rule) => ({ bucket: rule.bucket, key: rule.key, createdAt: now })) })
+      await tx.rateLimitEvent.createMany({
+        data: rules.map((rule) => ({ bucket: rule.bucket, key: rule.key, createdAt: now })),
+      })
     }
     return refusal
   })
 }
 
 /** Milliseconds until `rule` has room, without recording anything (for a countdown on the page). */
-export const rateLimitWaitMs = (rule: RateLimitRule, now = new Date()): Promise<number> => waitForRoom(prisma, rule, now)
+export const rateLimitWaitMs = (rule: RateLimitRule, now = new Date()): Promise<number> =>
+  waitForRoom(prisma, rule, now)
 
 /** "30 seconds", "12 minutes", "1 hour": how long to wait, in words. */
 export function describeWait(ms: number): string {

@@ -34,7 +34,16 @@ const NOTE_MAX_LENGTH = 256
 /** Razorpay counts a webhook delivery as failed when the answer takes longer than this. */
 export const WEBHOOK_DELIVERY_TIMEOUT_MS = 5_000
 /** Fields POST /v1/orders accepts; any other is refused as Razorpay does. */
-const ORDER_FIELDS = new Set(['amount', 'currency', 'receipt', 'notes', 'partial_payment', 'first_payment_min_amount', 'payment', 'payment_capture'])
+const ORDER_FIELDS = new Set([
+  'amount',
+  'currency',
+  'receipt',
+  'notes',
+  'partial_payment',
+  'first_payment_min_amount',
+  'payment',
+  'payment_capture',
+])
 
 type OrderStatus = 'created' | 'attempted' | 'paid'
 
@@ -59,7 +68,11 @@ type SandboxPayment = {
   createdAtSeconds: number
 }
 
-type SandboxState = { orders: Map<string, SandboxOrder>; payments: Map<string, SandboxPayment>; api: SetupServer | null }
+type SandboxState = {
+  orders: Map<string, SandboxOrder>
+  payments: Map<string, SandboxPayment>
+  api: SetupServer | null
+}
 
 // On globalThis so the dev server's module reloads keep one state and one interceptor.
 const globalForSandbox = globalThis as { razorpaySandbox?: SandboxState }
@@ -109,7 +122,10 @@ const PAYMENT_FAILURE = {
 }
 
 function paymentEntity(payment: SandboxPayment) {
-  const failure = payment.status === 'failed' ? PAYMENT_FAILURE : { error_code: null, error_description: null, error_source: null, error_step: null, error_reason: null }
+  const failure =
+    payment.status === 'failed'
+      ? PAYMENT_FAILURE
+      : { error_code: null, error_description: null, error_source: null, error_step: null, error_reason: null }
   return {
     id: payment.id,
     entity: 'payment',
@@ -132,9 +148,23 @@ function paymentEntity(payment: SandboxPayment) {
 
 type ErrorDetails = { code?: string; reason?: string; field?: string }
 
-function apiError(status: number, description: string, { code = 'BAD_REQUEST_ERROR', reason = 'input_validation_failed', field }: ErrorDetails = {}) {
+function apiError(
+  status: number,
+  description: string,
+  { code = 'BAD_REQUEST_ERROR', reason = 'input_validation_failed', field }: ErrorDetails = {},
+) {
   return HttpResponse.json(
-    { error: { code, description, source: 'business', step: 'payment_initiation', reason, metadata: {}, ...(field ? { field } : {}) } },
+    {
+      error: {
+        code,
+        description,
+        source: 'business',
+        step: 'payment_initiation',
+        reason,
+        metadata: {},
+        ...(field ? { field } : {}),
+      },
+    },
     { status },
   )
 }
@@ -150,24 +180,40 @@ function isSandboxKey(authorization: string | null): boolean {
 }
 
 /** Every call needs HTTP Basic auth with the sandbox key id and secret, as Razorpay's API needs the account's. */
-function authenticated(resolver: HttpResponseResolver<Record<string, string>>): HttpResponseResolver<Record<string, string>> {
-  return (info) => (isSandboxKey(info.request.headers.get('authorization')) ? resolver(info) : apiError(401, 'Authentication failed', { reason: 'authentication_failed' }))
+function authenticated(
+  resolver: HttpResponseResolver<Record<string, string>>,
+): HttpResponseResolver<Record<string, string>> {
+  return (info) =>
+    isSandboxKey(info.request.headers.get('authorization'))
+      ? resolver(info)
+      : apiError(401, 'Authentication failed', { reason: 'authentication_failed' })
 }
 
 function orderCreationError(body: Record<string, unknown>): Response | null {
   const unknownField = Object.keys(body).find((field) => !ORDER_FIELDS.has(field))
-  if (unknownField) return apiError(400, `${unknownField} is/are not required and should not be sent`, { field: unknownField })
+  if (unknownField)
+    return apiError(400, `${unknownField} is/are not required and should not be sent`, { field: unknownField })
   const { amount, currency = 'INR', receipt, notes } = body
-  if (typeof amount !== 'number' || !Number.isInteger(amount)) return apiError(400, 'The amount must be an integer.', { field: 'amount' })
-  if (amount < MIN_ORDER_AMOUNT_PAISE) return apiError(400, 'The amount must be at least INR 1.00.', { field: 'amount' })
+  if (typeof amount !== 'number' || !Number.isInteger(amount))
+    return apiError(400, 'The amount must be an integer.', { field: 'amount' })
+  if (amount < MIN_ORDER_AMOUNT_PAISE)
+    return apiError(400, 'The amount must be at least INR 1.00.', { field: 'amount' })
   if (currency !== 'INR') return apiError(400, 'The sandbox accepts INR orders only.', { field: 'currency' })
   if (receipt !== undefined && (typeof receipt !== 'string' || receipt.length > RECEIPT_MAX_LENGTH)) {
     return apiError(400, `The receipt may not be greater than ${RECEIPT_MAX_LENGTH} characters.`, { field: 'receipt' })
   }
   if (notes !== undefined) {
     const entries = notes && typeof notes === 'object' && !Array.isArray(notes) ? Object.values(notes) : null
-    if (!entries || entries.length > NOTES_MAX_ENTRIES || entries.some((value) => typeof value !== 'string' || value.length > NOTE_MAX_LENGTH)) {
-      return apiError(400, `notes: at most ${NOTES_MAX_ENTRIES} string values of at most ${NOTE_MAX_LENGTH} characters.`, { field: 'notes' })
+    if (
+      !entries ||
+      entries.length > NOTES_MAX_ENTRIES ||
+      entries.some((value) => typeof value !== 'string' || value.length > NOTE_MAX_LENGTH)
+    ) {
+      return apiError(
+        400,
+        `notes: at most ${NOTES_MAX_ENTRIES} string values of at most ${NOTE_MAX_LENGTH} characters.`,
+        { field: 'notes' },
+      )
     }
   }
   return null
@@ -179,7 +225,8 @@ function fakeApiHandlers(state: SandboxState) {
       `${API}/orders`,
       authenticated(async ({ request }) => {
         const body = (await request.json().catch(() => null)) as Record<string, unknown> | null
-        if (!body || typeof body !== 'object' || Array.isArray(body)) return apiError(400, 'The request body must be a JSON object.')
+        if (!body || typeof body !== 'object' || Array.isArray(body))
+          return apiError(400, 'The request body must be a JSON object.')
         const refused = orderCreationError(body)
         if (refused) return refused
         const order: SandboxOrder = {
@@ -208,7 +255,9 @@ function fakeApiHandlers(state: SandboxState) {
       `${API}/orders/:orderId/payments`,
       authenticated(({ params }) => {
         if (!state.orders.has(params.orderId!)) return apiError(400, ID_NOT_FOUND)
-        const items = [...state.payments.values()].filter((payment) => payment.orderId === params.orderId).map(paymentEntity)
+        const items = [...state.payments.values()]
+          .filter((payment) => payment.orderId === params.orderId)
+          .map(paymentEntity)
         return HttpResponse.json({ entity: 'collection', count: items.length, items })
       }),
     ),
@@ -269,7 +318,10 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
     pay(orderId, outcome = 'captured') {
       const target = order(orderId)
       if (target.status === 'paid') {
-        throw new SandboxError('Your payment has been declined as the order is already paid. Please initiate the payment with a new order.', 400)
+        throw new SandboxError(
+          'Your payment has been declined as the order is already paid. Please initiate the payment with a new order.',
+          400,
+        )
       }
       const created: SandboxPayment = {
         id: sandboxId('pay'),
@@ -283,11 +335,16 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
       target.attempts += 1
       target.status = 'attempted'
       if (outcome === 'captured') payOrder(target, created)
-      return { razorpay_order_id: orderId, razorpay_payment_id: created.id, razorpay_signature: checkoutSignature(orderId, created.id, keySecret) }
+      return {
+        razorpay_order_id: orderId,
+        razorpay_payment_id: created.id,
+        razorpay_signature: checkoutSignature(orderId, created.id, keySecret),
+      }
     },
     capture(paymentId) {
       const found = payment(paymentId)
-      if (found.status !== 'failed' && found.status !== 'authorized') throw new SandboxError(`Payment ${paymentId} is ${found.status}, not failed or authorized.`, 400)
+      if (found.status !== 'failed' && found.status !== 'authorized')
+        throw new SandboxError(`Payment ${paymentId} is ${found.status}, not failed or authorized.`, 400)
       const target = order(found.orderId)
       if (target.status === 'paid') {
         found.status = 'refunded'

@@ -38,7 +38,11 @@ export function webhookSignature(rawBody: string | Uint8Array, webhookSecret: st
   return hmacSha256Hex(webhookSecret, rawBody)
 }
 
-export function isValidWebhookSignature(rawBody: string | Uint8Array, signature: string | null | undefined, webhookSecret: string): boolean {
+export function isValidWebhookSignature(
+  rawBody: string | Uint8Array,
+  signature: string | null | undefined,
+  webhookSecret: string,
+): boolean {
   if (!signature || !webhookSecret) return false
   return equalHex(webhookSignature(rawBody, webhookSecret), signature)
 }
@@ -119,10 +123,20 @@ export function toGatewayError(operation: string, error: unknown): GatewayError 
     )
   }
   const detail = error instanceof Error ? error.message : String(error)
-  return new GatewayError(`Razorpay ${operation} failed: no answer from the gateway (network error or timeout; SDK said: ${detail})`, true)
+  return new GatewayError(
+    `Razorpay ${operation} failed: no answer from the gateway (network error or timeout; SDK said: ${detail})`,
+    true,
+  )
 }
 
-type SdkPayment = { id: string; order_id?: string | null; amount: number | string; currency: string; status: string; error_description?: string | null }
+type SdkPayment = {
+  id: string
+  order_id?: string | null
+  amount: number | string
+  currency: string
+  status: string
+  error_description?: string | null
+}
 
 function fromSdkPayment(payment: SdkPayment): GatewayPayment {
   return {
@@ -136,13 +150,19 @@ function fromSdkPayment(payment: SdkPayment): GatewayPayment {
 }
 
 /** The real gateway over the `razorpay` SDK. Every failure becomes a GatewayError and one log line. */
-export function razorpayGateway(config: { keyId: string; keySecret: string; webhookSecret: string; timeoutMs?: number }): PaymentGateway {
+export function razorpayGateway(config: {
+  keyId: string
+  keySecret: string
+  webhookSecret: string
+  timeoutMs?: number
+}): PaymentGateway {
   const keyId = config.keyId.trim()
   const keySecret = config.keySecret.trim()
   const sdk = new Razorpay({ key_id: keyId, key_secret: keySecret })
   // No public option for a timeout; the SDK's axios instance is its documented-by-use internal (razorpay.md 1.2).
   const axiosInstance = (sdk.api as unknown as { rq?: { defaults: { timeout?: number } } }).rq
-  if (!axiosInstance) throw new Error('razorpay SDK internals changed: cannot set a request timeout (check the SDK version)')
+  if (!axiosInstance)
+    throw new Error('razorpay SDK internals changed: cannot set a request timeout (check the SDK version)')
   axiosInstance.defaults.timeout = config.timeoutMs ?? GATEWAY_TIMEOUT_MS
 
   async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
@@ -164,7 +184,13 @@ export function razorpayGateway(config: { keyId: string; keySecret: string; webh
     createOrder: ({ amountPaise, receipt, notes }) =>
       call('order creation', async () => {
         const order = await sdk.orders.create({ amount: amountPaise, currency: 'INR', receipt, notes })
-        return { id: order.id, amountPaise: Number(order.amount), currency: order.currency, receipt: order.receipt ?? null, status: order.status }
+        return {
+          id: order.id,
+          amountPaise: Number(order.amount),
+          currency: order.currency,
+          receipt: order.receipt ?? null,
+          status: order.status,
+        }
       }),
     fetchOrderPayments: (orderId) =>
       call(`fetch of the payments of order ${orderId}`, async () => {
@@ -172,7 +198,9 @@ export function razorpayGateway(config: { keyId: string; keySecret: string; webh
         return (collection.items as SdkPayment[]).map(fromSdkPayment)
       }),
     fetchPayment: (paymentId) =>
-      call(`fetch of payment ${paymentId}`, async () => fromSdkPayment((await sdk.payments.fetch(paymentId)) as SdkPayment)),
+      call(`fetch of payment ${paymentId}`, async () =>
+        fromSdkPayment((await sdk.payments.fetch(paymentId)) as SdkPayment),
+      ),
   }
 }
 
@@ -185,13 +213,18 @@ export const SANDBOX_KEY_ID = 'rzp_test_sandbox'
 
 /** The sandbox signs with these, so our real verification runs; derived from SESSION_SECRET, never configured. */
 export function sandboxSecrets(): { keySecret: string; webhookSecret: string } {
-  return { keySecret: serverSecret('razorpay-sandbox-key-secret'), webhookSecret: serverSecret('razorpay-sandbox-webhook-secret') }
+  return {
+    keySecret: serverSecret('razorpay-sandbox-key-secret'),
+    webhookSecret: serverSecret('razorpay-sandbox-webhook-secret'),
+  }
 }
 
 /** The sandbox is for demo mode and tests only; in production mode it would accept payments nobody made. */
 export function assertSandboxAllowed(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'>): void {
   if (!mode.DEMO_MODE && mode.NODE_ENV !== 'test') {
-    throw new Error('The sandbox payment gateway cannot run with DEMO_MODE=0: set RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET and RAZORPAY_WEBHOOK_SECRET')
+    throw new Error(
+      'The sandbox payment gateway cannot run with DEMO_MODE=0: set RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET and RAZORPAY_WEBHOOK_SECRET',
+    )
   }
 }
 
@@ -208,7 +241,11 @@ export class SandboxError extends Error {
 
 export type SandboxOutcome = 'captured' | 'authorized' | 'failed'
 export type SandboxWebhookEvent = 'payment.captured' | 'payment.failed' | 'order.paid' | 'payment.authorized'
-export type SignedCheckoutFields = { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }
+export type SignedCheckoutFields = {
+  razorpay_order_id: string
+  razorpay_payment_id: string
+  razorpay_signature: string
+}
 export type WebhookDelivery = { event: SandboxWebhookEvent; rawBody: string; signature: string; eventId: string }
 export type WebhookDeliveryAnswer = { event: SandboxWebhookEvent; eventId: string; status: number; body: unknown }
 
@@ -256,7 +293,9 @@ function loadSandbox(): Promise<SandboxGateway> {
     (error: unknown) => {
       sandboxLoading = undefined
       const detail = error instanceof Error ? error.message : String(error)
-      throw new Error(`The sandbox payment gateway could not load (it needs the msw package: run npm install): ${detail}`)
+      throw new Error(
+        `The sandbox payment gateway could not load (it needs the msw package: run npm install): ${detail}`,
+      )
     },
   ))
 }
@@ -286,7 +325,11 @@ export function paymentGateway(): PaymentGateway {
     if (!env.RAZORPAY_KEY_SECRET || !env.RAZORPAY_WEBHOOK_SECRET) {
       throw new Error('RAZORPAY_KEY_ID is set but RAZORPAY_KEY_SECRET or RAZORPAY_WEBHOOK_SECRET is not')
     }
-    configuredGateway = razorpayGateway({ keyId: env.RAZORPAY_KEY_ID, keySecret: env.RAZORPAY_KEY_SECRET, webhookSecret: env.RAZORPAY_WEBHOOK_SECRET })
+    configuredGateway = razorpayGateway({
+      keyId: env.RAZORPAY_KEY_ID,
+      keySecret: env.RAZORPAY_KEY_SECRET,
+      webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
+    })
   } else {
     configuredGateway = lazySandboxGateway()
   }

@@ -18,7 +18,10 @@ export const FORM_BODY_TOO_LARGE_MESSAGE = `The request is too large: at most ${
 function readsItsOwnUpload(req: ExpressRequest): boolean {
   if (req.path === '/api/v1/users/set-pancard') return true
   // The wizard's step posts to /details, or to /details.data when the page's JavaScript sends it.
-  return (req.path === '/details' || req.path === '/details.data') && /^multipart\/form-data\b/i.test(req.get('content-type') ?? '')
+  return (
+    (req.path === '/details' || req.path === '/details.data') &&
+    /^multipart\/form-data\b/i.test(req.get('content-type') ?? '')
+  )
 }
 
 function bodyMaxBytesOf(req: ExpressRequest): number {
@@ -26,7 +29,21 @@ function bodyMaxBytesOf(req: ExpressRequest): number {
 }
 
 /** What React Router's adapter uses of the request as a stream (`createReadableStreamFromReadable`). */
-const STREAM_MEMBERS = new Set<PropertyKey>(['on', 'once', 'off', 'addListener', 'removeListener', 'pause', 'resume', 'destroy', 'readable', 'readableHighWaterMark', 'pipe', 'read', Symbol.asyncIterator])
+const STREAM_MEMBERS = new Set<PropertyKey>([
+  'on',
+  'once',
+  'off',
+  'addListener',
+  'removeListener',
+  'pause',
+  'resume',
+  'destroy',
+  'readable',
+  'readableHighWaterMark',
+  'pipe',
+  'read',
+  Symbol.asyncIterator,
+])
 
 /**
  * The request as React Router's adapter reads it, but with its body replayed from `body`: the

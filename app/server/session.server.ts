@@ -49,7 +49,9 @@ const sessionUserSelect = {
 /** Starts a session for `userId`; returns the Set-Cookie header to send. */
 export async function createSession(userId: string, now = new Date()): Promise<string> {
   const id = randomBytes(32).toString('base64url')
-  await prisma.session.create({ data: { id, userId, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), createdAt: now } })
+  await prisma.session.create({
+    data: { id, userId, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), createdAt: now },
+  })
   return sessionCookie.serialize(id)
 }
 
@@ -75,7 +77,10 @@ async function lookUpSessionUser(request: Request, now: Date): Promise<SessionUs
   })
   if (!session || session.expiresAt <= now) return null
   if (session.expiresAt.getTime() - now.getTime() < SESSION_TTL_MS - SESSION_EXTEND_AFTER_MS) {
-    await prisma.session.update({ where: { id: sessionId }, data: { expiresAt: new Date(now.getTime() + SESSION_TTL_MS) } })
+    await prisma.session.update({
+      where: { id: sessionId },
+      data: { expiresAt: new Date(now.getTime() + SESSION_TTL_MS) },
+    })
   }
   return session.user
 }

@@ -1,5 +1,6 @@
 import { env, type Env } from './env.server'
 import { recordOutboxMessage } from './outbox.server'
+import { getErrorMessage } from '~/domain/error-message'
 
 export type OtpSms = { to: string; code: string; text: string }
 
@@ -25,7 +26,15 @@ const outboxSms: SmsProvider = {
  * MSG91's OTP flow API: the text lives in a DLT-registered template on MSG91's side, with the code
  * as its `otp` variable. Numbers go without the leading "+".
  */
-export function msg91Sms({ authKey, templateId, baseUrl }: { authKey: string; templateId: string; baseUrl: string }): SmsProvider {
+export function msg91Sms({
+  authKey,
+  templateId,
+  baseUrl,
+}: {
+  authKey: string
+  templateId: string
+  baseUrl: string
+}): SmsProvider {
   return {
     name: 'MSG91',
     async sendOtp(sms) {
@@ -34,18 +43,26 @@ export function msg91Sms({ authKey, templateId, baseUrl }: { authKey: string; te
         response = await fetch(new URL('/api/v5/flow', baseUrl), {
           method: 'POST',
           headers: { authkey: authKey, 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify({ template_id: templateId, short_url: '0', recipients: [{ mobiles: sms.to.slice(1), otp: sms.code }] }),
+          body: JSON.stringify({
+            template_id: templateId,
+            short_url: '0',
+            recipients: [{ mobiles: sms.to.slice(1), otp: sms.code }],
+          }),
           signal: AbortSignal.timeout(10_000),
         })
       } catch (error) {
-        throw new SmsDeliveryError(`MSG91 could not be reached: ${error instanceof Error ? error.message : String(error)}`, true)
+        throw new SmsDeliveryError(`MSG91 could not be reached: ${getErrorMessage(error)}`, true)
       }
       const body = await response.text()
       if (!response.ok) {
-        throw new SmsDeliveryError(`MSG91 answered ${response.status}: ${body.slice(0, 200)}`, response.status === 429 || response.status >= 500)
+        throw new SmsDeliveryError(
+          `MSG91 answered ${response.status}: ${body.slice(0, 200)}`,
+          response.status === 429 || response.status >= 500,
+        )
       }
       // MSG91 reports some failures with 200 and {"type":"error"}.
-      if (/"type"\s*:\s*"error"/.test(body)) throw new SmsDeliveryError(`MSG91 refused the message: ${body.slice(0, 200)}`, false)
+      if (/"type"\s*:\s*"error"/.test(body))
+        throw new SmsDeliveryError(`MSG91 refused the message: ${body.slice(0, 200)}`, false)
     },
   }
 }
@@ -55,7 +72,11 @@ export type SmsSettings = Pick<Env, 'MSG91_AUTH_KEY' | 'MSG91_TEMPLATE_ID' | 'MS
 /** The real provider when configured (always in a deployment: env validation requires it), else the dev outbox. */
 export function smsProvider(settings: SmsSettings = env): SmsProvider {
   if (settings.MSG91_AUTH_KEY && settings.MSG91_TEMPLATE_ID) {
-    return msg91Sms({ authKey: settings.MSG91_AUTH_KEY, templateId: settings.MSG91_TEMPLATE_ID, baseUrl: settings.MSG91_BASE_URL })
+    return msg91Sms({
+      authKey: settings.MSG91_AUTH_KEY,
+      templateId: settings.MSG91_TEMPLATE_ID,
+      baseUrl: settings.MSG91_BASE_URL,
+    })
   }
   return outboxSms
 }

@@ -63,9 +63,17 @@ export type PaidPayment = { paymentId: string; userId: string; status: PaymentSt
  * the end of the transaction: two payments (or a payment and a grant) of one user for one service
  * must chain, not overlap.
  */
-async function lockCurrentEnds(tx: Prisma.TransactionClient, userId: string, serviceIds: string[]): Promise<Map<string, Date | null>> {
+async function lockCurrentEnds(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  serviceIds: string[],
+): Promise<Map<string, Date | null>> {
   await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`subscriptions:${userId}`}, 0))::text`
-  const currentEnds = await tx.subscription.groupBy({ by: ['serviceId'], where: { userId, serviceId: { in: serviceIds } }, _max: { endsAt: true } })
+  const currentEnds = await tx.subscription.groupBy({
+    by: ['serviceId'],
+    where: { userId, serviceId: { in: serviceIds } },
+    _max: { endsAt: true },
+  })
   return new Map(currentEnds.map((row) => [row.serviceId, row._max.endsAt]))
 }
 
@@ -75,14 +83,28 @@ async function lockCurrentEnds(tx: Prisma.TransactionClient, userId: string, ser
  * in the same transaction (the admin console writes its audit entry there).
  */
 export async function grantSubscription(
-  { userId, serviceId, durationDays, reason, grantedById, now }: { userId: string; serviceId: string; durationDays: number; reason: string; grantedById: string; now: Date },
+  {
+    userId,
+    serviceId,
+    durationDays,
+    reason,
+    grantedById,
+    now,
+  }: { userId: string; serviceId: string; durationDays: number; reason: string; grantedById: string; now: Date },
   onGranted: (tx: Prisma.TransactionClient, granted: { id: string; startsAt: Date; endsAt: Date }) => Promise<void>,
 ): Promise<{ id: string; startsAt: Date; endsAt: Date }> {
   const granted = await prisma.$transaction(async (tx) => {
     const currentEndOf = await lockCurrentEnds(tx, userId, [serviceId])
     const startsAt = renewalStartsAt(now, currentEndOf.get(serviceId) ?? null)
     const created = await tx.subscription.create({
-      data: { userId, serviceId, startsAt, endsAt: subscriptionEndsAt(startsAt, durationDays), grantReason: reason, grantedById },
+      data: {
+        userId,
+        serviceId,
+        startsAt,
+        endsAt: subscriptionEndsAt(startsAt, durationDays),
+        grantReason: reason,
+        grantedById,
+      },
       select: { id: true, startsAt: true, endsAt: true },
     })
     await onGranted(tx, created)
@@ -124,14 +146,22 @@ export async function markPaymentPaid(
 
       if (payment.method === 'GATEWAY') {
         if (!GATEWAY_SOURCES.includes(source)) {
-          throw new PaymentStateError(`Gateway payment ${paymentId} is confirmed by the gateway, not by ${source}`, 'wrong-source')
+          throw new PaymentStateError(
+            `Gateway payment ${paymentId} is confirmed by the gateway, not by ${source}`,
+            'wrong-source',
+          )
         }
         if (!PAYABLE_GATEWAY_STATUSES.includes(payment.status)) {
           throw new PaymentStateError(`Gateway payment ${paymentId} is ${payment.status} and cannot be paid`, 'final')
         }
-        if (!gatewayPaymentId) throw new PaymentStateError(`Gateway payment ${paymentId} needs the gateway payment id`, 'missing-gateway-payment-id')
+        if (!gatewayPaymentId)
+          throw new PaymentStateError(
+            `Gateway payment ${paymentId} needs the gateway payment id`,
+            'missing-gateway-payment-id',
+          )
       } else {
-        if (source !== 'admin') throw new PaymentStateError(`Manual payment ${paymentId} is confirmed only by an admin`, 'wrong-source')
+        if (source !== 'admin')
+          throw new PaymentStateError(`Manual payment ${paymentId} is confirmed only by an admin`, 'wrong-source')
         // REJECTED and EXPIRED are final: the customer submits a new claim.
         if (payment.status !== 'PENDING_VERIFICATION') {
           throw new PaymentStateError(`Manual payment ${paymentId} is ${payment.status} and cannot be paid`, 'final')
@@ -147,7 +177,11 @@ export async function markPaymentPaid(
         data: { status: 'PAID', paidAt, paidVia: source, ...(gatewayPaymentId ? { gatewayPaymentId } : {}) },
       })
 
-      const currentEndOf = await lockCurrentEnds(tx, payment.user_id, payment.cart.map((item) => item.serviceId))
+      const currentEndOf = await lockCurrentEnds(
+        tx,
+        payment.user_id,
+        payment.cart.map((item) => item.serviceId),
+      )
       const created = await tx.subscription.createManyAndReturn({
         select: { id: true },
         data: payment.cart.map((item) => {
@@ -161,7 +195,12 @@ export async function markPaymentPaid(
           }
         }),
       })
-      await onPaid?.(tx, { paymentId, userId: payment.user_id, status: payment.status, subscriptionIds: created.map((row) => row.id) })
+      await onPaid?.(tx, {
+        paymentId,
+        userId: payment.user_id,
+        status: payment.status,
+        subscriptionIds: created.map((row) => row.id),
+      })
       return { alreadyPaid: false, paymentId, userId: payment.user_id }
     },
     { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: waitMs },
@@ -170,7 +209,9 @@ export async function markPaymentPaid(
   if (!result.alreadyPaid) {
     console.info(`[payments] payment ${paymentId} paid via ${source}`)
     // Never fails the payment: it is paid; the e-mail is queued and retried on its own.
-    await notifyPaymentConfirmed(paymentId).catch((error: unknown) => console.error(`[payments] confirmation e-mail for ${paymentId} not queued:`, error))
+    await notifyPaymentConfirmed(paymentId).catch((error: unknown) =>
+      console.error(`[payments] confirmation e-mail for ${paymentId} not queued:`, error),
+    )
   }
   return result
 }
@@ -187,7 +228,11 @@ export type ActiveSubscription = {
  * One entry per service with its latest end, only those still running at `now`. Cached per user
  * for CACHE_TTL_MS; `fresh` re-reads (a page reached from a payment always does).
  */
-export async function activeSubscriptions(userId: string, now: Date, { fresh = false } = {}): Promise<ActiveSubscription[]> {
+export async function activeSubscriptions(
+  userId: string,
+  now: Date,
+  { fresh = false } = {},
+): Promise<ActiveSubscription[]> {
   if (fresh) forget(subscriptionsCacheKey(userId))
   const all = await cached(subscriptionsCacheKey(userId), async () => {
     const latest = await prisma.subscription.groupBy({ by: ['serviceId'], where: { userId }, _max: { endsAt: true } })
@@ -199,7 +244,12 @@ export async function activeSubscriptions(userId: string, now: Date, { fresh = f
     return latest
       .map((row) => {
         const service = serviceById.get(row.serviceId)!
-        return { serviceId: row.serviceId, name: service.name, description: service.description, endsAt: row._max.endsAt! }
+        return {
+          serviceId: row.serviceId,
+          name: service.name,
+          description: service.description,
+          endsAt: row._max.endsAt!,
+        }
       })
       .sort((a, b) => a.endsAt.getTime() - b.endsAt.getTime() || a.name.localeCompare(b.name))
   })
@@ -238,7 +288,17 @@ export async function pendingPayments(userId: string, now: Date, { fresh = false
     const rows = await prisma.payment.findMany({
       where: { userId, status: { in: ['PENDING_VERIFICATION', 'CREATED'] } },
       orderBy: { createdAt: 'desc' },
-      select: { id: true, method: true, status: true, amountPaise: true, currency: true, cart: true, createdAt: true, expiresAt: true, utr: true },
+      select: {
+        id: true,
+        method: true,
+        status: true,
+        amountPaise: true,
+        currency: true,
+        cart: true,
+        createdAt: true,
+        expiresAt: true,
+        utr: true,
+      },
     })
     return rows.map(({ status: _status, cart, ...row }) => ({ ...row, cart: cart as CartItem[] }))
   })

@@ -22,7 +22,8 @@ const fail = (reason: string): never => {
 
 try {
   execSync(`git archive HEAD | tar -x -C ${image}`, { stdio: 'inherit' })
-  for (const built of ['node_modules', 'build', 'app/generated']) await cp(built, path.join(image, built), { recursive: true, verbatimSymlinks: true })
+  for (const built of ['node_modules', 'build', 'app/generated'])
+    await cp(built, path.join(image, built), { recursive: true, verbatimSymlinks: true })
   execSync('npm prune --omit=dev --no-audit --no-fund', { cwd: image, stdio: 'inherit' })
 
   const databaseUrl = await createDatabase(serverUrl, databaseName)
@@ -61,12 +62,16 @@ try {
     while (!healthy) {
       if (store.exitCode !== null) fail(`npm start exited with ${store.exitCode} before serving:\n${log}`)
       if (Date.now() > deadline) fail(`no healthy answer within ${START_TIMEOUT_MS / 1000} s:\n${log}`)
-      healthy = await fetch(`http://127.0.0.1:${PORT}/healthz`).then((response) => response.ok, () => false)
+      healthy = await fetch(`http://127.0.0.1:${PORT}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      )
       if (!healthy) await new Promise((resolve) => setTimeout(resolve, 500))
     }
     const services = await fetch(`http://127.0.0.1:${PORT}/services`)
     if (services.status !== 200) fail(`/services answered ${services.status}`)
-    if (!(await services.text()).includes(E2E_BUSINESS_ENV.BUSINESS_NAME)) fail('/services does not show the configured business name')
+    if (!(await services.text()).includes(E2E_BUSINESS_ENV.BUSINESS_NAME))
+      fail('/services does not show the configured business name')
     const outbox = await fetch(`http://127.0.0.1:${PORT}/dev/outbox`)
     if (outbox.status !== 404) fail(`/dev/outbox answered ${outbox.status} with DEMO_MODE=0`)
     if (!log.includes('Production mode')) fail(`the log does not say production mode:\n${log}`)
@@ -74,7 +79,8 @@ try {
     store.kill('SIGTERM')
     const { code, signal } = await closed
     if (code !== 0 && signal !== 'SIGTERM') fail(`npm start ended with ${code ?? signal} after SIGTERM:\n${log}`)
-    if (!log.includes('SIGTERM: shutting down') || /Shutdown failed|longer than/.test(log)) fail(`the store did not shut down cleanly:\n${log}`)
+    if (!log.includes('SIGTERM: shutting down') || /Shutdown failed|longer than/.test(log))
+      fail(`the store did not shut down cleanly:\n${log}`)
   }
   console.log('PASS: the runtime stage (production dependencies only, DEMO_MODE=0) started, served and stopped cleanly')
 } finally {

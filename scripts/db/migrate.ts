@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import pg from 'pg'
+import { getErrorMessage } from '../../app/domain/error-message'
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations')
 
@@ -27,7 +28,10 @@ type MigrationFile = { name: string; sql: string; checksum: string }
 
 export async function readMigrationFiles(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
   const entries = await readdir(dir, { withFileTypes: true })
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8')
@@ -41,23 +45,33 @@ export async function readMigrationFiles(dir = MIGRATIONS_DIR): Promise<Migratio
  * `_prisma_migrations`. Refuses to run when an applied migration's file changed or went missing.
  * Safe to run from several processes at once: they queue on an advisory lock.
  */
-export async function migrate(databaseUrl: string, { dir = MIGRATIONS_DIR, log = console.log } = {}): Promise<string[]> {
+export async function migrate(
+  databaseUrl: string,
+  { dir = MIGRATIONS_DIR, log = console.log } = {},
+): Promise<string[]> {
   const files = await readMigrationFiles(dir)
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_ADVISORY_LOCK_KEY])
     await client.query(CREATE_MIGRATIONS_TABLE)
-    const { rows: applied } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
+    const { rows: applied } = await client.query<{
+      migration_name: string
+      checksum: string
+      finished_at: Date | null
+    }>(
       'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL ORDER BY started_at',
     )
     const fileByName = new Map(files.map((file) => [file.name, file]))
     for (const row of applied) {
       const file = fileByName.get(row.migration_name)
       if (!file) throw new MigrationError(`Applied migration ${row.migration_name} has no file in ${dir}`)
-      if (!row.finished_at) throw new MigrationError(`Migration ${row.migration_name} failed earlier; resolve it by hand`)
+      if (!row.finished_at)
+        throw new MigrationError(`Migration ${row.migration_name} failed earlier; resolve it by hand`)
       if (file.checksum !== row.checksum) {
-        throw new MigrationError(`Migration ${row.migration_name} was changed after it was applied; add a new migration instead`)
+        throw new MigrationError(
+          `Migration ${row.migration_name} was changed after it was applied; add a new migration instead`,
+        )
       }
     }
     const appliedNames = new Set(applied.map((row) => row.migration_name))
@@ -75,7 +89,7 @@ export async function migrate(databaseUrl: string, { dir = MIGRATIONS_DIR, log =
         await client.query('COMMIT')
       } catch (error) {
         await client.query('ROLLBACK')
-        throw new MigrationError(`Migration ${file.name} failed: ${error instanceof Error ? error.message : String(error)}`)
+        throw new MigrationError(`Migration ${file.name} failed: ${getErrorMessage(error)}`)
       }
       log(`Applied migration ${file.name}`)
     }

@@ -8,9 +8,15 @@ import { migrate } from './migrate'
  * What `npm start` and `npm run dev` do before serving: the database (embedded when DATABASE_URL is
  * unset, and then exported as DATABASE_URL for the app), its migrations, and in demo mode the demo data.
  */
-export async function prepareDatabase(env: Env): Promise<ProvidedDatabase & { embedded: boolean; providedInMs: number }> {
+export async function prepareDatabase(
+  env: Env,
+): Promise<ProvidedDatabase & { embedded: boolean; providedInMs: number }> {
   const started = performance.now()
-  const provided = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.EMBEDDED_PG_DIR, port: env.EMBEDDED_PG_PORT })
+  const provided = await provideDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.EMBEDDED_PG_DIR,
+    port: env.EMBEDDED_PG_PORT,
+  })
   // What the embedded database adds to start-up (nothing with DATABASE_URL); migrating and seeding happen either way.
   const database = { ...provided, providedInMs: performance.now() - started }
   try {

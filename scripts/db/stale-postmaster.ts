@@ -33,7 +33,10 @@ function isRunning(pid: number): boolean {
  * when its process id now belongs to another program. A lock file whose process is gone is left
  * to PostgreSQL, which removes it itself.
  */
-export async function stopStalePostmaster(databaseDir: string, log: (line: string) => void = console.log): Promise<void> {
+export async function stopStalePostmaster(
+  databaseDir: string,
+  log: (line: string) => void = console.log,
+): Promise<void> {
   const lockFile = path.join(databaseDir, 'postmaster.pid')
   if (!existsSync(lockFile)) return
   const pid = Number(readFileSync(lockFile, 'utf8').split('\n')[0])

@@ -9,7 +9,9 @@ const MONTH = { key: '2024-11', label: 'November 2024' }
 
 /** Each row of a table section as its cells' text. */
 const rowsOf = (table: Locator, section: 'tbody' | 'tfoot') =>
-  table.locator(`${section} tr`).evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => (cell as HTMLElement).innerText.trim())))
+  table
+    .locator(`${section} tr`)
+    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => (cell as HTMLElement).innerText.trim())))
 
 const source = (page: Page, name: string) => page.getByRole('group', { name })
 
@@ -17,13 +19,19 @@ async function openMonth(page: Page) {
   await page.goto('/admin/payments')
   await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Complaint board' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Complaint board' })).toBeVisible()
-  await page.getByRole('region', { name: 'Months on the board, newest first' }).getByRole('link', { name: `Edit figures for ${MONTH.label}` }).click()
+  await page
+    .getByRole('region', { name: 'Months on the board, newest first' })
+    .getByRole('link', { name: `Edit figures for ${MONTH.label}` })
+    .click()
   await expect(page.getByRole('heading', { level: 1, name: `Complaint figures for ${MONTH.label}` })).toBeVisible()
 }
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-test("an admin enters a month's figures and the public Complaint Board shows them, with the Grand Total", async ({ page, request }) => {
+test("an admin enters a month's figures and the public Complaint Board shows them, with the Grand Total", async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page, request)
   await changingTheComplaintBoard(async () => {
     await openMonth(page)
@@ -39,11 +47,15 @@ test("an admin enters a month's figures and the public Complaint Board shows the
     await page.getByLabel('Complaints received this month because someone impersonated us').fill('1')
     await page.getByRole('button', { name: 'Save figures' }).click()
     await expect(page.getByRole('status')).toHaveText('Figures saved. The Complaint Board shows them now.')
-    await expect(source(page, 'Directly from Investors')).toContainText('Total pending at the end of the month: 2. Average resolution time: 4 days.')
+    await expect(source(page, 'Directly from Investors')).toContainText(
+      'Total pending at the end of the month: 2. Average resolution time: 4 days.',
+    )
 
     await page.getByRole('status').getByRole('link', { name: 'Complaint Board' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Complaint Board' })).toBeVisible()
-    const monthTable = page.getByRole('region', { name: 'Data for the month ending 30 November 2024' }).getByRole('table')
+    const monthTable = page
+      .getByRole('region', { name: 'Data for the month ending 30 November 2024' })
+      .getByRole('table')
     expect(await rowsOf(monthTable, 'tbody')).toEqual([
       ['1', 'Directly from Investors', '0', '5', '3', '2', '0', '4'],
       ['2', 'SEBI (SCORES)', '0', '2', '2', '0', '0', '15'],
@@ -51,13 +63,18 @@ test("an admin enters a month's figures and the public Complaint Board shows the
     ])
     expect(await rowsOf(monthTable, 'tfoot')).toEqual([['', 'Grand Total', '0', '7', '5', '2', '0', '8.4']])
     await expect(page.getByText(/due to impersonation by some other entity: 1$/)).toBeVisible()
-    const trend = page.getByRole('region', { name: 'Trend of monthly disposal of complaints (financial year 2024-25)' }).getByRole('table')
+    const trend = page
+      .getByRole('region', { name: 'Trend of monthly disposal of complaints (financial year 2024-25)' })
+      .getByRole('table')
     expect((await rowsOf(trend, 'tbody')).at(-1)).toEqual(['8', MONTH.label, '0', '7', '5', '2'])
     expect(await rowsOf(trend, 'tfoot')).toEqual([['', 'Grand Total', '0', '7', '5', '2']])
   })
 })
 
-test('a figure that cannot be right is refused with its message next to the field, keeping what was typed', async ({ page, request }) => {
+test('a figure that cannot be right is refused with its message next to the field, keeping what was typed', async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page, request)
   await openMonth(page)
   const scores = source(page, 'SEBI (SCORES)')
@@ -76,15 +93,24 @@ test('a figure that cannot be right is refused with its message next to the fiel
   await expectNoSeriousA11yViolations(page)
 })
 
-test('the complaint board admin fits a 360 px phone, its tables scrolling inside their own regions', async ({ page, request }) => {
+test('the complaint board admin fits a 360 px phone, its tables scrolling inside their own regions', async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 360, height: 740 })
   await signInAsAdmin(page, request)
   await page.goto('/admin/complaint-board')
   await expectNoSeriousA11yViolations(page)
   for (const path of ['/admin/complaint-board', `/admin/complaint-board/${MONTH.key}`]) {
     await page.goto(path)
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} is wider than the phone`).toBeLessThanOrEqual(360)
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${path} is wider than the phone`,
+    ).toBeLessThanOrEqual(360)
   }
-  await expect(page.getByRole('region', { name: 'Data for the month ending 30 November 2024' })).toHaveAttribute('tabindex', '0')
+  await expect(page.getByRole('region', { name: 'Data for the month ending 30 November 2024' })).toHaveAttribute(
+    'tabindex',
+    '0',
+  )
   await expect(page.getByRole('button', { name: 'Save figures' })).toBeVisible()
 })

@@ -5,7 +5,11 @@ import { signInWithCompleteProfile, useOwnClientAddress } from './sign-in-helper
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-test("an admin finds a customer by phone, sees their KYC status and PAN card image, and grants them a subscription", async ({ page, request, browser }) => {
+test('an admin finds a customer by phone, sees their KYC status and PAN card image, and grants them a subscription', async ({
+  page,
+  request,
+  browser,
+}) => {
   const phone = await signInWithCompleteProfile(page, request)
 
   const admin = await newPage(browser)

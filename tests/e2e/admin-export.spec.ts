@@ -6,7 +6,10 @@ import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-test('an admin downloads a CSV of payments for a date range, after a refused reversed range', async ({ page, request }) => {
+test('an admin downloads a CSV of payments for a date range, after a refused reversed range', async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page, request)
   await page.goto('/admin/export')
   await expectNoSeriousA11yViolations(page)
@@ -19,7 +22,10 @@ test('an admin downloads a CSV of payments for a date range, after a refused rev
 
   await page.getByLabel('From').fill('2026-01-01')
   await page.getByLabel('To').fill('2026-02-01')
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV' }).click(),
+  ])
   expect(download.suggestedFilename()).toBe('payments-2026-01-01-to-2026-02-01.csv')
   const csv = await readFile(await download.path(), 'utf8')
   expect(csv.replace(/^\uFEFF/, '').split('\r\n')[0]).toMatch(/^Payment id,Created \(IST\),/)

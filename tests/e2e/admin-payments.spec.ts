@@ -71,7 +71,11 @@ function pendingCard(page: Page, phone: string) {
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-test('an admin confirms a manual payment and the customer then has the subscription', async ({ page, request, browser }) => {
+test('an admin confirms a manual payment and the customer then has the subscription', async ({
+  page,
+  request,
+  browser,
+}) => {
   const customer = await customerWithProfile(page, request)
   const utr = `UTR${Date.now()}`
   await claimManualPayment(page, utr)
@@ -93,15 +97,21 @@ test('an admin confirms a manual payment and the customer then has the subscript
   // The subscription runs from the confirmation: its end date is one of these (should India's midnight fall in between).
   const endsOn = new Set([formatIndiaDate(subscriptionEndsAt(new Date(), CLAIMED_SERVICE.durationDays))])
   await card.getByRole('button', { name: 'Confirm' }).click()
-  await expect(admin.getByRole('status')).toHaveText('Payment confirmed; the subscriptions are active and the customer was e-mailed.')
+  await expect(admin.getByRole('status')).toHaveText(
+    'Payment confirmed; the subscriptions are active and the customer was e-mailed.',
+  )
   endsOn.add(formatIndiaDate(subscriptionEndsAt(new Date(), CLAIMED_SERVICE.durationDays)))
   await expect(pendingCard(admin, customer.phone)).toHaveCount(0)
 
   await page.goto('/subscriptions')
   await expect(page.getByRole('heading', { level: 1, name: 'My Subscription(s)' })).toBeVisible()
-  await expect(subscriptionCard(page, CLAIMED_SERVICE.name)).toContainText(new RegExp(`Ends on (${[...endsOn].join('|')})$`))
+  await expect(subscriptionCard(page, CLAIMED_SERVICE.name)).toContainText(
+    new RegExp(`Ends on (${[...endsOn].join('|')})$`),
+  )
   await expect(pendingSection(page)).toHaveCount(0)
-  expect(await emailsTo(request, customer.email)).toEqual([expect.objectContaining({ subject: 'Your payment is confirmed' })])
+  expect(await emailsTo(request, customer.email)).toEqual([
+    expect.objectContaining({ subject: 'Your payment is confirmed' }),
+  ])
 
   await admin.goto('/admin/audit')
   const entries = admin.getByRole('listitem').filter({ hasText: 'payment.confirm on Payment' })
@@ -109,7 +119,11 @@ test('an admin confirms a manual payment and the customer then has the subscript
   await admin.context().close()
 })
 
-test('an admin rejects a manual payment with a reason and the customer’s pending card is gone', async ({ page, request, browser }) => {
+test('an admin rejects a manual payment with a reason and the customer’s pending card is gone', async ({
+  page,
+  request,
+  browser,
+}) => {
   const customer = await customerWithProfile(page, request)
   await claimManualPayment(page, `UTR${Date.now()}`)
 
@@ -117,7 +131,9 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
   await admin.goto('/admin/payments')
   const card = pendingCard(admin, customer.phone)
   await card.getByText('Reject…').click()
-  await card.getByLabel('Reason for rejecting (sent to the customer)').fill('No transfer with this UTR reached our account')
+  await card
+    .getByLabel('Reason for rejecting (sent to the customer)')
+    .fill('No transfer with this UTR reached our account')
   await card.getByRole('button', { name: 'Reject payment' }).click()
   await expect(admin.getByRole('status')).toHaveText('Payment rejected; the customer was e-mailed the reason.')
   await expect(pendingCard(admin, customer.phone)).toHaveCount(0)
@@ -132,7 +148,11 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
   await admin.context().close()
 })
 
-test('rejecting without a real reason shows the error next to the field and keeps the claim', async ({ page, request, browser }) => {
+test('rejecting without a real reason shows the error next to the field and keeps the claim', async ({
+  page,
+  request,
+  browser,
+}) => {
   const customer = await customerWithProfile(page, request)
   await claimManualPayment(page, `UTR${Date.now()}`)
 
@@ -146,7 +166,10 @@ test('rejecting without a real reason shows the error next to the field and keep
   await card.getByRole('button', { name: 'Reject payment' }).click()
   const refusedCard = pendingCard(admin, customer.phone)
   await expect(refusedCard.getByText('Give the reason for rejecting this payment; the customer sees it.')).toBeVisible()
-  await expect(refusedCard.getByLabel('Reason for rejecting (sent to the customer)')).toHaveAttribute('aria-invalid', 'true')
+  await expect(refusedCard.getByLabel('Reason for rejecting (sent to the customer)')).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  )
   await expectNoSeriousA11yViolations(admin)
   await admin.goto('/admin/payments')
   await expect(pendingCard(admin, customer.phone)).toHaveCount(1)
@@ -173,7 +196,9 @@ test('the admin pages fit a phone screen without sideways scrolling', async ({ p
   await admin.setViewportSize({ width: 360, height: 740 })
   for (const path of ['/admin/payments', '/admin/audit']) {
     await admin.goto(path)
-    const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    const overflow = await admin.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
     expect(overflow, `${path} is wider than the phone`).toBeLessThanOrEqual(0)
   }
   await expectNoSeriousA11yViolations(admin)
@@ -182,7 +207,10 @@ test('the admin pages fit a phone screen without sideways scrolling', async ({ p
   await admin.context().close()
 })
 
-test('gateway payments are listed read-only with their gateway ids and filter by status and date', async ({ request, browser }) => {
+test('gateway payments are listed read-only with their gateway ids and filter by status and date', async ({
+  request,
+  browser,
+}) => {
   const admin = await adminPage(browser, request)
   const orderId = `order_e2e${Date.now()}${Math.floor(Math.random() * 1000)}`
   await withE2eDatabase((client) =>

@@ -6,7 +6,10 @@ import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-test('an admin creates a service (after fixing a bad price), edits it, and takes it off sale; /services follows each step', async ({ page, request }) => {
+test('an admin creates a service (after fixing a bad price), edits it, and takes it off sale; /services follows each step', async ({
+  page,
+  request,
+}) => {
   const name = `Options Desk ${randomInt(1e6)}`
   await signInAsAdmin(page, request)
   await page.goto('/admin/services')

@@ -2,12 +2,18 @@ import { randomInt } from 'node:crypto'
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test'
 import { latestCode, uniqueMobile } from './sign-in-helpers'
 
-export const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64')
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
 
-export type ServiceEntry = { _id: string; service: { _id: string; name: string; description: string[]; price: number; duration: number } }
+export type ServiceEntry = {
+  _id: string
+  service: { _id: string; name: string; description: string[]; price: number; duration: number }
+}
 export type RazorpayResponse = { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }
 
-type Playwright = typeof import('@playwright/test')['request']
+type Playwright = (typeof import('@playwright/test'))['request']
 
 /** An API client as the SPEC's existing one behaves: cookies kept, the XSRF cookie echoed in a header. */
 export async function apiClient(playwright: Playwright, baseURL: string) {
@@ -30,13 +36,19 @@ export async function json(response: APIResponse): Promise<any> {
 export async function expectJsonError(response: APIResponse, status: number, message?: string | RegExp): Promise<any> {
   expect(response.status(), `${response.url()} answered ${await response.text()}`).toBe(status)
   const body = await json(response)
-  expect(body.message).toEqual(typeof message === 'string' ? message : message ? expect.stringMatching(message) : expect.any(String))
+  expect(body.message).toEqual(
+    typeof message === 'string' ? message : message ? expect.stringMatching(message) : expect.any(String),
+  )
   expect(JSON.stringify(body)).not.toMatch(/\bat .+:\d+:\d+/)
   return body
 }
 
 /** The 6-digit code the dev outbox holds for `number`, after asking for one. */
-export async function requestCode(api: APIRequestContext, xsrf: Record<string, string>, number: string): Promise<string> {
+export async function requestCode(
+  api: APIRequestContext,
+  xsrf: Record<string, string>,
+  number: string,
+): Promise<string> {
   expect((await api.post('/api/v1/otp/request', { headers: xsrf, data: { number } })).status()).toBe(200)
   return latestCode(api, number)
 }
@@ -54,7 +66,10 @@ export const PROFILE_DETAILS = { name: 'Asha Rao', email: 'asha@example.in', dob
 /** The wizard's three steps through the API: details, PAN card, agreement. */
 export async function completeProfileThroughApi(api: APIRequestContext, xsrf: Record<string, string>): Promise<void> {
   expect((await api.post('/api/v1/users/set-details', { headers: xsrf, data: PROFILE_DETAILS })).status()).toBe(200)
-  const card = await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { pancard: { name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 } } })
+  const card = await api.post('/api/v1/users/set-pancard', {
+    headers: xsrf,
+    multipart: { pancard: { name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 } },
+  })
   expect(card.status()).toBe(200)
   expect((await api.post('/api/v1/users/set-agreement', { headers: xsrf })).status()).toBe(200)
 }
@@ -80,7 +95,11 @@ export function checkoutBody(cart: ServiceEntry[], amount: number) {
     amount,
     currency: 'INR',
     receipt: 'ABCPE1234F',
-    notes: { number: '+919876543210', details: JSON.stringify({ name: 'asha rao', pan: 'ABCPE1234F' }), cart: JSON.stringify(cart) },
+    notes: {
+      number: '+919876543210',
+      details: JSON.stringify({ name: 'asha rao', pan: 'ABCPE1234F' }),
+      cart: JSON.stringify(cart),
+    },
   }
 }
 
@@ -88,7 +107,10 @@ export function checkoutBody(cart: ServiceEntry[], amount: number) {
 export async function sandboxPay(api: APIRequestContext, orderId: string, outcome = 'captured', webhook?: string) {
   const response = await api.post('/dev/sandbox/pay', { data: { orderId, outcome, ...(webhook ? { webhook } : {}) } })
   expect(response.status()).toBe(200)
-  return (await response.json()) as { razorpayResponse: RazorpayResponse; webhook?: { body: string; headers: Record<string, string> } }
+  return (await response.json()) as {
+    razorpayResponse: RazorpayResponse
+    webhook?: { body: string; headers: Record<string, string> }
+  }
 }
 
 export async function activeSubscriptions(api: APIRequestContext): Promise<{ service: string; endDate: string }[]> {

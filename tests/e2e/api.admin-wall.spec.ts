@@ -31,11 +31,19 @@ async function answer(request: APIRequestContext, method: (typeof METHODS)[numbe
     maxRedirects: 0,
   })
   const body = method === 'HEAD' ? '' : await response.text()
-  return { status: response.status(), type: response.headers()['content-type'], isNotFoundPage: body.includes('404 Not Found') }
+  return {
+    status: response.status(),
+    type: response.headers()['content-type'],
+    isNotFoundPage: body.includes('404 Not Found'),
+  }
 }
 
 async function expectTheUnknownPageAnswerEverywhere(request: APIRequestContext) {
-  expect(await answer(request, 'GET', '/no-such-page')).toEqual({ status: 404, type: 'text/html; charset=utf-8', isNotFoundPage: true })
+  expect(await answer(request, 'GET', '/no-such-page')).toEqual({
+    status: 404,
+    type: 'text/html; charset=utf-8',
+    isNotFoundPage: true,
+  })
   for (const method of METHODS) {
     const unknown = await answer(request, method, '/no-such-page')
     expect(unknown.status).toBe(404)

@@ -6,7 +6,15 @@
 // (tests/integration/text-input.test.ts), every admin URL and method (api.admin-wall.spec.ts).
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import routes from '../../app/routes'
-import { apiClient, availableServices, checkoutBody, completeProfileThroughApi, customerWithCart, json, signInThroughApi } from './api-client'
+import {
+  apiClient,
+  availableServices,
+  checkoutBody,
+  completeProfileThroughApi,
+  customerWithCart,
+  json,
+  signInThroughApi,
+} from './api-client'
 import { withE2eDatabase } from './database'
 
 type Persona = 'visitor' | 'customer' | 'complete'
@@ -34,12 +42,16 @@ const NOT_FOUND_PAGE = '404 Not Found'
 const NOT_A_FORM = 'This request did not carry a form.'
 const BROKEN_MULTIPART = { 'content-type': 'multipart/form-data; boundary=nothing-like-it' }
 const JSON_BODY = { 'content-type': 'application/json' }
-const TAMPERED_CART = JSON.stringify([{ _id: SOME_ID, service: { _id: SOME_ID, name: 'Free', price: 0, duration: 365 } }])
+const TAMPERED_CART = JSON.stringify([
+  { _id: SOME_ID, service: { _id: SOME_ID, name: 'Free', price: 0, duration: 365 } },
+])
 
 const BOUNDARY = 'hostile-input-boundary'
 function multipartFile(field: string, filename: string, type: string, content: Buffer): Buffer {
   return Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     content,
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ])
@@ -48,16 +60,55 @@ function multipartFile(field: string, filename: string, type: string, content: B
 /** Every route file of app/routes.ts, with the cases that attack it. */
 const BATTERY: Record<string, HostileCase[]> = {
   'routes/home.tsx': [
-    { what: 'a forged session cookie is nobody', url: '/', headers: { cookie: 'session=forged.value' }, status: 302, location: /^\/auth/ },
+    {
+      what: 'a forged session cookie is nobody',
+      url: '/',
+      headers: { cookie: 'session=forged.value' },
+      status: 302,
+      location: /^\/auth/,
+    },
   ],
   'routes/auth.tsx': [
-    { what: 'NUL in the mobile number', method: 'POST', url: '/auth', form: { intent: 'send', country: 'IN', mobile: `98765${NUL}4321` }, status: 400 },
-    { what: 'a code to check with no number waiting', method: 'POST', url: '/auth', form: { intent: 'verify', code: '123456' }, status: 400 },
+    {
+      what: 'NUL in the mobile number',
+      method: 'POST',
+      url: '/auth',
+      form: { intent: 'send', country: 'IN', mobile: `98765${NUL}4321` },
+      status: 400,
+    },
+    {
+      what: 'a code to check with no number waiting',
+      method: 'POST',
+      url: '/auth',
+      form: { intent: 'verify', code: '123456' },
+      status: 400,
+    },
     { what: 'an unknown intent', method: 'POST', url: '/auth', form: { intent: 'drop-tables' }, status: 400 },
-    { what: 'JSON instead of a form', method: 'POST', url: '/auth', body: '{"intent":"send"}', headers: JSON_BODY, status: 400, says: NOT_A_FORM },
-    { what: 'a broken multipart body', method: 'POST', url: '/auth', body: 'garbage', headers: BROKEN_MULTIPART, status: 400, says: NOT_A_FORM },
+    {
+      what: 'JSON instead of a form',
+      method: 'POST',
+      url: '/auth',
+      body: '{"intent":"send"}',
+      headers: JSON_BODY,
+      status: 400,
+      says: NOT_A_FORM,
+    },
+    {
+      what: 'a broken multipart body',
+      method: 'POST',
+      url: '/auth',
+      body: 'garbage',
+      headers: BROKEN_MULTIPART,
+      status: 400,
+      says: NOT_A_FORM,
+    },
     { what: 'no body at all', method: 'POST', url: '/auth', status: 400, says: NOT_A_FORM },
-    { what: 'an open redirect after signing in', url: '/auth?redirectTo=%2F%2Fevil.example', status: 200, says: 'redirectTo=%2F' },
+    {
+      what: 'an open redirect after signing in',
+      url: '/auth?redirectTo=%2F%2Fevil.example',
+      status: 200,
+      says: 'redirectTo=%2F',
+    },
     { what: 'a non-ASCII redirect target', url: '/auth?redirectTo=%2F%E2%98%83', status: 200 },
     { what: 'a signed-in customer is sent on', as: 'customer', url: '/auth', status: 302 },
   ],
@@ -90,11 +141,51 @@ const BATTERY: Record<string, HostileCase[]> = {
       status: 400,
       says: 'Your e-mail address can have at most 254 characters.',
     },
-    { what: 'JSON instead of a form', as: 'customer', method: 'POST', url: '/details', body: '{}', headers: JSON_BODY, status: 400, says: NOT_A_FORM },
-    { what: 'a broken multipart body', as: 'customer', method: 'POST', url: '/details', body: 'garbage', headers: BROKEN_MULTIPART, status: 400 },
-    { what: 'an invalid PAN', as: 'customer', method: 'POST', url: '/details', form: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCDE12345' }, status: 400 },
-    { what: 'a script in the name', as: 'customer', method: 'POST', url: '/details', form: { name: '<script>alert(1)</script>', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' }, status: 400, says: 'Use letters and spaces only in your name.' },
-    { what: 'a stale agreement version', as: 'customer', method: 'POST', url: '/details', form: { intent: 'accept-agreement', version: 'agreement-000000000000' }, status: 409, says: 'The agreement was updated while you were reading it.' },
+    {
+      what: 'JSON instead of a form',
+      as: 'customer',
+      method: 'POST',
+      url: '/details',
+      body: '{}',
+      headers: JSON_BODY,
+      status: 400,
+      says: NOT_A_FORM,
+    },
+    {
+      what: 'a broken multipart body',
+      as: 'customer',
+      method: 'POST',
+      url: '/details',
+      body: 'garbage',
+      headers: BROKEN_MULTIPART,
+      status: 400,
+    },
+    {
+      what: 'an invalid PAN',
+      as: 'customer',
+      method: 'POST',
+      url: '/details',
+      form: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCDE12345' },
+      status: 400,
+    },
+    {
+      what: 'a script in the name',
+      as: 'customer',
+      method: 'POST',
+      url: '/details',
+      form: { name: '<script>alert(1)</script>', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' },
+      status: 400,
+      says: 'Use letters and spaces only in your name.',
+    },
+    {
+      what: 'a stale agreement version',
+      as: 'customer',
+      method: 'POST',
+      url: '/details',
+      form: { intent: 'accept-agreement', version: 'agreement-000000000000' },
+      status: 409,
+      says: 'The agreement was updated while you were reading it.',
+    },
     {
       what: 'a text file posing as the PAN card image',
       as: 'customer',
@@ -109,143 +200,599 @@ const BATTERY: Record<string, HostileCase[]> = {
     { what: 'a visitor sees no image', url: '/details/pan-card', status: 302, location: /^\/auth/ },
     { what: 'a customer without an image', as: 'customer', url: '/details/pan-card', status: 404 },
   ],
-  'routes/logout.tsx': [{ what: 'a GET (a prefetch, a pasted link) logs nobody out', as: 'customer', url: '/logout', status: 302, location: '/' }],
+  'routes/logout.tsx': [
+    {
+      what: 'a GET (a prefetch, a pasted link) logs nobody out',
+      as: 'customer',
+      url: '/logout',
+      status: 302,
+      location: '/',
+    },
+  ],
   'routes/services.tsx': [
-    { what: 'NUL in a service id', as: 'customer', method: 'POST', url: '/services', form: { intent: 'add', serviceId: `x${NUL}` }, status: 400 },
-    { what: 'a service that does not exist', as: 'customer', method: 'POST', url: '/services', form: { intent: 'add', serviceId: SOME_ID }, status: 400 },
-    { what: 'JSON instead of a form', as: 'customer', method: 'POST', url: '/services', body: '{"intent":"add"}', headers: JSON_BODY, status: 400, says: NOT_A_FORM },
+    {
+      what: 'NUL in a service id',
+      as: 'customer',
+      method: 'POST',
+      url: '/services',
+      form: { intent: 'add', serviceId: `x${NUL}` },
+      status: 400,
+    },
+    {
+      what: 'a service that does not exist',
+      as: 'customer',
+      method: 'POST',
+      url: '/services',
+      form: { intent: 'add', serviceId: SOME_ID },
+      status: 400,
+    },
+    {
+      what: 'JSON instead of a form',
+      as: 'customer',
+      method: 'POST',
+      url: '/services',
+      body: '{"intent":"add"}',
+      headers: JSON_BODY,
+      status: 400,
+      says: NOT_A_FORM,
+    },
   ],
   'routes/pay.tsx': [
     { what: 'a customer with an incomplete profile', as: 'customer', url: '/pay', status: 302, location: /^\/details/ },
-    { what: 'an unknown intent', as: 'complete', method: 'POST', url: '/pay', form: { intent: 'free' }, status: 400, says: 'Something was missing from the form.' },
-    { what: 'a broken multipart body', as: 'complete', method: 'POST', url: '/pay', body: 'garbage', headers: BROKEN_MULTIPART, status: 400, says: NOT_A_FORM },
-    { what: 'a UTR with markup', as: 'complete', method: 'POST', url: '/pay', form: { intent: 'manual', utr: '<b>UTR</b>' }, status: 400 },
-    { what: 'verifying a forged signature for a foreign order', as: 'complete', method: 'POST', url: '/pay', form: { intent: 'verify', razorpay_order_id: 'order_foreign', razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) }, status: 400 },
+    {
+      what: 'an unknown intent',
+      as: 'complete',
+      method: 'POST',
+      url: '/pay',
+      form: { intent: 'free' },
+      status: 400,
+      says: 'Something was missing from the form.',
+    },
+    {
+      what: 'a broken multipart body',
+      as: 'complete',
+      method: 'POST',
+      url: '/pay',
+      body: 'garbage',
+      headers: BROKEN_MULTIPART,
+      status: 400,
+      says: NOT_A_FORM,
+    },
+    {
+      what: 'a UTR with markup',
+      as: 'complete',
+      method: 'POST',
+      url: '/pay',
+      form: { intent: 'manual', utr: '<b>UTR</b>' },
+      status: 400,
+    },
+    {
+      what: 'verifying a forged signature for a foreign order',
+      as: 'complete',
+      method: 'POST',
+      url: '/pay',
+      form: {
+        intent: 'verify',
+        razorpay_order_id: 'order_foreign',
+        razorpay_payment_id: 'pay_x',
+        razorpay_signature: '0'.repeat(64),
+      },
+      status: 400,
+    },
   ],
   'routes/subscriptions.tsx': [
-    { what: 'another customer’s claim (or none) gets no reference', as: 'complete', method: 'POST', url: '/subscriptions', form: { paymentId: SOME_ID, utr: 'UTR1234567890' }, status: 409, says: 'no longer waiting for verification' },
-    { what: 'NUL in the reference', as: 'complete', method: 'POST', url: '/subscriptions', form: { paymentId: SOME_ID, utr: `UTR${NUL}1` }, status: 400 },
-    { what: 'JSON instead of a form', as: 'complete', method: 'POST', url: '/subscriptions', body: '{}', headers: JSON_BODY, status: 400, says: NOT_A_FORM },
+    {
+      what: 'another customer’s claim (or none) gets no reference',
+      as: 'complete',
+      method: 'POST',
+      url: '/subscriptions',
+      form: { paymentId: SOME_ID, utr: 'UTR1234567890' },
+      status: 409,
+      says: 'no longer waiting for verification',
+    },
+    {
+      what: 'NUL in the reference',
+      as: 'complete',
+      method: 'POST',
+      url: '/subscriptions',
+      form: { paymentId: SOME_ID, utr: `UTR${NUL}1` },
+      status: 400,
+    },
+    {
+      what: 'JSON instead of a form',
+      as: 'complete',
+      method: 'POST',
+      url: '/subscriptions',
+      body: '{}',
+      headers: JSON_BODY,
+      status: 400,
+      says: NOT_A_FORM,
+    },
   ],
   'routes/payments.callback.ts': [
-    { what: 'a forged signature', method: 'POST', url: '/payments/callback', form: { razorpay_order_id: 'order_x', razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) }, status: 303, location: '/pay?outcome=unverified' },
-    { what: 'NUL in the order id', method: 'POST', url: '/payments/callback', form: { razorpay_order_id: `order${NUL}`, razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) }, status: 303, location: '/pay?outcome=unverified' },
-    { what: 'a body that is not a form', method: 'POST', url: '/payments/callback', body: '{"razorpay_order_id":1}', headers: { 'content-type': 'application/json' }, status: 303, location: '/pay?outcome=unverified' },
+    {
+      what: 'a forged signature',
+      method: 'POST',
+      url: '/payments/callback',
+      form: { razorpay_order_id: 'order_x', razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) },
+      status: 303,
+      location: '/pay?outcome=unverified',
+    },
+    {
+      what: 'NUL in the order id',
+      method: 'POST',
+      url: '/payments/callback',
+      form: { razorpay_order_id: `order${NUL}`, razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) },
+      status: 303,
+      location: '/pay?outcome=unverified',
+    },
+    {
+      what: 'a body that is not a form',
+      method: 'POST',
+      url: '/payments/callback',
+      body: '{"razorpay_order_id":1}',
+      headers: { 'content-type': 'application/json' },
+      status: 303,
+      location: '/pay?outcome=unverified',
+    },
   ],
   'routes/payments.cancel.ts': [
-    { what: 'someone else’s order is not cancelled', as: 'complete', url: '/payments/cancel?order=order_someone_else', status: 303, location: '/pay?outcome=dismissed' },
-    { what: 'NUL in the order id', url: `/payments/cancel?order=${encodeURIComponent(NUL)}`, status: 303, location: '/pay?outcome=dismissed' },
+    {
+      what: 'someone else’s order is not cancelled',
+      as: 'complete',
+      url: '/payments/cancel?order=order_someone_else',
+      status: 303,
+      location: '/pay?outcome=dismissed',
+    },
+    {
+      what: 'NUL in the order id',
+      url: `/payments/cancel?order=${encodeURIComponent(NUL)}`,
+      status: 303,
+      location: '/pay?outcome=dismissed',
+    },
   ],
-  'routes/dev.outbox.tsx': [{ what: 'NUL in the recipient', url: `/dev/outbox?to=${encodeURIComponent(NUL)}`, status: 400 }],
+  'routes/dev.outbox.tsx': [
+    { what: 'NUL in the recipient', url: `/dev/outbox?to=${encodeURIComponent(NUL)}`, status: 400 },
+  ],
   'routes/dev.outbox.json.ts': [
     { what: 'everyone’s codes at once', url: '/dev/outbox.json', status: 400, says: 'is required: the phone number' },
-    { what: 'NUL in the recipient', url: `/dev/outbox.json?to=${encodeURIComponent(NUL)}`, status: 400, says: CONTROL_CHARACTERS },
+    {
+      what: 'NUL in the recipient',
+      url: `/dev/outbox.json?to=${encodeURIComponent(NUL)}`,
+      status: 400,
+      says: CONTROL_CHARACTERS,
+    },
   ],
-  'routes/admin/layout.tsx': [{ what: 'a customer', as: 'customer', url: '/admin/payments', status: 404, says: NOT_FOUND_PAGE }],
+  'routes/admin/layout.tsx': [
+    { what: 'a customer', as: 'customer', url: '/admin/payments', status: 404, says: NOT_FOUND_PAGE },
+  ],
   'routes/admin/index.tsx': [{ what: 'a visitor', url: '/admin', status: 404, says: NOT_FOUND_PAGE }],
   'routes/admin/payments.tsx': [
-    { what: 'a customer confirming a claim', as: 'complete', method: 'POST', url: '/admin/payments', form: { intent: 'confirm', paymentId: SOME_ID }, status: 404, says: NOT_FOUND_PAGE },
+    {
+      what: 'a customer confirming a claim',
+      as: 'complete',
+      method: 'POST',
+      url: '/admin/payments',
+      form: { intent: 'confirm', paymentId: SOME_ID },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
   ],
-  'routes/admin/services.tsx': [{ what: 'a customer', as: 'customer', method: 'POST', url: '/admin/services', form: { intent: 'deactivate', serviceId: SOME_ID }, status: 404, says: NOT_FOUND_PAGE }],
+  'routes/admin/services.tsx': [
+    {
+      what: 'a customer',
+      as: 'customer',
+      method: 'POST',
+      url: '/admin/services',
+      form: { intent: 'deactivate', serviceId: SOME_ID },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
   'routes/admin/service-edit.tsx': [
-    { what: 'a customer creating a free service', as: 'customer', method: 'POST', url: '/admin/services/new', form: { name: 'Free', price: '0', durationDays: '365' }, status: 404, says: NOT_FOUND_PAGE },
-    { what: 'a customer editing a service', as: 'customer', method: 'PUT', url: `/admin/services/${SOME_ID}`, form: { price: '0' }, status: 404, says: NOT_FOUND_PAGE },
+    {
+      what: 'a customer creating a free service',
+      as: 'customer',
+      method: 'POST',
+      url: '/admin/services/new',
+      form: { name: 'Free', price: '0', durationDays: '365' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'a customer editing a service',
+      as: 'customer',
+      method: 'PUT',
+      url: `/admin/services/${SOME_ID}`,
+      form: { price: '0' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
   ],
-  'routes/admin/customers.tsx': [{ what: 'a visitor searching', url: '/admin/customers?q=%25', status: 404, says: NOT_FOUND_PAGE }],
-  'routes/admin/customer.tsx': [{ what: 'a customer granting', as: 'customer', method: 'POST', url: `/admin/customers/${SOME_ID}`, form: { intent: 'grant' }, status: 404, says: NOT_FOUND_PAGE }],
-  'routes/admin/complaint-board.tsx': [{ what: 'a customer publishing', as: 'customer', method: 'POST', url: '/admin/complaint-board', form: { intent: 'publish' }, status: 404, says: NOT_FOUND_PAGE }],
-  'routes/admin/complaint-board-month.tsx': [{ what: 'a customer entering figures', as: 'customer', method: 'POST', url: '/admin/complaint-board/2026-04', form: { received: '0' }, status: 404, says: NOT_FOUND_PAGE }],
+  'routes/admin/customers.tsx': [
+    { what: 'a visitor searching', url: '/admin/customers?q=%25', status: 404, says: NOT_FOUND_PAGE },
+  ],
+  'routes/admin/customer.tsx': [
+    {
+      what: 'a customer granting',
+      as: 'customer',
+      method: 'POST',
+      url: `/admin/customers/${SOME_ID}`,
+      form: { intent: 'grant' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/admin/complaint-board.tsx': [
+    {
+      what: 'a customer publishing',
+      as: 'customer',
+      method: 'POST',
+      url: '/admin/complaint-board',
+      form: { intent: 'publish' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/admin/complaint-board-month.tsx': [
+    {
+      what: 'a customer entering figures',
+      as: 'customer',
+      method: 'POST',
+      url: '/admin/complaint-board/2026-04',
+      form: { received: '0' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
   'routes/admin/export.tsx': [{ what: 'a visitor', url: '/admin/export', status: 404, says: NOT_FOUND_PAGE }],
-  'routes/admin/audit.tsx': [{ what: 'a visitor', method: 'DELETE', url: '/admin/audit', status: 404, says: NOT_FOUND_PAGE }],
-  'routes/admin/export-csv.ts': [{ what: 'a customer downloading every payment', as: 'customer', url: '/admin/export.csv?from=2026-04-01&to=2026-04-30', status: 404, says: NOT_FOUND_PAGE }],
-  'routes/admin/customer-pan-card.ts': [{ what: 'a customer viewing someone’s PAN card', as: 'customer', url: `/admin/customers/${SOME_ID}/pan-card`, status: 404, says: NOT_FOUND_PAGE }],
+  'routes/admin/audit.tsx': [
+    { what: 'a visitor', method: 'DELETE', url: '/admin/audit', status: 404, says: NOT_FOUND_PAGE },
+  ],
+  'routes/admin/export-csv.ts': [
+    {
+      what: 'a customer downloading every payment',
+      as: 'customer',
+      url: '/admin/export.csv?from=2026-04-01&to=2026-04-30',
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/admin/customer-pan-card.ts': [
+    {
+      what: 'a customer viewing someone’s PAN card',
+      as: 'customer',
+      url: `/admin/customers/${SOME_ID}/pan-card`,
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
   'routes/dev.sandbox.pay.ts': [
-    { what: 'an order that does not exist', method: 'POST', url: '/dev/sandbox/pay', json: { orderId: 'order_none' }, status: 404 },
-    { what: 'NUL in the order id', method: 'POST', url: '/dev/sandbox/pay', json: { orderId: `order${NUL}` }, status: 400, says: CONTROL_CHARACTERS },
+    {
+      what: 'an order that does not exist',
+      method: 'POST',
+      url: '/dev/sandbox/pay',
+      json: { orderId: 'order_none' },
+      status: 404,
+    },
+    {
+      what: 'NUL in the order id',
+      method: 'POST',
+      url: '/dev/sandbox/pay',
+      json: { orderId: `order${NUL}` },
+      status: 400,
+      says: CONTROL_CHARACTERS,
+    },
   ],
   'routes/dev.sandbox.checkout.tsx': [
     {
       what: 'a return address on another site (the stand-in must not post signed fields elsewhere)',
       method: 'POST',
       url: '/dev/sandbox/checkout',
-      form: { order_id: 'order_x', amount: '100', callback_url: 'https://evil.example/steal', cancel_url: 'https://evil.example/' },
+      form: {
+        order_id: 'order_x',
+        amount: '100',
+        callback_url: 'https://evil.example/steal',
+        cancel_url: 'https://evil.example/',
+      },
       status: 400,
       says: 'Send order_id, and callback_url and cancel_url on this store.',
     },
   ],
-  'routes/dev.sandbox.checkout-script.ts': [{ what: 'a write to a script', method: 'POST', url: '/dev/sandbox/checkout.js', form: { x: '1' }, status: 405 }],
+  'routes/dev.sandbox.checkout-script.ts': [
+    { what: 'a write to a script', method: 'POST', url: '/dev/sandbox/checkout.js', form: { x: '1' }, status: 405 },
+  ],
   'routes/webhooks.razorpay.ts': [
-    { what: 'a forged signature', method: 'POST', url: '/webhooks/razorpay', body: '{"event":"payment.captured"}', headers: { 'content-type': 'application/json', 'x-razorpay-signature': '0'.repeat(64) }, status: 400, says: 'invalid-signature' },
-    { what: 'no signature', method: 'POST', url: '/webhooks/razorpay', body: '{"event":"payment.captured"}', headers: { 'content-type': 'application/json' }, status: 400 },
-    { what: 'another site’s Origin', method: 'POST', url: '/webhooks/razorpay', body: '{}', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, status: 403 },
+    {
+      what: 'a forged signature',
+      method: 'POST',
+      url: '/webhooks/razorpay',
+      body: '{"event":"payment.captured"}',
+      headers: { 'content-type': 'application/json', 'x-razorpay-signature': '0'.repeat(64) },
+      status: 400,
+      says: 'invalid-signature',
+    },
+    {
+      what: 'no signature',
+      method: 'POST',
+      url: '/webhooks/razorpay',
+      body: '{"event":"payment.captured"}',
+      headers: { 'content-type': 'application/json' },
+      status: 400,
+    },
+    {
+      what: 'another site’s Origin',
+      method: 'POST',
+      url: '/webhooks/razorpay',
+      body: '{}',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      status: 403,
+    },
   ],
   'routes/api.v1/otp.request.ts': [
-    { what: 'NUL in the number', method: 'POST', url: '/api/v1/otp/request', json: { number: `+91987654${NUL}321` }, status: 400, says: CONTROL_CHARACTERS },
-    { what: 'a body that is not UTF-8', method: 'POST', url: '/api/v1/otp/request', body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), headers: { 'content-type': 'application/json' }, status: 400 },
-    { what: 'no XSRF header', method: 'POST', url: '/api/v1/otp/request', json: { number: '+919876543210' }, headers: { 'x-xsrf-token': '' }, status: 403 },
+    {
+      what: 'NUL in the number',
+      method: 'POST',
+      url: '/api/v1/otp/request',
+      json: { number: `+91987654${NUL}321` },
+      status: 400,
+      says: CONTROL_CHARACTERS,
+    },
+    {
+      what: 'a body that is not UTF-8',
+      method: 'POST',
+      url: '/api/v1/otp/request',
+      body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]),
+      headers: { 'content-type': 'application/json' },
+      status: 400,
+    },
+    {
+      what: 'no XSRF header',
+      method: 'POST',
+      url: '/api/v1/otp/request',
+      json: { number: '+919876543210' },
+      headers: { 'x-xsrf-token': '' },
+      status: 403,
+    },
   ],
   'routes/api.v1/otp.verify.ts': [
-    { what: 'a code for a number with none waiting', method: 'POST', url: '/api/v1/otp/verify', json: { number: '+919000000001', otp: '123456' }, status: 400 },
-    { what: 'a code that is not six digits', method: 'POST', url: '/api/v1/otp/verify', json: { number: '+919000000001', otp: '12345x' }, status: 400 },
+    {
+      what: 'a code for a number with none waiting',
+      method: 'POST',
+      url: '/api/v1/otp/verify',
+      json: { number: '+919000000001', otp: '123456' },
+      status: 400,
+    },
+    {
+      what: 'a code that is not six digits',
+      method: 'POST',
+      url: '/api/v1/otp/verify',
+      json: { number: '+919000000001', otp: '12345x' },
+      status: 400,
+    },
   ],
   'routes/api.v1/users.logout.ts': [{ what: 'a GET', url: '/api/v1/users/logout', status: 405 }],
-  'routes/api.v1/users.refresh-token.ts': [{ what: 'a visitor', method: 'POST', url: '/api/v1/users/refresh-token', status: 401 }],
-  'routes/api.v1/users.current-user.ts': [{ what: 'a forged session cookie', url: '/api/v1/users/current-user', headers: { cookie: 'session=forged.value' }, status: 401 }],
+  'routes/api.v1/users.refresh-token.ts': [
+    { what: 'a visitor', method: 'POST', url: '/api/v1/users/refresh-token', status: 401 },
+  ],
+  'routes/api.v1/users.current-user.ts': [
+    {
+      what: 'a forged session cookie',
+      url: '/api/v1/users/current-user',
+      headers: { cookie: 'session=forged.value' },
+      status: 401,
+    },
+  ],
   'routes/api.v1/users.set-details.ts': [
-    { what: 'NUL in the e-mail', as: 'customer', method: 'POST', url: '/api/v1/users/set-details', json: { name: 'asha rao', email: `a${NUL}@x.in`, dob: '2001-05-17', pan: 'ABCPE1234F' }, status: 400, says: CONTROL_CHARACTERS },
-    { what: 'an e-mail of 255 characters', as: 'customer', method: 'POST', url: '/api/v1/users/set-details', json: { name: 'asha rao', email: `${'a'.repeat(244)}@example.in`, dob: '2001-05-17', pan: 'ABCPE1234F' }, status: 400, says: '254' },
-    { what: 'an invalid PAN', as: 'customer', method: 'POST', url: '/api/v1/users/set-details', json: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABC' }, status: 400 },
-    { what: 'a customer under 18', as: 'customer', method: 'POST', url: '/api/v1/users/set-details', json: { name: 'asha rao', email: 'asha@example.in', dob: '2020-01-01', pan: 'ABCPE1234F' }, status: 400 },
+    {
+      what: 'NUL in the e-mail',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-details',
+      json: { name: 'asha rao', email: `a${NUL}@x.in`, dob: '2001-05-17', pan: 'ABCPE1234F' },
+      status: 400,
+      says: CONTROL_CHARACTERS,
+    },
+    {
+      what: 'an e-mail of 255 characters',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-details',
+      json: { name: 'asha rao', email: `${'a'.repeat(244)}@example.in`, dob: '2001-05-17', pan: 'ABCPE1234F' },
+      status: 400,
+      says: '254',
+    },
+    {
+      what: 'an invalid PAN',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-details',
+      json: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABC' },
+      status: 400,
+    },
+    {
+      what: 'a customer under 18',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-details',
+      json: { name: 'asha rao', email: 'asha@example.in', dob: '2020-01-01', pan: 'ABCPE1234F' },
+      status: 400,
+    },
   ],
   'routes/api.v1/users.set-pancard.ts': [
-    { what: 'a file that is not an image', as: 'customer', method: 'POST', url: '/api/v1/users/set-pancard', body: multipartFile('pancard', 'pan.png', 'image/png', Buffer.from('%PDF-1.7')), headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, status: 415 },
-    { what: 'no file', as: 'customer', method: 'POST', url: '/api/v1/users/set-pancard', body: multipartFile('other', 'x.txt', 'text/plain', Buffer.from('x')), headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, status: 400 },
+    {
+      what: 'a file that is not an image',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-pancard',
+      body: multipartFile('pancard', 'pan.png', 'image/png', Buffer.from('%PDF-1.7')),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      status: 415,
+    },
+    {
+      what: 'no file',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-pancard',
+      body: multipartFile('other', 'x.txt', 'text/plain', Buffer.from('x')),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      status: 400,
+    },
   ],
-  'routes/api.v1/users.set-agreement.ts': [{ what: 'a visitor', method: 'POST', url: '/api/v1/users/set-agreement', status: 401 }],
+  'routes/api.v1/users.set-agreement.ts': [
+    { what: 'a visitor', method: 'POST', url: '/api/v1/users/set-agreement', status: 401 },
+  ],
   'routes/api.v1/agreement.ts': [{ what: 'a write', method: 'POST', url: '/api/v1/agreement', json: {}, status: 405 }],
-  'routes/api.v1/services.get-available-services.ts': [{ what: 'a write', method: 'DELETE', url: '/api/v1/services/get-available-services', status: 405 }],
+  'routes/api.v1/services.get-available-services.ts': [
+    { what: 'a write', method: 'DELETE', url: '/api/v1/services/get-available-services', status: 405 },
+  ],
   'routes/api.v1/services.get-specific-services.ts': [
-    { what: 'ids that are not a list', method: 'POST', url: '/api/v1/services/get-specific-services', json: { services: 'all' }, status: 400 },
-    { what: 'NUL in an id', method: 'POST', url: '/api/v1/services/get-specific-services', json: { services: [`x${NUL}`] }, status: 400, says: CONTROL_CHARACTERS },
+    {
+      what: 'ids that are not a list',
+      method: 'POST',
+      url: '/api/v1/services/get-specific-services',
+      json: { services: 'all' },
+      status: 400,
+    },
+    {
+      what: 'NUL in an id',
+      method: 'POST',
+      url: '/api/v1/services/get-specific-services',
+      json: { services: [`x${NUL}`] },
+      status: 400,
+      says: CONTROL_CHARACTERS,
+    },
   ],
   'routes/api.v1/payments.create-order.ts': [
-    { what: 'an incomplete profile', as: 'customer', method: 'POST', url: '/api/v1/payments/create-order', json: checkoutBody([], 1), status: 403 },
-    { what: 'a tampered cart (a service that does not exist at price 0)', as: 'complete', method: 'POST', url: '/api/v1/payments/create-order', json: { ...checkoutBody([], 1), notes: { cart: TAMPERED_CART } }, status: 409 },
+    {
+      what: 'an incomplete profile',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/payments/create-order',
+      json: checkoutBody([], 1),
+      status: 403,
+    },
+    {
+      what: 'a tampered cart (a service that does not exist at price 0)',
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/payments/create-order',
+      json: { ...checkoutBody([], 1), notes: { cart: TAMPERED_CART } },
+      status: 409,
+    },
   ],
   'routes/api.v1/payments.verify-payment.ts': [
-    { what: 'a forged signature for a foreign order', as: 'complete', method: 'POST', url: '/api/v1/payments/verify-payment', json: { razorpayResponse: { razorpay_order_id: 'order_x', razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) } }, status: 400, says: 'Error verifying payment' },
+    {
+      what: 'a forged signature for a foreign order',
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/payments/verify-payment',
+      json: {
+        razorpayResponse: {
+          razorpay_order_id: 'order_x',
+          razorpay_payment_id: 'pay_x',
+          razorpay_signature: '0'.repeat(64),
+        },
+      },
+      status: 400,
+      says: 'Error verifying payment',
+    },
   ],
   'routes/api.v1/payments.re-verify-payment.ts': [
-    { what: 'NUL in the order id', as: 'complete', method: 'POST', url: '/api/v1/payments/re-verify-payment', json: { razorpayResponse: { razorpay_order_id: `o${NUL}`, razorpay_payment_id: 'p', razorpay_signature: 's' } }, status: 400, says: CONTROL_CHARACTERS },
+    {
+      what: 'NUL in the order id',
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/payments/re-verify-payment',
+      json: { razorpayResponse: { razorpay_order_id: `o${NUL}`, razorpay_payment_id: 'p', razorpay_signature: 's' } },
+      status: 400,
+      says: CONTROL_CHARACTERS,
+    },
   ],
-  'routes/api.v1/payments.failed-payment.ts': [{ what: 'no order id', as: 'complete', method: 'POST', url: '/api/v1/payments/failed-payment', json: { response: {} }, status: 400 }],
+  'routes/api.v1/payments.failed-payment.ts': [
+    {
+      what: 'no order id',
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/payments/failed-payment',
+      json: { response: {} },
+      status: 400,
+    },
+  ],
   'routes/api.v1/payments.cancel-payment.ts': [
-    { what: 'someone else’s order', as: 'complete', method: 'POST', url: '/api/v1/payments/cancel-payment', json: { orderId: 'order_someone_else' }, status: 200, says: '"cancelled":false' },
+    {
+      what: 'someone else’s order',
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/payments/cancel-payment',
+      json: { orderId: 'order_someone_else' },
+      status: 200,
+      says: '"cancelled":false',
+    },
   ],
   'routes/api.v1/payments.manual-payment.ts': [
-    { what: 'a tampered amount', as: 'complete', method: 'POST', url: '/api/v1/payments/manual-payment', json: { ...checkoutBody([], 1), notes: { cart: '[]' } }, status: 400 },
+    {
+      what: 'a tampered amount',
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/payments/manual-payment',
+      json: { ...checkoutBody([], 1), notes: { cart: '[]' } },
+      status: 400,
+    },
   ],
-  'routes/api.v1/payments.pending-payments.ts': [{ what: 'a visitor', url: '/api/v1/payments/pending-payments', status: 401 }],
-  'routes/api.v1/subscriptions.get-active-subscriptions.ts': [{ what: 'a visitor', url: '/api/v1/subscriptions/get-active-subscriptions', status: 401 }],
-  'routes/api.v1/not-found.ts': [{ what: 'an unknown call', method: 'POST', url: '/api/v1/payments/refund-everything', json: {}, status: 404 }],
-  'routes/investor-charter.tsx': [{ what: 'a write to a static page', method: 'POST', url: '/investor-charter', form: { x: '1' }, status: 405 }],
-  'routes/performance-report.tsx': [{ what: 'a write to a static page', method: 'POST', url: '/performance-report', form: { x: '1' }, status: 405 }],
-  'routes/complaint-board.tsx': [{ what: 'a write to the board', method: 'POST', url: '/complaint-board', form: { month: '2026-04' }, status: 405 }],
-  'routes/disclosure.tsx': [{ what: 'a write to a static page', method: 'POST', url: '/disclosure', form: { x: '1' }, status: 405 }],
-  'routes/terms-and-conditions.tsx': [{ what: 'a write to a static page', method: 'POST', url: '/terms-and-conditions', form: { x: '1' }, status: 405 }],
-  'routes/disclaimer.tsx': [{ what: 'a write to a static page', method: 'POST', url: '/disclaimer', form: { x: '1' }, status: 405 }],
-  'routes/grievance-redressal.tsx': [{ what: 'a write to a static page', method: 'POST', url: '/grievance-redressal', form: { x: '1' }, status: 405 }],
-  'routes/privacy-policy.tsx': [{ what: 'a write to a static page', method: 'POST', url: '/privacy-policy', form: { x: '1' }, status: 405 }],
-  'routes/refund-policy.tsx': [{ what: 'a write to a static page', method: 'POST', url: '/refund-policy', form: { x: '1' }, status: 405 }],
+  'routes/api.v1/payments.pending-payments.ts': [
+    { what: 'a visitor', url: '/api/v1/payments/pending-payments', status: 401 },
+  ],
+  'routes/api.v1/subscriptions.get-active-subscriptions.ts': [
+    { what: 'a visitor', url: '/api/v1/subscriptions/get-active-subscriptions', status: 401 },
+  ],
+  'routes/api.v1/not-found.ts': [
+    { what: 'an unknown call', method: 'POST', url: '/api/v1/payments/refund-everything', json: {}, status: 404 },
+  ],
+  'routes/investor-charter.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/investor-charter', form: { x: '1' }, status: 405 },
+  ],
+  'routes/performance-report.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/performance-report', form: { x: '1' }, status: 405 },
+  ],
+  'routes/complaint-board.tsx': [
+    { what: 'a write to the board', method: 'POST', url: '/complaint-board', form: { month: '2026-04' }, status: 405 },
+  ],
+  'routes/disclosure.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/disclosure', form: { x: '1' }, status: 405 },
+  ],
+  'routes/terms-and-conditions.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/terms-and-conditions', form: { x: '1' }, status: 405 },
+  ],
+  'routes/disclaimer.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/disclaimer', form: { x: '1' }, status: 405 },
+  ],
+  'routes/grievance-redressal.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/grievance-redressal', form: { x: '1' }, status: 405 },
+  ],
+  'routes/privacy-policy.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/privacy-policy', form: { x: '1' }, status: 405 },
+  ],
+  'routes/refund-policy.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/refund-policy', form: { x: '1' }, status: 405 },
+  ],
   'routes/not-found.tsx': [
     { what: 'an unknown page', url: '/wp-login.php', status: 404, says: NOT_FOUND_PAGE },
-    { what: 'a write to an unknown page', method: 'POST', url: '/wp-login.php', form: { log: 'admin' }, status: 404, says: NOT_FOUND_PAGE },
+    {
+      what: 'a write to an unknown page',
+      method: 'POST',
+      url: '/wp-login.php',
+      form: { log: 'admin' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
     { what: 'a path with NUL', url: '/%00', status: 404 },
   ],
 }
 
 type RouteEntry = { file: string; children?: RouteEntry[] }
-const routeFiles = (entries: RouteEntry[]): string[] => entries.flatMap((entry) => [entry.file, ...routeFiles(entry.children ?? [])])
+const routeFiles = (entries: RouteEntry[]): string[] =>
+  entries.flatMap((entry) => [entry.file, ...routeFiles(entry.children ?? [])])
 
 test('every route of app/routes.ts has its row in the battery, and every row a route', () => {
   const files = [...new Set(routeFiles(routes as RouteEntry[]))].sort()
@@ -267,7 +814,11 @@ async function customerRecord(phone: string) {
   })
 }
 
-async function personaFor(persona: Persona, playwright: Parameters<Parameters<typeof test>[2]>[0]['playwright'], baseURL: string) {
+async function personaFor(
+  persona: Persona,
+  playwright: Parameters<Parameters<typeof test>[2]>[0]['playwright'],
+  baseURL: string,
+) {
   const { context, xsrf } = await apiClient(playwright.request, baseURL)
   if (persona === 'visitor') return { context, xsrf, phone: null }
   const phone = await signInThroughApi(context, xsrf)
@@ -275,7 +826,9 @@ async function personaFor(persona: Persona, playwright: Parameters<Parameters<ty
     await completeProfileThroughApi(context, xsrf)
     // A cart, so that /pay reaches its action instead of sending the customer back to /services.
     const [service] = await availableServices(context)
-    expect((await context.post('/services', { form: { intent: 'add', serviceId: service!._id }, maxRedirects: 0 })).status()).toBeLessThan(400)
+    expect(
+      (await context.post('/services', { form: { intent: 'add', serviceId: service!._id }, maxRedirects: 0 })).status(),
+    ).toBeLessThan(400)
   }
   return { context, xsrf, phone }
 }
@@ -302,19 +855,34 @@ for (const [file, cases] of Object.entries(BATTERY)) {
       const response = await send(context, xsrf, hostile)
       const label = `${hostile.method ?? 'GET'} ${hostile.url.slice(0, 80)}: ${hostile.what}`
       const text = await response.text()
-      expect(response.status(), `${label} (answered ${response.headers().location ?? text.slice(0, 200)})`).toBe(hostile.status)
-      if (hostile.says) expect(text, label).toMatch(typeof hostile.says === 'string' ? new RegExp(escapeRegExp(hostile.says)) : hostile.says)
-      if (hostile.location) expect(response.headers().location, label).toMatch(typeof hostile.location === 'string' ? new RegExp(`^${escapeRegExp(hostile.location)}$`) : hostile.location)
-      expect(text, `${label}: no stack trace or database error in the answer`).not.toMatch(/at [\w$.]+ \(|PrismaClient|invalid byte sequence|\bstack\b/)
+      expect(response.status(), `${label} (answered ${response.headers().location ?? text.slice(0, 200)})`).toBe(
+        hostile.status,
+      )
+      if (hostile.says)
+        expect(text, label).toMatch(
+          typeof hostile.says === 'string' ? new RegExp(escapeRegExp(hostile.says)) : hostile.says,
+        )
+      if (hostile.location)
+        expect(response.headers().location, label).toMatch(
+          typeof hostile.location === 'string' ? new RegExp(`^${escapeRegExp(hostile.location)}$`) : hostile.location,
+        )
+      expect(text, `${label}: no stack trace or database error in the answer`).not.toMatch(
+        /at [\w$.]+ \(|PrismaClient|invalid byte sequence|\bstack\b/,
+      )
       if (phone) expect(await customerRecord(phone), `${label}: the customer's data`).toEqual(before)
     }
     for (const { context } of personas.values()) await context.dispose()
   })
 }
 
-test('a script stored in a failure reason is shown as text on the admin payments page', async ({ playwright, baseURL }) => {
+test('a script stored in a failure reason is shown as text on the admin payments page', async ({
+  playwright,
+  baseURL,
+}) => {
   const { api, xsrf, cart, total } = await customerWithCart(playwright.request, baseURL!)
-  const created = await json(await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) }))
+  const created = await json(
+    await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) }),
+  )
   const orderId = created.data.data.order.id as string
   const script = '<script>window.hostile=1</script><img src=x onerror="window.hostile=2">'
   const failed = await api.post('/api/v1/payments/failed-payment', {
@@ -344,12 +912,20 @@ const OVERSIZED_BODY = 'x='.padEnd(100 * 1024, 'x')
 const OWN_UPLOAD_CAP = new Set(['/api/v1/users/set-pancard'])
 
 test('every route refuses an oversized body with 413 and Connection: close, the API in JSON', async ({ request }) => {
-  const paths = [...new Set(Object.values(BATTERY).flatMap((cases) => cases.map((hostile) => new URL(hostile.url, 'http://store').pathname)))]
+  const paths = [
+    ...new Set(
+      Object.values(BATTERY).flatMap((cases) => cases.map((hostile) => new URL(hostile.url, 'http://store').pathname)),
+    ),
+  ]
   for (const path of paths.filter((path) => !OWN_UPLOAD_CAP.has(path))) {
-    const response = await request.post(path, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, data: OVERSIZED_BODY, maxRedirects: 0 })
+    const response = await request.post(path, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      data: OVERSIZED_BODY,
+      maxRedirects: 0,
+    })
     expect(response.status(), path).toBe(413)
     expect(response.headers().connection, path).toBe('close')
-    if (path.startsWith('/api/')) expect(await response.json(), path).toEqual({ message: expect.stringMatching(/too large/i) })
+    if (path.startsWith('/api/'))
+      expect(await response.json(), path).toEqual({ message: expect.stringMatching(/too large/i) })
   }
 })
-

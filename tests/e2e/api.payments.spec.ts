@@ -16,7 +16,10 @@ import {
 
 const MS_PER_DAY = 24 * 60 * 60_000
 
-test('create-order, manual-payment and verify-payment refuse what they must, and an order is paid once', async ({ playwright, baseURL }) => {
+test('create-order, manual-payment and verify-payment refuse what they must, and an order is paid once', async ({
+  playwright,
+  baseURL,
+}) => {
   const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
   await signInThroughApi(api, xsrf)
   const cart = (await availableServices(api)).slice(0, 2)
@@ -29,17 +32,34 @@ test('create-order, manual-payment and verify-payment refuse what they must, and
   await completeProfileThroughApi(api, xsrf)
 
   for (const path of ['/api/v1/payments/create-order', '/api/v1/payments/manual-payment']) {
-    const noAmount = await expectJsonError(await api.post(path, { headers: xsrf, data: { notes: { cart: '[]' } } }), 400, 'Some fields are not valid.')
+    const noAmount = await expectJsonError(
+      await api.post(path, { headers: xsrf, data: { notes: { cart: '[]' } } }),
+      400,
+      'Some fields are not valid.',
+    )
     expect(noAmount.errors).toEqual({ amount: ['Send amount: the cart total in rupees.'] })
-    const badCart = await expectJsonError(await api.post(path, { headers: xsrf, data: { amount: 1, notes: { cart: 'everything' } } }), 400)
+    const badCart = await expectJsonError(
+      await api.post(path, { headers: xsrf, data: { amount: 1, notes: { cart: 'everything' } } }),
+      400,
+    )
     expect(Object.keys(badCart.errors)).toEqual(['notes'])
-    await expectJsonError(await api.post(path, { headers: xsrf, data: checkoutBody([], 1) }), 400, 'Your cart is empty. Choose at least one service.')
-    const tampered = await expectJsonError(await api.post(path, { headers: xsrf, data: checkoutBody(cart, total + 1) }), 409, /^The prices in your cart have changed/)
+    await expectJsonError(
+      await api.post(path, { headers: xsrf, data: checkoutBody([], 1) }),
+      400,
+      'Your cart is empty. Choose at least one service.',
+    )
+    const tampered = await expectJsonError(
+      await api.post(path, { headers: xsrf, data: checkoutBody(cart, total + 1) }),
+      409,
+      /^The prices in your cart have changed/,
+    )
     expect(tampered.amount).toBe(total)
   }
   expect(await pendingPayments(api)).toEqual([])
 
-  const { order } = (await json(await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) }))).data.data
+  const { order } = (
+    await json(await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) }))
+  ).data.data
   expect(await pendingPayments(api)).toEqual([
     {
       _id: expect.any(String),
@@ -55,23 +75,38 @@ test('create-order, manual-payment and verify-payment refuse what they must, and
   const unknownOrder = { ...paid.razorpayResponse, razorpay_order_id: 'order_NotOurs00000001' }
   for (const path of ['/api/v1/payments/verify-payment', '/api/v1/payments/re-verify-payment']) {
     for (const razorpayResponse of [forged, unknownOrder]) {
-      await expectJsonError(await api.post(path, { headers: xsrf, data: { razorpayResponse } }), 400, 'Error verifying payment')
+      await expectJsonError(
+        await api.post(path, { headers: xsrf, data: { razorpayResponse } }),
+        400,
+        'Error verifying payment',
+      )
     }
-    const incomplete = await expectJsonError(await api.post(path, { headers: xsrf, data: { razorpayResponse: { razorpay_order_id: order.id } } }), 400)
+    const incomplete = await expectJsonError(
+      await api.post(path, { headers: xsrf, data: { razorpayResponse: { razorpay_order_id: order.id } } }),
+      400,
+    )
     expect(Object.keys(incomplete.errors)).toEqual(['razorpayResponse'])
   }
   expect(await activeSubscriptions(api)).toEqual([])
 
   const before = Date.now()
-  const verified = await api.post('/api/v1/payments/verify-payment', { headers: xsrf, data: { razorpayResponse: paid.razorpayResponse } })
+  const verified = await api.post('/api/v1/payments/verify-payment', {
+    headers: xsrf,
+    data: { razorpayResponse: paid.razorpayResponse },
+  })
   const after = Date.now()
   expect((await json(verified)).data).toEqual({ paymentId: expect.any(String), status: 'paid' })
-  const again = await api.post('/api/v1/payments/re-verify-payment', { headers: xsrf, data: { razorpayResponse: paid.razorpayResponse } })
+  const again = await api.post('/api/v1/payments/re-verify-payment', {
+    headers: xsrf,
+    data: { razorpayResponse: paid.razorpayResponse },
+  })
   expect(again.status()).toBe(200)
 
   // Paid once: each end is one duration from the payment, not two chained ones.
   const active = await activeSubscriptions(api)
-  expect(active.map((subscription) => subscription.service).sort()).toEqual(cart.map((entry) => entry.service._id).sort())
+  expect(active.map((subscription) => subscription.service).sort()).toEqual(
+    cart.map((entry) => entry.service._id).sort(),
+  )
   for (const entry of cart) {
     const endDate = Date.parse(active.find((subscription) => subscription.service === entry.service._id)!.endDate)
     expect(endDate).toBeGreaterThanOrEqual(before + entry.service.duration * MS_PER_DAY - 1000)
@@ -81,7 +116,10 @@ test('create-order, manual-payment and verify-payment refuse what they must, and
   await api.dispose()
 })
 
-test('manual payment: a double submit is one claim, pending with its cart at the prices paid', async ({ playwright, baseURL }) => {
+test('manual payment: a double submit is one claim, pending with its cart at the prices paid', async ({
+  playwright,
+  baseURL,
+}) => {
   const { api, xsrf, cart, total } = await customerWithCart(playwright.request, baseURL!)
   const first = await api.post('/api/v1/payments/manual-payment', { headers: xsrf, data: checkoutBody(cart, total) })
   expect(first.status()).toBe(200)
@@ -92,9 +130,21 @@ test('manual payment: a double submit is one claim, pending with its cart at the
 
   const pending = await pendingPayments(api)
   expect(pending).toHaveLength(1)
-  expect(pending[0]).toMatchObject({ _id: paymentId, paymentMethod: 'manual', manualObject: { amount: Math.round(total * 100) } })
+  expect(pending[0]).toMatchObject({
+    _id: paymentId,
+    paymentMethod: 'manual',
+    manualObject: { amount: Math.round(total * 100) },
+  })
   expect(JSON.parse(pending[0].manualObject.notes.cart)).toEqual(
-    cart.map((entry) => ({ _id: entry._id, service: { _id: entry.service._id, name: entry.service.name, price: entry.service.price, duration: entry.service.duration } })),
+    cart.map((entry) => ({
+      _id: entry._id,
+      service: {
+        _id: entry.service._id,
+        name: entry.service.name,
+        price: entry.service.price,
+        duration: entry.service.duration,
+      },
+    })),
   )
   expect(await activeSubscriptions(api)).toEqual([])
   await api.dispose()
@@ -102,7 +152,9 @@ test('manual payment: a double submit is one claim, pending with its cart at the
 
 test('a checkout that fails, is closed, or is only authorised pays nothing', async ({ playwright, baseURL }) => {
   const { api, xsrf, cart, total } = await customerWithCart(playwright.request, baseURL!)
-  const createOrder = async () => (await json(await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) }))).data.data.order
+  const createOrder = async () =>
+    (await json(await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) })))
+      .data.data.order
 
   const failing = await createOrder()
   const failure = await sandboxPay(api, failing.id, 'failed')
@@ -117,9 +169,17 @@ test('a checkout that fails, is closed, or is only authorised pays nothing', asy
   const recorded = await api.post('/api/v1/payments/failed-payment', { headers: xsrf, data: { response } })
   expect(recorded.status()).toBe(200)
   expect((await json(recorded)).data.recorded).toBe(true)
-  await expectJsonError(await api.post('/api/v1/payments/failed-payment', { headers: xsrf, data: { response: {} } }), 400, /metadata\.order_id/)
+  await expectJsonError(
+    await api.post('/api/v1/payments/failed-payment', { headers: xsrf, data: { response: {} } }),
+    400,
+    /metadata\.order_id/,
+  )
 
-  const noOrder = await expectJsonError(await api.post('/api/v1/payments/cancel-payment', { headers: xsrf, data: {} }), 400, 'Some fields are not valid.')
+  const noOrder = await expectJsonError(
+    await api.post('/api/v1/payments/cancel-payment', { headers: xsrf, data: {} }),
+    400,
+    'Some fields are not valid.',
+  )
   expect(Object.keys(noOrder.errors)).toEqual(['orderId'])
   const closing = await createOrder()
   expect(closing.id).not.toBe(failing.id)
@@ -130,25 +190,48 @@ test('a checkout that fails, is closed, or is only authorised pays nothing', asy
 
   const authorising = await createOrder()
   const authorised = await sandboxPay(api, authorising.id, 'authorized')
-  const verify = await api.post('/api/v1/payments/verify-payment', { headers: xsrf, data: { razorpayResponse: authorised.razorpayResponse } })
+  const verify = await api.post('/api/v1/payments/verify-payment', {
+    headers: xsrf,
+    data: { razorpayResponse: authorised.razorpayResponse },
+  })
   expect(verify.status()).toBe(202)
-  expect((await api.post('/api/v1/payments/re-verify-payment', { headers: xsrf, data: { razorpayResponse: authorised.razorpayResponse } })).status()).toBe(202)
+  expect(
+    (
+      await api.post('/api/v1/payments/re-verify-payment', {
+        headers: xsrf,
+        data: { razorpayResponse: authorised.razorpayResponse },
+      })
+    ).status(),
+  ).toBe(202)
   expect(await activeSubscriptions(api)).toEqual([])
-  expect((await pendingPayments(api)).map((payment) => payment.razorpayObject?.amount)).toEqual([Math.round(total * 100)])
+  expect((await pendingPayments(api)).map((payment) => payment.razorpayObject?.amount)).toEqual([
+    Math.round(total * 100),
+  ])
   await api.dispose()
 })
 
-test('webhooks: a bad signature changes nothing, the same delivery twice pays once, and no Origin is needed', async ({ playwright, baseURL }) => {
+test('webhooks: a bad signature changes nothing, the same delivery twice pays once, and no Origin is needed', async ({
+  playwright,
+  baseURL,
+}) => {
   const { api, xsrf, cart, total } = await customerWithCart(playwright.request, baseURL!)
-  const { order } = (await json(await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) }))).data.data
+  const { order } = (
+    await json(await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) }))
+  ).data.data
   const { webhook } = await sandboxPay(api, order.id, 'captured', 'payment.captured')
 
   // Razorpay's servers send no Origin, no cookies and no XSRF header.
   const server = await playwright.request.newContext({ baseURL: baseURL! })
-  const badSignature = await server.post('/webhooks/razorpay', { headers: { ...webhook!.headers, 'x-razorpay-signature': 'f'.repeat(64) }, data: webhook!.body })
+  const badSignature = await server.post('/webhooks/razorpay', {
+    headers: { ...webhook!.headers, 'x-razorpay-signature': 'f'.repeat(64) },
+    data: webhook!.body,
+  })
   expect(badSignature.status()).toBe(400)
   expect(await activeSubscriptions(api)).toEqual([])
-  const crossSite = await server.post('/webhooks/razorpay', { headers: { ...webhook!.headers, Origin: 'https://evil.example' }, data: webhook!.body })
+  const crossSite = await server.post('/webhooks/razorpay', {
+    headers: { ...webhook!.headers, Origin: 'https://evil.example' },
+    data: webhook!.body,
+  })
   expect(crossSite.status()).toBe(403)
 
   const first = await server.post('/webhooks/razorpay', { headers: webhook!.headers, data: webhook!.body })

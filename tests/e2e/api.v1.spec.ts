@@ -43,27 +43,52 @@ const POST_CALLS = [
   '/api/v1/payments/manual-payment',
 ]
 
-test('the whole customer journey through the API alone, as the existing client drives it', async ({ playwright, baseURL }) => {
+test('the whole customer journey through the API alone, as the existing client drives it', async ({
+  playwright,
+  baseURL,
+}) => {
   const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
   const number = `+91${uniqueMobile()}`
 
   // Sign in: the code comes from the dev outbox, as an SMS would bring it.
   const requested = await api.post('/api/v1/otp/request', { headers: xsrf, data: { number } })
-  expect(await json(requested)).toEqual({ message: 'We sent a 6-digit code to this number. It is valid for 5 minutes.' })
-  const verified = await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: await latestCode(api, number) } })
+  expect(await json(requested)).toEqual({
+    message: 'We sent a 6-digit code to this number. It is valid for 5 minutes.',
+  })
+  const verified = await api.post('/api/v1/otp/verify', {
+    headers: xsrf,
+    data: { number, otp: await latestCode(api, number) },
+  })
   expect(await json(verified)).toEqual({ message: 'Signed in.', data: { number } })
   const fresh = await json(await api.get('/api/v1/users/current-user'))
-  expect(fresh).toEqual({ data: { currentUser: { name: null, email: null, dob: null, pan: null, pancard: null, agreement: false } } })
+  expect(fresh).toEqual({
+    data: { currentUser: { name: null, email: null, dob: null, pan: null, pancard: null, agreement: false } },
+  })
 
   // The profile wizard's three steps.
-  const details = await api.post('/api/v1/users/set-details', { headers: xsrf, data: { ...PROFILE_DETAILS, email: 'Asha@Example.in', pan: 'abcpe1234f' } })
-  expect(await json(details)).toEqual({ message: 'Details saved.', data: { details: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' } } })
-  const card = await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { pancard: { name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 } } })
+  const details = await api.post('/api/v1/users/set-details', {
+    headers: xsrf,
+    data: { ...PROFILE_DETAILS, email: 'Asha@Example.in', pan: 'abcpe1234f' },
+  })
+  expect(await json(details)).toEqual({
+    message: 'Details saved.',
+    data: { details: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' } },
+  })
+  const card = await api.post('/api/v1/users/set-pancard', {
+    headers: xsrf,
+    multipart: { pancard: { name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 } },
+  })
   expect(await json(card)).toEqual({ message: 'PAN card saved.', data: { pancard: '/details/pan-card' } })
   const agreement = (await json(await api.get('/api/v1/agreement'))).data
-  expect(agreement).toEqual({ version: expect.stringMatching(/^agreement-[0-9a-f]{12}$/), text: expect.stringMatching(/^Terms and Conditions\n\n/) })
+  expect(agreement).toEqual({
+    version: expect.stringMatching(/^agreement-[0-9a-f]{12}$/),
+    text: expect.stringMatching(/^Terms and Conditions\n\n/),
+  })
   const accepted = await api.post('/api/v1/users/set-agreement', { headers: xsrf })
-  expect(await json(accepted)).toEqual({ message: 'Agreement accepted.', data: { agreement: true, version: agreement.version } })
+  expect(await json(accepted)).toEqual({
+    message: 'Agreement accepted.',
+    data: { agreement: true, version: agreement.version },
+  })
   expect((await json(await api.get('/api/v1/users/current-user'))).data.currentUser).toEqual({
     name: 'asha rao',
     email: 'asha@example.in',
@@ -79,14 +104,26 @@ test('the whole customer journey through the API alone, as the existing client d
   const premium = byName('Equity Premium')
   expect(premium).toEqual({
     _id: premium.service._id,
-    service: { _id: premium._id, name: 'Equity Premium', description: expect.arrayContaining([expect.any(String)]), price: 2999, duration: 30 },
+    service: {
+      _id: premium._id,
+      name: 'Equity Premium',
+      description: expect.arrayContaining([expect.any(String)]),
+      price: 2999,
+      duration: 30,
+    },
   })
   const cart: ServiceEntry[] = [premium, byName('Swing Trading Ideas')]
-  const specific = await api.post('/api/v1/services/get-specific-services', { headers: xsrf, data: { services: cart.map((entry) => entry._id) } })
+  const specific = await api.post('/api/v1/services/get-specific-services', {
+    headers: xsrf,
+    data: { services: cart.map((entry) => entry._id) },
+  })
   expect((await json(specific)).data.data).toEqual(cart.map((entry) => entry.service))
 
   // Pay on website: create the order, pay it in the sandbox's checkout, verify.
-  const created = await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, cartTotal(cart)) })
+  const created = await api.post('/api/v1/payments/create-order', {
+    headers: xsrf,
+    data: checkoutBody(cart, cartTotal(cart)),
+  })
   const { order, key } = (await json(created)).data.data
   expect(order).toEqual({ id: expect.stringMatching(/^order_/), amount: cartTotal(cart) * 100, currency: 'INR' })
   expect(key).toBe('rzp_test_sandbox')
@@ -95,19 +132,30 @@ test('the whole customer journey through the API alone, as the existing client d
   const verify = await api.post('/api/v1/payments/verify-payment', { headers: xsrf, data: { razorpayResponse } })
   expect(verify.status()).toBe(200)
   expect((await json(verify)).data.status).toBe('paid')
-  const active = (await json(await api.get('/api/v1/subscriptions/get-active-subscriptions'))).data.data.activeSubscriptions
+  const active = (await json(await api.get('/api/v1/subscriptions/get-active-subscriptions'))).data.data
+    .activeSubscriptions
   expect(active).toHaveLength(cart.length)
   for (const entry of cart) {
     const subscription = active.find((candidate: { service: string }) => candidate.service === entry._id)
     expect(subscription.endDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
-    expect(Math.abs(Date.parse(subscription.endDate) - (paidAt + entry.service.duration * MS_PER_DAY))).toBeLessThan(60_000)
+    expect(Math.abs(Date.parse(subscription.endDate) - (paidAt + entry.service.duration * MS_PER_DAY))).toBeLessThan(
+      60_000,
+    )
   }
 
   // Pay manually for another service: the claim waits for the team, under pending-payments.
   const commodity = byName('Commodity Insights')
-  const manual = await api.post('/api/v1/payments/manual-payment', { headers: xsrf, data: checkoutBody([commodity], commodity.service.price) })
+  const manual = await api.post('/api/v1/payments/manual-payment', {
+    headers: xsrf,
+    data: checkoutBody([commodity], commodity.service.price),
+  })
   const claim = (await json(manual)).data
-  expect(claim).toEqual({ paymentId: expect.any(String), amount: commodity.service.price * 100, expiresAt: expect.any(String), created: true })
+  expect(claim).toEqual({
+    paymentId: expect.any(String),
+    amount: commodity.service.price * 100,
+    expiresAt: expect.any(String),
+    created: true,
+  })
   const pending = (await json(await api.get('/api/v1/payments/pending-payments'))).data.data.payments
   expect(pending).toEqual([
     {
@@ -119,9 +167,19 @@ test('the whole customer journey through the API alone, as the existing client d
     },
   ])
   expect(JSON.parse(pending[0].manualObject.notes.cart)).toEqual([
-    { _id: commodity._id, service: { _id: commodity._id, name: 'Commodity Insights', price: commodity.service.price, duration: commodity.service.duration } },
+    {
+      _id: commodity._id,
+      service: {
+        _id: commodity._id,
+        name: 'Commodity Insights',
+        price: commodity.service.price,
+        duration: commodity.service.duration,
+      },
+    },
   ])
-  expect((await json(await api.get('/api/v1/subscriptions/get-active-subscriptions'))).data.data.activeSubscriptions).toHaveLength(cart.length)
+  expect(
+    (await json(await api.get('/api/v1/subscriptions/get-active-subscriptions'))).data.data.activeSubscriptions,
+  ).toHaveLength(cart.length)
 
   // The session: refreshed while it lives, gone after logout.
   expect(await json(await api.post('/api/v1/users/refresh-token', { headers: xsrf }))).toEqual({ data: { number } })
@@ -132,23 +190,44 @@ test('the whole customer journey through the API alone, as the existing client d
 })
 
 test.describe('error answers common to every call', () => {
-  test('a state-changing call without the XSRF header is refused with 403 JSON, multipart calls too', async ({ playwright, baseURL }) => {
+  test('a state-changing call without the XSRF header is refused with 403 JSON, multipart calls too', async ({
+    playwright,
+    baseURL,
+  }) => {
     const { context: api } = await apiClient(playwright.request, baseURL!)
-    await expectJsonError(await api.post('/api/v1/otp/request', { data: { number: '+919876543210' } }), 403, /X-XSRF-TOKEN/)
-    await expectJsonError(await api.post('/api/v1/otp/request', { headers: { 'X-XSRF-TOKEN': 'guess' }, data: { number: '+919876543210' } }), 403, /X-XSRF-TOKEN/)
-    const multipart = await api.post('/api/v1/users/set-pancard', { multipart: { pancard: { name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 } } })
+    await expectJsonError(
+      await api.post('/api/v1/otp/request', { data: { number: '+919876543210' } }),
+      403,
+      /X-XSRF-TOKEN/,
+    )
+    await expectJsonError(
+      await api.post('/api/v1/otp/request', {
+        headers: { 'X-XSRF-TOKEN': 'guess' },
+        data: { number: '+919876543210' },
+      }),
+      403,
+      /X-XSRF-TOKEN/,
+    )
+    const multipart = await api.post('/api/v1/users/set-pancard', {
+      multipart: { pancard: { name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 } },
+    })
     await expectJsonError(multipart, 403, /X-XSRF-TOKEN/)
     await api.dispose()
   })
 
   test('calls that need a session answer 401 JSON without one', async ({ playwright, baseURL }) => {
     const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
-    for (const path of ['/api/v1/users/current-user', '/api/v1/payments/pending-payments', '/api/v1/subscriptions/get-active-subscriptions']) {
+    for (const path of [
+      '/api/v1/users/current-user',
+      '/api/v1/payments/pending-payments',
+      '/api/v1/subscriptions/get-active-subscriptions',
+    ]) {
       await expectJsonError(await api.get(path), 401, 'Sign in first.')
     }
     const sessionCalls = POST_CALLS.filter((path) => !/otp\/|logout|get-specific-services/.test(path))
     expect(sessionCalls).toHaveLength(10)
-    for (const path of sessionCalls) await expectJsonError(await api.post(path, { headers: xsrf, data: {} }), 401, 'Sign in first.')
+    for (const path of sessionCalls)
+      await expectJsonError(await api.post(path, { headers: xsrf, data: {} }), 401, 'Sign in first.')
     await api.dispose()
   })
 
@@ -171,18 +250,32 @@ test.describe('error answers common to every call', () => {
 
   test('a body that is not JSON answers 400, one over 64 KiB 413', async ({ playwright, baseURL }) => {
     const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
-    const notJson = await api.post('/api/v1/otp/request', { headers: { ...xsrf, 'Content-Type': 'application/json' }, data: Buffer.from('{nope') })
+    const notJson = await api.post('/api/v1/otp/request', {
+      headers: { ...xsrf, 'Content-Type': 'application/json' },
+      data: Buffer.from('{nope'),
+    })
     await expectJsonError(notJson, 400, 'The request body must be JSON.')
     const huge = { number: '+919876543210', padding: 'x'.repeat(JSON_BODY_MAX_BYTES) }
-    await expectJsonError(await api.post('/api/v1/otp/request', { headers: xsrf, data: huge }), 413, 'The request body is too large: at most 64 KiB.')
+    await expectJsonError(
+      await api.post('/api/v1/otp/request', { headers: xsrf, data: huge }),
+      413,
+      'The request body is too large: at most 64 KiB.',
+    )
     await api.dispose()
   })
 })
 
 test.describe('sign-in calls', () => {
-  test('otp/request: 400 for a bad number, 429 with Retry-After when asked again too soon', async ({ playwright, baseURL }) => {
+  test('otp/request: 400 for a bad number, 429 with Retry-After when asked again too soon', async ({
+    playwright,
+    baseURL,
+  }) => {
     const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
-    const badNumber = await expectJsonError(await api.post('/api/v1/otp/request', { headers: xsrf, data: { number: '12345' } }), 400, 'Some fields are not valid.')
+    const badNumber = await expectJsonError(
+      await api.post('/api/v1/otp/request', { headers: xsrf, data: { number: '12345' } }),
+      400,
+      'Some fields are not valid.',
+    )
     expect(badNumber.errors).toEqual({ number: ['Send the mobile number with its dial code, like +919876543210.'] })
 
     const number = `+91${uniqueMobile()}`
@@ -194,25 +287,44 @@ test.describe('sign-in calls', () => {
     await api.dispose()
   })
 
-  test('otp/verify: 400 for a wrong or malformed code, 429 with Retry-After once the address has checked 40 codes in 10 minutes', async ({ playwright, baseURL }) => {
+  test('otp/verify: 400 for a wrong or malformed code, 429 with Retry-After once the address has checked 40 codes in 10 minutes', async ({
+    playwright,
+    baseURL,
+  }) => {
     const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
     const number = `+91${uniqueMobile()}`
     const code = await requestCode(api, xsrf, number)
     const wrongCode = code === '000000' ? '111111' : '000000'
-    const malformed = await expectJsonError(await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: '12ab' } }), 400)
+    const malformed = await expectJsonError(
+      await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: '12ab' } }),
+      400,
+    )
     expect(Object.keys(malformed.errors)).toEqual(['otp'])
-    await expectJsonError(await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: wrongCode } }), 400, 'That code is not right. You have 4 tries left.')
+    await expectJsonError(
+      await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: wrongCode } }),
+      400,
+      'That code is not right. You have 4 tries left.',
+    )
     for (let attempt = 2; attempt <= 5; attempt++) {
-      expect((await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: wrongCode } })).status()).toBe(400)
+      expect((await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: wrongCode } })).status()).toBe(
+        400,
+      )
     }
     // The code is spent; checks of a spent code are answered and not counted (README, Limits).
-    await expectJsonError(await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: code } }), 400, 'Too many wrong tries for this code. Ask for a new code.')
+    await expectJsonError(
+      await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: code } }),
+      400,
+      'Too many wrong tries for this code. Ask for a new code.',
+    )
 
     // 40 checks of waiting codes per address per 10 minutes: 5 were made, 35 more on 7 other numbers.
     for (let other = 0; other < 7; other++) {
       const otherNumber = `+91${uniqueMobile()}`
-      expect((await api.post('/api/v1/otp/request', { headers: xsrf, data: { number: otherNumber } })).status()).toBe(200)
-      for (let attempt = 0; attempt < 5; attempt++) await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number: otherNumber, otp: '999999' } })
+      expect((await api.post('/api/v1/otp/request', { headers: xsrf, data: { number: otherNumber } })).status()).toBe(
+        200,
+      )
+      for (let attempt = 0; attempt < 5; attempt++)
+        await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number: otherNumber, otp: '999999' } })
     }
     const lastNumber = `+91${uniqueMobile()}`
     const lastCode = await requestCode(api, xsrf, lastNumber)
@@ -229,32 +341,61 @@ test.describe('profile calls', () => {
   test('set-details: 400 with a message per invalid field', async ({ playwright, baseURL }) => {
     const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
     await signInThroughApi(api, xsrf)
-    const invalid = await api.post('/api/v1/users/set-details', { headers: xsrf, data: { name: 'A1', email: 'x@y', dob: '2020-01-01', pan: 'ABCDE1234F' } })
+    const invalid = await api.post('/api/v1/users/set-details', {
+      headers: xsrf,
+      data: { name: 'A1', email: 'x@y', dob: '2020-01-01', pan: 'ABCDE1234F' },
+    })
     const body = await expectJsonError(invalid, 400, 'Some fields are not valid.')
     expect(Object.keys(body.errors).sort()).toEqual(['dob', 'email', 'name', 'pan'])
     await api.dispose()
   })
 
-  test('set-pancard: 400 without the field, 413 over 10 MiB, 415 for what is not an image', async ({ playwright, baseURL }) => {
+  test('set-pancard: 400 without the field, 413 over 10 MiB, 415 for what is not an image', async ({
+    playwright,
+    baseURL,
+  }) => {
     const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
     await signInThroughApi(api, xsrf)
     const pdf = { name: 'pan.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('%PDF-1.7\n%%EOF') }
-    await expectJsonError(await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { pancard: pdf } }), 415)
-    const big = { name: 'pan.png', mimeType: 'image/png', buffer: Buffer.concat([PNG_1X1, Buffer.alloc(11 * 1024 * 1024)]) }
-    await expectJsonError(await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { pancard: big } }), 413)
-    await expectJsonError(await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { other: 'x' } }), 400)
+    await expectJsonError(
+      await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { pancard: pdf } }),
+      415,
+    )
+    const big = {
+      name: 'pan.png',
+      mimeType: 'image/png',
+      buffer: Buffer.concat([PNG_1X1, Buffer.alloc(11 * 1024 * 1024)]),
+    }
+    await expectJsonError(
+      await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { pancard: big } }),
+      413,
+    )
+    await expectJsonError(
+      await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { other: 'x' } }),
+      400,
+    )
     expect((await json(await api.get('/api/v1/users/current-user'))).data.currentUser.pancard).toBeNull()
     await api.dispose()
   })
 })
 
-test('get-specific-services: the active ones among the ids, in order; 400 for a body without a list', async ({ playwright, baseURL }) => {
+test('get-specific-services: the active ones among the ids, in order; 400 for a body without a list', async ({
+  playwright,
+  baseURL,
+}) => {
   const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
   const [first, second] = await availableServices(api)
-  const found = await api.post('/api/v1/services/get-specific-services', { headers: xsrf, data: { services: [second!._id, 'gone', first!._id] } })
+  const found = await api.post('/api/v1/services/get-specific-services', {
+    headers: xsrf,
+    data: { services: [second!._id, 'gone', first!._id] },
+  })
   expect((await json(found)).data.data).toEqual([second!.service, first!.service])
   for (const data of [{}, { services: 'all' }, { services: [1, 2] }]) {
-    const refused = await expectJsonError(await api.post('/api/v1/services/get-specific-services', { headers: xsrf, data }), 400, 'Some fields are not valid.')
+    const refused = await expectJsonError(
+      await api.post('/api/v1/services/get-specific-services', { headers: xsrf, data }),
+      400,
+      'Some fields are not valid.',
+    )
     expect(Object.keys(refused.errors)).toEqual(['services'])
   }
   await api.dispose()

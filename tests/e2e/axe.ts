@@ -11,11 +11,14 @@ export async function expectNoSeriousA11yViolations(page: Page) {
   let auditedPage = page
   if (!javaScriptEnabled) {
     const dark = await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)
-    const context = await page.context().browser()!.newContext({
-      javaScriptEnabled: true,
-      colorScheme: dark ? 'dark' : 'light',
-      viewport: page.viewportSize(),
-    })
+    const context = await page
+      .context()
+      .browser()!
+      .newContext({
+        javaScriptEnabled: true,
+        colorScheme: dark ? 'dark' : 'light',
+        viewport: page.viewportSize(),
+      })
     await context.route('**/assets/*.js', (route) => route.abort())
     auditedPage = await context.newPage()
     await auditedPage.goto(page.url())

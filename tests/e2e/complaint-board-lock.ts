@@ -22,9 +22,13 @@ export function changingTheComplaintBoard<T>(run: () => Promise<T>): Promise<T> 
     try {
       return await run()
     } finally {
-      await client.query(`DELETE FROM complaint_board_months WHERE to_char(month, 'YYYY-MM') <> ALL($1::text[])`, [[...DEMO_COMPLAINT_BOARD_MONTHS]])
+      await client.query(`DELETE FROM complaint_board_months WHERE to_char(month, 'YYYY-MM') <> ALL($1::text[])`, [
+        [...DEMO_COMPLAINT_BOARD_MONTHS],
+      ])
       await client.query('UPDATE complaint_board_months SET impersonation_complaints = 0')
-      await client.query('UPDATE complaint_figures SET received = 0, resolved = 0, pending_over_three_months = 0, resolution_days_total = 0')
+      await client.query(
+        'UPDATE complaint_figures SET received = 0, resolved = 0, pending_over_three_months = 0, resolution_days_total = 0',
+      )
     }
   })
 }

@@ -8,13 +8,28 @@ const test = base.extend<{ demoComplaintBoard: void }>({
   demoComplaintBoard: [async ({}, use) => readingTheDemoComplaintBoard(() => use()), { auto: true }],
 })
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 const monthLabel = (month: string) => `${MONTH_NAMES[Number(month.slice(5)) - 1]} ${month.slice(0, 4)}`
 
 /** The header cells, then each body and footer row's cells, as the reader sees them. */
 async function tableText(table: Locator) {
   const rowsOf = (section: string) =>
-    table.locator(`${section} tr`).evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => (cell as HTMLElement).innerText.trim())))
+    table
+      .locator(`${section} tr`)
+      .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => (cell as HTMLElement).innerText.trim())))
   return { columns: (await rowsOf('thead'))[0], rows: await rowsOf('tbody'), total: (await rowsOf('tfoot'))[0] }
 }
 
@@ -22,7 +37,9 @@ test.beforeEach(async ({ page }) => {
   await page.goto('/complaint-board')
 })
 
-test("the month table has SEBI's columns, the three sources and a Grand Total, all zero for the demo", async ({ page }) => {
+test("the month table has SEBI's columns, the three sources and a Grand Total, all zero for the demo", async ({
+  page,
+}) => {
   const table = page.getByRole('region', { name: 'Data for the month ending 30 November 2024' }).getByRole('table')
   const { columns, rows, total } = await tableText(table)
   expect(columns).toEqual([
@@ -41,15 +58,32 @@ test("the month table has SEBI's columns, the three sources and a Grand Total, a
     ['3', 'Other Sources (if any)', '0', '0', '0', '0', '0', '0'],
   ])
   expect(total).toEqual(['', 'Grand Total', '0', '0', '0', '0', '0', '0'])
-  await expect(page.getByText(/^Number of complaints received during the month against the research analyst due to impersonation by some other entity: 0$/)).toBeVisible()
-  await expect(page.getByText('^ Average Resolution time is the sum total of time taken to resolve each complaint')).toBeVisible()
+  await expect(
+    page.getByText(
+      /^Number of complaints received during the month against the research analyst due to impersonation by some other entity: 0$/,
+    ),
+  ).toBeVisible()
+  await expect(
+    page.getByText('^ Average Resolution time is the sum total of time taken to resolve each complaint'),
+  ).toBeVisible()
 })
 
 test('the monthly trend runs from April to the month ending, with a Grand Total', async ({ page }) => {
-  const table = page.getByRole('region', { name: 'Trend of monthly disposal of complaints (financial year 2024-25)' }).getByRole('table')
+  const table = page
+    .getByRole('region', { name: 'Trend of monthly disposal of complaints (financial year 2024-25)' })
+    .getByRole('table')
   const { columns, rows, total } = await tableText(table)
-  expect(columns).toEqual(['Sr. No.', 'Month', 'Carried forward from previous month', 'Received', 'Resolved*', 'Pending#'])
-  expect(rows).toEqual(DEMO_COMPLAINT_BOARD_MONTHS.map((month, index) => [String(index + 1), monthLabel(month), '0', '0', '0', '0']))
+  expect(columns).toEqual([
+    'Sr. No.',
+    'Month',
+    'Carried forward from previous month',
+    'Received',
+    'Resolved*',
+    'Pending#',
+  ])
+  expect(rows).toEqual(
+    DEMO_COMPLAINT_BOARD_MONTHS.map((month, index) => [String(index + 1), monthLabel(month), '0', '0', '0', '0']),
+  )
   expect(rows[0]![1]).toBe('April 2024')
   expect(total).toEqual(['', 'Grand Total', '0', '0', '0', '0'])
 })
@@ -57,7 +91,14 @@ test('the monthly trend runs from April to the month ending, with a Grand Total'
 test('the annual trend has the financial year 2024-25 and a Grand Total', async ({ page }) => {
   const table = page.getByRole('region', { name: 'Trend of annual disposal of complaints' }).getByRole('table')
   const { columns, rows, total } = await tableText(table)
-  expect(columns).toEqual(['Sr. No.', 'Year', 'Carried forward from previous year', 'Received', 'Resolved*', 'Pending#'])
+  expect(columns).toEqual([
+    'Sr. No.',
+    'Year',
+    'Carried forward from previous year',
+    'Received',
+    'Resolved*',
+    'Pending#',
+  ])
   expect(rows).toEqual([['1', '2024-25', '0', '0', '0', '0']])
   expect(total).toEqual(['', 'Grand Total', '0', '0', '0', '0'])
 })

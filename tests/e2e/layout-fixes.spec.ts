@@ -25,7 +25,9 @@ test('the agreement step of /details ends at its footer, on a phone and a deskto
   await completePanCardStep(page)
   for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport)
-    expect(await blankBelowFooter(page), `blank px below the footer at ${viewport.width} px`).toBeLessThanOrEqual(ALIGNMENT_TOLERANCE_PX)
+    expect(await blankBelowFooter(page), `blank px below the footer at ${viewport.width} px`).toBeLessThanOrEqual(
+      ALIGNMENT_TOLERANCE_PX,
+    )
   }
 })
 
@@ -37,8 +39,12 @@ async function expectMenuUnderItsButton(page: Page, button: Locator, menu: Locat
   const menuBox = (await menu.boundingBox())!
   const rightGap = Math.abs(menuBox.x + menuBox.width - (buttonBox.x + buttonBox.width))
   expect(rightGap, `${label}: right edge of the menu to its button's`).toBeLessThanOrEqual(ALIGNMENT_TOLERANCE_PX)
-  expect(menuBox.y, `${label}: the menu's top is below its button`).toBeGreaterThanOrEqual(buttonBox.y + buttonBox.height)
-  expect(menuBox.y - (buttonBox.y + buttonBox.height), `${label}: and just below it`).toBeLessThanOrEqual(3 * ALIGNMENT_TOLERANCE_PX)
+  expect(menuBox.y, `${label}: the menu's top is below its button`).toBeGreaterThanOrEqual(
+    buttonBox.y + buttonBox.height,
+  )
+  expect(menuBox.y - (buttonBox.y + buttonBox.height), `${label}: and just below it`).toBeLessThanOrEqual(
+    3 * ALIGNMENT_TOLERANCE_PX,
+  )
   await page.keyboard.press('Escape')
   await expect(menu).toBeHidden()
 }
@@ -46,10 +52,18 @@ async function expectMenuUnderItsButton(page: Page, button: Locator, menu: Locat
 test('the site menu opens under its button on a phone', async ({ page }) => {
   await page.setViewportSize(PHONE)
   await page.goto('/services')
-  await expectMenuUnderItsButton(page, page.getByRole('button', { name: 'Menu' }), page.getByRole('navigation', { name: 'Main menu' }), 'site menu at 360 px')
+  await expectMenuUnderItsButton(
+    page,
+    page.getByRole('button', { name: 'Menu' }),
+    page.getByRole('navigation', { name: 'Main menu' }),
+    'site menu at 360 px',
+  )
 })
 
-test('the account menu opens under the avatar, signed out and signed in, on a phone and a desktop', async ({ page, request }) => {
+test('the account menu opens under the avatar, signed out and signed in, on a phone and a desktop', async ({
+  page,
+  request,
+}) => {
   const account = page.getByRole('button', { name: 'Account' })
   const menu = page.locator('#account-menu')
   for (const viewport of [PHONE, DESKTOP]) {
@@ -64,9 +78,16 @@ test('the account menu opens under the avatar, signed out and signed in, on a ph
   }
 })
 
-test('a 500-character unbroken failure reason wraps on /admin/payments at 360 px', async ({ page, request, playwright, baseURL }) => {
+test('a 500-character unbroken failure reason wraps on /admin/payments at 360 px', async ({
+  page,
+  request,
+  playwright,
+  baseURL,
+}) => {
   const { api, xsrf, cart, total } = await customerWithCart(playwright.request, baseURL!)
-  const created = await json(await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) }))
+  const created = await json(
+    await api.post('/api/v1/payments/create-order', { headers: xsrf, data: checkoutBody(cart, total) }),
+  )
   const orderId = created.data.data.order.id as string
   const reason = 'x'.repeat(500)
   const failed = await api.post('/api/v1/payments/failed-payment', {

@@ -98,7 +98,11 @@ test.describe('header below the xl breakpoint', () => {
   test('works with the keyboard alone', async ({ page }) => {
     await page.goto('/services')
     const menuButton = page.getByRole('button', { name: 'Menu' })
-    for (let presses = 0; presses < 10 && !(await menuButton.evaluate((el) => el === document.activeElement)); presses++) {
+    for (
+      let presses = 0;
+      presses < 10 && !(await menuButton.evaluate((el) => el === document.activeElement));
+      presses++
+    ) {
       await page.keyboard.press('Tab')
     }
     await expect(menuButton).toBeFocused()
@@ -124,11 +128,15 @@ test('the account menu offers Login/Sign up to a signed-out visitor', async ({ p
 
 test('logo and avatar follow the system dark mode', async ({ page }) => {
   const currentSources = () =>
-    page.locator('header picture img').evaluateAll((images) => images.map((image) => (image as HTMLImageElement).currentSrc))
+    page
+      .locator('header picture img')
+      .evaluateAll((images) => images.map((image) => (image as HTMLImageElement).currentSrc))
 
   await page.emulateMedia({ colorScheme: 'light' })
   await page.goto('/services')
-  await expect.poll(currentSources).toEqual([expect.stringMatching(/logo-light/), expect.stringMatching(/avatar-light/)])
+  await expect
+    .poll(currentSources)
+    .toEqual([expect.stringMatching(/logo-light/), expect.stringMatching(/avatar-light/)])
 
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.reload()

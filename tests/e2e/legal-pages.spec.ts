@@ -119,12 +119,18 @@ const PAGES: { path: string; heading: string; shows: (string | RegExp)[] }[] = [
   {
     path: '/performance-report',
     heading: 'Performance Report',
-    shows: [...details.performanceReports.map((report) => report.label), 'Past performance does not indicate or guarantee future results.'],
+    shows: [
+      ...details.performanceReports.map((report) => report.label),
+      'Past performance does not indicate or guarantee future results.',
+    ],
   },
   {
     path: '/complaint-board',
     heading: 'Complaint Board',
-    shows: ['Data for the month ending 30 November 2024', 'Trend of monthly disposal of complaints (financial year 2024-25)'],
+    shows: [
+      'Data for the month ending 30 November 2024',
+      'Trend of monthly disposal of complaints (financial year 2024-25)',
+    ],
   },
 ]
 
@@ -153,9 +159,15 @@ for (const { path, heading, shows } of PAGES) {
     test('opens every external link safely', async ({ page }) => {
       await page.goto(path)
       const origin = new URL(page.url()).origin
-      const links = await page.locator('a[href]').evaluateAll((anchors) =>
-        anchors.map((anchor) => ({ href: (anchor as HTMLAnchorElement).href, rel: anchor.getAttribute('rel') ?? '', target: anchor.getAttribute('target') })),
-      )
+      const links = await page
+        .locator('a[href]')
+        .evaluateAll((anchors) =>
+          anchors.map((anchor) => ({
+            href: (anchor as HTMLAnchorElement).href,
+            rel: anchor.getAttribute('rel') ?? '',
+            target: anchor.getAttribute('target'),
+          })),
+        )
       const external = links.filter((link) => /^https?:/.test(link.href) && !link.href.startsWith(origin))
       expect(external.length).toBeGreaterThanOrEqual(2)
       for (const link of external) {
@@ -175,11 +187,16 @@ for (const { path, heading, shows } of PAGES) {
 
 test.describe('footer on every page', () => {
   for (const path of ['/', '/services', ...PAGES.map((page) => page.path), '/no/such/page']) {
-    test(`${path} shows the registration, the standard warning and the SCORES and SMART ODR links`, async ({ page }) => {
+    test(`${path} shows the registration, the standard warning and the SCORES and SMART ODR links`, async ({
+      page,
+    }) => {
       await page.goto(path)
       const footer = page.getByRole('contentinfo')
       await expect(
-        footer.getByText(`${details.name}, SEBI Registered Research Analyst, Registration No. ${details.sebiRegistrationNumber}`, { exact: true }),
+        footer.getByText(
+          `${details.name}, SEBI Registered Research Analyst, Registration No. ${details.sebiRegistrationNumber}`,
+          { exact: true },
+        ),
       ).toBeVisible()
       await expect(footer.getByText(SEBI_STANDARD_WARNING, { exact: true })).toBeVisible()
       const scores = footer.getByRole('link', { name: 'SCORES (opens in a new tab)' })
@@ -195,9 +212,14 @@ test.describe('footer on every page', () => {
 test("the terms page's contents lead to its clauses, and its clauses to the other policies", async ({ page }) => {
   await page.goto('/terms-and-conditions')
   const main = page.getByRole('main')
-  await main.getByRole('navigation', { name: 'Contents' }).getByRole('link', { name: '31. Most Important Terms and Conditions (MITC)' }).click()
+  await main
+    .getByRole('navigation', { name: 'Contents' })
+    .getByRole('link', { name: '31. Most Important Terms and Conditions (MITC)' })
+    .click()
   await expect(page).toHaveURL(/#mitc$/)
-  await expect(main.getByRole('heading', { level: 2, name: '31. Most Important Terms and Conditions (MITC)' })).toBeInViewport()
+  await expect(
+    main.getByRole('heading', { level: 2, name: '31. Most Important Terms and Conditions (MITC)' }),
+  ).toBeInViewport()
   await main.getByRole('link', { name: 'Refund Policy', exact: true }).first().click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Refund Policy')
   expect(await mainText(page)).toContain('refund of the proportionate fee for the unexpired period')

@@ -7,7 +7,10 @@ import { signInWithCompleteProfile, useOwnClientAddress } from './sign-in-helper
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-test('pay manually: the claim appears under payments pending verification with the right total', async ({ page, request }) => {
+test('pay manually: the claim appears under payments pending verification with the right total', async ({
+  page,
+  request,
+}) => {
   await signInWithCompleteProfile(page, request)
   await page.goto('/services')
   await page.getByRole('checkbox', { name: 'Equity Premium', exact: true }).click()
@@ -30,10 +33,9 @@ test('pay manually: the claim appears under payments pending verification with t
   await expect(dialog).toContainText(E2E_BUSINESS_DETAILS.bankAccount.accountNumber)
   await expect(dialog).toContainText(E2E_BUSINESS_DETAILS.bankAccount.ifsc)
   await expect(dialog).toContainText(E2E_BUSINESS_DETAILS.bankAccount.accountName)
-  await expect(dialog.getByRole('link', { name: new RegExp(E2E_BUSINESS_DETAILS.whatsappNumber.replace(/\+/g, '\\+')) })).toHaveAttribute(
-    'href',
-    `https://wa.me/${E2E_BUSINESS_DETAILS.whatsappNumber.replace(/\D/g, '')}`,
-  )
+  await expect(
+    dialog.getByRole('link', { name: new RegExp(E2E_BUSINESS_DETAILS.whatsappNumber.replace(/\+/g, '\\+')) }),
+  ).toHaveAttribute('href', `https://wa.me/${E2E_BUSINESS_DETAILS.whatsappNumber.replace(/\D/g, '')}`)
   await expectNoPlaceholders(dialog)
   await expectNoSeriousA11yViolations(page)
   await dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" }).click()
@@ -62,7 +64,10 @@ test('pay manually: the claim appears under payments pending verification with t
   await expect(page).toHaveURL(/\/services$/)
 })
 
-test('removing a service on /pay updates the total, and removing the last returns to /services', async ({ page, request }) => {
+test('removing a service on /pay updates the total, and removing the last returns to /services', async ({
+  page,
+  request,
+}) => {
   await signInWithCompleteProfile(page, request)
   await page.goto('/services')
   await page.getByRole('checkbox', { name: 'Equity Premium', exact: true }).click()
@@ -84,7 +89,10 @@ test('a signed-out visitor opening /pay is asked to sign in, remembering /pay', 
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fpay$/)
 })
 
-test('the bank reference (UTR): refused with a message when malformed, kept as typed, and added later on the pending card', async ({ page, request }) => {
+test('the bank reference (UTR): refused with a message when malformed, kept as typed, and added later on the pending card', async ({
+  page,
+  request,
+}) => {
   await signInWithCompleteProfile(page, request)
   await page.goto('/services')
   await page.getByRole('checkbox', { name: 'Commodity Insights', exact: true }).click()
@@ -113,7 +121,10 @@ test('the bank reference (UTR): refused with a message when malformed, kept as t
   await expectNoSeriousA11yViolations(page)
 
   await page.reload()
-  await expect(page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Manual Payment' }) }).getByLabel('Bank reference (UTR)')).toHaveValue(
-    'SBIN123456789012',
-  )
+  await expect(
+    page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Manual Payment' }) })
+      .getByLabel('Bank reference (UTR)'),
+  ).toHaveValue('SBIN123456789012')
 })

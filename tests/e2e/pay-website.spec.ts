@@ -39,7 +39,11 @@ async function returnToStore(page: Page, javaScriptEnabled: boolean) {
   if (!javaScriptEnabled) await page.getByRole('button', { name: 'Return to the store' }).click()
 }
 
-test('pay on website: success lands on /subscriptions with both subscriptions and their end dates', async ({ page, request, javaScriptEnabled }) => {
+test('pay on website: success lands on /subscriptions with both subscriptions and their end dates', async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   await cartOfTwoOnPayPage(page, request)
   await openSandboxCheckout(page, javaScriptEnabled)
   const before = new Date()
@@ -62,7 +66,11 @@ test('pay on website: success lands on /subscriptions with both subscriptions an
   await expect(page).toHaveURL(/\/services$/)
 })
 
-test('a failed payment keeps the cart and says so; closing the checkout then says it was cancelled', async ({ page, request, javaScriptEnabled }) => {
+test('a failed payment keeps the cart and says so; closing the checkout then says it was cancelled', async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   await cartOfTwoOnPayPage(page, request)
   await openSandboxCheckout(page, javaScriptEnabled)
   await page.getByRole('button', { name: 'Simulate failure' }).click()
@@ -79,7 +87,11 @@ test('a failed payment keeps the cart and says so; closing the checkout then say
   await expectNoSeriousA11yViolations(page)
 })
 
-test('closing the checkout keeps the cart and says the payment was cancelled', async ({ page, request, javaScriptEnabled }) => {
+test('closing the checkout keeps the cart and says the payment was cancelled', async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   const checkoutScripts: string[] = []
   page.on('request', (sent) => {
     if (sent.url().includes('checkout.js')) checkoutScripts.push(sent.url())
@@ -103,11 +115,19 @@ test('closing the checkout keeps the cart and says the payment was cancelled', a
   await expect(page.locator('script[src*="checkout.js"]')).toHaveCount(0)
 })
 
-test('paid at the gateway with the browser gone: the webhook alone makes the subscriptions', async ({ page, context, request, javaScriptEnabled }) => {
+test('paid at the gateway with the browser gone: the webhook alone makes the subscriptions', async ({
+  page,
+  context,
+  request,
+  javaScriptEnabled,
+}) => {
   await cartOfTwoOnPayPage(page, request)
   await openSandboxCheckout(page, javaScriptEnabled)
   const orderText = javaScriptEnabled
-    ? await page.getByRole('dialog', { name: 'Sandbox checkout' }).getByText(/^Order /).textContent()
+    ? await page
+        .getByRole('dialog', { name: 'Sandbox checkout' })
+        .getByText(/^Order /)
+        .textContent()
     : await page.locator('dd.font-mono').textContent()
   const orderId = orderText!.replace(/^Order /, '').trim()
 

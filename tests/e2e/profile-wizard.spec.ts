@@ -13,7 +13,9 @@ async function reachPanCardStep(page: Page, request: Parameters<typeof signIn>[1
 test('the PAN card step takes an image and shows it back only to its owner', async ({ page, request, browser }) => {
   await reachPanCardStep(page, request)
   await expectNoSeriousA11yViolations(page)
-  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  await page
+    .getByLabel('Upload Pan Card under 10MB')
+    .setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
   await page.getByRole('button', { name: 'Upload and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
 
@@ -33,22 +35,31 @@ test('the PAN card step takes an image and shows it back only to its owner', asy
 test('a PDF renamed to .jpg is refused with a clear message, and the step stays', async ({ page, request }) => {
   await reachPanCardStep(page, request)
   const pdf = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n')
-  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.jpg', mimeType: 'image/jpeg', buffer: pdf })
+  await page
+    .getByLabel('Upload Pan Card under 10MB')
+    .setInputFiles({ name: 'pan.jpg', mimeType: 'image/jpeg', buffer: pdf })
   await page.getByRole('button', { name: 'Upload and continue' }).click()
-  await expect(page.getByRole('alert')).toHaveText('Upload a JPEG, PNG or WebP image of your PAN card. PDFs and other files are not accepted.')
+  await expect(page.getByRole('alert')).toHaveText(
+    'Upload a JPEG, PNG or WebP image of your PAN card. PDFs and other files are not accepted.',
+  )
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
 })
 
 test('a file over 10 MB is refused with a clear message', async ({ page, request }) => {
   await reachPanCardStep(page, request)
   const elevenMegabytes = Buffer.concat([PNG_1X1, Buffer.alloc(11 * 1024 * 1024)])
-  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: elevenMegabytes })
+  await page
+    .getByLabel('Upload Pan Card under 10MB')
+    .setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: elevenMegabytes })
   await page.getByRole('button', { name: 'Upload and continue' }).click()
   await expect(page.getByRole('alert')).toContainText('larger than 10 MB')
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
 })
 
-test('a visitor who opens a protected page signs in, completes the wizard and lands on that page', async ({ page, request }) => {
+test('a visitor who opens a protected page signs in, completes the wizard and lands on that page', async ({
+  page,
+  request,
+}) => {
   await page.goto('/subscriptions')
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fsubscriptions$/)
   await signIn(page, request)

@@ -3,7 +3,13 @@
 import { spawn } from 'node:child_process'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { e2eDatabaseUrlFile } from './database'
-import { createDatabase, dropDatabase, dropDatabasesOfDeadRuns, provideTestServer, uniqueDatabaseName } from '../support/test-database'
+import {
+  createDatabase,
+  dropDatabase,
+  dropDatabasesOfDeadRuns,
+  provideTestServer,
+  uniqueDatabaseName,
+} from '../support/test-database'
 
 const server = await provideTestServer({ dataDir: '.data/postgres-e2e', port: 54331 })
 await dropDatabasesOfDeadRuns(server.url)
@@ -24,7 +30,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => st
 store.on('exit', async (code) => {
   // An embedded server shares our process group, so it may already be stopping; the next run drops it then.
   await rm(urlFile, { force: true })
-  await dropDatabase(server.url, databaseName).catch(() => console.log(`Left database ${databaseName} for the next run to drop`))
+  await dropDatabase(server.url, databaseName).catch(() =>
+    console.log(`Left database ${databaseName} for the next run to drop`),
+  )
   await server.stop()
   process.exit(code ?? 0)
 })

@@ -24,7 +24,10 @@ test('lists every seeded service as a card with a checkbox, bullets and the pric
 
 test('the current page is marked in the header', async ({ page }) => {
   await page.goto('/services')
-  await expect(page.getByRole('link', { name: 'Services', exact: true }).first()).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('link', { name: 'Services', exact: true }).first()).toHaveAttribute(
+    'aria-current',
+    'page',
+  )
 })
 
 test('services page has no serious accessibility violations, in light and dark mode', async ({ page }) => {
@@ -39,7 +42,9 @@ test('services page has no serious accessibility violations, in light and dark m
  * still on its way when the page reloads is lost (docs/decisions/007-cart-clicks-one-at-a-time.md).
  */
 async function clickAndWaitForCart(page: Page, checkbox: Locator) {
-  const saved = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'))
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'),
+  )
   await checkbox.click()
   await saved
 }

@@ -46,7 +46,10 @@ export async function signIn(page: Page, request: APIRequestContext, mobile = un
   return phone
 }
 
-export async function fillProfileDetails(page: Page, details: { name: string; email: string; dob: string; pan: string }) {
+export async function fillProfileDetails(
+  page: Page,
+  details: { name: string; email: string; dob: string; pan: string },
+) {
   await page.getByLabel('Name').fill(details.name)
   await page.getByLabel('E-mail').fill(details.email)
   await page.getByLabel('Date of birth').fill(details.dob)
@@ -68,7 +71,9 @@ export async function completeDetailsStep(page: Page, email = 'asha@example.in')
 
 /** Step 2 of /details with a valid image, through to step 3. */
 export async function completePanCardStep(page: Page) {
-  await page.getByLabel('Upload Pan Card under 10MB').setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
+  await page
+    .getByLabel('Upload Pan Card under 10MB')
+    .setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
   await page.getByRole('button', { name: 'Upload and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
 }

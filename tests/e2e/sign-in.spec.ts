@@ -32,7 +32,10 @@ test("the header's Login/Sign up brings the visitor back to the page they were o
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fcomplaint-board$/)
   // On /auth itself the link keeps the page to come back to.
   await page.getByRole('button', { name: 'Account' }).click()
-  await expect(page.getByRole('link', { name: 'Login/Sign up' })).toHaveAttribute('href', '/auth?redirectTo=%2Fcomplaint-board')
+  await expect(page.getByRole('link', { name: 'Login/Sign up' })).toHaveAttribute(
+    'href',
+    '/auth?redirectTo=%2Fcomplaint-board',
+  )
   await page.keyboard.press('Escape')
   await signIn(page, request)
   await expect(page).toHaveURL(/\/details\?redirectTo=%2Fcomplaint-board$/)
@@ -53,7 +56,10 @@ test('a wrong code says how many tries are left, and the right one still works',
   await expect(page).toHaveURL(/\/details/)
 })
 
-test('asking for another code at once is refused with the wait, and changing the number goes back', async ({ page, request }) => {
+test('asking for another code at once is refused with the wait, and changing the number goes back', async ({
+  page,
+  request,
+}) => {
   const mobile = uniqueMobile()
   await page.goto('/auth')
   await page.getByLabel('Mobile number').fill(mobile)
@@ -63,7 +69,9 @@ test('asking for another code at once is refused with the wait, and changing the
   if (test.info().project.use.javaScriptEnabled === false) {
     await expect(page.getByText(/^You can ask for a new code in \d+ seconds\.$/)).toBeVisible()
     await resend.click()
-    await expect(page.getByRole('alert')).toContainText(/A code was just sent\. You can ask for another in \d+ seconds\./)
+    await expect(page.getByRole('alert')).toContainText(
+      /A code was just sent\. You can ask for another in \d+ seconds\./,
+    )
   } else {
     await expect(resend).toBeDisabled()
     await expect(page.getByText(/You can resend in \d+ s\./)).toBeVisible()
@@ -84,7 +92,10 @@ test('a number that is not 10 digits is refused with the typed value kept', asyn
 
 test('the details step shows each error next to its field and keeps what was typed', async ({ page, request }) => {
   await signIn(page, request)
-  await page.locator('form').first().evaluate((form) => form.setAttribute('novalidate', ''))
+  await page
+    .locator('form')
+    .first()
+    .evaluate((form) => form.setAttribute('novalidate', ''))
   await fillProfileDetails(page, { name: 'Asha Rao', email: 'asha@example', dob: '2001-05-17', pan: 'abcde1234f' })
   await page.getByRole('button', { name: 'Save and continue' }).click()
   await expect(page.getByText('Enter an e-mail address like name@example.com.')).toBeVisible()
@@ -99,15 +110,26 @@ test('the details step shows each error next to its field and keeps what was typ
 
 test('the details step refuses someone under 18', async ({ page, request }) => {
   await signIn(page, request)
-  await page.locator('form').first().evaluate((form) => form.setAttribute('novalidate', ''))
+  await page
+    .locator('form')
+    .first()
+    .evaluate((form) => form.setAttribute('novalidate', ''))
   const seventeen = new Date()
   seventeen.setFullYear(seventeen.getFullYear() - 17)
-  await fillProfileDetails(page, { name: 'young one', email: 'y@example.in', dob: seventeen.toISOString().slice(0, 10), pan: 'ABCPE1234F' })
+  await fillProfileDetails(page, {
+    name: 'young one',
+    email: 'y@example.in',
+    dob: seventeen.toISOString().slice(0, 10),
+    pan: 'ABCPE1234F',
+  })
   await page.getByRole('button', { name: 'Save and continue' }).click()
   await expect(page.getByText('You must be 18 or older to subscribe.')).toBeVisible()
 })
 
-test('the wizard resumes at the details step when left before it, then at the PAN card step', async ({ page, request }) => {
+test('the wizard resumes at the details step when left before it, then at the PAN card step', async ({
+  page,
+  request,
+}) => {
   await signIn(page, request)
   await expect(page.getByRole('heading', { name: 'Step 1 of 3: Your details' })).toBeVisible()
   await page.goto('/services')
@@ -123,7 +145,10 @@ test('the wizard resumes at the details step when left before it, then at the PA
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
 })
 
-test('a signed-in user who opens /auth lands on /details, and logging out signs them out', async ({ page, request }) => {
+test('a signed-in user who opens /auth lands on /details, and logging out signs them out', async ({
+  page,
+  request,
+}) => {
   await signIn(page, request)
   await page.goto('/auth')
   await expect(page).toHaveURL(/\/details$/)

@@ -8,7 +8,10 @@ import { createSession } from '~/server/session.server'
 import { createUser } from '../support/payment-fixtures'
 
 type Handler = (args: { request: Request; params: object; context: object }) => Promise<unknown>
-type Reply = { init: { status: number }; data: { result: { initialValue: Record<string, unknown>; error: Record<string, string[] | null> } } }
+type Reply = {
+  init: { status: number }
+  data: { result: { initialValue: Record<string, unknown>; error: Record<string, string[] | null> } }
+}
 
 const firstDay = (month: string) => new Date(`${month}-01T00:00:00Z`)
 
@@ -18,7 +21,8 @@ async function cookieFor(role: 'ADMIN' | 'CUSTOMER') {
   return { userId, cookie: (await createSession(userId)).split(';')[0]! }
 }
 
-const get = (path: string, cookie?: string) => new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
+const get = (path: string, cookie?: string) =>
+  new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
 
 const post = (path: string, fields: Record<string, string>, cookie?: string) =>
   new Request(`http://localhost${path}`, {
@@ -27,7 +31,8 @@ const post = (path: string, fields: Record<string, string>, cookie?: string) =>
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
   })
 
-const call = (handler: unknown, request: Request, params: object = {}) => (handler as Handler)({ request, params, context: {} })
+const call = (handler: unknown, request: Request, params: object = {}) =>
+  (handler as Handler)({ request, params, context: {} })
 
 /** The month form's fields, every figure 0 unless given ("SEBI_SCORES.received": "2"). */
 function monthFields(figures: Record<string, string> = {}, impersonationComplaints = '0') {
@@ -46,8 +51,12 @@ const saveMonth = (month: string, fields: Record<string, string>, cookie: string
 beforeEach(async () => {
   await prisma.complaintBoardMonth.deleteMany()
   // October carries two complaints from investors into November.
-  await prisma.complaintBoardMonth.createMany({ data: [{ month: firstDay('2024-10') }, { month: firstDay('2024-11') }] })
-  await prisma.complaintFigures.create({ data: { month: firstDay('2024-10'), source: 'DIRECTLY_FROM_INVESTORS', received: 2 } })
+  await prisma.complaintBoardMonth.createMany({
+    data: [{ month: firstDay('2024-10') }, { month: firstDay('2024-11') }],
+  })
+  await prisma.complaintFigures.create({
+    data: { month: firstDay('2024-10'), source: 'DIRECTLY_FROM_INVESTORS', received: 2 },
+  })
 })
 
 describe('the complaint board admin pages', () => {
@@ -59,7 +68,11 @@ describe('the complaint board admin pages', () => {
         [listRoute.loader, get('/admin/complaint-board', sessionCookie), {}],
         [listRoute.action, post('/admin/complaint-board', { month: '2024-12' }, sessionCookie), {}],
         [monthRoute.loader, get('/admin/complaint-board/2024-11', sessionCookie), { month: '2024-11' }],
-        [monthRoute.action, post('/admin/complaint-board/2024-11', monthFields({ 'SEBI_SCORES.received': '1' }), sessionCookie), { month: '2024-11' }],
+        [
+          monthRoute.action,
+          post('/admin/complaint-board/2024-11', monthFields({ 'SEBI_SCORES.received': '1' }), sessionCookie),
+          { month: '2024-11' },
+        ],
       ]
       for (const [handler, request, params] of calls) {
         await expect(call(handler, request, params)).rejects.toMatchObject({ data: 'Not Found', init: { status: 404 } })
@@ -72,25 +85,37 @@ describe('the complaint board admin pages', () => {
 
   it('list the months newest first with their totals, and answer 404 for a month not on the board', async () => {
     const { cookie } = await cookieFor('ADMIN')
-    const page = (await call(listRoute.loader, get('/admin/complaint-board', cookie))) as { months: { month: string; pendingAtEnd: number }[]; suggestedMonth: string }
+    const page = (await call(listRoute.loader, get('/admin/complaint-board', cookie))) as {
+      months: { month: string; pendingAtEnd: number }[]
+      suggestedMonth: string
+    }
     expect(page.months.map((month) => [month.month, month.pendingAtEnd])).toEqual([
       ['2024-11', 2],
       ['2024-10', 2],
     ])
     expect(page.suggestedMonth).toBe('2024-12')
     for (const month of ['2024-12', 'nonsense']) {
-      await expect(call(monthRoute.loader, get(`/admin/complaint-board/${month}`, cookie), { month })).rejects.toMatchObject({ init: { status: 404 } })
+      await expect(
+        call(monthRoute.loader, get(`/admin/complaint-board/${month}`, cookie), { month }),
+      ).rejects.toMatchObject({ init: { status: 404 } })
       await expect(saveMonth(month, monthFields(), cookie)).rejects.toMatchObject({ init: { status: 404 } })
     }
   })
 
   it('show what each source started the month with', async () => {
     const { cookie } = await cookieFor('ADMIN')
-    const page = (await call(monthRoute.loader, get('/admin/complaint-board/2024-11', cookie), { month: '2024-11' })) as {
+    const page = (await call(monthRoute.loader, get('/admin/complaint-board/2024-11', cookie), {
+      month: '2024-11',
+    })) as {
       month: { pendingAtStart: Record<string, number>; figures: Record<string, { received: number }> }
     }
     expect(page.month.pendingAtStart).toEqual({ DIRECTLY_FROM_INVESTORS: 2, SEBI_SCORES: 0, OTHER_SOURCES: 0 })
-    expect(page.month.figures.SEBI_SCORES).toEqual({ received: 0, resolved: 0, pendingOverThreeMonths: 0, resolutionDaysTotal: 0 })
+    expect(page.month.figures.SEBI_SCORES).toEqual({
+      received: 0,
+      resolved: 0,
+      pendingOverThreeMonths: 0,
+      resolutionDaysTotal: 0,
+    })
   })
 })
 
@@ -130,12 +155,21 @@ describe('saving a month', () => {
 
     const pendingTooHigh = (await saveMonth(
       '2024-11',
-      monthFields({ 'SEBI_SCORES.received': '3', 'SEBI_SCORES.resolved': '2', 'SEBI_SCORES.pendingOverThreeMonths': '2', 'OTHER_SOURCES.resolutionDaysTotal': '5' }),
+      monthFields({
+        'SEBI_SCORES.received': '3',
+        'SEBI_SCORES.resolved': '2',
+        'SEBI_SCORES.pendingOverThreeMonths': '2',
+        'OTHER_SOURCES.resolutionDaysTotal': '5',
+      }),
       cookie,
     )) as Reply
     expect(pendingTooHigh.data.result.error).toMatchObject({
-      'figures.SEBI_SCORES.pendingOverThreeMonths': ['Cannot be more than 1, the number pending at the end of the month.'],
-      'figures.OTHER_SOURCES.resolutionDaysTotal': ['No complaint was resolved this month, so there are no days to count: enter 0.'],
+      'figures.SEBI_SCORES.pendingOverThreeMonths': [
+        'Cannot be more than 1, the number pending at the end of the month.',
+      ],
+      'figures.OTHER_SOURCES.resolutionDaysTotal': [
+        'No complaint was resolved this month, so there are no days to count: enter 0.',
+      ],
     })
     expect(await prisma.complaintFigures.count({ where: { month: firstDay('2024-11') } })).toBe(0)
     expect(await prisma.auditLog.count({ where: { actorId: userId } })).toBe(0)
@@ -143,7 +177,12 @@ describe('saving a month', () => {
 
   it('saves the figures, audits who changed what from what to what, and the public board shows them at once', async () => {
     const admin = await cookieFor('ADMIN')
-    expect((await publicBoardLoader()).board!.monthTable.total).toMatchObject({ pendingAtEndOfLastMonth: 2, received: 0, resolved: 0, totalPending: 2 })
+    expect((await publicBoardLoader()).board!.monthTable.total).toMatchObject({
+      pendingAtEndOfLastMonth: 2,
+      received: 0,
+      resolved: 0,
+      totalPending: 2,
+    })
 
     const response = (await saveMonth(
       '2024-11',
@@ -165,12 +204,29 @@ describe('saving a month', () => {
     expect(response.headers.get('Location')).toBe('/admin/complaint-board/2024-11?saved=changed')
 
     const { board } = await publicBoardLoader()
-    expect(board!.monthTable.rows.map((row) => [row.receivedFrom, row.pendingAtEndOfLastMonth, row.received, row.resolved, row.totalPending, row.pendingOverThreeMonths, row.averageResolutionDays])).toEqual([
+    expect(
+      board!.monthTable.rows.map((row) => [
+        row.receivedFrom,
+        row.pendingAtEndOfLastMonth,
+        row.received,
+        row.resolved,
+        row.totalPending,
+        row.pendingOverThreeMonths,
+        row.averageResolutionDays,
+      ]),
+    ).toEqual([
       ['Directly from Investors', 2, 3, 4, 1, 1, 7.5],
       ['SEBI (SCORES)', 0, 1, 1, 0, 0, 12],
       ['Other Sources (if any)', 0, 0, 0, 0, 0, 0],
     ])
-    expect(board!.monthTable.total).toEqual({ pendingAtEndOfLastMonth: 2, received: 4, resolved: 5, totalPending: 1, pendingOverThreeMonths: 1, averageResolutionDays: 8.4 })
+    expect(board!.monthTable.total).toEqual({
+      pendingAtEndOfLastMonth: 2,
+      received: 4,
+      resolved: 5,
+      totalPending: 1,
+      pendingOverThreeMonths: 1,
+      averageResolutionDays: 8.4,
+    })
     expect(board!.impersonationComplaints).toBe(2)
 
     const [entry, ...others] = await prisma.auditLog.findMany({ where: { actorId: admin.userId } })
@@ -179,7 +235,12 @@ describe('saving a month', () => {
       action: 'complaint-board.update',
       subjectType: 'ComplaintBoardMonth',
       subjectId: '2024-11',
-      before: { impersonationComplaints: 0, figures: { DIRECTLY_FROM_INVESTORS: { received: 0, resolved: 0, pendingOverThreeMonths: 0, resolutionDaysTotal: 0 } } },
+      before: {
+        impersonationComplaints: 0,
+        figures: {
+          DIRECTLY_FROM_INVESTORS: { received: 0, resolved: 0, pendingOverThreeMonths: 0, resolutionDaysTotal: 0 },
+        },
+      },
       after: {
         impersonationComplaints: 2,
         figures: {
@@ -191,51 +252,108 @@ describe('saving a month', () => {
     })
 
     // Saving the same figures again changes nothing and writes no audit entry.
-    const again = (await saveMonth('2024-11', monthFields({ 'DIRECTLY_FROM_INVESTORS.received': '3', 'DIRECTLY_FROM_INVESTORS.resolved': '4', 'DIRECTLY_FROM_INVESTORS.pendingOverThreeMonths': '1', 'DIRECTLY_FROM_INVESTORS.resolutionDaysTotal': '30', 'SEBI_SCORES.received': '1', 'SEBI_SCORES.resolved': '1', 'SEBI_SCORES.resolutionDaysTotal': '12' }, '2'), admin.cookie)) as Response
+    const again = (await saveMonth(
+      '2024-11',
+      monthFields(
+        {
+          'DIRECTLY_FROM_INVESTORS.received': '3',
+          'DIRECTLY_FROM_INVESTORS.resolved': '4',
+          'DIRECTLY_FROM_INVESTORS.pendingOverThreeMonths': '1',
+          'DIRECTLY_FROM_INVESTORS.resolutionDaysTotal': '30',
+          'SEBI_SCORES.received': '1',
+          'SEBI_SCORES.resolved': '1',
+          'SEBI_SCORES.resolutionDaysTotal': '12',
+        },
+        '2',
+      ),
+      admin.cookie,
+    )) as Response
     expect(again.headers.get('Location')).toBe('/admin/complaint-board/2024-11?saved=unchanged')
     expect(await prisma.auditLog.count({ where: { actorId: admin.userId } })).toBe(1)
   })
 
   it('refuses a change to an earlier month that would make a later one add up wrongly', async () => {
     const admin = await cookieFor('ADMIN')
-    await saveMonth('2024-11', monthFields({ 'DIRECTLY_FROM_INVESTORS.resolved': '2', 'DIRECTLY_FROM_INVESTORS.resolutionDaysTotal': '20' }), admin.cookie)
+    await saveMonth(
+      '2024-11',
+      monthFields({ 'DIRECTLY_FROM_INVESTORS.resolved': '2', 'DIRECTLY_FROM_INVESTORS.resolutionDaysTotal': '20' }),
+      admin.cookie,
+    )
 
-    const reply = (await saveMonth('2024-10', monthFields({ 'DIRECTLY_FROM_INVESTORS.received': '1' }), admin.cookie)) as Reply
+    const reply = (await saveMonth(
+      '2024-10',
+      monthFields({ 'DIRECTLY_FROM_INVESTORS.received': '1' }),
+      admin.cookie,
+    )) as Reply
     expect(reply.init.status).toBe(409)
     expect(reply.data.result.error['']).toEqual([
       'Saving this would leave November 2024 wrong (Directly from Investors, Resolved): cannot be more than 1, the 1 pending at the start of the month plus the 0 received. Correct November 2024 first.',
     ])
-    expect(await prisma.complaintFigures.findUniqueOrThrow({ where: { month_source: { month: firstDay('2024-10'), source: 'DIRECTLY_FROM_INVESTORS' } } })).toMatchObject({ received: 2 })
+    expect(
+      await prisma.complaintFigures.findUniqueOrThrow({
+        where: { month_source: { month: firstDay('2024-10'), source: 'DIRECTLY_FROM_INVESTORS' } },
+      }),
+    ).toMatchObject({ received: 2 })
     expect(await prisma.auditLog.count({ where: { actorId: admin.userId, subjectId: '2024-10' } })).toBe(0)
   })
 
   it('checks the history again when it saves: figures that stopped adding up since the form was read are refused', async () => {
     const { userId } = await cookieFor('ADMIN')
-    const figures = (received: number, resolved: number) => ({ received, resolved, pendingOverThreeMonths: 0, resolutionDaysTotal: resolved * 5 })
+    const figures = (received: number, resolved: number) => ({
+      received,
+      resolved,
+      pendingOverThreeMonths: 0,
+      resolutionDaysTotal: resolved * 5,
+    })
     const zero = figures(0, 0)
     // The form allowed resolving 2 (October's two were pending); meanwhile October was corrected to 1.
-    await prisma.complaintFigures.update({ where: { month_source: { month: firstDay('2024-10'), source: 'DIRECTLY_FROM_INVESTORS' } }, data: { received: 1 } })
-    const change = await saveComplaintMonth(userId, '2024-11', { impersonationComplaints: 0, figures: { DIRECTLY_FROM_INVESTORS: figures(0, 2), SEBI_SCORES: zero, OTHER_SOURCES: zero } })
-    expect(change).toMatchObject({ ok: false, status: 409, message: 'Directly from Investors, Resolved: cannot be more than 1, the 1 pending at the start of the month plus the 0 received.' })
+    await prisma.complaintFigures.update({
+      where: { month_source: { month: firstDay('2024-10'), source: 'DIRECTLY_FROM_INVESTORS' } },
+      data: { received: 1 },
+    })
+    const change = await saveComplaintMonth(userId, '2024-11', {
+      impersonationComplaints: 0,
+      figures: { DIRECTLY_FROM_INVESTORS: figures(0, 2), SEBI_SCORES: zero, OTHER_SOURCES: zero },
+    })
+    expect(change).toMatchObject({
+      ok: false,
+      status: 409,
+      message:
+        'Directly from Investors, Resolved: cannot be more than 1, the 1 pending at the start of the month plus the 0 received.',
+    })
   })
 })
 
 describe('publishing a month', () => {
   it('puts an ended month on the board, audited; the public board reports it at once', async () => {
     const admin = await cookieFor('ADMIN')
-    const response = (await call(listRoute.action, post('/admin/complaint-board', { month: '2024-12' }, admin.cookie))) as Response
+    const response = (await call(
+      listRoute.action,
+      post('/admin/complaint-board', { month: '2024-12' }, admin.cookie),
+    )) as Response
     expect(response.headers.get('Location')).toBe('/admin/complaint-board/2024-12?published=1')
     const { board } = await publicBoardLoader()
     expect(board!.monthEnding).toBe('December 2024')
     expect(board!.monthTable.total.pendingAtEndOfLastMonth).toBe(2)
-    expect(await prisma.auditLog.findMany({ where: { actorId: admin.userId }, select: { action: true, subjectId: true, before: true, after: true } })).toEqual([
-      { action: 'complaint-board.publish', subjectId: '2024-12', before: null, after: { month: '2024-12', impersonationComplaints: 0 } },
+    expect(
+      await prisma.auditLog.findMany({
+        where: { actorId: admin.userId },
+        select: { action: true, subjectId: true, before: true, after: true },
+      }),
+    ).toEqual([
+      {
+        action: 'complaint-board.publish',
+        subjectId: '2024-12',
+        before: null,
+        after: { month: '2024-12', impersonationComplaints: 0 },
+      },
     ])
   })
 
   it('refuses a month already on the board, one not ended yet, one before the board began and one that is not a month', async () => {
     const { userId, cookie } = await cookieFor('ADMIN')
-    const publish = async (month: string) => (await call(listRoute.action, post('/admin/complaint-board', { month }, cookie))) as Reply
+    const publish = async (month: string) =>
+      (await call(listRoute.action, post('/admin/complaint-board', { month }, cookie))) as Reply
     const nextMonth = new Date(Date.now() + 32 * 86_400_000).toISOString().slice(0, 7)
     const cases: [string, number, string][] = [
       ['2024-11', 409, 'November 2024 is already on the board.'],

@@ -27,13 +27,27 @@ async function person(role: 'ADMIN' | 'CUSTOMER' = 'CUSTOMER') {
 }
 
 const args = (path: string, cookie: string | undefined, params: Record<string, string> = {}) =>
-  ({ request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }), params, context: {} }) as never
+  ({
+    request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }),
+    params,
+    context: {},
+  }) as never
 
 describe('searchCustomers', () => {
   it('finds a customer by phone digits (with or without +91), name, e-mail or PAN, ignoring case', async () => {
     const { user, digits } = await person()
-    for (const query of [digits, `+919${digits}`, `9${digits}`, `MEERA ${digits}`, `meera${digits}@EXAMPLE`, user.pan!.toLowerCase()]) {
-      expect((await searchCustomers(query)).map((found) => found.id), query).toContain(user.id)
+    for (const query of [
+      digits,
+      `+919${digits}`,
+      `9${digits}`,
+      `MEERA ${digits}`,
+      `meera${digits}@EXAMPLE`,
+      user.pan!.toLowerCase(),
+    ]) {
+      expect(
+        (await searchCustomers(query)).map((found) => found.id),
+        query,
+      ).toContain(user.id)
     }
     expect(await searchCustomers('x')).toEqual([])
   })
@@ -57,7 +71,12 @@ describe('searchCustomers', () => {
 describe('customerForAdmin', () => {
   it("reports the KYC step still missing, and nothing for an id that is not a customer's", async () => {
     const { user } = await person()
-    expect(await customerForAdmin(user.id)).toMatchObject({ id: user.id, profileStep: 'pan-card', payments: [], subscriptions: [] })
+    expect(await customerForAdmin(user.id)).toMatchObject({
+      id: user.id,
+      profileStep: 'pan-card',
+      payments: [],
+      subscriptions: [],
+    })
     expect(await customerForAdmin('not-a-uuid')).toBeNull()
   })
 })
@@ -66,9 +85,15 @@ describe('admin customer routes', () => {
   it('answer 404 without a session and for a customer', async () => {
     const { user, cookie } = await person()
     for (const sessionCookie of [undefined, cookie]) {
-      await expect(customersRoute.loader(args('/admin/customers?q=meera', sessionCookie))).rejects.toMatchObject({ init: { status: 404 } })
-      await expect(customerRoute.loader(args(`/admin/customers/${user.id}`, sessionCookie, { userId: user.id }))).rejects.toMatchObject({ init: { status: 404 } })
-      await expect(panCardRoute.loader(args(`/admin/customers/${user.id}/pan-card`, sessionCookie, { userId: user.id }))).rejects.toMatchObject({ init: { status: 404 } })
+      await expect(customersRoute.loader(args('/admin/customers?q=meera', sessionCookie))).rejects.toMatchObject({
+        init: { status: 404 },
+      })
+      await expect(
+        customerRoute.loader(args(`/admin/customers/${user.id}`, sessionCookie, { userId: user.id })),
+      ).rejects.toMatchObject({ init: { status: 404 } })
+      await expect(
+        panCardRoute.loader(args(`/admin/customers/${user.id}/pan-card`, sessionCookie, { userId: user.id })),
+      ).rejects.toMatchObject({ init: { status: 404 } })
     }
   })
 
@@ -78,13 +103,20 @@ describe('admin customer routes', () => {
     await prisma.user.update({ where: { id: user.id }, data: { panCardKey: `pan-cards/${user.id}/missing.png` } })
 
     const page = await customerRoute.loader(args(`/admin/customers/${user.id}`, admin.cookie, { userId: user.id }))
-    expect(page.customer).toMatchObject({ phone: user.phone, dateOfBirth: '01-04-1990', hasPanCard: true, profileStatus: 'Agreement not accepted' })
+    expect(page.customer).toMatchObject({
+      phone: user.phone,
+      dateOfBirth: '01-04-1990',
+      hasPanCard: true,
+      profileStatus: 'Agreement not accepted',
+    })
 
-    const image = await panCardRoute.loader(args(`/admin/customers/${user.id}/pan-card`, admin.cookie, { userId: user.id }))
+    const image = await panCardRoute.loader(
+      args(`/admin/customers/${user.id}/pan-card`, admin.cookie, { userId: user.id }),
+    )
     expect(image.status).toBe(404) // the test stored no file; the access is still on record
-    expect(await prisma.auditLog.findMany({ where: { subjectId: user.id }, select: { action: true, actorId: true } })).toEqual([
-      { action: 'customer.pan-card.view', actorId: admin.user.id },
-    ])
+    expect(
+      await prisma.auditLog.findMany({ where: { subjectId: user.id }, select: { action: true, actorId: true } }),
+    ).toEqual([{ action: 'customer.pan-card.view', actorId: admin.user.id }])
   })
 })
 
@@ -96,19 +128,42 @@ describe('granting a subscription', () => {
     const now = new Date('2026-06-01T06:30:00Z')
     const payment = await createPaymentRow(user.id, [cartItemOf(service)])
     const paidEnd = new Date(now.getTime() + 10 * MS_PER_DAY)
-    await prisma.subscription.create({ data: { userId: user.id, serviceId: service.id, paymentId: payment.id, startsAt: now, endsAt: paidEnd } })
+    await prisma.subscription.create({
+      data: { userId: user.id, serviceId: service.id, paymentId: payment.id, startsAt: now, endsAt: paidEnd },
+    })
     await activeSubscriptions(user.id, now) // cached now
 
-    const outcome = await grantSubscriptionAsAdmin(admin.user.id, user.id, { serviceId: service.id, durationDays: 7, reason: 'Reports missed during the outage' }, now)
+    const outcome = await grantSubscriptionAsAdmin(
+      admin.user.id,
+      user.id,
+      { serviceId: service.id, durationDays: 7, reason: 'Reports missed during the outage' },
+      now,
+    )
 
     expect(outcome).toEqual({ ok: true, message: `Granted 7 days of ${service.name}, ending on 18-06-2026.` })
     const [granted] = await prisma.subscription.findMany({ where: { userId: user.id, paymentId: null } })
-    expect(granted).toMatchObject({ startsAt: paidEnd, endsAt: new Date(paidEnd.getTime() + 7 * MS_PER_DAY), grantReason: 'Reports missed during the outage', grantedById: admin.user.id })
+    expect(granted).toMatchObject({
+      startsAt: paidEnd,
+      endsAt: new Date(paidEnd.getTime() + 7 * MS_PER_DAY),
+      grantReason: 'Reports missed during the outage',
+      grantedById: admin.user.id,
+    })
     expect((await activeSubscriptions(user.id, now))[0]?.endsAt).toEqual(granted!.endsAt)
-    expect(await prisma.auditLog.findMany({ where: { subjectId: user.id }, select: { action: true, after: true } })).toEqual([
-      { action: 'subscription.grant', after: expect.objectContaining({ subscriptionId: granted!.id, durationDays: 7, reason: 'Reports missed during the outage' }) },
+    expect(
+      await prisma.auditLog.findMany({ where: { subjectId: user.id }, select: { action: true, after: true } }),
+    ).toEqual([
+      {
+        action: 'subscription.grant',
+        after: expect.objectContaining({
+          subscriptionId: granted!.id,
+          durationDays: 7,
+          reason: 'Reports missed during the outage',
+        }),
+      },
     ])
-    expect(await queuedEmails(user.email!)).toEqual([expect.objectContaining({ subject: 'A subscription was added to your account' })])
+    expect(await queuedEmails(user.email!)).toEqual([
+      expect.objectContaining({ subject: 'A subscription was added to your account' }),
+    ])
   })
 
   it('refuses a missing reason or a customer who does not exist, and neither a customer nor a visitor may grant at all', async () => {
@@ -126,13 +181,24 @@ describe('granting a subscription', () => {
         context: {},
       } as never)
 
-    const noReason = (await post(admin.cookie, { serviceId: service.id, durationDays: '7', reason: ' ' })) as { init: { status: number }; data: { errors: { reason?: string[] } } }
+    const noReason = (await post(admin.cookie, { serviceId: service.id, durationDays: '7', reason: ' ' })) as {
+      init: { status: number }
+      data: { errors: { reason?: string[] } }
+    }
     expect(noReason.init.status).toBe(400)
     expect(noReason.data.errors.reason).toEqual(['Give the reason for this grant.'])
     for (const sessionCookie of [cookie, undefined]) {
-      await expect(post(sessionCookie, { serviceId: service.id, durationDays: '7', reason: 'Because' })).rejects.toMatchObject({ init: { status: 404 } })
+      await expect(
+        post(sessionCookie, { serviceId: service.id, durationDays: '7', reason: 'Because' }),
+      ).rejects.toMatchObject({ init: { status: 404 } })
     }
-    expect(await grantSubscriptionAsAdmin(admin.user.id, crypto.randomUUID(), { serviceId: service.id, durationDays: 7, reason: 'Because' })).toMatchObject({ ok: false, status: 404 })
+    expect(
+      await grantSubscriptionAsAdmin(admin.user.id, crypto.randomUUID(), {
+        serviceId: service.id,
+        durationDays: 7,
+        reason: 'Because',
+      }),
+    ).toMatchObject({ ok: false, status: 404 })
     expect(await prisma.subscription.count({ where: { userId: user.id } })).toBe(0)
   })
 })

@@ -19,11 +19,19 @@ async function paidPayment(name: string, createdAt: Date) {
   await prisma.user.update({ where: { id: userId }, data: { name } })
   const service = await createService('Equity', 299_950, 30)
   const payment = await createPaymentRow(userId, [cartItemOf(service)], { createdAt })
-  await markPaymentPaid(payment.id, { gatewayPaymentId: `pay_${payment.id.slice(0, 8)}`, paidAt: createdAt, source: 'webhook' })
+  await markPaymentPaid(payment.id, {
+    gatewayPaymentId: `pay_${payment.id.slice(0, 8)}`,
+    paidAt: createdAt,
+    source: 'webhook',
+  })
   return { paymentId: payment.id, service }
 }
 
-const lines = (csv: string) => csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n')
+const lines = (csv: string) =>
+  csv
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n')
 
 describe('exportCsv', () => {
   it('takes the India dates, both included: 00:00 IST on the first to 23:59 IST on the last', async () => {
@@ -63,7 +71,10 @@ describe('exportCsv', () => {
   it("writes a customer's phone number as it is, without the formula guard's apostrophe", async () => {
     const { userId } = await admin()
     const { paymentId } = await paidPayment('phone owner', new Date('2026-03-11T06:00:00Z'))
-    const { phone } = await prisma.user.findFirstOrThrow({ where: { payments: { some: { id: paymentId } } }, select: { phone: true } })
+    const { phone } = await prisma.user.findFirstOrThrow({
+      where: { payments: { some: { id: paymentId } } },
+      select: { phone: true },
+    })
     for (const kind of ['payments', 'subscriptions'] as const) {
       const result = await exportCsv(userId, { kind, from: '2026-03-11', to: '2026-03-11' })
       if (!result.ok) throw new Error(result.message)
@@ -76,25 +87,41 @@ describe('exportCsv', () => {
     const { userId } = await admin()
     await paidPayment('one', new Date('2026-04-10T06:00:00Z'))
     await paidPayment('two', new Date('2026-04-11T06:00:00Z'))
-    expect(await exportCsv(userId, { kind: 'payments', from: '2026-04-10', to: '2026-04-11' }, { maxRows: 1 })).toEqual({
-      ok: false,
-      message: 'More than 1 rows: choose a shorter range.',
-    })
+    expect(await exportCsv(userId, { kind: 'payments', from: '2026-04-10', to: '2026-04-11' }, { maxRows: 1 })).toEqual(
+      {
+        ok: false,
+        message: 'More than 1 rows: choose a shorter range.',
+      },
+    )
   })
 })
 
 describe('GET /admin/export.csv and /admin/export', () => {
-  const request = (path: string, cookie?: string) => ({ request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }), params: {}, context: {} }) as never
-  const download = (query: string, cookie?: string) => exportCsvRoute.loader(request(`/admin/export.csv${query}`, cookie))
+  const request = (path: string, cookie?: string) =>
+    ({
+      request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }),
+      params: {},
+      context: {},
+    }) as never
+  const download = (query: string, cookie?: string) =>
+    exportCsvRoute.loader(request(`/admin/export.csv${query}`, cookie))
   const load = (query: string, cookie?: string) =>
-    exportRoute.loader({ request: new Request(`http://localhost/admin/export${query}`, { headers: cookie ? { Cookie: cookie } : {} }), params: {}, context: {} } as never)
+    exportRoute.loader({
+      request: new Request(`http://localhost/admin/export${query}`, { headers: cookie ? { Cookie: cookie } : {} }),
+      params: {},
+      context: {},
+    } as never)
 
   it('is a 404 for anyone but an admin', async () => {
     const customer = await createUser()
     const cookie = (await createSession(customer)).split(';')[0]!
     for (const handler of [load, download]) {
-      await expect(handler('?kind=payments&from=2026-02-01&to=2026-02-28')).rejects.toMatchObject({ init: { status: 404 } })
-      await expect(handler('?kind=payments&from=2026-02-01&to=2026-02-28', cookie)).rejects.toMatchObject({ init: { status: 404 } })
+      await expect(handler('?kind=payments&from=2026-02-01&to=2026-02-28')).rejects.toMatchObject({
+        init: { status: 404 },
+      })
+      await expect(handler('?kind=payments&from=2026-02-01&to=2026-02-28', cookie)).rejects.toMatchObject({
+        init: { status: 404 },
+      })
     }
   })
 
@@ -102,13 +129,19 @@ describe('GET /admin/export.csv and /admin/export', () => {
     const { cookie } = await admin()
     const file = await download('?kind=subscriptions&from=2026-02-01&to=2026-02-28', cookie)
     expect(file.headers.get('Content-Type')).toBe('text/csv; charset=utf-8')
-    expect(file.headers.get('Content-Disposition')).toBe('attachment; filename="subscriptions-2026-02-01-to-2026-02-28.csv"')
+    expect(file.headers.get('Content-Disposition')).toBe(
+      'attachment; filename="subscriptions-2026-02-01-to-2026-02-28.csv"',
+    )
 
     const back = await download('?kind=payments&from=2026-03-01&to=2026-02-01', cookie)
     expect(back.headers.get('Location')).toBe('/admin/export?kind=payments&from=2026-03-01&to=2026-02-01')
-    const reversed = (await load('?kind=payments&from=2026-03-01&to=2026-02-01', cookie)) as { errors: { to?: string[] } }
+    const reversed = (await load('?kind=payments&from=2026-03-01&to=2026-02-01', cookie)) as {
+      errors: { to?: string[] }
+    }
     expect(reversed.errors.to).toEqual(['The end date must not be before the start date.'])
-    const tooLong = (await load('?kind=payments&from=2025-01-01&to=2026-02-01', cookie)) as { errors: { to?: string[] } }
+    const tooLong = (await load('?kind=payments&from=2025-01-01&to=2026-02-01', cookie)) as {
+      errors: { to?: string[] }
+    }
     expect(tooLong.errors.to).toEqual(['Export at most 366 days at a time.'])
   })
 })

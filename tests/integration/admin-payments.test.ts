@@ -1,6 +1,11 @@
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
-import { confirmPaymentAsAdmin, gatewayPaymentsForAdmin, pendingManualPaymentsForReview, rejectPaymentAsAdmin } from '~/server/admin-payments.server'
+import {
+  confirmPaymentAsAdmin,
+  gatewayPaymentsForAdmin,
+  pendingManualPaymentsForReview,
+  rejectPaymentAsAdmin,
+} from '~/server/admin-payments.server'
 import { prisma } from '~/server/db.server'
 import { settlePayments, stopJobs } from '~/server/jobs.server'
 import { deliverEmail } from '~/server/mail.server'
@@ -54,7 +59,11 @@ describe('confirming a manual payment', () => {
         action: 'payment.confirm',
         subjectType: 'Payment',
         before: { status: 'PENDING_VERIFICATION' },
-        after: expect.objectContaining({ status: 'PAID', paidVia: 'admin', subscriptionIds: expect.arrayContaining(subscriptions.map((s) => s.id)) }),
+        after: expect.objectContaining({
+          status: 'PAID',
+          paidVia: 'admin',
+          subscriptionIds: expect.arrayContaining(subscriptions.map((s) => s.id)),
+        }),
       }),
     ])
     expect(await queuedEmails(email)).toEqual([expect.objectContaining({ subject: 'Your payment is confirmed' })])
@@ -65,7 +74,10 @@ describe('confirming a manual payment', () => {
     const [first, second] = await Promise.all([admin(), admin()])
     const { email, paymentId } = await manualClaim()
 
-    const outcomes = await Promise.all([confirmPaymentAsAdmin(first, paymentId), confirmPaymentAsAdmin(second, paymentId)])
+    const outcomes = await Promise.all([
+      confirmPaymentAsAdmin(first, paymentId),
+      confirmPaymentAsAdmin(second, paymentId),
+    ])
 
     expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true])
     expect(outcomes.map((outcome) => outcome.message)).toContain('That payment was already confirmed.')
@@ -82,15 +94,27 @@ describe('confirming a manual payment', () => {
 
     const outcome = await confirmPaymentAsAdmin(actorId, paymentId)
 
-    expect(outcome).toEqual({ ok: false, status: 409, message: 'That payment is no longer pending and cannot be confirmed.' })
+    expect(outcome).toEqual({
+      ok: false,
+      status: 409,
+      message: 'That payment is no longer pending and cannot be confirmed.',
+    })
     expect(await prisma.subscription.count({ where: { paymentId } })).toBe(0)
-    expect(await prisma.auditLog.findMany({ where: { subjectId: paymentId }, select: { action: true } })).toEqual([{ action: 'payment.reject' }])
+    expect(await prisma.auditLog.findMany({ where: { subjectId: paymentId }, select: { action: true } })).toEqual([
+      { action: 'payment.reject' },
+    ])
   })
 
   it('answers 404 for a payment that does not exist', async () => {
     const actorId = await admin()
-    expect(await confirmPaymentAsAdmin(actorId, '00000000-0000-4000-8000-000000000000')).toMatchObject({ ok: false, status: 404 })
-    expect(await rejectPaymentAsAdmin(actorId, '00000000-0000-4000-8000-000000000000', 'Nope')).toMatchObject({ ok: false, status: 404 })
+    expect(await confirmPaymentAsAdmin(actorId, '00000000-0000-4000-8000-000000000000')).toMatchObject({
+      ok: false,
+      status: 404,
+    })
+    expect(await rejectPaymentAsAdmin(actorId, '00000000-0000-4000-8000-000000000000', 'Nope')).toMatchObject({
+      ok: false,
+      status: 404,
+    })
   })
 })
 
@@ -102,10 +126,18 @@ describe('rejecting a manual payment', () => {
 
     expect(await rejectPaymentAsAdmin(actorId, paymentId, '  No transfer with this UTR  ')).toMatchObject({ ok: true })
 
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: 'REJECTED', rejectedReason: '  No transfer with this UTR  ' })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
+      status: 'REJECTED',
+      rejectedReason: '  No transfer with this UTR  ',
+    })
     expect(await pendingPayments(userId, new Date())).toEqual([])
     const [entry] = await prisma.auditLog.findMany({ where: { subjectId: paymentId } })
-    expect(entry).toMatchObject({ actorId, action: 'payment.reject', before: { status: 'PENDING_VERIFICATION' }, after: { status: 'REJECTED' } })
+    expect(entry).toMatchObject({
+      actorId,
+      action: 'payment.reject',
+      before: { status: 'PENDING_VERIFICATION' },
+      after: { status: 'REJECTED' },
+    })
     const [mail] = await queuedEmails(email)
     expect(mail).toMatchObject({ subject: 'We could not verify your payment' })
     expect(mail!.body).toContain('No transfer with this UTR')
@@ -116,7 +148,9 @@ describe('rejecting a manual payment', () => {
     const actorId = await admin()
     const { paymentId } = await manualClaim()
     await rejectPaymentAsAdmin(actorId, paymentId, 'No transfer found')
-    await expect(prisma.auditLog.updateMany({ where: { subjectId: paymentId }, data: { action: 'edited' } })).rejects.toThrow(/append-only/)
+    await expect(
+      prisma.auditLog.updateMany({ where: { subjectId: paymentId }, data: { action: 'edited' } }),
+    ).rejects.toThrow(/append-only/)
     await expect(prisma.auditLog.deleteMany({ where: { subjectId: paymentId } })).rejects.toThrow(/append-only/)
   })
 })
@@ -141,7 +175,9 @@ describe('expiry after 7 days (injected clock)', () => {
     const atExpiry = new Date(createdAt.getTime() + MANUAL_PAYMENT_EXPIRY_DAYS * MS_PER_DAY)
 
     expect((await pendingManualPaymentsForReview(justBefore)).map((payment) => payment.id)).toContain(paymentId)
-    expect((await pendingPayments(userId, justBefore, { fresh: true })).map((payment) => payment.id)).toEqual([paymentId])
+    expect((await pendingPayments(userId, justBefore, { fresh: true })).map((payment) => payment.id)).toEqual([
+      paymentId,
+    ])
 
     // The job has not run yet: the row is still PENDING_VERIFICATION, but 7 days are up.
     expect((await pendingManualPaymentsForReview(atExpiry)).map((payment) => payment.id)).not.toContain(paymentId)
@@ -151,8 +187,13 @@ describe('expiry after 7 days (injected clock)', () => {
       status: 409,
       message: 'That payment expired after 7 days and can no longer be confirmed.',
     })
-    expect(await rejectPaymentAsAdmin(actorId, paymentId, 'Too late', atExpiry)).toMatchObject({ ok: false, status: 409 })
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: 'PENDING_VERIFICATION' })
+    expect(await rejectPaymentAsAdmin(actorId, paymentId, 'Too late', atExpiry)).toMatchObject({
+      ok: false,
+      status: 409,
+    })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
+      status: 'PENDING_VERIFICATION',
+    })
 
     // The settle-payments job (pg-boss hands each run to one instance) then marks it EXPIRED.
     await settlePayments(atExpiry)
@@ -165,9 +206,16 @@ describe('expiry after 7 days (injected clock)', () => {
     const now = new Date('2026-11-20T10:00:00Z')
     const older = await manualClaim(new Date(now.getTime() - 3 * MS_PER_DAY))
     const newer = await manualClaim(new Date(now.getTime() - MS_PER_DAY))
-    const queue = (await pendingManualPaymentsForReview(now)).filter((payment) => [older.paymentId, newer.paymentId].includes(payment.id))
+    const queue = (await pendingManualPaymentsForReview(now)).filter((payment) =>
+      [older.paymentId, newer.paymentId].includes(payment.id),
+    )
     expect(queue.map((payment) => payment.id)).toEqual([older.paymentId, newer.paymentId])
-    expect(queue[0]).toMatchObject({ ageMs: 3 * MS_PER_DAY, timeLeftMs: 4 * MS_PER_DAY, utr: 'UTR123456789', amountPaise: 449_800 })
+    expect(queue[0]).toMatchObject({
+      ageMs: 3 * MS_PER_DAY,
+      timeLeftMs: 4 * MS_PER_DAY,
+      utr: 'UTR123456789',
+      amountPaise: 449_800,
+    })
     expect(queue[0]!.user).toMatchObject({ name: 'asha rao' })
     expect(queue[0]!.cart).toHaveLength(2)
   })
@@ -178,9 +226,15 @@ describe('gateway payments for the admin', () => {
     const userId = await createUser()
     const service = await createService('Equity', 299_900, 30)
     // 23:30 IST on 20 November is 18:00 UTC: it belongs to the 20th in India.
-    const lateOn20th = await createPaymentRow(userId, [cartItemOf(service)], { createdAt: new Date('2026-11-20T18:00:00Z') })
-    const on21st = await createPaymentRow(userId, [cartItemOf(service)], { status: 'FAILED', createdAt: new Date('2026-11-21T05:00:00Z') })
-    const ids = (rows: { id: string }[]) => rows.map((row) => row.id).filter((id) => [lateOn20th.id, on21st.id].includes(id))
+    const lateOn20th = await createPaymentRow(userId, [cartItemOf(service)], {
+      createdAt: new Date('2026-11-20T18:00:00Z'),
+    })
+    const on21st = await createPaymentRow(userId, [cartItemOf(service)], {
+      status: 'FAILED',
+      createdAt: new Date('2026-11-21T05:00:00Z'),
+    })
+    const ids = (rows: { id: string }[]) =>
+      rows.map((row) => row.id).filter((id) => [lateOn20th.id, on21st.id].includes(id))
 
     expect(ids(await gatewayPaymentsForAdmin({ from: '2026-11-20', to: '2026-11-20' }))).toEqual([lateOn20th.id])
     expect(ids(await gatewayPaymentsForAdmin({ from: '2026-11-21' }))).toEqual([on21st.id])

@@ -65,7 +65,11 @@ describe('ADMIN_PHONES decides who is an admin', () => {
     const applied = await applyAdminPhones([listed])
     expect(applied.promoted).toBe(1)
     expect(applied.demoted).toBeGreaterThanOrEqual(1)
-    expect([await roleOf(listed), await roleOf(dropped), await roleOf(customer)]).toEqual(['ADMIN', 'CUSTOMER', 'CUSTOMER'])
+    expect([await roleOf(listed), await roleOf(dropped), await roleOf(customer)]).toEqual([
+      'ADMIN',
+      'CUSTOMER',
+      'CUSTOMER',
+    ])
     // An open session of the dropped admin no longer reaches the console.
     expect(await isAdminSession(droppedUser.id)).toBe(false)
     expect(await applyAdminPhones([listed])).toEqual({ promoted: 0, demoted: 0 })

@@ -15,7 +15,10 @@ type Handler = (args: { request: Request; params: object; context: object }) => 
 
 async function cookieFor(role: 'ADMIN' | 'CUSTOMER'): Promise<{ userId: string; cookie: string }> {
   const userId = await createUser()
-  await prisma.user.update({ where: { id: userId }, data: { role, name: 'asha rao', email: `${userId.slice(0, 8)}@example.in` } })
+  await prisma.user.update({
+    where: { id: userId },
+    data: { role, name: 'asha rao', email: `${userId.slice(0, 8)}@example.in` },
+  })
   return { userId, cookie: (await createSession(userId)).split(';')[0]! }
 }
 
@@ -56,15 +59,24 @@ describe('the admin console is invisible to anyone but an ADMIN', () => {
   it.each([
     ['confirm', {}],
     ['reject', { reason: 'No transfer found' }],
-  ])('the payments action (%s) answers 404 without a session and for a customer, and changes nothing', async (intent, extra) => {
-    const paymentId = await claim()
-    const { cookie } = await cookieFor('CUSTOMER')
-    const fields = { intent, paymentId, ...extra }
-    await expect(call(paymentsAction as Handler, post('/admin/payments', fields))).rejects.toMatchObject({ init: { status: 404 } })
-    await expect(call(paymentsAction as Handler, post('/admin/payments', fields, cookie))).rejects.toMatchObject({ init: { status: 404 } })
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: 'PENDING_VERIFICATION' })
-    expect(await prisma.auditLog.count({ where: { subjectId: paymentId } })).toBe(0)
-  })
+  ])(
+    'the payments action (%s) answers 404 without a session and for a customer, and changes nothing',
+    async (intent, extra) => {
+      const paymentId = await claim()
+      const { cookie } = await cookieFor('CUSTOMER')
+      const fields = { intent, paymentId, ...extra }
+      await expect(call(paymentsAction as Handler, post('/admin/payments', fields))).rejects.toMatchObject({
+        init: { status: 404 },
+      })
+      await expect(call(paymentsAction as Handler, post('/admin/payments', fields, cookie))).rejects.toMatchObject({
+        init: { status: 404 },
+      })
+      expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
+        status: 'PENDING_VERIFICATION',
+      })
+      expect(await prisma.auditLog.count({ where: { subjectId: paymentId } })).toBe(0)
+    },
+  )
 
   it('lets an admin in: /admin redirects to the payments page, which lists the pending claim', async () => {
     const paymentId = await claim()
@@ -76,7 +88,10 @@ describe('the admin console is invisible to anyone but an ADMIN', () => {
       pending: { id: string; utr: string | null; timeLeft: string }[]
       filter: object
     }
-    expect(page.pending.find((payment) => payment.id === paymentId)).toMatchObject({ utr: 'UTR42', timeLeft: '6 days 23 hours' })
+    expect(page.pending.find((payment) => payment.id === paymentId)).toMatchObject({
+      utr: 'UTR42',
+      timeLeft: '6 days 23 hours',
+    })
     expect(page.filter).toEqual({})
     expect(await call(auditLoader as Handler, get('/admin/audit', cookie))).toHaveProperty('entries')
   })
@@ -88,28 +103,38 @@ describe('the payments action for an admin', () => {
     vi.spyOn(console, 'log').mockImplementation(() => {})
     const paymentId = await claim()
     const { userId, cookie } = await cookieFor('ADMIN')
-    const result = (await call(paymentsAction as Handler, post('/admin/payments', { intent: 'confirm', paymentId }, cookie))) as {
+    const result = (await call(
+      paymentsAction as Handler,
+      post('/admin/payments', { intent: 'confirm', paymentId }, cookie),
+    )) as {
       data: { outcome: { ok: boolean } }
       init: { status: number }
     }
     expect(result.init.status).toBe(200)
     expect(result.data.outcome.ok).toBe(true)
-    expect(await prisma.auditLog.findMany({ where: { subjectId: paymentId }, select: { actorId: true, action: true } })).toEqual([
-      { actorId: userId, action: 'payment.confirm' },
-    ])
+    expect(
+      await prisma.auditLog.findMany({ where: { subjectId: paymentId }, select: { actorId: true, action: true } }),
+    ).toEqual([{ actorId: userId, action: 'payment.confirm' }])
   })
 
   it('asks for a reason before rejecting, keeping the claim pending', async () => {
     const paymentId = await claim()
     const { cookie } = await cookieFor('ADMIN')
-    const result = (await call(paymentsAction as Handler, post('/admin/payments', { intent: 'reject', paymentId, reason: ' ' }, cookie))) as {
+    const result = (await call(
+      paymentsAction as Handler,
+      post('/admin/payments', { intent: 'reject', paymentId, reason: ' ' }, cookie),
+    )) as {
       data: { paymentId: string; result: { error: Record<string, string[]> } }
       init: { status: number }
     }
     expect(result.init.status).toBe(400)
     expect(result.data.paymentId).toBe(paymentId)
-    expect(result.data.result.error.reason).toEqual(['Give the reason for rejecting this payment; the customer sees it.'])
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: 'PENDING_VERIFICATION' })
+    expect(result.data.result.error.reason).toEqual([
+      'Give the reason for rejecting this payment; the customer sees it.',
+    ])
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
+      status: 'PENDING_VERIFICATION',
+    })
   })
 
   it('rejects with a reason, and answers 409 to a second reject', async () => {
@@ -117,8 +142,12 @@ describe('the payments action for an admin', () => {
     const paymentId = await claim()
     const { cookie } = await cookieFor('ADMIN')
     const fields = { intent: 'reject', paymentId, reason: 'No transfer with this UTR' }
-    const first = (await call(paymentsAction as Handler, post('/admin/payments', fields, cookie))) as { init: { status: number } }
-    const second = (await call(paymentsAction as Handler, post('/admin/payments', fields, cookie))) as { init: { status: number } }
+    const first = (await call(paymentsAction as Handler, post('/admin/payments', fields, cookie))) as {
+      init: { status: number }
+    }
+    const second = (await call(paymentsAction as Handler, post('/admin/payments', fields, cookie))) as {
+      init: { status: number }
+    }
     expect([first.init.status, second.init.status]).toEqual([200, 409])
     expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
       status: 'REJECTED',

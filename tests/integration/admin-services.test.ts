@@ -22,7 +22,12 @@ const post = (path: string, fields: Record<string, string>, cookie?: string) =>
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
   })
 
-const form = (name: string) => ({ name, description: ['Daily ideas', 'Weekly call'], pricePaise: 299_900, durationDays: 30 })
+const form = (name: string) => ({
+  name,
+  description: ['Daily ideas', 'Weekly call'],
+  pricePaise: 299_900,
+  durationDays: 30,
+})
 const uniqueName = (prefix: string) => `${prefix} ${crypto.randomUUID().slice(0, 8)}`
 
 describe('admin services routes', () => {
@@ -33,7 +38,11 @@ describe('admin services routes', () => {
       const headers = sessionCookie ? { Cookie: sessionCookie } : undefined
       const calls: [Handler, Request, object][] = [
         [servicesRoute.loader as Handler, new Request('http://localhost/admin/services', { headers }), {}],
-        [servicesRoute.action as Handler, post('/admin/services', { intent: 'deactivate', serviceId: crypto.randomUUID() }, sessionCookie), {}],
+        [
+          servicesRoute.action as Handler,
+          post('/admin/services', { intent: 'deactivate', serviceId: crypto.randomUUID() }, sessionCookie),
+          {},
+        ],
         [editRoute.loader as Handler, new Request('http://localhost/admin/services/new', { headers }), {}],
         [editRoute.action as Handler, post('/admin/services/new', fields, sessionCookie), {}],
       ]
@@ -74,7 +83,11 @@ describe('admin service changes', () => {
     await setServiceOnSale(actorId, created.serviceId, false)
     expect((await getActiveServices()).map((service) => service.id)).not.toContain(created.serviceId)
 
-    const audit = await prisma.auditLog.findMany({ where: { subjectId: created.serviceId }, orderBy: { createdAt: 'asc' }, select: { action: true, actorId: true, before: true, after: true } })
+    const audit = await prisma.auditLog.findMany({
+      where: { subjectId: created.serviceId },
+      orderBy: { createdAt: 'asc' },
+      select: { action: true, actorId: true, before: true, after: true },
+    })
     expect(audit.map((entry) => entry.action)).toEqual(['service.create', 'service.update', 'service.deactivate'])
     expect(audit.every((entry) => entry.actorId === actorId)).toBe(true)
     expect(audit[1]).toMatchObject({ before: { pricePaise: 299_900 }, after: { pricePaise: 349_900 } })
@@ -97,8 +110,16 @@ describe('admin service changes', () => {
     const { userId: actorId } = await cookieFor('ADMIN')
     const name = uniqueName('Commodity')
     await createService(actorId, form(name))
-    expect(await createService(actorId, form(name))).toEqual({ ok: false, status: 409, field: 'name', message: 'Another service already has this name.' })
-    expect(await updateService(actorId, crypto.randomUUID(), form(uniqueName('Ghost')))).toMatchObject({ ok: false, status: 404 })
+    expect(await createService(actorId, form(name))).toEqual({
+      ok: false,
+      status: 409,
+      field: 'name',
+      message: 'Another service already has this name.',
+    })
+    expect(await updateService(actorId, crypto.randomUUID(), form(uniqueName('Ghost')))).toMatchObject({
+      ok: false,
+      status: 404,
+    })
     expect(await setServiceOnSale(actorId, 'not-a-uuid', false)).toMatchObject({ ok: false, status: 404 })
   })
 })

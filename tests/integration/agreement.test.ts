@@ -66,7 +66,11 @@ describe('the agreement-signing hook', () => {
     await prisma.user.deleteMany()
     const user = await userAtAgreementStep()
     const signedAt = new Date('2026-01-02T03:04:05Z')
-    await agreementSigning().sign(user.id, { version: AGREEMENT.version, textSha256: AGREEMENT.textSha256, ip: '198.51.100.7' }, signedAt)
+    await agreementSigning().sign(
+      user.id,
+      { version: AGREEMENT.version, textSha256: AGREEMENT.textSha256, ip: '198.51.100.7' },
+      signedAt,
+    )
     expect(await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({
       agreementAcceptedAt: signedAt,
       agreementVersion: AGREEMENT.version,

@@ -7,7 +7,10 @@ import { createSession } from '~/server/session.server'
 import { z } from 'zod'
 import { createUser } from '../support/payment-fixtures'
 
-type RouteModule = { loader?: (args: never) => Promise<Response> | Response; action?: (args: never) => Promise<Response> | Response }
+type RouteModule = {
+  loader?: (args: never) => Promise<Response> | Response
+  action?: (args: never) => Promise<Response> | Response
+}
 
 const routeModules = import.meta.glob<RouteModule>('../../app/routes/api.v1/*.ts', { eager: true })
 const callName = (file: string) => file.replace(/^.*\/api\.v1\//, '').replace(/\.ts$/, '')
@@ -24,7 +27,10 @@ const ANY_METHOD = new Set(['not-found'])
 
 const args = (request: Request) => ({ request, params: {}, context: { clientIp: '127.0.0.1', cspNonce: '' } }) as never
 const requestFor = (method: string, body?: string) =>
-  new Request('http://localhost/api/v1/some-call', { method, ...(body ? { body, headers: { 'Content-Type': 'application/json' } } : {}) })
+  new Request('http://localhost/api/v1/some-call', {
+    method,
+    ...(body ? { body, headers: { 'Content-Type': 'application/json' } } : {}),
+  })
 
 const UNEXPECTED_ERROR_ANSWER = { message: 'Something went wrong on our side. Please try again in a moment.' }
 
@@ -43,12 +49,15 @@ describe('the /api/v1 route modules', () => {
     if (ANY_METHOD.has(name)) continue
     const allowed = GET_CALLS.has(name) ? 'GET' : 'POST'
     it(`${name} answers other methods than ${allowed} with 405 JSON and Allow: ${allowed}`, async () => {
-      const wrong = allowed === 'GET' ? ['POST', 'PUT', 'DELETE', 'OPTIONS'] : ['GET', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']
+      const wrong =
+        allowed === 'GET' ? ['POST', 'PUT', 'DELETE', 'OPTIONS'] : ['GET', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']
       for (const method of wrong) {
         // React Router hands GET, HEAD and OPTIONS to the loader, every other method to the action.
         const handler = ['GET', 'HEAD', 'OPTIONS'].includes(method) ? module.loader : module.action
         expect(handler, `${name} must export a handler for ${method}`).toBeTypeOf('function')
-        const response = await handler!(args(requestFor(method, ['GET', 'OPTIONS'].includes(method) ? undefined : '{}')))
+        const response = await handler!(
+          args(requestFor(method, ['GET', 'OPTIONS'].includes(method) ? undefined : '{}')),
+        )
         expect(response.status, `${method} ${name}`).toBe(405)
         expect(response.headers.get('Allow')).toBe(allowed)
         expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
@@ -65,7 +74,9 @@ describe('an unexpected error in an /api/v1 call', () => {
     vi.spyOn(prisma.payment, 'findMany').mockRejectedValueOnce(failure)
     const cookie = (await createSession(await createUser())).split(';')[0]!
 
-    const response = await pendingPayments.loader(args(new Request('http://localhost/api/v1/payments/pending-payments', { headers: { Cookie: cookie } })))
+    const response = await pendingPayments.loader(
+      args(new Request('http://localhost/api/v1/payments/pending-payments', { headers: { Cookie: cookie } })),
+    )
     expect(response.status).toBe(500)
     expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
     expect(await response.json()).toEqual(UNEXPECTED_ERROR_ANSWER)
@@ -99,7 +110,12 @@ function largeBody(chunkBytes: number, headers: Record<string, string> = {}) {
       controller.enqueue(new Uint8Array(chunkBytes).fill(0x20))
     },
   })
-  const request = new Request('http://localhost/api/v1/otp/request', { method: 'POST', body, headers, duplex: 'half' } as RequestInit)
+  const request = new Request('http://localhost/api/v1/otp/request', {
+    method: 'POST',
+    body,
+    headers,
+    duplex: 'half',
+  } as RequestInit)
   return { request, pulled }
 }
 

@@ -32,7 +32,10 @@ describe('the Express layer of /api/v1', () => {
   })
 
   it('takes an XSRF cookie that is not valid percent-encoding as no token: 403 JSON and a new cookie', async () => {
-    const response = await send('POST', '/api/v1/users/logout', { Cookie: 'XSRF-TOKEN=%E0%A4%A', 'X-XSRF-TOKEN': '%E0%A4%A' })
+    const response = await send('POST', '/api/v1/users/logout', {
+      Cookie: 'XSRF-TOKEN=%E0%A4%A',
+      'X-XSRF-TOKEN': '%E0%A4%A',
+    })
     expect(response.status).toBe(403)
     expect(response.headers['content-type']).toMatch(/^application\/json/)
     expect(String(response.headers['set-cookie'])).toMatch(/^XSRF-TOKEN=[\w-]{32};/)
@@ -45,7 +48,9 @@ describe('the Express layer of /api/v1', () => {
     const response = await send('GET', '/api/v1/users/current-user')
     expect(response.status).toBe(500)
     expect(response.headers['content-type']).toMatch(/^application\/json/)
-    expect(JSON.parse(response.body)).toEqual({ message: 'Something went wrong on our side. Please try again in a moment.' })
+    expect(JSON.parse(response.body)).toEqual({
+      message: 'Something went wrong on our side. Please try again in a moment.',
+    })
     expect(log).toHaveBeenCalledTimes(1)
   })
 })

@@ -18,7 +18,14 @@ async function customer({ complete = true } = {}) {
   if (complete) {
     await prisma.user.update({
       where: { id: userId },
-      data: { name: 'asha rao', email: 'asha@example.in', dateOfBirth: new Date('2001-05-17'), pan: 'ABCPE1234F', panCardKey: 'k', agreementAcceptedAt: new Date() },
+      data: {
+        name: 'asha rao',
+        email: 'asha@example.in',
+        dateOfBirth: new Date('2001-05-17'),
+        pan: 'ABCPE1234F',
+        panCardKey: 'k',
+        agreementAcceptedAt: new Date(),
+      },
     })
   }
   const cookie = (await createSession(userId)).split(';')[0]!
@@ -26,7 +33,11 @@ async function customer({ complete = true } = {}) {
 }
 
 const post = (path: string, cookie: string, body: unknown) =>
-  new Request(`http://localhost${path}`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  new Request(`http://localhost${path}`, {
+    method: 'POST',
+    headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 
 /** SPEC's create-order body for a cart of service ids, with the total the client showed (rupees). */
 const checkoutBody = (ids: string[], amount: number) => ({
@@ -46,7 +57,12 @@ describe('POST /api/v1/payments/create-order', () => {
     const equity = await createService('Equity', 299_900, 30)
     const swing = await createService('Swing', 149_950, 90)
     const cart = JSON.stringify([{ _id: equity.id, service: { _id: equity.id, price: 1 } }, swing.id])
-    const body = (amount: number) => ({ amount, currency: 'INR', receipt: 'ABCPE1234F', notes: { number: '+919876543210', details: '{}', cart } })
+    const body = (amount: number) => ({
+      amount,
+      currency: 'INR',
+      receipt: 'ABCPE1234F',
+      notes: { number: '+919876543210', details: '{}', cart },
+    })
 
     const tampered = await createOrder.action(args(post('/api/v1/payments/create-order', cookie, body(2))))
     expect(tampered.status).toBe(409)
@@ -58,14 +74,16 @@ describe('POST /api/v1/payments/create-order', () => {
     const { order, key } = (await created.json()).data.data
     expect(order).toMatchObject({ amount: 449_850, currency: 'INR' })
     expect(key).toBe(gateway.keyId)
-    expect(await prisma.payment.findMany({ where: { userId }, select: { gatewayOrderId: true, amountPaise: true } })).toEqual([
-      { gatewayOrderId: order.id, amountPaise: 449_850 },
-    ])
+    expect(
+      await prisma.payment.findMany({ where: { userId }, select: { gatewayOrderId: true, amountPaise: true } }),
+    ).toEqual([{ gatewayOrderId: order.id, amountPaise: 449_850 }])
   })
 
   it('refuses an incomplete profile with 403', async () => {
     const { cookie } = await customer({ complete: false })
-    const refused = await createOrder.action(args(post('/api/v1/payments/create-order', cookie, { amount: 1, notes: { cart: '[]' } })))
+    const refused = await createOrder.action(
+      args(post('/api/v1/payments/create-order', cookie, { amount: 1, notes: { cart: '[]' } })),
+    )
     expect(refused.status).toBe(403)
   })
 })
@@ -76,7 +94,9 @@ describe('POST /api/v1/payments/create-order refusals', () => {
     const equity = await createService('Equity', 299_900, 30)
     const retired = await createService('Retired', 99_900, 30, false)
 
-    const refused = await createOrder.action(args(post('/api/v1/payments/create-order', cookie, checkoutBody([equity.id, retired.id], 3998))))
+    const refused = await createOrder.action(
+      args(post('/api/v1/payments/create-order', cookie, checkoutBody([equity.id, retired.id], 3998))),
+    )
     expect(refused.status).toBe(409)
     expect(await refused.json()).toEqual({
       message: `Some services in your cart are no longer available: ${retired.name}. They have been removed from your cart; please review it and try again.`,
@@ -94,11 +114,15 @@ describe('POST /api/v1/payments/create-order refusals', () => {
 
   it("answers 503 with SPEC's message when the gateway fails, and leaves no payment behind", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    vi.spyOn(paymentGateway(), 'createOrder').mockRejectedValueOnce(new GatewayError('Razorpay order creation failed: socket hang up', true))
+    vi.spyOn(paymentGateway(), 'createOrder').mockRejectedValueOnce(
+      new GatewayError('Razorpay order creation failed: socket hang up', true),
+    )
     const { userId, cookie } = await customer()
     const equity = await createService('Equity', 299_900, 30)
 
-    const refused = await createOrder.action(args(post('/api/v1/payments/create-order', cookie, checkoutBody([equity.id], 2999))))
+    const refused = await createOrder.action(
+      args(post('/api/v1/payments/create-order', cookie, checkoutBody([equity.id], 2999))),
+    )
     expect(refused.status).toBe(503)
     expect(await refused.json()).toEqual({ message: PAYMENT_START_FAILED_MESSAGE })
     expect(await prisma.payment.count({ where: { userId } })).toBe(0)
@@ -116,7 +140,10 @@ describe('POST /api/v1/payments/verify-payment and re-verify-payment', () => {
 
     const attempts = {
       'a bad signature': { cookie: owner.cookie, razorpayResponse: { ...paid, razorpay_signature: '0'.repeat(64) } },
-      'an unknown order': { cookie: owner.cookie, razorpayResponse: { ...paid, razorpay_order_id: 'order_unknown0000' } },
+      'an unknown order': {
+        cookie: owner.cookie,
+        razorpayResponse: { ...paid, razorpay_order_id: 'order_unknown0000' },
+      },
       "another customer's order": { cookie: stranger.cookie, razorpayResponse: paid },
     }
     for (const route of [verifyPayment, reVerifyPayment]) {
@@ -126,9 +153,13 @@ describe('POST /api/v1/payments/verify-payment and re-verify-payment', () => {
         expect(await response.json(), what).toEqual({ message: PAYMENT_VERIFY_FAILED_MESSAGE })
       }
     }
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId }, select: { status: true } })).toEqual({ status: 'CREATED' })
+    expect(
+      await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId }, select: { status: true } }),
+    ).toEqual({ status: 'CREATED' })
 
-    const verified = await verifyPayment.action(args(post('/api/v1/payments/verify-payment', owner.cookie, { razorpayResponse: paid })))
+    const verified = await verifyPayment.action(
+      args(post('/api/v1/payments/verify-payment', owner.cookie, { razorpayResponse: paid })),
+    )
     expect(verified.status).toBe(200)
   })
 })

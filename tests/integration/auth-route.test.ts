@@ -10,7 +10,10 @@ const uniqueMobile = () => `9${String(randomInt(0, 1e9)).padStart(9, '0')}`
 
 const uniqueIp = () => `10.1.${randomInt(256)}.${randomInt(256)}`
 
-function post(fields: Record<string, string>, { cookie, clientIp = uniqueIp() }: { cookie?: string; clientIp?: string } = {}) {
+function post(
+  fields: Record<string, string>,
+  { cookie, clientIp = uniqueIp() }: { cookie?: string; clientIp?: string } = {},
+) {
   const headers = new Headers({ 'Content-Type': 'application/x-www-form-urlencoded' })
   if (cookie) headers.set('Cookie', cookie)
   const request = new Request('http://localhost/auth', { method: 'POST', headers, body: new URLSearchParams(fields) })
@@ -43,7 +46,10 @@ describe('sending a code from /auth', () => {
     expect(refused.headers.get('Location')).toBe('/auth?sent=earlier')
     const pendingCookie = refused.headers.get('Set-Cookie')!.split(';')[0]!
     expect(await prisma.otpChallenge.count({ where: { phone: `+91${mobile}` } })).toBe(1)
-    const verified = (await post({ intent: 'verify', code: await codeSentTo(`+91${mobile}`) }, { cookie: pendingCookie })) as Response
+    const verified = (await post(
+      { intent: 'verify', code: await codeSentTo(`+91${mobile}`) },
+      { cookie: pendingCookie },
+    )) as Response
     expect(verified.status).toBe(302)
     expect(verified.headers.get('Location')).toMatch(/^\/details/)
   })
@@ -51,6 +57,9 @@ describe('sending a code from /auth', () => {
   it('refuses a country with several dial codes when none was chosen, keeping what was typed', async () => {
     const mobile = uniqueMobile()
     const result = await send({ country: 'XK', mobile })
-    expect(result).toMatchObject({ init: { status: 400 }, data: { fieldErrors: { country: ['Choose your country code.'] }, fields: { mobile } } })
+    expect(result).toMatchObject({
+      init: { status: 400 },
+      data: { fieldErrors: { country: ['Choose your country code.'] }, fields: { mobile } },
+    })
   })
 })

@@ -25,7 +25,8 @@ function counter() {
   return { load: async () => ({ loads: ++loads }), loads: () => loads }
 }
 
-const announce = (key: string, instanceId = 'another-instance') => otherInstance.query('SELECT pg_notify($1, $2)', [CACHE_CHANNEL, `${instanceId} ${key}`])
+const announce = (key: string, instanceId = 'another-instance') =>
+  otherInstance.query('SELECT pg_notify($1, $2)', [CACHE_CHANNEL, `${instanceId} ${key}`])
 
 /** Loads that two reads in a row of `key` cause: 0 cached, 1 loaded then cached, 2 not caching at all. */
 async function loadsOfTwoReads(key: string, source: ReturnType<typeof counter>): Promise<number> {
@@ -47,7 +48,9 @@ it('tells the other instances which keys it invalidated', async () => {
   sync = await startCacheSync(process.env.DATABASE_URL)
   const start = heardByOthers.length
   await invalidate('subscriptions:u1', 'pending-payments:u1')
-  await expect.poll(() => heardByOthers.slice(start).map((payload) => payload.split(' ')[1])).toEqual(['subscriptions:u1', 'pending-payments:u1'])
+  await expect
+    .poll(() => heardByOthers.slice(start).map((payload) => payload.split(' ')[1]))
+    .toEqual(['subscriptions:u1', 'pending-payments:u1'])
 })
 
 it('ignores its own announcements, which it applied when it made them', async () => {

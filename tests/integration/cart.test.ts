@@ -36,11 +36,17 @@ describe('cart cookie', () => {
 
 describe('pricedCart', () => {
   it('prices active services from the database and reports deactivated and unknown ids', async () => {
-    const live = await prisma.service.create({ data: { name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 } })
-    const retired = await prisma.service.create({ data: { name: 'Old', pricePaise: 100_000, durationDays: 30, active: false } })
+    const live = await prisma.service.create({
+      data: { name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 },
+    })
+    const retired = await prisma.service.create({
+      data: { name: 'Old', pricePaise: 100_000, durationDays: 30, active: false },
+    })
     const unknown = '00000000-0000-4000-8000-000000000000'
     const priced = await pricedCart([retired.id, live.id, unknown, 'not-a-uuid', live.id])
-    expect(priced.items).toEqual([{ serviceId: live.id, name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 }])
+    expect(priced.items).toEqual([
+      { serviceId: live.id, name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 },
+    ])
     expect(priced.droppedIds).toEqual([retired.id, unknown, 'not-a-uuid'])
     expect(priced.droppedNames).toEqual(['Old'])
   })

@@ -18,7 +18,9 @@ describe('/complaint-board loader', () => {
     await prisma.complaintBoardMonth.create({ data: { month: firstDay('2025-06') } })
     const { board } = await loader()
     expect(board!.monthEnding).toBe('June 2025')
-    expect(board!.monthTable.rows.map((row) => [row.receivedFrom, row.received, row.resolved, row.totalPending])).toEqual([
+    expect(
+      board!.monthTable.rows.map((row) => [row.receivedFrom, row.received, row.resolved, row.totalPending]),
+    ).toEqual([
       ['Directly from Investors', 0, 0, 0],
       ['SEBI (SCORES)', 0, 0, 0],
       ['Other Sources (if any)', 0, 0, 0],
@@ -28,14 +30,33 @@ describe('/complaint-board loader', () => {
   })
 
   it('totals the stored figures of the latest published month and carries the earlier ones forward', async () => {
-    for (const month of ['2025-05', '2025-06']) await prisma.complaintBoardMonth.create({ data: { month: firstDay(month) } })
+    for (const month of ['2025-05', '2025-06'])
+      await prisma.complaintBoardMonth.create({ data: { month: firstDay(month) } })
     await prisma.complaintBoardMonth.create({ data: { month: firstDay('2025-07'), impersonationComplaints: 1 } })
     await prisma.complaintFigures.createMany({
       data: [
         { month: firstDay('2025-05'), source: 'SEBI_SCORES', received: 2 },
-        { month: firstDay('2025-06'), source: 'DIRECTLY_FROM_INVESTORS', received: 3, resolved: 1, resolutionDaysTotal: 6 },
-        { month: firstDay('2025-07'), source: 'DIRECTLY_FROM_INVESTORS', received: 1, resolved: 2, resolutionDaysTotal: 8 },
-        { month: firstDay('2025-07'), source: 'SEBI_SCORES', resolved: 2, resolutionDaysTotal: 40, pendingOverThreeMonths: 0 },
+        {
+          month: firstDay('2025-06'),
+          source: 'DIRECTLY_FROM_INVESTORS',
+          received: 3,
+          resolved: 1,
+          resolutionDaysTotal: 6,
+        },
+        {
+          month: firstDay('2025-07'),
+          source: 'DIRECTLY_FROM_INVESTORS',
+          received: 1,
+          resolved: 2,
+          resolutionDaysTotal: 8,
+        },
+        {
+          month: firstDay('2025-07'),
+          source: 'SEBI_SCORES',
+          resolved: 2,
+          resolutionDaysTotal: 40,
+          pendingOverThreeMonths: 0,
+        },
       ],
     })
     const { board } = await loader()
@@ -60,7 +81,9 @@ describe('/complaint-board loader', () => {
     expect(board!.monthlyTrend.rows).toHaveLength(8)
     expect(board!.annualTrend.rows.map((row) => row.period)).toEqual(['2024-25'])
     const counts: number[] = []
-    JSON.stringify(board, (key, value) => (typeof value === 'number' && key !== 'serial' ? (counts.push(value), value) : value))
+    JSON.stringify(board, (key, value) =>
+      typeof value === 'number' && key !== 'serial' ? (counts.push(value), value) : value,
+    )
     expect(counts.length).toBeGreaterThan(50)
     expect(counts.filter((count) => count !== 0)).toEqual([])
   })
@@ -68,11 +91,15 @@ describe('/complaint-board loader', () => {
 
 describe('database constraints', () => {
   it('refuses a month that is not its first day, negative counts and figures of an unpublished month', async () => {
-    await expect(prisma.complaintBoardMonth.create({ data: { month: new Date('2025-06-15T00:00:00Z') } })).rejects.toThrow()
+    await expect(
+      prisma.complaintBoardMonth.create({ data: { month: new Date('2025-06-15T00:00:00Z') } }),
+    ).rejects.toThrow()
     await prisma.complaintBoardMonth.create({ data: { month: firstDay('2025-06') } })
     await expect(
       prisma.complaintFigures.create({ data: { month: firstDay('2025-06'), source: 'OTHER_SOURCES', received: -1 } }),
     ).rejects.toThrow()
-    await expect(prisma.complaintFigures.create({ data: { month: firstDay('2025-07'), source: 'OTHER_SOURCES' } })).rejects.toThrow()
+    await expect(
+      prisma.complaintFigures.create({ data: { month: firstDay('2025-07'), source: 'OTHER_SOURCES' } }),
+    ).rejects.toThrow()
   })
 })

@@ -16,7 +16,12 @@ type StandIn = { child: ChildProcess; httpPort: number; output: () => string; ex
 /** The stand-in for `npm start` (tests/fixtures/embedded-store-stand-in.ts), once it serves. */
 async function startStandIn(dataDir: string, pgPort: number): Promise<StandIn> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/embedded-store-stand-in.ts'], {
-    env: { ...process.env, STAND_IN_DATA_DIR: dataDir, STAND_IN_PG_PORT: String(pgPort), STAND_IN_GRACE_MS: String(GRACE_MS) },
+    env: {
+      ...process.env,
+      STAND_IN_DATA_DIR: dataDir,
+      STAND_IN_PG_PORT: String(pgPort),
+      STAND_IN_GRACE_MS: String(GRACE_MS),
+    },
   })
   let output = ''
   child.stderr.on('data', (chunk) => (output += chunk))
@@ -38,7 +43,8 @@ function newDataDir(): string {
   return path.join(parent, 'postgres')
 }
 
-const postmasterPid = (dataDir: string) => Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+const postmasterPid = (dataDir: string) =>
+  Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
 
 describe('the embedded PostgreSQL across runs', () => {
   it('starts again after the previous run was killed outright and left its server running', async () => {
@@ -74,7 +80,9 @@ describe('the embedded PostgreSQL across runs', () => {
 
     standIn.child.kill('SIGTERM')
     expect(await standIn.exited).toBe(1)
-    expect(standIn.output()).toContain(`Shutdown took longer than ${GRACE_MS / 1000} s; closing the open connections and stopping the database`)
+    expect(standIn.output()).toContain(
+      `Shutdown took longer than ${GRACE_MS / 1000} s; closing the open connections and stopping the database`,
+    )
     expect(isRunning(postgres)).toBe(false)
     expect(existsSync(path.join(dataDir, 'postmaster.pid'))).toBe(false)
   })

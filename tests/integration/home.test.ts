@@ -23,10 +23,17 @@ describe('the signed-in home page', () => {
     const swing = await createService('Swing', 149_900, 30)
     const paid = await createManualPayment(userId, [equity.id])
     await confirmManualPayment(paid.paymentId)
-    await createPaymentRow(userId, [cartItemOf(swing)], { method: 'MANUAL', expiresAt: new Date(Date.now() + 86_400_000) })
+    await createPaymentRow(userId, [cartItemOf(swing)], {
+      method: 'MANUAL',
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
 
     const cookie = (await createSession(userId)).split(';')[0]!
-    const result = await loader({ request: new Request('http://localhost/', { headers: { Cookie: cookie } }), params: {}, context: {} } as never)
+    const result = await loader({
+      request: new Request('http://localhost/', { headers: { Cookie: cookie } }),
+      params: {},
+      context: {},
+    } as never)
     expect(result).toEqual({ name: 'asha rao', activeSubscriptionCount: 1, pendingPaymentCount: 1 })
   })
 })

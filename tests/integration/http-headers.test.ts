@@ -19,7 +19,12 @@ beforeAll(async () => {
   assetsDir = await mkdtemp(path.join(os.tmpdir(), 'rs-assets-'))
   await writeFile(path.join(assetsDir, 'entry.js'), 'console.log(1)\n')
   const page: express.RequestHandler = (_req, res) => void res.type('html').send('<p>page</p>')
-  server = createHttpApp({ app: page, assets: express.static(assetsDir), production: true, trustProxy: 'loopback' }).listen(0, '127.0.0.1')
+  server = createHttpApp({
+    app: page,
+    assets: express.static(assetsDir),
+    production: true,
+    trustProxy: 'loopback',
+  }).listen(0, '127.0.0.1')
   await once(server, 'listening')
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })

@@ -23,7 +23,8 @@ beforeAll(async () => {
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (address.address === UNKNOWN_MAILBOX) return callback(Object.assign(new Error('5.1.1 No such mailbox'), { responseCode: 550 }))
+      if (address.address === UNKNOWN_MAILBOX)
+        return callback(Object.assign(new Error('5.1.1 No such mailbox'), { responseCode: 550 }))
       callback()
     },
     onData(stream, session, callback) {
@@ -51,7 +52,11 @@ afterAll(async () => {
 describe('SMTP mail (nodemailer)', () => {
   it('sends from MAIL_FROM to the customer with the subject and the text', async () => {
     const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'Research Store <store@example.in>' })
-    await mail.send({ to: 'asha@example.in', subject: 'Your payment is confirmed', body: 'Hello asha,\nEquity: ends on 01-01-2027' })
+    await mail.send({
+      to: 'asha@example.in',
+      subject: 'Your payment is confirmed',
+      body: 'Hello asha,\nEquity: ends on 01-01-2027',
+    })
 
     expect(received).toHaveLength(1)
     expect(received[0]).toMatchObject({ from: 'store@example.in', to: ['asha@example.in'] })
@@ -59,14 +64,16 @@ describe('SMTP mail (nodemailer)', () => {
     expect(received[0]!.message).toContain('Equity: ends on 01-01-2027')
   })
 
-  it("a 5xx refusal is final (the job drops it); a server that cannot be reached is retried", async () => {
+  it('a 5xx refusal is final (the job drops it); a server that cannot be reached is retried', async () => {
     const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
     const refused = await mail.send({ to: UNKNOWN_MAILBOX, subject: 'Hi', body: 'Hi' }).catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(MailDeliveryError)
     expect(refused).toMatchObject({ retryable: false, message: expect.stringContaining('550') })
 
     const closed = smtpMail({ url: 'smtp://127.0.0.1:1', from: 'store@example.in', timeoutMs: 2_000 })
-    const unreachable = await closed.send({ to: 'asha@example.in', subject: 'Hi', body: 'Hi' }).catch((error: unknown) => error)
+    const unreachable = await closed
+      .send({ to: 'asha@example.in', subject: 'Hi', body: 'Hi' })
+      .catch((error: unknown) => error)
     expect(unreachable).toMatchObject({ retryable: true })
   })
 

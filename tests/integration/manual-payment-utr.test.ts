@@ -5,7 +5,10 @@ import { setManualPaymentUtr } from '~/server/payments.server'
 import { pendingPayments } from '~/server/subscriptions.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 
-async function claim(status: 'PENDING_VERIFICATION' | 'REJECTED' = 'PENDING_VERIFICATION', expiresAt = new Date(Date.now() + MS_PER_DAY)) {
+async function claim(
+  status: 'PENDING_VERIFICATION' | 'REJECTED' = 'PENDING_VERIFICATION',
+  expiresAt = new Date(Date.now() + MS_PER_DAY),
+) {
   const userId = await createUser()
   const service = await createService('Equity', 299_900, 30)
   const payment = await createPaymentRow(userId, [cartItemOf(service)], { method: 'MANUAL', status, expiresAt })

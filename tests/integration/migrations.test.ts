@@ -41,12 +41,20 @@ afterAll(async () => {
 describe('migrate', () => {
   it('applies every migration once and records it the way Prisma does', async () => {
     const url = await emptyDatabase()
-    const names = (await readdir(MIGRATIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    const names = (await readdir(MIGRATIONS_DIR, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort()
 
     expect(await migrate(url, quiet)).toEqual(names)
     expect(await migrate(url, quiet)).toEqual([])
 
-    const rows = await query<{ migration_name: string; checksum: string; finished_at: Date; applied_steps_count: number }>(
+    const rows = await query<{
+      migration_name: string
+      checksum: string
+      finished_at: Date
+      applied_steps_count: number
+    }>(
       url,
       'SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name',
     )
@@ -71,7 +79,10 @@ describe('migrate', () => {
     const url = await emptyDatabase()
     const dir = await copyOfMigrations()
     await migrate(url, { ...quiet, dir })
-    const [firstName] = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    const [firstName] = (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort()
     await writeFile(path.join(dir, firstName!, 'migration.sql'), '-- edited\nSELECT 1;\n')
     await expect(migrate(url, { ...quiet, dir })).rejects.toThrow(MigrationError)
     await expect(migrate(url, { ...quiet, dir })).rejects.toThrow(/was changed after it was applied/)
@@ -83,9 +94,14 @@ describe('migrate', () => {
     await migrate(url, { ...quiet, dir })
     const broken = path.join(dir, '99999999999999_broken')
     await mkdir(broken)
-    await writeFile(path.join(broken, 'migration.sql'), 'CREATE TABLE "half_made" (id int);\nSELECT no_such_function();\n')
+    await writeFile(
+      path.join(broken, 'migration.sql'),
+      'CREATE TABLE "half_made" (id int);\nSELECT no_such_function();\n',
+    )
     await expect(migrate(url, { ...quiet, dir })).rejects.toThrow(/99999999999999_broken failed/)
     expect(await query(url, `SELECT 1 FROM pg_tables WHERE tablename = 'half_made'`)).toEqual([])
-    expect(await query(url, `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '99999999999999_broken'`)).toEqual([])
+    expect(
+      await query(url, `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '99999999999999_broken'`),
+    ).toEqual([])
   })
 })

@@ -34,7 +34,11 @@ describe('MSG91 provider, against a local fake of its API', () => {
     expect(request.url).toBe('/api/v5/flow')
     expect(request.headers.authkey).toBe('auth-key-1')
     expect(request.headers['content-type']).toBe('application/json')
-    expect(JSON.parse(request.body)).toEqual({ template_id: 'tmpl-1207', short_url: '0', recipients: [{ mobiles: '919876543210', otp: '482913' }] })
+    expect(JSON.parse(request.body)).toEqual({
+      template_id: 'tmpl-1207',
+      short_url: '0',
+      recipients: [{ mobiles: '919876543210', otp: '482913' }],
+    })
   })
 
   it('reports a 5xx as retryable and a 4xx or an error body as final', async () => {
@@ -48,7 +52,9 @@ describe('MSG91 provider, against a local fake of its API', () => {
   })
 
   it('reports an unreachable provider as retryable', async () => {
-    await expect(msg91Sms({ authKey: 'k', templateId: 't', baseUrl: 'http://127.0.0.1:1' }).sendOtp(sms)).rejects.toMatchObject({
+    await expect(
+      msg91Sms({ authKey: 'k', templateId: 't', baseUrl: 'http://127.0.0.1:1' }).sendOtp(sms),
+    ).rejects.toMatchObject({
       retryable: true,
     })
   })
@@ -56,15 +62,35 @@ describe('MSG91 provider, against a local fake of its API', () => {
 
 describe('choosing the SMS provider', () => {
   it('is MSG91 when its auth key and template are configured, else the dev outbox', () => {
-    expect(smsProvider({ MSG91_AUTH_KEY: 'auth-key-1', MSG91_TEMPLATE_ID: 'tmpl-1207', MSG91_BASE_URL: 'https://control.msg91.com' }).name).toBe('MSG91')
-    expect(smsProvider({ MSG91_AUTH_KEY: 'auth-key-1', MSG91_TEMPLATE_ID: undefined, MSG91_BASE_URL: 'https://control.msg91.com' }).name).toBe('dev outbox')
-    expect(smsProvider({ MSG91_AUTH_KEY: undefined, MSG91_TEMPLATE_ID: undefined, MSG91_BASE_URL: 'https://control.msg91.com' }).name).toBe('dev outbox')
+    expect(
+      smsProvider({
+        MSG91_AUTH_KEY: 'auth-key-1',
+        MSG91_TEMPLATE_ID: 'tmpl-1207',
+        MSG91_BASE_URL: 'https://control.msg91.com',
+      }).name,
+    ).toBe('MSG91')
+    expect(
+      smsProvider({
+        MSG91_AUTH_KEY: 'auth-key-1',
+        MSG91_TEMPLATE_ID: undefined,
+        MSG91_BASE_URL: 'https://control.msg91.com',
+      }).name,
+    ).toBe('dev outbox')
+    expect(
+      smsProvider({
+        MSG91_AUTH_KEY: undefined,
+        MSG91_TEMPLATE_ID: undefined,
+        MSG91_BASE_URL: 'https://control.msg91.com',
+      }).name,
+    ).toBe('dev outbox')
   })
 
   it("sends through the configured MSG91's address", async () => {
     answer = { status: 200, body: '{"type":"success","message":"ok"}' }
     const before = received.length
-    await smsProvider({ MSG91_AUTH_KEY: 'auth-key-2', MSG91_TEMPLATE_ID: 'tmpl-2', MSG91_BASE_URL: baseUrl }).sendOtp(sms)
+    await smsProvider({ MSG91_AUTH_KEY: 'auth-key-2', MSG91_TEMPLATE_ID: 'tmpl-2', MSG91_BASE_URL: baseUrl }).sendOtp(
+      sms,
+    )
     expect(received).toHaveLength(before + 1)
     expect(received.at(-1)!.headers.authkey).toBe('auth-key-2')
   })

@@ -51,7 +51,10 @@ describe('one-time codes', () => {
     await requestOtp({ phone, ip })
     const code = await codeSentTo(phone)
     expect(await verifyOtp({ phone, code, ip })).toEqual({ ok: true })
-    expect(await verifyOtp({ phone, code, ip })).toEqual({ ok: false, message: 'There is no code waiting for this number. Ask for a new code.' })
+    expect(await verifyOtp({ phone, code, ip })).toEqual({
+      ok: false,
+      message: 'There is no code waiting for this number. Ask for a new code.',
+    })
   })
 
   it('lets only one of several parallel submissions of the right code through', async () => {
@@ -89,7 +92,10 @@ describe('one-time codes', () => {
     expect(messages[0]).toBe('That code is not right. You have 4 tries left.')
     expect(messages[3]).toBe('That code is not right. You have 1 try left.')
     expect(messages[4]).toBe('That code is not right, and that was the last try. Ask for a new code.')
-    expect(await verifyOtp({ phone, code, ip })).toEqual({ ok: false, message: 'Too many wrong tries for this code. Ask for a new code.' })
+    expect(await verifyOtp({ phone, code, ip })).toEqual({
+      ok: false,
+      message: 'Too many wrong tries for this code. Ask for a new code.',
+    })
   })
 
   it('never counts more than 5 wrong tries when guesses arrive in parallel', async () => {
@@ -169,7 +175,9 @@ describe('send limits', () => {
     const retryAt = refused.ok ? attackEnded : at(attackEnded, refused.retryAfterMs)
     expect(retryAt.getTime() - attackEnded.getTime()).toBeLessThanOrEqual(OTP_RESEND_WAIT_MAX_MS)
     expect(await requestOtp({ phone, ip: victim, now: retryAt })).toEqual({ ok: true })
-    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip: victim, now: at(retryAt, 10_000) })).toEqual({ ok: true })
+    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip: victim, now: at(retryAt, 10_000) })).toEqual({
+      ok: true,
+    })
   })
 
   it('5 codes asked 30 seconds apart by someone else do not stop the customer getting a code within a few minutes', async () => {
@@ -185,7 +193,9 @@ describe('send limits', () => {
     }
     expect(sent).toEqual({ ok: true })
     expect(asked.getTime() - start.getTime()).toBeLessThanOrEqual(5 * 60_000)
-    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip: victim, now: at(asked, 10_000) })).toEqual({ ok: true })
+    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip: victim, now: at(asked, 10_000) })).toEqual({
+      ok: true,
+    })
   })
 
   it('lets 50 customers behind one carrier address get codes within an hour', async () => {
@@ -195,14 +205,17 @@ describe('send limits', () => {
       const phone = uniquePhone()
       const askedAt = at(start, i * 72_000)
       expect(await requestOtp({ phone, ip, now: askedAt })).toEqual({ ok: true })
-      expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip, now: at(askedAt, 20_000) })).toEqual({ ok: true })
+      expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip, now: at(askedAt, 20_000) })).toEqual({
+        ok: true,
+      })
     }
   })
 
   it('slows a burst from one address after 30 codes in 10 minutes, for minutes rather than an hour', async () => {
     const ip = uniqueIp()
     const start = new Date()
-    for (let i = 0; i < OTP_SENDS_PER_ADDRESS; i++) expect((await requestOtp({ phone: uniquePhone(), ip, now: at(start, i * 1_000) })).ok).toBe(true)
+    for (let i = 0; i < OTP_SENDS_PER_ADDRESS; i++)
+      expect((await requestOtp({ phone: uniquePhone(), ip, now: at(start, i * 1_000) })).ok).toBe(true)
     const refused = await requestOtp({ phone: uniquePhone(), ip, now: at(start, 60_000) })
     expect(refused).toEqual({
       ok: false,
@@ -232,7 +245,9 @@ describe('check limits', () => {
     for (let i = 0; i < 20; i++) await verifyOtp({ phone, code: '999999', ip: uniqueIp(), now: at(start, 1_000 + i) })
     const askedAgain = at(start, OTP_RESEND_COOLDOWN_MS)
     expect(await requestOtp({ phone, ip: victim, now: askedAgain })).toEqual({ ok: true })
-    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip: victim, now: at(askedAgain, 10_000) })).toEqual({ ok: true })
+    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip: victim, now: at(askedAgain, 10_000) })).toEqual({
+      ok: true,
+    })
   })
 
   it('the current code works after wrong guesses against earlier codes of the hour', async () => {
@@ -243,7 +258,8 @@ describe('check limits', () => {
       await requestOtp({ phone, ip: uniqueIp(), now: sentAt })
       const code = await codeSentTo(phone)
       const wrong = code === '000000' ? '111111' : '000000'
-      for (let t = 0; t < OTP_MAX_WRONG_TRIES; t++) await verifyOtp({ phone, code: wrong, ip: uniqueIp(), now: at(sentAt, 1_000) })
+      for (let t = 0; t < OTP_MAX_WRONG_TRIES; t++)
+        await verifyOtp({ phone, code: wrong, ip: uniqueIp(), now: at(sentAt, 1_000) })
       sentAt = at(sentAt, 5 * 60_000)
     }
     const ip = uniqueIp()
@@ -256,8 +272,10 @@ describe('check limits', () => {
     const ip = uniqueIp()
     const start = new Date()
     const noCode = { ok: false, message: 'There is no code waiting for this number. Ask for a new code.' }
-    for (let i = 0; i < 100; i++) expect(await verifyOtp({ phone, code: '999999', ip, now: at(start, i) })).toEqual(noCode)
-    for (let i = 0; i < 100; i++) expect(await verifyOtp({ phone: uniquePhone(), code: '999999', ip, now: at(start, i) })).toEqual(noCode)
+    for (let i = 0; i < 100; i++)
+      expect(await verifyOtp({ phone, code: '999999', ip, now: at(start, i) })).toEqual(noCode)
+    for (let i = 0; i < 100; i++)
+      expect(await verifyOtp({ phone: uniquePhone(), code: '999999', ip, now: at(start, i) })).toEqual(noCode)
     expect(await requestOtp({ phone, ip, now: at(start, 1_000) })).toEqual({ ok: true })
     expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip, now: at(start, 2_000) })).toEqual({ ok: true })
   })

@@ -16,7 +16,11 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
     })
     const page = await import('~/routes/dev.outbox')
     const json = await import('~/routes/dev.outbox.json')
-    const args = { request: new Request('http://localhost/dev/outbox.json?to=%2B919876543210'), params: {}, context: {} } as never
+    const args = {
+      request: new Request('http://localhost/dev/outbox.json?to=%2B919876543210'),
+      params: {},
+      context: {},
+    } as never
 
     const thrown = await page.loader(args).catch((error: unknown) => error)
     expect(thrown).toMatchObject({ init: { status: 404 } })
@@ -25,7 +29,10 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
 
   it('has no sandbox checkout either: /dev/sandbox/pay answers 404', async () => {
     const sandbox = await import('~/routes/dev.sandbox.pay')
-    const request = new Request('http://localhost/dev/sandbox/pay', { method: 'POST', body: JSON.stringify({ orderId: 'order_x' }) })
+    const request = new Request('http://localhost/dev/sandbox/pay', {
+      method: 'POST',
+      body: JSON.stringify({ orderId: 'order_x' }),
+    })
     const response = await sandbox.action({ request, params: {}, context: {} } as never)
     expect(response.status).toBe(404)
   })
@@ -33,9 +40,15 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
   it('has no stand-in hosted checkout or checkout.js either: both answer 404', async () => {
     const page = await import('~/routes/dev.sandbox.checkout')
     const script = await import('~/routes/dev.sandbox.checkout-script')
-    const form = new URLSearchParams({ order_id: 'order_x', callback_url: 'http://localhost/payments/callback', cancel_url: 'http://localhost/payments/cancel' })
+    const form = new URLSearchParams({
+      order_id: 'order_x',
+      callback_url: 'http://localhost/payments/callback',
+      cancel_url: 'http://localhost/payments/cancel',
+    })
     const request = new Request('http://localhost/dev/sandbox/checkout', { method: 'POST', body: form })
-    expect(await page.action({ request, params: {}, context: {} } as never).catch((error: unknown) => error)).toMatchObject({ init: { status: 404 } })
+    expect(
+      await page.action({ request, params: {}, context: {} } as never).catch((error: unknown) => error),
+    ).toMatchObject({ init: { status: 404 } })
     expect(await page.loader().catch((error: unknown) => error)).toMatchObject({ init: { status: 404 } })
     expect((await script.loader()).status).toBe(404)
   })

@@ -22,6 +22,8 @@ describe('/dev/outbox.json in demo mode', () => {
     const response = await load('http://localhost/dev/outbox.json?to=%2B919876543210')
     expect(response.status).toBe(200)
     const { messages } = (await response.json()) as { messages: { recipient: string; body: string }[] }
-    expect(messages.map(({ recipient, body }) => ({ recipient, body }))).toEqual([{ recipient: '+919876543210', body: 'Your code is 654321' }])
+    expect(messages.map(({ recipient, body }) => ({ recipient, body }))).toEqual([
+      { recipient: '+919876543210', body: 'Your code is 654321' },
+    ])
   })
 })

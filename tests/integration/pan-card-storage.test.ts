@@ -152,7 +152,9 @@ describe('panCardResponse', () => {
 describe('a 9.9 MB upload', () => {
   it('is parsed and stored in well under a few seconds', async () => {
     const size = Math.floor(9.9 * 1024 * 1024)
-    const request = formRequest((form) => form.append('pancard', new File([jpegOfSize(size)], 'scan.jpg', { type: 'image/jpeg' })))
+    const request = formRequest((form) =>
+      form.append('pancard', new File([jpegOfSize(size)], 'scan.jpg', { type: 'image/jpeg' })),
+    )
     const started = performance.now()
     const upload = await readPanCardUpload(request)
     const parsed = performance.now()

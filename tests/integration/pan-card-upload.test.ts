@@ -43,19 +43,25 @@ describe('readPanCardUpload: accepted images', () => {
     ['PNG', TINY_PNG, 'image/png', 'png'],
     ['WebP', TINY_WEBP, 'image/webp', 'webp'],
     ['JPEG', jpegOfSize(2048), 'image/jpeg', 'jpg'],
-  ])('accepts a %s and returns its bytes, sniffed type and the other fields', async (_label, image, contentType, extension) => {
-    const result = await readPanCardUpload(
-      formRequest((form) => {
-        form.append('intent', 'upload-pan-card')
-        form.append('pancard', new File([image as Uint8Array<ArrayBuffer>], 'card.img', { type: 'application/octet-stream' }))
-        form.append('note', 'नमस्ते')
-      }),
-    )
-    expect(result).toMatchObject({ ok: true, contentType, extension, size: image.length })
-    if (!result.ok) return
-    expect(result.bytes).toEqual(image)
-    expect(Object.fromEntries(result.fields)).toEqual({ intent: 'upload-pan-card', note: 'नमस्ते' })
-  })
+  ])(
+    'accepts a %s and returns its bytes, sniffed type and the other fields',
+    async (_label, image, contentType, extension) => {
+      const result = await readPanCardUpload(
+        formRequest((form) => {
+          form.append('intent', 'upload-pan-card')
+          form.append(
+            'pancard',
+            new File([image as Uint8Array<ArrayBuffer>], 'card.img', { type: 'application/octet-stream' }),
+          )
+          form.append('note', 'नमस्ते')
+        }),
+      )
+      expect(result).toMatchObject({ ok: true, contentType, extension, size: image.length })
+      if (!result.ok) return
+      expect(result.bytes).toEqual(image)
+      expect(Object.fromEntries(result.fields)).toEqual({ intent: 'upload-pan-card', note: 'नमस्ते' })
+    },
+  )
 
   it('believes the bytes, not the file name or declared type', async () => {
     const result = await readPanCardUpload(
@@ -78,7 +84,10 @@ describe('readPanCardUpload: accepted images', () => {
 
   it('copes with a body delivered one byte at a time, and with text after the closing boundary', async () => {
     const body = concatBytes(multipartBody(TINY_PNG), encoder.encode('epilogue that RFC 2046 says to ignore'))
-    expect(await readPanCardUpload(rawRequest(body, { chunkBytes: 1 }))).toMatchObject({ ok: true, size: TINY_PNG.length })
+    expect(await readPanCardUpload(rawRequest(body, { chunkBytes: 1 }))).toMatchObject({
+      ok: true,
+      size: TINY_PNG.length,
+    })
   })
 })
 
@@ -102,12 +111,16 @@ describe('readPanCardUpload: too large (413)', () => {
   })
 
   it('refuses an 11 MB file sent with FormData', async () => {
-    const request = formRequest((form) => form.append('pancard', new File([jpegOfSize(11 * MB)], 'big.jpg', { type: 'image/jpeg' })))
+    const request = formRequest((form) =>
+      form.append('pancard', new File([jpegOfSize(11 * MB)], 'big.jpg', { type: 'image/jpeg' })),
+    )
     expectRefusal(await readPanCardUpload(request), 413, PAN_CARD_MESSAGES.tooLarge)
   })
 
   it('reads only the first 64 KiB of a body whose declared Content-Length is over the cap, keeping the fields before the file', async () => {
-    const { request, progress } = streamedUploadRequest(11 * MB, { headers: { 'Content-Length': String(11 * MB + 300) } })
+    const { request, progress } = streamedUploadRequest(11 * MB, {
+      headers: { 'Content-Length': String(11 * MB + 300) },
+    })
     const result = await readPanCardUpload(request)
     expectRefusal(result, 413, PAN_CARD_MESSAGES.tooLarge)
     expect(result).toMatchObject({ headers: { Connection: 'close' } })
@@ -119,7 +132,10 @@ describe('readPanCardUpload: too large (413)', () => {
     const body = multipartBody(TINY_PNG)
     const request = new Request(UPLOAD_URL, {
       method: 'POST',
-      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(PAN_CARD_REQUEST_MAX_BYTES + 1) },
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'Content-Length': String(PAN_CARD_REQUEST_MAX_BYTES + 1),
+      },
       body,
     })
     expectRefusal(await readPanCardUpload(request), 413, PAN_CARD_MESSAGES.tooLarge)
@@ -140,7 +156,11 @@ describe('readPanCardUpload: not an accepted image (415)', () => {
         form.append('pancard', new File([PDF], 'pan-card.jpg', { type: 'image/jpeg' }))
       }),
     )
-    expectRefusal(result, 415, 'Upload a JPEG, PNG or WebP image of your PAN card. PDFs and other files are not accepted.')
+    expectRefusal(
+      result,
+      415,
+      'Upload a JPEG, PNG or WebP image of your PAN card. PDFs and other files are not accepted.',
+    )
     expect(result.fields.get('intent')).toBe('upload')
     // The whole body was read, so the connection can be kept alive.
     expect(result).toMatchObject({ headers: {} })
@@ -159,7 +179,11 @@ describe('readPanCardUpload: not an accepted image (415)', () => {
 describe('readPanCardUpload: missing or empty (400)', () => {
   it('refuses an empty file', async () => {
     const request = formRequest((form) => form.append('pancard', new File([], 'pan-card.jpg', { type: 'image/jpeg' })))
-    expectRefusal(await readPanCardUpload(request), 400, 'The file you chose is empty. Choose an image of your PAN card to upload.')
+    expectRefusal(
+      await readPanCardUpload(request),
+      400,
+      'The file you chose is empty. Choose an image of your PAN card to upload.',
+    )
   })
 
   it('asks for a file when none was chosen (a browser sends an empty part without a file name)', async () => {
@@ -190,7 +214,10 @@ describe('readPanCardUpload: missing or empty (400)', () => {
   })
 
   it('asks for a file when there is no body at all', async () => {
-    const request = new Request(UPLOAD_URL, { method: 'POST', headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` } })
+    const request = new Request(UPLOAD_URL, {
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+    })
     expectRefusal(await readPanCardUpload(request), 400, PAN_CARD_MESSAGES.missing)
   })
 })
@@ -205,7 +232,11 @@ describe('readPanCardUpload: unreadable requests (400, never a throw)', () => {
     ['multipart without a boundary', 'multipart/form-data', 'whatever'],
     ['multipart/mixed', `multipart/mixed; boundary=${BOUNDARY}`, 'whatever'],
   ])('refuses %s', async (_label, contentType, body) => {
-    unreadable(await readPanCardUpload(new Request(UPLOAD_URL, { method: 'POST', headers: { 'Content-Type': contentType }, body })))
+    unreadable(
+      await readPanCardUpload(
+        new Request(UPLOAD_URL, { method: 'POST', headers: { 'Content-Type': contentType }, body }),
+      ),
+    )
   })
 
   it('refuses a request without a Content-Type', async () => {
@@ -217,7 +248,9 @@ describe('readPanCardUpload: unreadable requests (400, never a throw)', () => {
   })
 
   it('refuses a body with another boundary than the one declared', async () => {
-    const body = new TextEncoder().encode('--other\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--other--\r\n')
+    const body = new TextEncoder().encode(
+      '--other\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--other--\r\n',
+    )
     unreadable(await readPanCardUpload(rawRequest(body)))
   })
 
@@ -227,12 +260,17 @@ describe('readPanCardUpload: unreadable requests (400, never a throw)', () => {
   })
 
   it('refuses a body without its closing boundary', async () => {
-    const body = concatBytes(multipartHead({ intent: 'upload' }, { name: 'pancard', filename: 'a.png', type: 'image/png' }), TINY_PNG)
+    const body = concatBytes(
+      multipartHead({ intent: 'upload' }, { name: 'pancard', filename: 'a.png', type: 'image/png' }),
+      TINY_PNG,
+    )
     unreadable(await readPanCardUpload(rawRequest(body)))
   })
 
   it('refuses part headers that never end', async () => {
-    const body = encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="pancard"; filename="${'a'.repeat(20_000)}`)
+    const body = encoder.encode(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="pancard"; filename="${'a'.repeat(20_000)}`,
+    )
     unreadable(await readPanCardUpload(rawRequest(body)))
   })
 
@@ -247,7 +285,9 @@ describe('readPanCardUpload: unreadable requests (400, never a throw)', () => {
   })
 
   it(`refuses more than ${PAN_CARD_FORM_MAX_PARTS} parts`, async () => {
-    const fields = Object.fromEntries(Array.from({ length: PAN_CARD_FORM_MAX_PARTS + 1 }, (_, index) => [`field${index}`, 'x']))
+    const fields = Object.fromEntries(
+      Array.from({ length: PAN_CARD_FORM_MAX_PARTS + 1 }, (_, index) => [`field${index}`, 'x']),
+    )
     unreadable(await readPanCardUpload(rawRequest(multipartBody(TINY_PNG, fields))))
   })
 

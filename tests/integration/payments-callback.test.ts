@@ -13,7 +13,13 @@ const args = (request: Request) => ({ request, params: {}, context: { clientIp: 
 /** The hosted checkout's return: a form POST from Razorpay's site, without our cookies. */
 function callback(fields: Record<string, string>) {
   return callbackRoute.action(
-    args(new Request('http://localhost/payments/callback', { method: 'POST', headers: { Origin: 'https://api.razorpay.com' }, body: new URLSearchParams(fields) })),
+    args(
+      new Request('http://localhost/payments/callback', {
+        method: 'POST',
+        headers: { Origin: 'https://api.razorpay.com' },
+        body: new URLSearchParams(fields),
+      }),
+    ),
   )
 }
 
@@ -35,7 +41,9 @@ describe('POST /payments/callback', () => {
     expect(response.headers.get('Set-Cookie')).toMatch(/^cart=/)
     // The browser may post twice (back button, double submit): still one set of subscriptions.
     expect((await callback(fields)).headers.get('Location')).toBe('/subscriptions?from=payment')
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId }, select: { status: true } })).toEqual({ status: 'PAID' })
+    expect(
+      await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId }, select: { status: true } }),
+    ).toEqual({ status: 'PAID' })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(1)
   })
 
@@ -60,16 +68,22 @@ describe('POST /payments/callback', () => {
     })
     expect(response.headers.get('Location')).toBe('/pay?outcome=failed')
     expect(response.headers.get('Set-Cookie')).toBeNull()
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId }, select: { status: true } })).toEqual({ status: 'FAILED' })
+    expect(
+      await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId }, select: { status: true } }),
+    ).toEqual({ status: 'FAILED' })
   })
 })
 
 describe('GET /payments/cancel', () => {
   it("cancels only the signed-in customer's own order; anyone else is sent to /pay with nothing changed", async () => {
     const { started } = await startedPayment()
-    const response = await cancelRoute.loader(args(new Request(`http://localhost/payments/cancel?order=${started.orderId}`)))
+    const response = await cancelRoute.loader(
+      args(new Request(`http://localhost/payments/cancel?order=${started.orderId}`)),
+    )
     expect(response.headers.get('Location')).toBe('/pay?outcome=dismissed')
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId }, select: { status: true } })).toEqual({ status: 'CREATED' })
+    expect(
+      await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId }, select: { status: true } }),
+    ).toEqual({ status: 'CREATED' })
   })
 })
 
@@ -77,7 +91,12 @@ describe('the cross-site check', () => {
   const app = serveAppDuringTests()
 
   it("lets the gateway's return POST through, and no other cross-site POST", async () => {
-    const crossSite = (path: string) => fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { Origin: 'https://api.razorpay.com' }, redirect: 'manual' })
+    const crossSite = (path: string) =>
+      fetch(`${app.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { Origin: 'https://api.razorpay.com' },
+        redirect: 'manual',
+      })
     expect((await crossSite('/pay')).status).toBe(403)
     expect((await crossSite('/payments/cancel')).status).toBe(403)
     // Vitest has no React Router build, so whatever passes the check fails after it (a 500):

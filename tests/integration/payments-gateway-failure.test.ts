@@ -17,11 +17,20 @@ afterEach(() => {
 })
 afterAll(() => server.close())
 
-const gateway = razorpayGateway({ keyId: 'rzp_test_abc123', keySecret: 'key-secret-1', webhookSecret: 'webhook-secret-1', timeoutMs: 300 })
+const gateway = razorpayGateway({
+  keyId: 'rzp_test_abc123',
+  keySecret: 'key-secret-1',
+  webhookSecret: 'webhook-secret-1',
+  timeoutMs: 300,
+})
 
 describe('order creation failing at the gateway', () => {
   const failures = {
-    '5xx': () => HttpResponse.json({ error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } }, { status: 500 }),
+    '5xx': () =>
+      HttpResponse.json(
+        { error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } },
+        { status: 500 },
+      ),
     'network error': () => HttpResponse.error(),
     timeout: async () => {
       await delay(2_000)
@@ -54,10 +63,15 @@ describe('order creation failing at the gateway', () => {
     server.use(
       http.post('https://api.razorpay.com/v1/orders', async () => {
         listedDuringCreation = await pendingPayments(userId, new Date())
-        return HttpResponse.json({ error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } }, { status: 500 })
+        return HttpResponse.json(
+          { error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } },
+          { status: 500 },
+        )
       }),
     )
-    await expect(startGatewayPayment(userId, [service.id], { gateway })).rejects.toMatchObject({ code: 'gateway-unavailable' })
+    await expect(startGatewayPayment(userId, [service.id], { gateway })).rejects.toMatchObject({
+      code: 'gateway-unavailable',
+    })
     expect(listedDuringCreation).toHaveLength(1)
     expect(await pendingPayments(userId, new Date())).toEqual([])
   })
@@ -66,13 +80,23 @@ describe('order creation failing at the gateway', () => {
     server.use(
       http.post('https://api.razorpay.com/v1/orders', async ({ request }) => {
         const body = (await request.json()) as { amount: number; receipt: string }
-        return HttpResponse.json({ id: 'order_OK1', entity: 'order', amount: body.amount, currency: 'INR', receipt: body.receipt, status: 'created' })
+        return HttpResponse.json({
+          id: 'order_OK1',
+          entity: 'order',
+          amount: body.amount,
+          currency: 'INR',
+          receipt: body.receipt,
+          status: 'created',
+        })
       }),
     )
     const userId = await createUser()
     const service = await createService('Equity', 299_900, 30)
     const started = await startGatewayPayment(userId, [service.id], { gateway })
     expect(started).toMatchObject({ orderId: 'order_OK1', amountPaise: 299_900, keyId: 'rzp_test_abc123' })
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'CREATED', gatewayOrderId: 'order_OK1' })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'CREATED',
+      gatewayOrderId: 'order_OK1',
+    })
   })
 })

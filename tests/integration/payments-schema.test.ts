@@ -9,7 +9,9 @@ describe('payments and subscriptions constraints in the database', () => {
     await expect(prisma.payment.create({ data: { ...base, amountPaise: 0 } })).rejects.toThrow()
     await expect(prisma.payment.create({ data: { ...base, cart: { not: 'a list' } } })).rejects.toThrow()
     await expect(prisma.payment.create({ data: { ...base, status: 'PAID' } })).rejects.toThrow()
-    await expect(prisma.payment.create({ data: { ...base, method: 'MANUAL', status: 'PENDING_VERIFICATION' } })).rejects.toThrow()
+    await expect(
+      prisma.payment.create({ data: { ...base, method: 'MANUAL', status: 'PENDING_VERIFICATION' } }),
+    ).rejects.toThrow()
     await expect(prisma.payment.create({ data: base })).resolves.toMatchObject({ currency: 'INR' })
   })
 
@@ -20,8 +22,12 @@ describe('payments and subscriptions constraints in the database', () => {
     const row = { userId, serviceId: service.id, paymentId: payment.id, startsAt: new Date(0), endsAt: new Date(1) }
     await prisma.subscription.create({ data: row })
     await expect(prisma.subscription.create({ data: row })).rejects.toThrow()
-    await expect(prisma.subscription.create({ data: { ...row, serviceId: service.id, endsAt: new Date(0) } })).rejects.toThrow()
+    await expect(
+      prisma.subscription.create({ data: { ...row, serviceId: service.id, endsAt: new Date(0) } }),
+    ).rejects.toThrow()
     const other = await createPaymentRow(userId, [cartItemOf(service)])
-    await expect(prisma.payment.update({ where: { id: other.id }, data: { gatewayOrderId: payment.gatewayOrderId } })).rejects.toThrow()
+    await expect(
+      prisma.payment.update({ where: { id: other.id }, data: { gatewayOrderId: payment.gatewayOrderId } }),
+    ).rejects.toThrow()
   })
 })

@@ -26,7 +26,11 @@ import {
 } from '~/server/payments.server'
 import { checkoutSignature, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
 import { sandboxGateway } from '~/server/razorpay-sandbox.server'
-import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, pendingPayments, WEBHOOK_PAY_WAIT_MS } from '~/server/subscriptions.server'
+import {
+  GATEWAY_LATE_AUTHORISATION_WINDOW_MS,
+  pendingPayments,
+  WEBHOOK_PAY_WAIT_MS,
+} from '~/server/subscriptions.server'
 import { createService, createUser } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
 
@@ -49,7 +53,11 @@ const quiet = () => {
   vi.spyOn(console, 'info').mockImplementation(() => {})
 }
 
-const toResponse = (signed: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }) => ({
+const toResponse = (signed: {
+  razorpay_order_id: string
+  razorpay_payment_id: string
+  razorpay_signature: string
+}) => ({
   orderId: signed.razorpay_order_id,
   paymentId: signed.razorpay_payment_id,
   signature: signed.razorpay_signature,
@@ -62,14 +70,24 @@ describe('startGatewayPayment', () => {
     const swing = await createService('Swing', 149_950, 90)
     await prisma.service.update({ where: { id: swing.id }, data: { pricePaise: 159_900 } })
     const orders: CreateOrderInput[] = []
-    const spying: PaymentGateway = { ...gateway, createOrder: (input) => (orders.push(input), gateway.createOrder(input)) }
+    const spying: PaymentGateway = {
+      ...gateway,
+      createOrder: (input) => (orders.push(input), gateway.createOrder(input)),
+    }
 
     const started = await startGatewayPayment(userId, [equity.id, swing.id, equity.id], { gateway: spying })
 
     expect(started).toMatchObject({ amountPaise: 459_800, currency: 'INR', keyId: gateway.keyId })
-    expect(orders).toEqual([{ amountPaise: 459_800, receipt: started.paymentId, notes: { paymentId: started.paymentId } }])
+    expect(orders).toEqual([
+      { amountPaise: 459_800, receipt: started.paymentId, notes: { paymentId: started.paymentId } },
+    ])
     const payment = await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })
-    expect(payment).toMatchObject({ status: 'CREATED', method: 'GATEWAY', amountPaise: 459_800, gatewayOrderId: started.orderId })
+    expect(payment).toMatchObject({
+      status: 'CREATED',
+      method: 'GATEWAY',
+      amountPaise: 459_800,
+      gatewayOrderId: started.orderId,
+    })
     expect(payment.cart).toEqual([
       { serviceId: equity.id, name: equity.name, pricePaise: 299_900, durationDays: 30 },
       { serviceId: swing.id, name: swing.name, pricePaise: 159_900, durationDays: 90 },
@@ -82,8 +100,13 @@ describe('startGatewayPayment', () => {
     const retired = await createService('Retired', 100_000, 30)
     await prisma.service.update({ where: { id: retired.id }, data: { active: false } })
 
-    await expect(startGatewayPayment(userId, [], { gateway })).rejects.toMatchObject({ code: 'empty-cart', message: 'Your cart is empty. Choose at least one service.' })
-    const refused = await startGatewayPayment(userId, [equity.id, retired.id], { gateway }).catch((error: unknown) => error)
+    await expect(startGatewayPayment(userId, [], { gateway })).rejects.toMatchObject({
+      code: 'empty-cart',
+      message: 'Your cart is empty. Choose at least one service.',
+    })
+    const refused = await startGatewayPayment(userId, [equity.id, retired.id], { gateway }).catch(
+      (error: unknown) => error,
+    )
     expect(refused).toBeInstanceOf(PaymentError)
     expect(refused).toMatchObject({ code: 'services-unavailable', status: 409, droppedIds: [retired.id] })
     expect((refused as Error).message).toBe(
@@ -99,13 +122,22 @@ describe('startGatewayPayment', () => {
     const swing = await createService('Swing', 149_950, 90)
     const cart = [equity.id, swing.id]
 
-    const refused = await startGatewayPayment(userId, cart, { gateway, expectedAmountPaise: 100 }).catch((error: unknown) => error)
+    const refused = await startGatewayPayment(userId, cart, { gateway, expectedAmountPaise: 100 }).catch(
+      (error: unknown) => error,
+    )
     expect(refused).toMatchObject({ code: 'amount-mismatch', status: 409, amountPaise: 449_850 })
-    expect((refused as Error).message).toBe('The prices in your cart have changed: the total is now Rs. 4,498.50. Please review your cart and try again.')
-    await expect(createManualPayment(userId, cart, { expectedAmountPaise: 449_800 })).rejects.toMatchObject({ code: 'amount-mismatch', amountPaise: 449_850 })
+    expect((refused as Error).message).toBe(
+      'The prices in your cart have changed: the total is now Rs. 4,498.50. Please review your cart and try again.',
+    )
+    await expect(createManualPayment(userId, cart, { expectedAmountPaise: 449_800 })).rejects.toMatchObject({
+      code: 'amount-mismatch',
+      amountPaise: 449_850,
+    })
     expect(await prisma.payment.count({ where: { userId } })).toBe(0)
 
-    expect((await startGatewayPayment(userId, cart, { gateway, expectedAmountPaise: 449_850 })).amountPaise).toBe(449_850)
+    expect((await startGatewayPayment(userId, cart, { gateway, expectedAmountPaise: 449_850 })).amountPaise).toBe(
+      449_850,
+    )
     expect((await createManualPayment(userId, cart, { expectedAmountPaise: 449_850 })).created).toBe(true)
   })
 
@@ -115,15 +147,24 @@ describe('startGatewayPayment', () => {
     const swing = await createService('Swing', 100_000, 30)
     const now = new Date()
     const first = await startGatewayPayment(userId, [equity.id, swing.id], { gateway, now })
-    const again = await startGatewayPayment(userId, [swing.id, equity.id], { gateway, now: new Date(now.getTime() + 60_000) })
+    const again = await startGatewayPayment(userId, [swing.id, equity.id], {
+      gateway,
+      now: new Date(now.getTime() + 60_000),
+    })
     expect(again).toEqual(first)
     expect(GATEWAY_ORDER_REUSE_MS).toBe(10 * 60 * 1000)
     const otherCart = await startGatewayPayment(userId, [equity.id], { gateway, now })
     expect(otherCart.orderId).not.toBe(first.orderId)
-    const muchLater = await startGatewayPayment(userId, [equity.id, swing.id], { gateway, now: new Date(now.getTime() + GATEWAY_ORDER_REUSE_MS + 1) })
+    const muchLater = await startGatewayPayment(userId, [equity.id, swing.id], {
+      gateway,
+      now: new Date(now.getTime() + GATEWAY_ORDER_REUSE_MS + 1),
+    })
     expect(muchLater.orderId).not.toBe(first.orderId)
     await cancelGatewayPayment(userId, muchLater.orderId)
-    const afterCancel = await startGatewayPayment(userId, [equity.id, swing.id], { gateway, now: new Date(now.getTime() + GATEWAY_ORDER_REUSE_MS + 2) })
+    const afterCancel = await startGatewayPayment(userId, [equity.id, swing.id], {
+      gateway,
+      now: new Date(now.getTime() + GATEWAY_ORDER_REUSE_MS + 2),
+    })
     expect(afterCancel.orderId).not.toBe(muchLater.orderId)
   })
 })
@@ -138,7 +179,10 @@ describe('an open order paid before we heard of it', () => {
       status: 409,
       message: ALREADY_PAID_MESSAGE,
     })
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'PAID', paidVia: 'reconciliation' })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'PAID',
+      paidVia: 'reconciliation',
+    })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(2)
     expect(await prisma.payment.count({ where: { userId } })).toBe(1)
   })
@@ -158,7 +202,9 @@ describe('verifyCheckoutPayment', () => {
     expect(result).toEqual({ status: 'paid', paymentId: started.paymentId, alreadyPaid: false })
     const subscriptions = await prisma.subscription.findMany({ where: { userId } })
     expect(subscriptions.find((s) => s.serviceId === equity.id)!.endsAt.toISOString()).toBe('2026-12-22T18:29:59.999Z')
-    expect(subscriptions.find((s) => s.serviceId === swing.id)!.endsAt.getTime()).toBe(paidAt.getTime() + 90 * MS_PER_DAY)
+    expect(subscriptions.find((s) => s.serviceId === swing.id)!.endsAt.getTime()).toBe(
+      paidAt.getTime() + 90 * MS_PER_DAY,
+    )
   })
 
   it('never pays on a forged, missing or reused signature, and changes nothing', async () => {
@@ -171,36 +217,59 @@ describe('verifyCheckoutPayment', () => {
     const signed = gateway.pay(started.orderId)
     const attempts = [
       { ...toResponse(signed), signature: 'f'.repeat(64) },
-      { ...toResponse(signed), signature: checkoutSignature(started.orderId, signed.razorpay_payment_id, 'guessed-secret') },
+      {
+        ...toResponse(signed),
+        signature: checkoutSignature(started.orderId, signed.razorpay_payment_id, 'guessed-secret'),
+      },
       { ...toResponse(signed), signature: undefined },
       { ...toResponse(signed), signature: '' },
       // The first customer's valid signature, replayed against this order.
       { orderId: started.orderId, paymentId: paidFirst.razorpay_payment_id, signature: paidFirst.razorpay_signature },
       // A signature over the browser's order id swapped in the wrong order.
-      { ...toResponse(signed), signature: checkoutSignature(signed.razorpay_payment_id, started.orderId, gateway.keySecret) },
+      {
+        ...toResponse(signed),
+        signature: checkoutSignature(signed.razorpay_payment_id, started.orderId, gateway.keySecret),
+      },
     ]
     for (const attempt of attempts) {
-      await expect(verifyCheckoutPayment(attempt, { gateway })).rejects.toMatchObject({ code: 'invalid-signature', status: 400 })
+      await expect(verifyCheckoutPayment(attempt, { gateway })).rejects.toMatchObject({
+        code: 'invalid-signature',
+        status: 400,
+      })
     }
     // The first payment's own order and payment, posted for the second order, does not exist there either.
-    await expect(verifyCheckoutPayment({ ...toResponse(paidFirst), orderId: 'order_unknown' }, { gateway })).rejects.toMatchObject({ code: 'not-found' })
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'CREATED', gatewayPaymentId: null })
+    await expect(
+      verifyCheckoutPayment({ ...toResponse(paidFirst), orderId: 'order_unknown' }, { gateway }),
+    ).rejects.toMatchObject({ code: 'not-found' })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'CREATED',
+      gatewayPaymentId: null,
+    })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(0)
   })
 
   it('keeps an authorised but uncaptured payment pending until the capture is reported', async () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId, 'authorized')
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway })).toEqual({ status: 'pending', paymentId: started.paymentId })
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway })).toEqual({
+      status: 'pending',
+      paymentId: started.paymentId,
+    })
     gateway.capture(signed.razorpay_payment_id)
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({ status: 'paid', alreadyPaid: false })
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({
+      status: 'paid',
+      alreadyPaid: false,
+    })
   })
 
   it('answers a repeated verify with alreadyPaid', async () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
     await verifyCheckoutPayment(toResponse(signed), { gateway })
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({ status: 'paid', alreadyPaid: true })
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({
+      status: 'paid',
+      alreadyPaid: true,
+    })
   })
 })
 
@@ -210,7 +279,10 @@ describe('handleWebhook', () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
     const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
-    expect(await handleWebhook(delivery.rawBody, 'a'.repeat(64), { gateway })).toEqual({ status: 400, outcome: 'invalid-signature' })
+    expect(await handleWebhook(delivery.rawBody, 'a'.repeat(64), { gateway })).toEqual({
+      status: 400,
+      outcome: 'invalid-signature',
+    })
     expect(await handleWebhook(delivery.rawBody, null, { gateway })).toMatchObject({ status: 400 })
     // A body re-serialised with other whitespace no longer matches its signature.
     const reformatted = JSON.stringify(JSON.parse(delivery.rawBody), null, 2)
@@ -229,14 +301,20 @@ describe('handleWebhook', () => {
     try {
       await racingPath.query('BEGIN')
       await racingPath.query('SELECT id FROM payments WHERE id = $1 FOR UPDATE', [started.paymentId])
-      expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({ status: 500, outcome: 'error' })
+      expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({
+        status: 500,
+        outcome: 'error',
+      })
       expect(String(vi.mocked(console.error).mock.calls.at(-1))).toMatch(/lock timeout/)
       expect(WEBHOOK_PAY_WAIT_MS).toBeLessThan(5_000)
     } finally {
       await racingPath.query('ROLLBACK')
       await racingPath.end()
     }
-    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({
+      status: 200,
+      outcome: 'processed',
+    })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(2)
   })
 
@@ -246,9 +324,18 @@ describe('handleWebhook', () => {
     const captured = gateway.webhook('payment.captured', signed.razorpay_payment_id)
     const orderPaid = gateway.webhook('order.paid', signed.razorpay_payment_id)
 
-    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
-    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({ status: 200, outcome: 'duplicate' })
-    expect(await handleWebhook(orderPaid.rawBody, orderPaid.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({
+      status: 200,
+      outcome: 'processed',
+    })
+    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toEqual({
+      status: 200,
+      outcome: 'duplicate',
+    })
+    expect(await handleWebhook(orderPaid.rawBody, orderPaid.signature, { gateway })).toEqual({
+      status: 200,
+      outcome: 'processed',
+    })
 
     expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
       status: 'PAID',
@@ -262,10 +349,19 @@ describe('handleWebhook', () => {
     const { started } = await startedCheckout()
     const attempt = gateway.pay(started.orderId, 'failed')
     const failed = gateway.webhook('payment.failed', attempt.razorpay_payment_id)
-    expect(await handleWebhook(failed.rawBody, failed.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await handleWebhook(failed.rawBody, failed.signature, { gateway })).toEqual({
+      status: 200,
+      outcome: 'processed',
+    })
     await prisma.payment.update({ where: { id: started.paymentId }, data: { status: 'CREATED', failureReason: null } })
-    expect(await handleWebhook(failed.rawBody, failed.signature, { gateway })).toEqual({ status: 200, outcome: 'duplicate' })
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'CREATED', failureReason: null })
+    expect(await handleWebhook(failed.rawBody, failed.signature, { gateway })).toEqual({
+      status: 200,
+      outcome: 'duplicate',
+    })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'CREATED',
+      failureReason: null,
+    })
     expect(await prisma.webhookEvent.count({ where: { eventId: webhookDeliveryKey(failed.rawBody) } })).toBe(1)
   })
 
@@ -274,11 +370,16 @@ describe('handleWebhook', () => {
     const attempt = gateway.pay(started.orderId, 'failed')
     const failed = gateway.webhook('payment.failed', attempt.razorpay_payment_id)
     expect(await handleWebhook(failed.rawBody, failed.signature, { gateway })).toMatchObject({ outcome: 'processed' })
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'FAILED', failureReason: 'Payment failed' })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'Payment failed',
+    })
 
     gateway.capture(attempt.razorpay_payment_id)
     const captured = gateway.webhook('payment.captured', attempt.razorpay_payment_id)
-    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toMatchObject({ outcome: 'processed' })
+    expect(await handleWebhook(captured.rawBody, captured.signature, { gateway })).toMatchObject({
+      outcome: 'processed',
+    })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
   })
 
@@ -289,7 +390,9 @@ describe('handleWebhook', () => {
     const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
     const tampered = delivery.rawBody.replace(`"amount":${started.amountPaise}`, '"amount":100')
     const { webhookSignature } = await import('~/server/razorpay.server')
-    expect(await handleWebhook(tampered, webhookSignature(tampered, gateway.webhookSecret), { gateway })).toMatchObject({ outcome: 'ignored' })
+    expect(await handleWebhook(tampered, webhookSignature(tampered, gateway.webhookSecret), { gateway })).toMatchObject(
+      { outcome: 'ignored' },
+    )
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
   })
 })
@@ -306,7 +409,11 @@ describe('every path into paid, racing', () => {
     // The hosted checkout's return, as the browser posts it from Razorpay's site: a form, no cookies.
     const callback = () =>
       callbackRoute.action({
-        request: new Request('http://localhost/payments/callback', { method: 'POST', headers: { Origin: 'https://api.razorpay.com' }, body: new URLSearchParams(signed) }),
+        request: new Request('http://localhost/payments/callback', {
+          method: 'POST',
+          headers: { Origin: 'https://api.razorpay.com' },
+          body: new URLSearchParams(signed),
+        }),
         params: {},
         context: { clientIp: '127.0.0.1', cspNonce: '' },
       } as never)
@@ -322,15 +429,18 @@ describe('every path into paid, racing', () => {
       reconcileOpenOrders(later, { gateway }),
     ])
 
-    expect([verified, reverified]).toEqual([expect.objectContaining({ status: 'paid' }), expect.objectContaining({ status: 'paid' })])
+    expect([verified, reverified]).toEqual([
+      expect.objectContaining({ status: 'paid' }),
+      expect.objectContaining({ status: 'paid' }),
+    ])
     for (const answer of [callbackAnswer, callbackAgain]) {
       expect(answer.status).toBe(303)
       expect(answer.headers.get('Location')).toBe('/subscriptions?from=payment')
     }
     expect(rest.slice(0, 3).map((result) => 'status' in result && result.status)).toEqual([200, 200, 200])
-    expect(await prisma.payment.findMany({ where: { userId }, select: { status: true, gatewayPaymentId: true } })).toEqual([
-      { status: 'PAID', gatewayPaymentId: signed.razorpay_payment_id },
-    ])
+    expect(
+      await prisma.payment.findMany({ where: { userId }, select: { status: true, gatewayPaymentId: true } }),
+    ).toEqual([{ status: 'PAID', gatewayPaymentId: signed.razorpay_payment_id }])
     const subscriptions = await prisma.subscription.findMany({ where: { userId } })
     expect(subscriptions.map((s) => s.serviceId).sort()).toEqual([equity.id, swing.id].sort())
     expect((await queuedEmails(email)).map((queued) => queued.subject)).toEqual(['Your payment is confirmed'])
@@ -338,7 +448,7 @@ describe('every path into paid, racing', () => {
 })
 
 describe('cancel, failure reports and reconciliation', () => {
-  it('cancels only the customer\'s own open order, and a late capture found by reconciliation still pays', async () => {
+  it("cancels only the customer's own open order, and a late capture found by reconciliation still pays", async () => {
     const { userId, started } = await startedCheckout()
     const stranger = await createUser()
     expect(await cancelGatewayPayment(stranger, started.orderId)).toBe(false)
@@ -348,7 +458,10 @@ describe('cancel, failure reports and reconciliation', () => {
     gateway.pay(started.orderId) // captured after the customer closed the checkout
     const report = await reconcileOpenOrders(new Date(Date.now() + RECONCILE_AFTER_MS + 1), { gateway })
     expect(report).toMatchObject({ paid: 1, errors: 0 })
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'PAID', paidVia: 'reconciliation' })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'PAID',
+      paidVia: 'reconciliation',
+    })
   })
 
   it('leaves orders younger than 15 minutes to the checkout, and gives up open orders after the window', async () => {
@@ -361,11 +474,17 @@ describe('cancel, failure reports and reconciliation', () => {
     const abandoned = await startedCheckout()
     const capturedLate = await startedCheckout()
     gateway.pay(capturedLate.started.orderId)
-    const report = await reconcileOpenOrders(new Date(Date.now() + GATEWAY_LATE_AUTHORISATION_WINDOW_MS + 60_000), { gateway })
+    const report = await reconcileOpenOrders(new Date(Date.now() + GATEWAY_LATE_AUTHORISATION_WINDOW_MS + 60_000), {
+      gateway,
+    })
     expect(report.abandoned).toBeGreaterThanOrEqual(1)
-    expect((await prisma.payment.findUniqueOrThrow({ where: { id: abandoned.started.paymentId } })).status).toBe('CANCELLED')
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: abandoned.started.paymentId } })).status).toBe(
+      'CANCELLED',
+    )
     // An order past the window still gets a last look: a capture found then pays instead of being given up.
-    expect((await prisma.payment.findUniqueOrThrow({ where: { id: capturedLate.started.paymentId } })).status).toBe('PAID')
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: capturedLate.started.paymentId } })).status).toBe(
+      'PAID',
+    )
   })
 
   it('gives up an open order with no payment attempt after 15 minutes, and a capture arriving later still pays it', async () => {
@@ -386,7 +505,9 @@ describe('cancel, failure reports and reconciliation', () => {
 
   it('records a failure report as FAILED, only for the reporting customer', async () => {
     const { userId, started } = await startedCheckout()
-    expect(await recordGatewayFailure({ orderId: started.orderId, reason: 'x', userId: await createUser() })).toBe(false)
+    expect(await recordGatewayFailure({ orderId: started.orderId, reason: 'x', userId: await createUser() })).toBe(
+      false,
+    )
     expect(await recordGatewayFailure({ orderId: started.orderId, reason: 'Payment failed', userId })).toBe(true)
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('FAILED')
   })
@@ -412,7 +533,9 @@ describe('manual payments', () => {
     expect(results.map((result) => result.expiresAt.getTime())).toEqual(results.map(() => stored.expiresAt!.getTime()))
 
     // A new claim for the same cart after the duplicate window is a new payment.
-    const later = await createManualPayment(userId, [equity.id], { now: new Date(stored.createdAt.getTime() + MANUAL_DUPLICATE_WINDOW_MS + 1) })
+    const later = await createManualPayment(userId, [equity.id], {
+      now: new Date(stored.createdAt.getTime() + MANUAL_DUPLICATE_WINDOW_MS + 1),
+    })
     expect(later.created).toBe(true)
   })
 
@@ -450,7 +573,11 @@ describe('manual payments', () => {
     const claims = []
     for (const service of services.slice(0, 3)) claims.push(await createManualPayment(userId, [service.id], { now }))
     const fourth = () => createManualPayment(userId, [services[3]!.id], { now })
-    await expect(fourth()).rejects.toMatchObject({ code: 'too-many-open-claims', status: 409, message: expect.stringMatching(/3 bank transfers waiting/) })
+    await expect(fourth()).rejects.toMatchObject({
+      code: 'too-many-open-claims',
+      status: 409,
+      message: expect.stringMatching(/3 bank transfers waiting/),
+    })
     // Repeating an open claim is not a new one, so it is still answered.
     expect((await createManualPayment(userId, [services[0]!.id], { now })).paymentId).toBe(claims[0]!.paymentId)
     // Another customer is not affected.
@@ -458,7 +585,9 @@ describe('manual payments', () => {
 
     await rejectManualPayment(claims[0]!.paymentId, 'No transfer arrived', { now })
     expect((await fourth()).created).toBe(true)
-    await expect(createManualPayment(userId, [services[0]!.id], { now })).rejects.toMatchObject({ code: 'too-many-open-claims' })
+    await expect(createManualPayment(userId, [services[0]!.id], { now })).rejects.toMatchObject({
+      code: 'too-many-open-claims',
+    })
     // An expired claim no longer counts, even before the expiry job has run.
     const afterExpiry = new Date(now.getTime() + MANUAL_PAYMENT_EXPIRY_DAYS * MS_PER_DAY + 1)
     expect((await createManualPayment(userId, [services[0]!.id], { now: afterExpiry })).created).toBe(true)
@@ -514,18 +643,29 @@ describe('hosted-checkout callback', () => {
     quiet()
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
-    await expect(handleCheckoutCallback(form({ ...signed, razorpay_signature: '0'.repeat(64) }), { gateway })).rejects.toMatchObject({ code: 'invalid-signature' })
+    await expect(
+      handleCheckoutCallback(form({ ...signed, razorpay_signature: '0'.repeat(64) }), { gateway }),
+    ).rejects.toMatchObject({ code: 'invalid-signature' })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
-    expect(await handleCheckoutCallback(form(signed), { gateway })).toMatchObject({ status: 'paid', alreadyPaid: false })
+    expect(await handleCheckoutCallback(form(signed), { gateway })).toMatchObject({
+      status: 'paid',
+      alreadyPaid: false,
+    })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).paidVia).toBe('callback')
   })
 
   it('records an unsigned failure only once the gateway confirms it', async () => {
     const { started } = await startedCheckout()
     const failedAttempt = gateway.pay(started.orderId, 'failed')
-    const fakeFailure = form({ 'error[code]': 'BAD_REQUEST_ERROR', 'error[metadata]': JSON.stringify({ order_id: started.orderId, payment_id: 'pay_invented' }) })
+    const fakeFailure = form({
+      'error[code]': 'BAD_REQUEST_ERROR',
+      'error[metadata]': JSON.stringify({ order_id: started.orderId, payment_id: 'pay_invented' }),
+    })
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    expect(await handleCheckoutCallback(fakeFailure, { gateway })).toEqual({ status: 'failed', paymentId: started.paymentId })
+    expect(await handleCheckoutCallback(fakeFailure, { gateway })).toEqual({
+      status: 'failed',
+      paymentId: started.paymentId,
+    })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
 
     const realFailure = form({
@@ -543,7 +683,9 @@ describe('webhook raw body as bytes', () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
     const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
-    expect(await handleWebhook(new TextEncoder().encode(delivery.rawBody), delivery.signature, { gateway })).toMatchObject({
+    expect(
+      await handleWebhook(new TextEncoder().encode(delivery.rawBody), delivery.signature, { gateway }),
+    ).toMatchObject({
       status: 200,
       outcome: 'processed',
     })
@@ -561,7 +703,9 @@ describe('settle-payments job', () => {
     const claim = await createManualPayment(userId, [equity.id])
     await settlePayments(new Date(Date.now() + RECONCILE_AFTER_MS + 1))
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
-    expect((await prisma.payment.findUniqueOrThrow({ where: { id: claim.paymentId } })).status).toBe('PENDING_VERIFICATION')
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: claim.paymentId } })).status).toBe(
+      'PENDING_VERIFICATION',
+    )
     await settlePayments(new Date(Date.now() + 8 * MS_PER_DAY))
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: claim.paymentId } })).status).toBe('EXPIRED')
   })
@@ -572,9 +716,14 @@ describe('failures along the way', () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
     const down: PaymentGateway = { ...gateway, fetchPayment: () => Promise.reject(new Error('gateway down')) }
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway: down })).toEqual({ status: 'pending', paymentId: started.paymentId })
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway: down })).toEqual({
+      status: 'pending',
+      paymentId: started.paymentId,
+    })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({ status: 'paid' })
+    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({
+      status: 'paid',
+    })
   })
 
   it('forgets a webhook event whose processing failed, so the retry is processed', async () => {
@@ -583,10 +732,16 @@ describe('failures along the way', () => {
     const signed = gateway.pay(started.orderId)
     const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
     const spy = vi.spyOn(prisma.payment, 'findUnique').mockRejectedValueOnce(new Error('database hiccup'))
-    expect(await handleWebhook(delivery.rawBody, delivery.signature, { gateway })).toEqual({ status: 500, outcome: 'error' })
+    expect(await handleWebhook(delivery.rawBody, delivery.signature, { gateway })).toEqual({
+      status: 500,
+      outcome: 'error',
+    })
     spy.mockRestore()
     expect(await prisma.webhookEvent.count({ where: { eventId: webhookDeliveryKey(delivery.rawBody) } })).toBe(0)
-    expect(await handleWebhook(delivery.rawBody, delivery.signature, { gateway })).toEqual({ status: 200, outcome: 'processed' })
+    expect(await handleWebhook(delivery.rawBody, delivery.signature, { gateway })).toEqual({
+      status: 200,
+      outcome: 'processed',
+    })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
   })
 

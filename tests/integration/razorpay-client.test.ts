@@ -14,7 +14,12 @@ afterEach(() => {
 })
 afterAll(() => server.close())
 
-const gateway = razorpayGateway({ keyId: 'rzp_test_abc123', keySecret: 'key-secret-1', webhookSecret: 'webhook-secret-1', timeoutMs: 300 })
+const gateway = razorpayGateway({
+  keyId: 'rzp_test_abc123',
+  keySecret: 'key-secret-1',
+  webhookSecret: 'webhook-secret-1',
+  timeoutMs: 300,
+})
 
 const paymentEntity = (overrides: Record<string, unknown> = {}) => ({
   id: 'pay_1',
@@ -33,7 +38,15 @@ describe('Razorpay client against a local fake API', () => {
     server.use(
       http.post(`${API}/orders`, async ({ request }) => {
         seen = { auth: request.headers.get('authorization'), body: await request.json() }
-        return HttpResponse.json({ id: 'order_R1', entity: 'order', amount: 299_900, currency: 'INR', receipt: 'p-1', status: 'created', notes: { paymentId: 'p-1' } })
+        return HttpResponse.json({
+          id: 'order_R1',
+          entity: 'order',
+          amount: 299_900,
+          currency: 'INR',
+          receipt: 'p-1',
+          status: 'created',
+          notes: { paymentId: 'p-1' },
+        })
       }),
     )
     const order = await gateway.createOrder({ amountPaise: 299_900, receipt: 'p-1', notes: { paymentId: 'p-1' } })
@@ -45,13 +58,34 @@ describe('Razorpay client against a local fake API', () => {
   it("fetches an order's payments and a payment", async () => {
     server.use(
       http.get(`${API}/orders/order_1/payments`, () =>
-        HttpResponse.json({ entity: 'collection', count: 2, items: [paymentEntity({ id: 'pay_0', status: 'failed', error_description: 'Payment failed' }), paymentEntity()] }),
+        HttpResponse.json({
+          entity: 'collection',
+          count: 2,
+          items: [
+            paymentEntity({ id: 'pay_0', status: 'failed', error_description: 'Payment failed' }),
+            paymentEntity(),
+          ],
+        }),
       ),
       http.get(`${API}/payments/pay_1`, () => HttpResponse.json(paymentEntity())),
     )
     expect(await gateway.fetchOrderPayments('order_1')).toEqual([
-      { id: 'pay_0', orderId: 'order_1', amountPaise: 299_900, currency: 'INR', status: 'failed', errorDescription: 'Payment failed' },
-      { id: 'pay_1', orderId: 'order_1', amountPaise: 299_900, currency: 'INR', status: 'captured', errorDescription: null },
+      {
+        id: 'pay_0',
+        orderId: 'order_1',
+        amountPaise: 299_900,
+        currency: 'INR',
+        status: 'failed',
+        errorDescription: 'Payment failed',
+      },
+      {
+        id: 'pay_1',
+        orderId: 'order_1',
+        amountPaise: 299_900,
+        currency: 'INR',
+        status: 'captured',
+        errorDescription: null,
+      },
     ])
     expect(await gateway.fetchPayment('pay_1')).toMatchObject({ id: 'pay_1', status: 'captured' })
   })
@@ -60,10 +94,17 @@ describe('Razorpay client against a local fake API', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     server.use(
       http.post(`${API}/orders`, () =>
-        HttpResponse.json({ error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be at least INR 1.00', field: 'amount' } }, { status: 400 }),
+        HttpResponse.json(
+          {
+            error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be at least INR 1.00', field: 'amount' },
+          },
+          { status: 400 },
+        ),
       ),
     )
-    const error = await gateway.createOrder({ amountPaise: 50, receipt: 'p', notes: {} }).catch((caught: unknown) => caught)
+    const error = await gateway
+      .createOrder({ amountPaise: 50, receipt: 'p', notes: {} })
+      .catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(GatewayError)
     expect(error).toMatchObject({ retryable: false, statusCode: 400, code: 'BAD_REQUEST_ERROR' })
     expect((error as Error).message).toMatch(/The amount must be at least INR 1.00/)
@@ -73,18 +114,34 @@ describe('Razorpay client against a local fake API', () => {
 
   it('reports a 5xx as retryable', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    server.use(http.post(`${API}/orders`, () => HttpResponse.json({ error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } }, { status: 500 })))
-    await expect(gateway.createOrder({ amountPaise: 100, receipt: 'p', notes: {} })).rejects.toMatchObject({ name: 'GatewayError', retryable: true, statusCode: 500 })
+    server.use(
+      http.post(`${API}/orders`, () =>
+        HttpResponse.json(
+          { error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } },
+          { status: 500 },
+        ),
+      ),
+    )
+    await expect(gateway.createOrder({ amountPaise: 100, receipt: 'p', notes: {} })).rejects.toMatchObject({
+      name: 'GatewayError',
+      retryable: true,
+      statusCode: 500,
+    })
   })
 
   it('reports a network error and a timeout as retryable GatewayErrors', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     server.use(http.post(`${API}/orders`, () => HttpResponse.error()))
-    await expect(gateway.createOrder({ amountPaise: 100, receipt: 'p', notes: {} })).rejects.toMatchObject({ name: 'GatewayError', retryable: true })
-    server.use(http.get(`${API}/payments/pay_slow`, async () => {
-      await delay(5_000)
-      return HttpResponse.json(paymentEntity())
-    }))
+    await expect(gateway.createOrder({ amountPaise: 100, receipt: 'p', notes: {} })).rejects.toMatchObject({
+      name: 'GatewayError',
+      retryable: true,
+    })
+    server.use(
+      http.get(`${API}/payments/pay_slow`, async () => {
+        await delay(5_000)
+        return HttpResponse.json(paymentEntity())
+      }),
+    )
     const started = Date.now()
     await expect(gateway.fetchPayment('pay_slow')).rejects.toMatchObject({ name: 'GatewayError', retryable: true })
     expect(Date.now() - started).toBeLessThan(3_000)

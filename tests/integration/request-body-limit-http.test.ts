@@ -11,7 +11,12 @@ import { JSON_BODY_TOO_LARGE_MESSAGE } from '~/server/api.server'
 import { prisma } from '~/server/db.server'
 import { startGatewayPayment } from '~/server/payments.server'
 import { sandboxGateway } from '~/server/razorpay-sandbox.server'
-import { FORM_BODY_MAX_BYTES, FORM_BODY_TOO_LARGE_MESSAGE, limitRequestBodies, withLimitedBodies } from '~/server/request-body-limit.server'
+import {
+  FORM_BODY_MAX_BYTES,
+  FORM_BODY_TOO_LARGE_MESSAGE,
+  limitRequestBodies,
+  withLimitedBodies,
+} from '~/server/request-body-limit.server'
 import { createSession } from '~/server/session.server'
 import { serveAppDuringTests } from '../support/app-server'
 import { BOUNDARY, jpegOfSize, multipartHead, multipartTail } from '../support/multipart'
@@ -47,23 +52,33 @@ function serveRoutesBehindTheLimit() {
       .status(response.status)
       .set(Object.fromEntries(response.headers))
       .send(await response.text())
-  const args = (request: Request) => ({ request, params: {}, context: { clientIp: '127.0.0.1', cspNonce: '' } }) as never
+  const args = (request: Request) =>
+    ({ request, params: {}, context: { clientIp: '127.0.0.1', cspNonce: '' } }) as never
   routes.post(
     '/echo',
-    withLimitedBodies(async (req, res) => void (await answer(res, new Response(await asFetchRequest(req).arrayBuffer())))),
+    withLimitedBodies(
+      async (req, res) => void (await answer(res, new Response(await asFetchRequest(req).arrayBuffer()))),
+    ),
   )
   // The wizard's PAN card step posts to /details without JavaScript and to /details.data with it.
   routes.post(
     ['/details', '/details.data'],
-    withLimitedBodies(async (req, res) => void (await answer(res, new Response(String((await asFetchRequest(req).arrayBuffer()).byteLength))))),
+    withLimitedBodies(
+      async (req, res) =>
+        void (await answer(res, new Response(String((await asFetchRequest(req).arrayBuffer()).byteLength)))),
+    ),
   )
   routes.post(
     '/webhooks/razorpay',
-    withLimitedBodies(async (req, res) => void (await answer(res, await webhookRoute.action(args(asFetchRequest(req)))))),
+    withLimitedBodies(
+      async (req, res) => void (await answer(res, await webhookRoute.action(args(asFetchRequest(req))))),
+    ),
   )
   routes.post(
     '/api/v1/users/set-pancard',
-    withLimitedBodies(async (req, res) => void (await answer(res, await setPanCardRoute.action(args(asFetchRequest(req)))))),
+    withLimitedBodies(
+      async (req, res) => void (await answer(res, await setPanCardRoute.action(args(asFetchRequest(req))))),
+    ),
   )
   beforeAll(async () => {
     server = routes.listen(0)
@@ -80,7 +95,11 @@ type Answer = { status: number; text: string; connection?: string; contentType?:
  * Sends `body` (or `totalBytes` of filler) to `path`, declaring its length or chunked, and stops
  * sending as soon as the server answers, as browsers and curl do on an early response.
  */
-function post(baseUrl: string, path: string, options: { totalBytes?: number; body?: Uint8Array; chunked: boolean; headers?: Record<string, string> }) {
+function post(
+  baseUrl: string,
+  path: string,
+  options: { totalBytes?: number; body?: Uint8Array; chunked: boolean; headers?: Record<string, string> },
+) {
   const body = options.body
   const totalBytes = body ? body.byteLength : options.totalBytes!
   return new Promise<Answer>((resolve, reject) => {
@@ -93,7 +112,13 @@ function post(baseUrl: string, path: string, options: { totalBytes?: number; bod
       answered = true
       let text = ''
       for await (const chunk of response) text += chunk
-      resolve({ status: response.statusCode ?? 0, text, connection: response.headers.connection, contentType: response.headers['content-type'], sentBytes })
+      resolve({
+        status: response.statusCode ?? 0,
+        text,
+        connection: response.headers.connection,
+        contentType: response.headers['content-type'],
+        sentBytes,
+      })
       client.destroy()
     })
     client.on('error', (error) => {
@@ -132,7 +157,11 @@ describe('the JSON API', () => {
     ['with Content-Length', false],
     ['chunked, without Content-Length', true],
   ])('refuses an oversized body with 413 JSON and Connection: close (%s)', async (_label, chunked) => {
-    const answer = await post(served.baseUrl, '/api/v1/users/set-details', { totalBytes: ATTACK_BYTES, chunked, headers: { 'Content-Type': 'application/json' } })
+    const answer = await post(served.baseUrl, '/api/v1/users/set-details', {
+      totalBytes: ATTACK_BYTES,
+      chunked,
+      headers: { 'Content-Type': 'application/json' },
+    })
     expect(answer).toMatchObject({ status: 413, connection: 'close' })
     expect(JSON.parse(answer.text)).toEqual({ message: JSON_BODY_TOO_LARGE_MESSAGE })
     expect(answer.sentBytes).toBeLessThan(16 * MB)
@@ -162,17 +191,29 @@ describe('a body within the cap', () => {
     const answer = await post(routes.baseUrl, '/webhooks/razorpay', {
       body: new TextEncoder().encode(delivery.rawBody),
       chunked: true,
-      headers: { 'Content-Type': 'application/json', 'X-Razorpay-Signature': delivery.signature, 'X-Razorpay-Event-Id': delivery.eventId },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Razorpay-Signature': delivery.signature,
+        'X-Razorpay-Event-Id': delivery.eventId,
+      },
     })
     expect(JSON.parse(answer.text)).toEqual({ outcome: 'processed' })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(1)
   })
 
   it('leaves the wizard’s PAN card upload its own larger cap, posted by the page with or without JavaScript', async () => {
-    const body = Buffer.concat([multipartHead({}, { name: PAN_CARD_FIELD_NAME, filename: 'card.jpg', type: 'image/jpeg' }), jpegOfSize(MB), multipartTail()])
+    const body = Buffer.concat([
+      multipartHead({}, { name: PAN_CARD_FIELD_NAME, filename: 'card.jpg', type: 'image/jpeg' }),
+      jpegOfSize(MB),
+      multipartTail(),
+    ])
     for (const path of ['/details', '/details.data']) {
       for (const chunked of [false, true]) {
-        const answer = await post(routes.baseUrl, path, { body, chunked, headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` } })
+        const answer = await post(routes.baseUrl, path, {
+          body,
+          chunked,
+          headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+        })
         expect(answer.status, `${path}, chunked: ${chunked}`).toBe(200)
         expect(Number(answer.text), `${path}, chunked: ${chunked}`).toBe(body.byteLength)
       }
@@ -182,7 +223,11 @@ describe('a body within the cap', () => {
   it('leaves the PAN card upload its own larger cap: a 1 MB image is saved', async () => {
     const userId = await createUser()
     const session = (await createSession(userId)).split(';')[0]!
-    const body = Buffer.concat([multipartHead({}, { name: PAN_CARD_FIELD_NAME, filename: 'card.jpg', type: 'image/jpeg' }), jpegOfSize(MB), multipartTail()])
+    const body = Buffer.concat([
+      multipartHead({}, { name: PAN_CARD_FIELD_NAME, filename: 'card.jpg', type: 'image/jpeg' }),
+      jpegOfSize(MB),
+      multipartTail(),
+    ])
     for (const chunked of [false, true]) {
       const answer = await post(routes.baseUrl, '/api/v1/users/set-pancard', {
         body,

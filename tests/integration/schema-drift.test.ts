@@ -18,7 +18,6 @@ beforeAll(async () => {
   schemaText = await readFile('prisma/schema.prisma', 'utf8')
 })
 
-
 describe('schema.prisma and the migrations', () => {
   it('describe the same tables, columns, types, nullability, keys and enums', () => {
     expect(migrated).toEqual(shapeFromPrismaSchema(schemaText))

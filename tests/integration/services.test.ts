@@ -8,7 +8,9 @@ import { serializeCart } from '~/server/cart.server'
 const args = (request: Request) => ({ request, params: {}, context: {} }) as never
 const cookieOf = (setCookie: string) => setCookie.split(';')[0]!
 async function loaderResult(cookie?: string) {
-  const result = await loader(args(new Request('http://localhost/services', { headers: cookie ? { Cookie: cookie } : {} })))
+  const result = await loader(
+    args(new Request('http://localhost/services', { headers: cookie ? { Cookie: cookie } : {} })),
+  )
   return { ...result.data, setCookie: new Headers(result.init?.headers).get('Set-Cookie') }
 }
 const callLoader = async () => (await loader(args(new Request('http://localhost/services')))).data
@@ -30,15 +32,38 @@ describe('/services loader', () => {
   it('lists the active services in display order with only the fields the page renders', async () => {
     await prisma.service.createMany({
       data: [
-        { name: 'Swing Trading Ideas', description: ['Weekly review'], pricePaise: 149_900, durationDays: 30, sortOrder: 2 },
-        { name: 'Equity Premium', description: ['Two ideas a week', 'Risk level: HIGH'], pricePaise: 299_900, durationDays: 30, sortOrder: 1 },
-        { name: 'Retired Service', description: [], pricePaise: 100_000, durationDays: 30, sortOrder: 0, active: false },
+        {
+          name: 'Swing Trading Ideas',
+          description: ['Weekly review'],
+          pricePaise: 149_900,
+          durationDays: 30,
+          sortOrder: 2,
+        },
+        {
+          name: 'Equity Premium',
+          description: ['Two ideas a week', 'Risk level: HIGH'],
+          pricePaise: 299_900,
+          durationDays: 30,
+          sortOrder: 1,
+        },
+        {
+          name: 'Retired Service',
+          description: [],
+          pricePaise: 100_000,
+          durationDays: 30,
+          sortOrder: 0,
+          active: false,
+        },
       ],
     })
     const { services } = await callLoader()
     expect(services.map((service) => service.name)).toEqual(['Equity Premium', 'Swing Trading Ideas'])
     expect(Object.keys(services[0]!).sort()).toEqual(['description', 'durationDays', 'id', 'name', 'pricePaise'])
-    expect(services[0]).toMatchObject({ description: ['Two ideas a week', 'Risk level: HIGH'], pricePaise: 299_900, durationDays: 30 })
+    expect(services[0]).toMatchObject({
+      description: ['Two ideas a week', 'Risk level: HIGH'],
+      pricePaise: 299_900,
+      durationDays: 30,
+    })
   })
 
   it('serves the list from the cache until it is invalidated', async () => {
@@ -66,13 +91,19 @@ describe('database constraints', () => {
 
 describe('the cart on /services', () => {
   it('adds and removes a service by id, keeping the cart in a signed cookie', async () => {
-    const premium = await prisma.service.create({ data: { name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 } })
-    const swing = await prisma.service.create({ data: { name: 'Swing Trading Ideas', pricePaise: 149_900, durationDays: 30 } })
+    const premium = await prisma.service.create({
+      data: { name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 },
+    })
+    const swing = await prisma.service.create({
+      data: { name: 'Swing Trading Ideas', pricePaise: 149_900, durationDays: 30 },
+    })
 
     const added = (await post({ intent: 'add', serviceId: premium.id })) as Response
     expect(added.status).toBe(302)
     const afterAdd = cookieOf(added.headers.get('Set-Cookie')!)
-    const both = cookieOf(((await post({ intent: 'add', serviceId: swing.id }, afterAdd)) as Response).headers.get('Set-Cookie')!)
+    const both = cookieOf(
+      ((await post({ intent: 'add', serviceId: swing.id }, afterAdd)) as Response).headers.get('Set-Cookie')!,
+    )
     expect((await loaderResult(both)).cartIds).toEqual([premium.id, swing.id])
 
     const removed = (await post({ intent: 'remove', serviceId: premium.id }, both)) as Response
@@ -80,13 +111,20 @@ describe('the cart on /services', () => {
   })
 
   it('refuses to add a service that is not on sale', async () => {
-    const retired = await prisma.service.create({ data: { name: 'Retired', pricePaise: 100_000, durationDays: 30, active: false } })
-    expect(await post({ intent: 'add', serviceId: retired.id })).toMatchObject({ data: { message: 'That service is no longer available.' }, init: { status: 400 } })
+    const retired = await prisma.service.create({
+      data: { name: 'Retired', pricePaise: 100_000, durationDays: 30, active: false },
+    })
+    expect(await post({ intent: 'add', serviceId: retired.id })).toMatchObject({
+      data: { message: 'That service is no longer available.' },
+      init: { status: 400 },
+    })
   })
 
   it('drops services taken off sale from the cart on load, and says so', async () => {
     const kept = await prisma.service.create({ data: { name: 'Kept', pricePaise: 100_000, durationDays: 30 } })
-    const retired = await prisma.service.create({ data: { name: 'Soon retired', pricePaise: 100_000, durationDays: 30 } })
+    const retired = await prisma.service.create({
+      data: { name: 'Soon retired', pricePaise: 100_000, durationDays: 30 },
+    })
     const cookie = cookieOf(await serializeCart([kept.id, retired.id]))
     await prisma.service.update({ where: { id: retired.id }, data: { active: false } })
     invalidate(ACTIVE_SERVICES_CACHE_KEY)

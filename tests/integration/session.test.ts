@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { requireAnonymous, requireCompleteProfile, requireUser } from '~/server/auth.server'
 import { prisma } from '~/server/db.server'
-import { createSession, destroySession, getSessionUser, SESSION_EXTEND_AFTER_MS, SESSION_TTL_MS } from '~/server/session.server'
+import {
+  createSession,
+  destroySession,
+  getSessionUser,
+  SESSION_EXTEND_AFTER_MS,
+  SESSION_TTL_MS,
+} from '~/server/session.server'
 
 let phoneCounter = 0
 async function newUser(profile: Record<string, unknown> = {}) {
@@ -96,7 +102,9 @@ describe('guards', () => {
     const cookie = await createSession(user.id)
     const own = await thrownResponse(requireAnonymous(requestWith(cookie, '/auth?redirectTo=%2Fpay')))
     expect(own.headers.get('Location')).toBe('/details?redirectTo=%2Fpay')
-    const foreign = await thrownResponse(requireAnonymous(requestWith(cookie, '/auth?redirectTo=https%3A%2F%2Fevil.example')))
+    const foreign = await thrownResponse(
+      requireAnonymous(requestWith(cookie, '/auth?redirectTo=https%3A%2F%2Fevil.example')),
+    )
     expect(foreign.headers.get('Location')).toBe('/details')
   })
 })
@@ -109,14 +117,20 @@ describe('hourly pruning', () => {
     const dayAndABitAgo = new Date(now.getTime() - 25 * 3_600_000)
     await prisma.session.create({ data: { id: 'ended', userId: user.id, expiresAt: new Date(now.getTime() - 1) } })
     await prisma.session.create({ data: { id: 'live', userId: user.id, expiresAt: new Date(now.getTime() + 60_000) } })
-    await prisma.otpChallenge.create({ data: { phone: user.phone, codeHash: 'x', expiresAt: dayAndABitAgo, createdAt: dayAndABitAgo } })
+    await prisma.otpChallenge.create({
+      data: { phone: user.phone, codeHash: 'x', expiresAt: dayAndABitAgo, createdAt: dayAndABitAgo },
+    })
     await prisma.rateLimitEvent.create({ data: { bucket: 'b', key: 'old', createdAt: dayAndABitAgo } })
     await prisma.rateLimitEvent.create({ data: { bucket: 'b', key: 'recent', createdAt: now } })
 
     await pruneExpiredRows(now)
 
-    expect((await prisma.session.findMany({ where: { userId: user.id } })).map((session) => session.id)).toEqual(['live'])
+    expect((await prisma.session.findMany({ where: { userId: user.id } })).map((session) => session.id)).toEqual([
+      'live',
+    ])
     expect(await prisma.otpChallenge.count({ where: { phone: user.phone } })).toBe(0)
-    expect((await prisma.rateLimitEvent.findMany({ where: { bucket: 'b' } })).map((event) => event.key)).toEqual(['recent'])
+    expect((await prisma.rateLimitEvent.findMany({ where: { bucket: 'b' } })).map((event) => event.key)).toEqual([
+      'recent',
+    ])
   })
 })

@@ -23,11 +23,19 @@ const POLL_INTERVAL_MS = 50
 
 const cleanUp = cleanUpAfterEach()
 
-type Store = { child: ChildProcess; output: () => string; exited: Promise<number | null>; waitForOutput: (text: string) => Promise<void> }
+type Store = {
+  child: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+  waitForOutput: (text: string) => Promise<void>
+}
 
 function startStore(env: Record<string, string>): Store {
   const { DATABASE_URL: _ignored, ...inherited } = process.env
-  const child = spawn(process.execPath, ['--import', 'tsx', START_SCRIPT], { cwd: STORE_DIR, env: { ...inherited, ...env } })
+  const child = spawn(process.execPath, ['--import', 'tsx', START_SCRIPT], {
+    cwd: STORE_DIR,
+    env: { ...inherited, ...env },
+  })
   let output = ''
   const waiters: { text: string; resolve: () => void }[] = []
   const collect = (chunk: Buffer) => {
@@ -45,7 +53,9 @@ function startStore(env: Record<string, string>): Store {
     new Promise<void>((resolve, reject) => {
       if (output.includes(text)) return resolve()
       waiters.push({ text, resolve })
-      void exited.then((code) => reject(new Error(`the store exited with ${code} before printing "${text}":\n${output}`)))
+      void exited.then((code) =>
+        reject(new Error(`the store exited with ${code} before printing "${text}":\n${output}`)),
+      )
     })
   return { child, output: () => output, exited, waitForOutput }
 }
@@ -117,52 +127,60 @@ function connectionRefused(port: number): Promise<boolean> {
 }
 
 describe('SIGTERM while requests are in progress', () => {
-  it('finishes the requests being answered, refuses new connections, stops the database and exits 0 within the grace period', { timeout: 90_000 }, async () => {
-    const parent = mkdtempSync(path.join(tmpdir(), 'store-shutdown-'))
-    cleanUp(() => rmSync(parent, { recursive: true, force: true }))
-    const dataDir = path.join(parent, 'postgres')
-    const [port, postgresPort] = (await freePorts(2)) as [number, number]
-    const store = startStore({
-      DEMO_MODE: '1',
-      PORT: String(port),
-      EMBEDDED_PG_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(postgresPort),
-    })
-    cleanUp(() => {
-      const lockFile = path.join(dataDir, 'postmaster.pid')
-      if (!existsSync(lockFile)) return
-      const pid = Number(readFileSync(lockFile, 'utf8').split('\n')[0])
-      if (isRunning(pid)) process.kill(pid, 'SIGKILL')
-    })
-    await Promise.race([
-      store.waitForOutput('Research Store listening on'),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`the store did not start:\n${store.output()}`)), START_TIMEOUT_MS).unref()),
-    ])
-    const postgres = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
-    expect(isRunning(postgres), 'the embedded PostgreSQL runs').toBe(true)
+  it(
+    'finishes the requests being answered, refuses new connections, stops the database and exits 0 within the grace period',
+    { timeout: 90_000 },
+    async () => {
+      const parent = mkdtempSync(path.join(tmpdir(), 'store-shutdown-'))
+      cleanUp(() => rmSync(parent, { recursive: true, force: true }))
+      const dataDir = path.join(parent, 'postgres')
+      const [port, postgresPort] = (await freePorts(2)) as [number, number]
+      const store = startStore({
+        DEMO_MODE: '1',
+        PORT: String(port),
+        EMBEDDED_PG_DIR: dataDir,
+        EMBEDDED_PG_PORT: String(postgresPort),
+      })
+      cleanUp(() => {
+        const lockFile = path.join(dataDir, 'postmaster.pid')
+        if (!existsSync(lockFile)) return
+        const pid = Number(readFileSync(lockFile, 'utf8').split('\n')[0])
+        if (isRunning(pid)) process.kill(pid, 'SIGKILL')
+      })
+      await Promise.race([
+        store.waitForOutput('Research Store listening on'),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error(`the store did not start:\n${store.output()}`)), START_TIMEOUT_MS).unref(),
+        ),
+      ])
+      const postgres = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+      expect(isRunning(postgres), 'the embedded PostgreSQL runs').toBe(true)
 
-    // Keep-alive, as browsers do: the store must not wait on their idle connections either.
-    const agent = new http.Agent({ keepAlive: true })
-    cleanUp(() => agent.destroy())
-    const uploads = Array.from({ length: SLOW_REQUESTS }, () => startSlowUpload(port, agent))
-    for (const upload of uploads) expect((await upload.answered).statusCode).toBe(200)
-    const pollingStopped = pollUntilFailure(port)
+      // Keep-alive, as browsers do: the store must not wait on their idle connections either.
+      const agent = new http.Agent({ keepAlive: true })
+      cleanUp(() => agent.destroy())
+      const uploads = Array.from({ length: SLOW_REQUESTS }, () => startSlowUpload(port, agent))
+      for (const upload of uploads) expect((await upload.answered).statusCode).toBe(200)
+      const pollingStopped = pollUntilFailure(port)
 
-    const signalledAt = Date.now()
-    store.child.kill('SIGTERM')
-    await store.waitForOutput('SIGTERM: shutting down')
-    // The signal's line is printed just before the listening socket closes: poll for the refusal.
-    while (!(await connectionRefused(port))) expect(Date.now() - signalledAt, 'new connections refused after the signal').toBeLessThan(SHUTDOWN_GRACE_MS)
+      const signalledAt = Date.now()
+      store.child.kill('SIGTERM')
+      await store.waitForOutput('SIGTERM: shutting down')
+      // The signal's line is printed just before the listening socket closes: poll for the refusal.
+      while (!(await connectionRefused(port)))
+        expect(Date.now() - signalledAt, 'new connections refused after the signal').toBeLessThan(SHUTDOWN_GRACE_MS)
 
-    for (const upload of uploads) upload.finish()
-    for (const upload of uploads) expect(JSON.parse(await upload.body)).toEqual({ bytes: BODY_HALF.length * 2, services: DEMO_SERVICES })
+      for (const upload of uploads) upload.finish()
+      for (const upload of uploads)
+        expect(JSON.parse(await upload.body)).toEqual({ bytes: BODY_HALF.length * 2, services: DEMO_SERVICES })
 
-    expect(await store.exited, store.output()).toBe(0)
-    expect(Date.now() - signalledAt).toBeLessThan(SHUTDOWN_GRACE_MS)
-    expect(store.output()).not.toContain('Shutdown took longer')
-    // The poller's keep-alive connection did not hold the shutdown: it was closed, and a new one refused.
-    expect(['ECONNREFUSED', 'ECONNRESET']).toContain(await pollingStopped)
-    expect(isRunning(postgres)).toBe(false)
-    expect(existsSync(path.join(dataDir, 'postmaster.pid'))).toBe(false)
-  })
+      expect(await store.exited, store.output()).toBe(0)
+      expect(Date.now() - signalledAt).toBeLessThan(SHUTDOWN_GRACE_MS)
+      expect(store.output()).not.toContain('Shutdown took longer')
+      // The poller's keep-alive connection did not hold the shutdown: it was closed, and a new one refused.
+      expect(['ECONNREFUSED', 'ECONNRESET']).toContain(await pollingStopped)
+      expect(isRunning(postgres)).toBe(false)
+      expect(existsSync(path.join(dataDir, 'postmaster.pid'))).toBe(false)
+    },
+  )
 })

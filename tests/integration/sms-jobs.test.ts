@@ -1,7 +1,14 @@
 import { randomInt } from 'node:crypto'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { prisma } from '~/server/db.server'
-import { deliverOtpSms, forgetLeftoverSmsJobs, settleSmsJob, startJobWorkers, stopJobs, type SmsJob } from '~/server/jobs.server'
+import {
+  deliverOtpSms,
+  forgetLeftoverSmsJobs,
+  settleSmsJob,
+  startJobWorkers,
+  stopJobs,
+  type SmsJob,
+} from '~/server/jobs.server'
 import { requestOtp } from '~/server/otp.server'
 import { SmsDeliveryError, type SmsProvider } from '~/server/sms.server'
 
@@ -20,7 +27,15 @@ const failing = (error: Error): SmsProvider => ({
 const delivered: SmsJob['data'][] = []
 const recording: SmsProvider = { name: 'recording', sendOtp: async (message) => void delivered.push(message) }
 
-type SmsJobRow = { id: string; state: string; retry_count: number; retry_limit: number; data: SmsJob['data']; keep_until: Date; created_on: Date }
+type SmsJobRow = {
+  id: string
+  state: string
+  retry_count: number
+  retry_limit: number
+  data: SmsJob['data']
+  keep_until: Date
+  created_on: Date
+}
 
 /** The queued SMS jobs to `phone`, in pg-boss's job table and its archive. */
 async function smsJobRows(phone: string): Promise<{ jobs: SmsJobRow[]; archived: number }> {
@@ -42,12 +57,16 @@ async function queuedSmsJob(retryCount = 0): Promise<SmsJob & { phone: string }>
 
 describe('deliverOtpSms', () => {
   it('lets a retryable failure through, so pg-boss retries the job', async () => {
-    await expect(deliverOtpSms(sms, failing(new SmsDeliveryError('MSG91 answered 503: busy', true)))).rejects.toThrow('503')
+    await expect(deliverOtpSms(sms, failing(new SmsDeliveryError('MSG91 answered 503: busy', true)))).rejects.toThrow(
+      '503',
+    )
     await expect(deliverOtpSms(sms, failing(new Error('socket hang up')))).rejects.toThrow('socket hang up')
   })
 
   it('drops a final refusal (a provider 4xx): retrying would fail the same way', async () => {
-    await expect(deliverOtpSms(sms, failing(new SmsDeliveryError('MSG91 answered 400: bad number', false)))).resolves.toBeUndefined()
+    await expect(
+      deliverOtpSms(sms, failing(new SmsDeliveryError('MSG91 answered 400: bad number', false))),
+    ).resolves.toBeUndefined()
   })
 })
 
@@ -97,7 +116,8 @@ describe('an SMS job does not keep its code', () => {
     expect((await smsJobRows(archived.phone)).archived).toBe(1)
 
     expect(await forgetLeftoverSmsJobs()).toBeGreaterThanOrEqual(3)
-    for (const gone of [failed, expired, archived]) expect(await smsJobRows(gone.phone)).toEqual({ jobs: [], archived: 0 })
+    for (const gone of [failed, expired, archived])
+      expect(await smsJobRows(gone.phone)).toEqual({ jobs: [], archived: 0 })
     expect((await smsJobRows(waiting.phone)).jobs).toHaveLength(1)
   })
 
@@ -118,7 +138,13 @@ describe('the job queue when the database stops', () => {
     try {
       // What a stopping PostgreSQL does to its clients (and what Ctrl-C does to the embedded one).
       await prisma.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'pgboss' AND datname = current_database()`
-      await vi.waitFor(() => expect(warn).toHaveBeenCalledWith('[jobs] the database ended a connection (it is shutting down, or an administrator ended it)'), { timeout: 10_000 })
+      await vi.waitFor(
+        () =>
+          expect(warn).toHaveBeenCalledWith(
+            '[jobs] the database ended a connection (it is shutting down, or an administrator ended it)',
+          ),
+        { timeout: 10_000 },
+      )
       expect(error).not.toHaveBeenCalled()
 
       const phone = uniquePhone()

@@ -148,7 +148,11 @@ describe('S3-compatible storage', () => {
     await storage.put('pan-cards/user-1/abc.jpg', IMAGE, 'image/jpeg')
     expect(fake.requests).toHaveLength(1)
     const [request] = fake.requests
-    expect(request).toMatchObject({ method: 'PUT', path: '/research-store-test/pan-cards/user-1/abc.jpg', signatureValid: true })
+    expect(request).toMatchObject({
+      method: 'PUT',
+      path: '/research-store-test/pan-cards/user-1/abc.jpg',
+      signatureValid: true,
+    })
     expect(new Uint8Array(request!.body)).toEqual(IMAGE)
     expect(request!.headers).toMatchObject({
       'content-type': 'image/jpeg',
@@ -184,7 +188,9 @@ describe('S3-compatible storage', () => {
     await storage.delete('pan-cards/user-1/abc.jpg')
     await storage.delete('pan-cards/user-1/abc.jpg')
     expect(fake.objects.size).toBe(0)
-    expect(fake.requests.slice(1).map(({ method, path, signatureValid }) => ({ method, path, signatureValid }))).toEqual([
+    expect(
+      fake.requests.slice(1).map(({ method, path, signatureValid }) => ({ method, path, signatureValid })),
+    ).toEqual([
       { method: 'DELETE', path: '/research-store-test/pan-cards/user-1/abc.jpg', signatureValid: true },
       { method: 'DELETE', path: '/research-store-test/pan-cards/user-1/abc.jpg', signatureValid: true },
     ])

@@ -27,7 +27,10 @@ describe('markPaymentPaid', () => {
 
     const stored = await prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })
     expect(stored).toMatchObject({ status: 'PAID', gatewayPaymentId: 'pay_A', paidVia: 'checkout', paidAt: T0 })
-    const subscriptions = await prisma.subscription.findMany({ where: { paymentId: payment.id }, orderBy: { endsAt: 'asc' } })
+    const subscriptions = await prisma.subscription.findMany({
+      where: { paymentId: payment.id },
+      orderBy: { endsAt: 'asc' },
+    })
     expect(subscriptions.map((s) => [s.serviceId, s.startsAt.toISOString(), s.endsAt.toISOString()])).toEqual([
       [monthly.id, '2026-11-22T10:15:30.123Z', '2026-12-22T10:15:30.123Z'],
       [yearly.id, '2026-11-22T10:15:30.123Z', '2027-11-22T10:15:30.123Z'],
@@ -40,7 +43,11 @@ describe('markPaymentPaid', () => {
     const service = await createService('Equity', 299_900, 30)
     const payment = await createPaymentRow(userId, [cartItemOf(service)])
     await markPaymentPaid(payment.id, { gatewayPaymentId: 'pay_B', paidAt: T0, source: 'webhook' })
-    const again = await markPaymentPaid(payment.id, { gatewayPaymentId: 'pay_B', paidAt: new Date(T0.getTime() + 5_000), source: 'checkout' })
+    const again = await markPaymentPaid(payment.id, {
+      gatewayPaymentId: 'pay_B',
+      paidAt: new Date(T0.getTime() + 5_000),
+      source: 'checkout',
+    })
     expect(again.alreadyPaid).toBe(true)
     expect(await prisma.subscription.count({ where: { paymentId: payment.id } })).toBe(1)
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })).paidVia).toBe('webhook')
@@ -52,7 +59,9 @@ describe('markPaymentPaid', () => {
     const b = await createService('B', 200_000, 90)
     const payment = await createPaymentRow(userId, [cartItemOf(a), cartItemOf(b)])
     const sources = ['checkout', 'reverify', 'callback', 'webhook', 'webhook', 'reconciliation'] as const
-    const results = await Promise.all(sources.map((source) => markPaymentPaid(payment.id, { gatewayPaymentId: 'pay_C', paidAt: T0, source })))
+    const results = await Promise.all(
+      sources.map((source) => markPaymentPaid(payment.id, { gatewayPaymentId: 'pay_C', paidAt: T0, source })),
+    )
     expect(results.filter((result) => !result.alreadyPaid)).toHaveLength(1)
     expect(await prisma.subscription.count({ where: { paymentId: payment.id } })).toBe(2)
   })
@@ -87,7 +96,9 @@ describe('markPaymentPaid', () => {
       markPaymentPaid(one.id, { gatewayPaymentId: 'pay_E1', paidAt: T0, source: 'webhook' }),
       markPaymentPaid(two.id, { gatewayPaymentId: 'pay_E2', paidAt: T0, source: 'webhook' }),
     ])
-    const ends = (await prisma.subscription.findMany({ where: { userId }, orderBy: { endsAt: 'asc' } })).map((s) => s.endsAt.getTime())
+    const ends = (await prisma.subscription.findMany({ where: { userId }, orderBy: { endsAt: 'asc' } })).map((s) =>
+      s.endsAt.getTime(),
+    )
     expect(ends).toEqual([T0.getTime() + 30 * MS_PER_DAY, T0.getTime() + 60 * MS_PER_DAY])
   })
 
@@ -96,7 +107,10 @@ describe('markPaymentPaid', () => {
     const service = await createService('Equity', 299_900, 30)
     for (const status of ['CANCELLED', 'FAILED'] as const) {
       const payment = await createPaymentRow(userId, [cartItemOf(service)], { status })
-      expect((await markPaymentPaid(payment.id, { gatewayPaymentId: `pay_F_${status}`, paidAt: T0, source: 'webhook' })).alreadyPaid).toBe(false)
+      expect(
+        (await markPaymentPaid(payment.id, { gatewayPaymentId: `pay_F_${status}`, paidAt: T0, source: 'webhook' }))
+          .alreadyPaid,
+      ).toBe(false)
     }
   })
 
@@ -109,12 +123,24 @@ describe('markPaymentPaid', () => {
     const manual = await createPaymentRow(userId, cart, { method: 'MANUAL' })
     const gateway = await createPaymentRow(userId, cart)
 
-    await expect(markPaymentPaid(rejected.id, { paidAt: T0, source: 'admin' })).rejects.toMatchObject({ reason: 'final' })
-    await expect(markPaymentPaid(expired.id, { paidAt: T0, source: 'admin' })).rejects.toMatchObject({ reason: 'final' })
-    await expect(markPaymentPaid(manual.id, { paidAt: T0, source: 'webhook' })).rejects.toMatchObject({ reason: 'wrong-source' })
-    await expect(markPaymentPaid(gateway.id, { paidAt: T0, source: 'admin', gatewayPaymentId: 'pay_X' })).rejects.toMatchObject({ reason: 'wrong-source' })
-    await expect(markPaymentPaid(gateway.id, { paidAt: T0, source: 'checkout' })).rejects.toBeInstanceOf(PaymentStateError)
-    await expect(markPaymentPaid('00000000-0000-4000-8000-000000000000', { paidAt: T0, source: 'admin' })).rejects.toMatchObject({ reason: 'not-found' })
+    await expect(markPaymentPaid(rejected.id, { paidAt: T0, source: 'admin' })).rejects.toMatchObject({
+      reason: 'final',
+    })
+    await expect(markPaymentPaid(expired.id, { paidAt: T0, source: 'admin' })).rejects.toMatchObject({
+      reason: 'final',
+    })
+    await expect(markPaymentPaid(manual.id, { paidAt: T0, source: 'webhook' })).rejects.toMatchObject({
+      reason: 'wrong-source',
+    })
+    await expect(
+      markPaymentPaid(gateway.id, { paidAt: T0, source: 'admin', gatewayPaymentId: 'pay_X' }),
+    ).rejects.toMatchObject({ reason: 'wrong-source' })
+    await expect(markPaymentPaid(gateway.id, { paidAt: T0, source: 'checkout' })).rejects.toBeInstanceOf(
+      PaymentStateError,
+    )
+    await expect(
+      markPaymentPaid('00000000-0000-4000-8000-000000000000', { paidAt: T0, source: 'admin' }),
+    ).rejects.toMatchObject({ reason: 'not-found' })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(0)
     expect(await prisma.payment.count({ where: { userId, status: 'PAID' } })).toBe(0)
 
@@ -154,17 +180,26 @@ describe('pendingPayments', () => {
     const service = await createService('Equity', 299_900, 30)
     const cart = [cartItemOf(service)]
     const now = new Date()
-    const manual = await createPaymentRow(userId, cart, { method: 'MANUAL', expiresAt: new Date(now.getTime() + MS_PER_DAY) })
+    const manual = await createPaymentRow(userId, cart, {
+      method: 'MANUAL',
+      expiresAt: new Date(now.getTime() + MS_PER_DAY),
+    })
     await createPaymentRow(userId, cart, { method: 'MANUAL', expiresAt: new Date(now.getTime() - 1) })
     await createPaymentRow(userId, cart, { method: 'MANUAL', status: 'REJECTED' })
     const open = await createPaymentRow(userId, cart)
-    await createPaymentRow(userId, cart, { createdAt: new Date(now.getTime() - GATEWAY_LATE_AUTHORISATION_WINDOW_MS - 1) })
+    await createPaymentRow(userId, cart, {
+      createdAt: new Date(now.getTime() - GATEWAY_LATE_AUTHORISATION_WINDOW_MS - 1),
+    })
     await createPaymentRow(userId, cart, { status: 'CANCELLED' })
     await createPaymentRow(userId, cart, { status: 'FAILED' })
 
     const pending = await pendingPayments(userId, now)
     expect(pending.map((payment) => payment.id).sort()).toEqual([manual.id, open.id].sort())
-    expect(pending.find((payment) => payment.id === manual.id)).toMatchObject({ method: 'MANUAL', amountPaise: 299_900, cart })
+    expect(pending.find((payment) => payment.id === manual.id)).toMatchObject({
+      method: 'MANUAL',
+      amountPaise: 299_900,
+      cart,
+    })
     expect(GATEWAY_LATE_AUTHORISATION_WINDOW_MS).toBe(5 * 24 * 60 * 60 * 1000)
   })
 })

@@ -25,8 +25,10 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: { clientIp: '203.0.113.9', cspNonce: '' } }) as never
-const get = (path: string, cookie?: string) => new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
+const args = (request: Request, params: Record<string, string> = {}) =>
+  ({ request, params, context: { clientIp: '203.0.113.9', cspNonce: '' } }) as never
+const get = (path: string, cookie?: string) =>
+  new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
 const postForm = (path: string, cookie: string | undefined, fields: Record<string, string>) =>
   new Request(`http://localhost${path}`, {
     method: 'POST',
@@ -34,7 +36,11 @@ const postForm = (path: string, cookie: string | undefined, fields: Record<strin
     body: new URLSearchParams(fields),
   })
 const postJson = (path: string, cookie: string, body: unknown) =>
-  new Request(`http://localhost${path}`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  new Request(`http://localhost${path}`, {
+    method: 'POST',
+    headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 
 async function signedIn(role: 'CUSTOMER' | 'ADMIN' = 'CUSTOMER') {
   const userId = await createUser()
@@ -50,7 +56,11 @@ async function answer(call: () => unknown): Promise<{ status: number; body: unkn
   } catch (thrown) {
     result = thrown
   }
-  if (result instanceof Response) return { status: result.status, body: result.headers.get('Content-Type')?.includes('json') ? await result.json() : await result.text() }
+  if (result instanceof Response)
+    return {
+      status: result.status,
+      body: result.headers.get('Content-Type')?.includes('json') ? await result.json() : await result.text(),
+    }
   if (result && typeof result === 'object' && 'type' in result && result.type === 'DataWithResponseInit') {
     const { data, init } = result as unknown as { data: unknown; init?: { status?: number } }
     return { status: init?.status ?? 200, body: data }
@@ -66,26 +76,41 @@ describe('a control character in a text input', () => {
 
     it(`${shown} in the details form's e-mail: 400 with the field's message, nothing saved`, async () => {
       const { userId, cookie } = await signedIn()
-      const reply = await answer(() => detailsRoute.action(args(postForm('/details', cookie, { ...profile, email: `asha${character}@example.in` }))))
+      const reply = await answer(() =>
+        detailsRoute.action(args(postForm('/details', cookie, { ...profile, email: `asha${character}@example.in` }))),
+      )
       expect(reply.status).toBe(400)
       expect(JSON.stringify(reply.body)).toContain('Enter an e-mail address like name@example.com.')
-      expect(await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })).toEqual({ email: null })
+      expect(await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })).toEqual({
+        email: null,
+      })
     })
 
     it(`${shown} in a JSON string (set-details): 400 {message}, nothing saved`, async () => {
       const { userId, cookie } = await signedIn()
-      for (const body of [{ ...profile, email: `asha${character}@example.in` }, { ...profile, name: `asha${character}rao` }]) {
+      for (const body of [
+        { ...profile, email: `asha${character}@example.in` },
+        { ...profile, name: `asha${character}rao` },
+      ]) {
         const reply = await answer(() => setDetails.action(args(postJson('/api/v1/users/set-details', cookie, body))))
         expect(reply.status).toBe(400)
         expect(reply.body).toMatchObject({ message: expect.any(String) })
       }
-      expect(await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } })).toEqual({ email: null, name: null })
+      expect(
+        await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } }),
+      ).toEqual({ email: null, name: null })
     })
 
     it(`${shown} in the order id sent to verify-payment: 400 {message}`, async () => {
       const { cookie } = await signedIn()
-      const razorpayResponse = { razorpay_order_id: `order_${character}x`, razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) }
-      const reply = await answer(() => verifyPayment.action(args(postJson('/api/v1/payments/verify-payment', cookie, { razorpayResponse }))))
+      const razorpayResponse = {
+        razorpay_order_id: `order_${character}x`,
+        razorpay_payment_id: 'pay_x',
+        razorpay_signature: '0'.repeat(64),
+      }
+      const reply = await answer(() =>
+        verifyPayment.action(args(postJson('/api/v1/payments/verify-payment', cookie, { razorpayResponse }))),
+      )
       expect(reply.status).toBe(400)
       expect(reply.body).toEqual({ message: CONTROL_CHARACTER_MESSAGE })
     })
@@ -96,27 +121,50 @@ describe('a control character in a text input', () => {
       const { cookie } = await signedIn()
       const orderId = `order_${character}x`
       const paid = await answer(() =>
-        callbackRoute.action(args(postForm('/payments/callback', undefined, { razorpay_order_id: orderId, razorpay_payment_id: 'pay_x', razorpay_signature: '0'.repeat(64) }))),
+        callbackRoute.action(
+          args(
+            postForm('/payments/callback', undefined, {
+              razorpay_order_id: orderId,
+              razorpay_payment_id: 'pay_x',
+              razorpay_signature: '0'.repeat(64),
+            }),
+          ),
+        ),
       )
       const failed = await answer(() =>
-        callbackRoute.action(args(postForm('/payments/callback', undefined, { 'error[code]': 'BAD_REQUEST_ERROR', 'error[metadata]': JSON.stringify({ order_id: orderId, payment_id: 'pay_x' }) }))),
+        callbackRoute.action(
+          args(
+            postForm('/payments/callback', undefined, {
+              'error[code]': 'BAD_REQUEST_ERROR',
+              'error[metadata]': JSON.stringify({ order_id: orderId, payment_id: 'pay_x' }),
+            }),
+          ),
+        ),
       )
-      const cancelled = await answer(() => cancelRoute.loader(args(get(`/payments/cancel?order=${encodeURIComponent(orderId)}`, cookie))))
+      const cancelled = await answer(() =>
+        cancelRoute.loader(args(get(`/payments/cancel?order=${encodeURIComponent(orderId)}`, cookie))),
+      )
       expect([paid.status, failed.status, cancelled.status]).toEqual([303, 303, 303])
       expect(failure).not.toHaveBeenCalled()
     })
 
     it(`${shown} in the admin customer search: 400 with a message`, async () => {
       const { cookie } = await signedIn('ADMIN')
-      const reply = await answer(() => customersRoute.loader(args(get(`/admin/customers?q=${encodeURIComponent(`as${character}ha`)}`, cookie))))
+      const reply = await answer(() =>
+        customersRoute.loader(args(get(`/admin/customers?q=${encodeURIComponent(`as${character}ha`)}`, cookie))),
+      )
       expect(reply.status).toBe(400)
       expect(JSON.stringify(reply.body)).toContain(CONTROL_CHARACTER_MESSAGE)
     })
 
     it(`${shown} in the outbox's "to": 400`, async () => {
-      const json = await answer(() => outboxJsonRoute.loader(args(get(`/dev/outbox.json?to=${encodeURIComponent(`+91${character}1`)}`))))
+      const json = await answer(() =>
+        outboxJsonRoute.loader(args(get(`/dev/outbox.json?to=${encodeURIComponent(`+91${character}1`)}`))),
+      )
       expect(json).toEqual({ status: 400, body: { message: CONTROL_CHARACTER_MESSAGE } })
-      const page = await answer(() => outboxRoute.loader(args(get(`/dev/outbox?to=${encodeURIComponent(`+91${character}1`)}`))))
+      const page = await answer(() =>
+        outboxRoute.loader(args(get(`/dev/outbox?to=${encodeURIComponent(`+91${character}1`)}`))),
+      )
       expect(page.status).toBe(400)
     })
 
@@ -139,7 +187,16 @@ describe('a control character in a text input', () => {
       const customer = await createUser()
       const service = await createService('Equity', 299_900, 30)
       const granted = await answer(() =>
-        customerRoute.action(args(postForm(`/admin/customers/${customer}`, cookie, { serviceId: service.id, durationDays: '30', reason: `goodwill${character}` }), { userId: customer })),
+        customerRoute.action(
+          args(
+            postForm(`/admin/customers/${customer}`, cookie, {
+              serviceId: service.id,
+              durationDays: '30',
+              reason: `goodwill${character}`,
+            }),
+            { userId: customer },
+          ),
+        ),
       )
       expect(granted.status).toBe(400)
       expect(JSON.stringify(granted.body)).toContain(CONTROL_CHARACTER_MESSAGE)
@@ -147,11 +204,21 @@ describe('a control character in a text input', () => {
 
       const payment = await createPaymentRow(customer, [cartItemOf(service)], { method: 'MANUAL' })
       const rejected = await answer(() =>
-        paymentsRoute.action(args(postForm('/admin/payments', cookie, { intent: 'reject', paymentId: payment.id, reason: `no such transfer${character}` }))),
+        paymentsRoute.action(
+          args(
+            postForm('/admin/payments', cookie, {
+              intent: 'reject',
+              paymentId: payment.id,
+              reason: `no such transfer${character}`,
+            }),
+          ),
+        ),
       )
       expect(rejected.status).toBe(400)
       expect(JSON.stringify(rejected.body)).toContain(CONTROL_CHARACTER_MESSAGE)
-      expect(await prisma.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { status: true } })).toEqual({ status: payment.status })
+      expect(await prisma.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { status: true } })).toEqual({
+        status: payment.status,
+      })
     })
   }
 
@@ -160,7 +227,16 @@ describe('a control character in a text input', () => {
     const customer = await createUser()
     const service = await createService('Equity', 299_900, 30)
     const granted = await answer(() =>
-      customerRoute.action(args(postForm(`/admin/customers/${customer}`, cookie, { serviceId: service.id, durationDays: '30', reason: 'goodwill\r\nafter\tthe outage' }), { userId: customer })),
+      customerRoute.action(
+        args(
+          postForm(`/admin/customers/${customer}`, cookie, {
+            serviceId: service.id,
+            durationDays: '30',
+            reason: 'goodwill\r\nafter\tthe outage',
+          }),
+          { userId: customer },
+        ),
+      ),
     )
     expect(granted.status).toBe(200)
   })
@@ -177,9 +253,16 @@ describe('an e-mail address', () => {
       const page = await answer(() => detailsRoute.action(args(postForm('/details', cookie, { ...profile, email }))))
       expect(page.status).toBe(400)
       expect(JSON.stringify(page.body)).toContain(message)
-      const api = await answer(() => setDetails.action(args(postJson('/api/v1/users/set-details', cookie, { ...profile, email }))))
-      expect(api).toEqual({ status: 400, body: { message: 'Some fields are not valid.', errors: { email: [message] } } })
-      expect(await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })).toEqual({ email: null })
+      const api = await answer(() =>
+        setDetails.action(args(postJson('/api/v1/users/set-details', cookie, { ...profile, email }))),
+      )
+      expect(api).toEqual({
+        status: 400,
+        body: { message: 'Some fields are not valid.', errors: { email: [message] } },
+      })
+      expect(await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })).toEqual({
+        email: null,
+      })
     })
   }
 })
@@ -196,9 +279,18 @@ describe('a redirectTo that is not plain ASCII', () => {
       const complete = await signedIn()
       await prisma.user.update({
         where: { id: complete.userId },
-        data: { name: profile.name, email: profile.email, pan: profile.pan, dateOfBirth: new Date('2001-05-17'), panCardKey: 'k', agreementAcceptedAt: new Date() },
+        data: {
+          name: profile.name,
+          email: profile.email,
+          pan: profile.pan,
+          dateOfBirth: new Date('2001-05-17'),
+          panCardKey: 'k',
+          agreementAcceptedAt: new Date(),
+        },
       })
-      const reply = await detailsRoute.loader(args(get(`/details?redirectTo=${target}`, complete.cookie))).catch((thrown: unknown) => thrown)
+      const reply = await detailsRoute
+        .loader(args(get(`/details?redirectTo=${target}`, complete.cookie)))
+        .catch((thrown: unknown) => thrown)
       expect(reply).toBeInstanceOf(Response)
       expect((reply as Response).headers.get('Location')).toBe(expected)
     })

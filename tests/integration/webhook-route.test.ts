@@ -23,7 +23,11 @@ describe('POST /webhooks/razorpay', () => {
         args(
           new Request('http://localhost/webhooks/razorpay', {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', 'X-Razorpay-Signature': signature, 'X-Razorpay-Event-Id': eventId },
+            headers: {
+              'Content-Type': 'application/json',
+              'X-Razorpay-Signature': signature,
+              'X-Razorpay-Event-Id': eventId,
+            },
             body: delivery.rawBody,
           }),
         ),
@@ -35,7 +39,9 @@ describe('POST /webhooks/razorpay', () => {
     expect(await (await deliver(delivery.signature)).json()).toEqual({ outcome: 'processed' })
     expect(await (await deliver(delivery.signature)).json()).toEqual({ outcome: 'duplicate' })
     // The event id header is outside the signature: a replay with another id is still the same delivery.
-    expect(await (await deliver(delivery.signature, 'evt_replayed_with_a_new_id')).json()).toEqual({ outcome: 'duplicate' })
+    expect(await (await deliver(delivery.signature, 'evt_replayed_with_a_new_id')).json()).toEqual({
+      outcome: 'duplicate',
+    })
     expect(await prisma.subscription.count({ where: { userId } })).toBe(1)
     expect(await prisma.webhookEvent.count({ where: { eventId: webhookDeliveryKey(delivery.rawBody) } })).toBe(1)
   })
@@ -46,8 +52,12 @@ describe('the sandbox firing the webhook itself (POST /dev/sandbox/pay with deli
   const server = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = []
     for await (const chunk of incoming) chunks.push(chunk as Buffer)
-    const headers = new Headers(Object.entries(incoming.headers).map(([name, value]) => [name, String(value)] as [string, string]))
-    const response = await webhookRoute.action(args(new Request(`${baseUrl}${incoming.url}`, { method: incoming.method, headers, body: Buffer.concat(chunks) })))
+    const headers = new Headers(
+      Object.entries(incoming.headers).map(([name, value]) => [name, String(value)] as [string, string]),
+    )
+    const response = await webhookRoute.action(
+      args(new Request(`${baseUrl}${incoming.url}`, { method: incoming.method, headers, body: Buffer.concat(chunks) })),
+    )
     outgoing.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text())
   })
   let baseUrl: string
@@ -58,10 +68,17 @@ describe('the sandbox firing the webhook itself (POST /dev/sandbox/pay with deli
   afterAll(() => new Promise((resolve) => server.close(resolve)))
 
   const sandboxPay = async (body: Record<string, unknown>) => {
-    const request = new Request(`${baseUrl}/dev/sandbox/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const request = new Request(`${baseUrl}/dev/sandbox/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     const response = await sandboxPayRoute.action(args(request))
     expect(response.status).toBe(200)
-    return (await response.json()) as { razorpayResponse: { razorpay_payment_id: string }; webhookDeliveries?: unknown[] }
+    return (await response.json()) as {
+      razorpayResponse: { razorpay_payment_id: string }
+      webhookDeliveries?: unknown[]
+    }
   }
   it("posts Razorpay's events for a capture to this store's /webhooks/razorpay: the payment is paid with nobody's browser involved", async () => {
     const userId = await createUser()
@@ -72,7 +89,12 @@ describe('the sandbox firing the webhook itself (POST /dev/sandbox/pay with deli
     const paid = await sandboxPay({ orderId: started.orderId, deliverWebhook: true })
 
     expect(paid.webhookDeliveries).toEqual([
-      { event: 'payment.captured', eventId: expect.stringMatching(/^evt_/), status: 200, body: { outcome: 'processed' } },
+      {
+        event: 'payment.captured',
+        eventId: expect.stringMatching(/^evt_/),
+        status: 200,
+        body: { outcome: 'processed' },
+      },
       // Razorpay also sends order.paid for the same capture: handled, and still one payment.
       { event: 'order.paid', eventId: expect.stringMatching(/^evt_/), status: 200, body: { outcome: 'processed' } },
     ])
@@ -91,8 +113,13 @@ describe('the sandbox firing the webhook itself (POST /dev/sandbox/pay with deli
 
     const failed = await sandboxPay({ orderId: started.orderId, outcome: 'failed', deliverWebhook: true })
 
-    expect(failed.webhookDeliveries).toEqual([{ event: 'payment.failed', eventId: expect.any(String), status: 200, body: { outcome: 'processed' } }])
-    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({ status: 'FAILED', failureReason: 'Payment failed' })
+    expect(failed.webhookDeliveries).toEqual([
+      { event: 'payment.failed', eventId: expect.any(String), status: 200, body: { outcome: 'processed' } },
+    ])
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'Payment failed',
+    })
   })
 
   it('delivers nothing unless asked', async () => {

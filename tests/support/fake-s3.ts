@@ -27,9 +27,10 @@ export function verifySigV4(
   credentials: { accessKeyId: string; secretAccessKey: string; region: string },
 ): boolean {
   const authorization = String(request.headers.authorization ?? '')
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(
-    authorization,
-  )
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(
+      authorization,
+    )
   if (!match) return false
   const [, accessKeyId, date, region, signedHeaderList, signature] = match as unknown as string[]
   if (accessKeyId !== credentials.accessKeyId || region !== credentials.region) return false
@@ -41,7 +42,12 @@ export function verifySigV4(
   const signedHeaders = signedHeaderList!.split(';')
   if (!signedHeaders.includes('host') || !signedHeaders.includes('x-amz-date')) return false
   const canonicalHeaders = signedHeaders
-    .map((name) => `${name}:${String(request.headers[name] ?? '').trim().replace(/\s+/g, ' ')}\n`)
+    .map(
+      (name) =>
+        `${name}:${String(request.headers[name] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
     .join('')
   const [pathname, query = ''] = request.path.split('?')
   const canonicalRequest = [request.method, pathname, query, canonicalHeaders, signedHeaderList, payloadHash].join('\n')

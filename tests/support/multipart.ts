@@ -68,7 +68,12 @@ export function rawRequest(
       offset += chunkBytes
     },
   })
-  return new Request(UPLOAD_URL, { method: 'POST', headers: { 'Content-Type': contentType }, body: stream, duplex: 'half' } as RequestInit)
+  return new Request(UPLOAD_URL, {
+    method: 'POST',
+    headers: { 'Content-Type': contentType },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit)
 }
 
 /**

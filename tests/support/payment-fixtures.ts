@@ -4,7 +4,9 @@ import type { PaymentMethod, PaymentStatus } from '~/generated/prisma/client'
 import { prisma } from '~/server/db.server'
 
 export async function createUser(): Promise<string> {
-  const user = await prisma.user.create({ data: { phone: `+9198${String(randomInt(0, 100_000_000)).padStart(8, '0')}` } })
+  const user = await prisma.user.create({
+    data: { phone: `+9198${String(randomInt(0, 100_000_000)).padStart(8, '0')}` },
+  })
   return user.id
 }
 
@@ -12,7 +14,12 @@ export async function createService(name: string, pricePaise: number, durationDa
   return prisma.service.create({ data: { name: `${name} ${randomInt(0, 1e9)}`, pricePaise, durationDays, active } })
 }
 
-export const cartItemOf = (service: { id: string; name: string; pricePaise: number; durationDays: number }): CartItem => ({
+export const cartItemOf = (service: {
+  id: string
+  name: string
+  pricePaise: number
+  durationDays: number
+}): CartItem => ({
   serviceId: service.id,
   name: service.name,
   pricePaise: service.pricePaise,
@@ -23,7 +30,12 @@ export const cartItemOf = (service: { id: string; name: string; pricePaise: numb
 export async function createPaymentRow(
   userId: string,
   cart: CartItem[],
-  { method = 'GATEWAY', status = method === 'GATEWAY' ? 'CREATED' : 'PENDING_VERIFICATION', createdAt, expiresAt }: {
+  {
+    method = 'GATEWAY',
+    status = method === 'GATEWAY' ? 'CREATED' : 'PENDING_VERIFICATION',
+    createdAt,
+    expiresAt,
+  }: {
     method?: PaymentMethod
     status?: PaymentStatus
     createdAt?: Date

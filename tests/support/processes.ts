@@ -26,7 +26,9 @@ export async function freePorts(count: number): Promise<number[]> {
 /** Whether `pid` is a live process (a zombie, dead but not yet reaped, is not). */
 export function isRunning(pid: number): boolean {
   try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z')
+    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .startsWith('Z')
   } catch {
     return false
   }

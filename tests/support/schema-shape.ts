@@ -2,7 +2,9 @@ import { createRequire } from 'node:module'
 import type pg from 'pg'
 
 // The schema parser Prisma itself uses (WebAssembly, works offline); CommonJS only.
-const { get_dmmf } = createRequire(import.meta.url)('@prisma/prisma-schema-wasm') as { get_dmmf: (params: string) => string }
+const { get_dmmf } = createRequire(import.meta.url)('@prisma/prisma-schema-wasm') as {
+  get_dmmf: (params: string) => string
+}
 
 /** What a database's shape is compared on: tables, columns (type, nullability), keys and enums. */
 export type SchemaShape = {

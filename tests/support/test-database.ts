@@ -39,13 +39,17 @@ export function uniqueDatabaseName(label: string): string {
 /** Creates an empty database (or a copy of `template`) and returns its URL. */
 export async function createDatabase(serverUrl: string, name: string, template?: string): Promise<string> {
   await withClient(serverUrl, (client) =>
-    client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ''}`),
+    client.query(
+      `CREATE DATABASE ${pg.escapeIdentifier(name)}${template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : ''}`,
+    ),
   )
   return databaseUrlFor(serverUrl, name)
 }
 
 export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`))
+  await withClient(serverUrl, (client) =>
+    client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`),
+  )
 }
 
 /** Creates a database with every migration applied, for test files to copy. */
@@ -59,7 +63,9 @@ export async function createMigratedTemplate(serverUrl: string): Promise<string>
 /** Drops the databases that runs which died before cleaning up left behind. */
 export async function dropDatabasesOfDeadRuns(serverUrl: string): Promise<void> {
   const { rows } = await withClient(serverUrl, (client) =>
-    client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${TEST_DATABASE_PREFIX}%`]),
+    client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+      `${TEST_DATABASE_PREFIX}%`,
+    ]),
   )
   for (const { datname } of rows) {
     const pid = Number(datname.slice(TEST_DATABASE_PREFIX.length).split('_')[0])

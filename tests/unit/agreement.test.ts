@@ -16,12 +16,16 @@ function everyString(document: LegalDocument): { where: string; change: () => Le
   const visitBlocks = (blocks: Block[], where: string, locate: (doc: LegalDocument) => Block[]) => {
     blocks.forEach((block, index) => {
       if (typeof block === 'string') {
-        found.push({ where: `${where} paragraph ${index}`, change: () => edit(copy(), (doc) => (locate(doc)[index] = `${block} (edited)`)) })
+        found.push({
+          where: `${where} paragraph ${index}`,
+          change: () => edit(copy(), (doc) => (locate(doc)[index] = `${block} (edited)`)),
+        })
       } else {
         block.list.forEach((item, itemIndex) => {
           found.push({
             where: `${where} list ${index} item ${itemIndex}`,
-            change: () => edit(copy(), (doc) => ((locate(doc)[index] as { list: string[] }).list[itemIndex] = `${item}.`)),
+            change: () =>
+              edit(copy(), (doc) => ((locate(doc)[index] as { list: string[] }).list[itemIndex] = `${item}.`)),
           })
         })
       }
@@ -31,7 +35,10 @@ function everyString(document: LegalDocument): { where: string; change: () => Le
     sections.forEach((section, index) => {
       const here = `${where} > ${section.heading}`
       const locateSection = (doc: LegalDocument) => locate(doc)[index]!
-      found.push({ where: `${here} heading`, change: () => edit(copy(), (doc) => (locateSection(doc).heading = `${section.heading}s`)) })
+      found.push({
+        where: `${here} heading`,
+        change: () => edit(copy(), (doc) => (locateSection(doc).heading = `${section.heading}s`)),
+      })
       visitBlocks(section.blocks, here, (doc) => locateSection(doc).blocks)
       visitSections(section.sections ?? [], here, (doc) => locateSection(doc).sections!)
     })
@@ -57,7 +64,11 @@ describe('agreementDocument', () => {
 
   it('is the terms, the MITC and the consent statement, all in the versioned text', () => {
     expect(agreement.text).toBe(documentText(agreement.terms))
-    expect(agreement.terms.sections.map((section) => section.id).slice(-3)).toEqual(['mandatory-terms', 'mitc', 'consent'])
+    expect(agreement.terms.sections.map((section) => section.id).slice(-3)).toEqual([
+      'mandatory-terms',
+      'mitc',
+      'consent',
+    ])
     expect(agreement.terms.sections.find((section) => section.id === 'mitc')).toEqual(agreement.mitc)
     for (const paragraph of agreement.consentStatement) expect(agreement.text).toContain(paragraph)
     expect(agreement.text).toContain('31.4 Refund on early termination')
@@ -83,6 +94,8 @@ describe('agreementDocument', () => {
 
   it('is pinned: a change to the wording must be deliberate, since customers then accept the new version', () => {
     // If this fails you changed the agreement text: check the change, then update the pin.
-    expect(agreementDocument(parseBusinessDetails(DEMO_BUSINESS_ENV, { demoMode: true })).version).toBe('agreement-adec1b2b699c')
+    expect(agreementDocument(parseBusinessDetails(DEMO_BUSINESS_ENV, { demoMode: true })).version).toBe(
+      'agreement-adec1b2b699c',
+    )
   })
 })

@@ -44,7 +44,11 @@ describe('parseBusinessDetails', () => {
       expect(officer.email).toMatch(/@example\.in$/)
       expect(officer.phone).toMatch(/^\+91 00000 /)
     }
-    expect(details.bankAccount).toEqual({ accountNumber: '000000000000', ifsc: 'DEMO0000000', accountName: 'Demo Research Analyst' })
+    expect(details.bankAccount).toEqual({
+      accountNumber: '000000000000',
+      ifsc: 'DEMO0000000',
+      accountName: 'Demo Research Analyst',
+    })
     expect(details.workingHours).toBe('9 AM - 5 PM on market days')
     expect(details.tollFreeNumbers).toEqual(['1800 000 0000'])
     expect(details.performanceReports).toEqual([
@@ -54,7 +58,11 @@ describe('parseBusinessDetails', () => {
   })
 
   it('takes each configured value over the demo value, and treats empty as unset', () => {
-    const details = demo({ BUSINESS_NAME: 'Asha Kulkarni', SUPPORT_EMAIL: ' help@asha-research.in ', JURISDICTION_CITY: '' })
+    const details = demo({
+      BUSINESS_NAME: 'Asha Kulkarni',
+      SUPPORT_EMAIL: ' help@asha-research.in ',
+      JURISDICTION_CITY: '',
+    })
     expect(details.name).toBe('Asha Kulkarni')
     expect(details.supportEmail).toBe('help@asha-research.in')
     expect(details.jurisdictionCity).toBe('Mumbai')

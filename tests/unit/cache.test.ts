@@ -31,7 +31,10 @@ describe('cached', () => {
 
   it('does not store a load that was invalidated while it ran', async () => {
     let release!: () => void
-    const slow = cached('k4', () => new Promise<{ stale: boolean }>((resolve) => (release = () => resolve({ stale: true }))))
+    const slow = cached(
+      'k4',
+      () => new Promise<{ stale: boolean }>((resolve) => (release = () => resolve({ stale: true }))),
+    )
     invalidate('k4')
     release()
     await slow
@@ -47,7 +50,9 @@ describe('cached', () => {
     it('answers a write only once the other instances have been told', async () => {
       let told!: () => void
       const published: string[][] = []
-      setCachePeers({ publish: (keys) => (published.push([...keys]), new Promise<void>((resolve) => (told = resolve))) })
+      setCachePeers({
+        publish: (keys) => (published.push([...keys]), new Promise<void>((resolve) => (told = resolve))),
+      })
       let answered = false
       const invalidating = invalidate('a', 'b').then(() => (answered = true))
       await Promise.resolve()

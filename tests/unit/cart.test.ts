@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addToCart, cartTotalPaise, dedupeServiceIds, MAX_CART_SERVICES, removeFromCart, sameServices } from '~/domain/cart'
+import {
+  addToCart,
+  cartTotalPaise,
+  dedupeServiceIds,
+  MAX_CART_SERVICES,
+  removeFromCart,
+  sameServices,
+} from '~/domain/cart'
 
 describe('cart math', () => {
   it('totals integer paise', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { cartServiceIds, CheckoutRequestSchema, failedOrderId, failureReason } from '~/domain/checkout-request'
 
-describe('the API clients\' cart text', () => {
+describe("the API clients' cart text", () => {
   it('reads ids from a list of ids, of { _id } and of cart entries { _id, service: { _id } }', () => {
     expect(cartServiceIds('["a","b"]')).toEqual(['a', 'b'])
     expect(cartServiceIds('[{"_id":"a"},{"_id":"b"}]')).toEqual(['a', 'b'])
@@ -10,13 +10,26 @@ describe('the API clients\' cart text', () => {
   })
 
   it('refuses anything else', () => {
-    for (const text of ['', 'nope', '{"_id":"a"}', '[1]', '[{"service":{}}]', '[null]', JSON.stringify(Array(51).fill('a'))]) {
+    for (const text of [
+      '',
+      'nope',
+      '{"_id":"a"}',
+      '[1]',
+      '[{"service":{}}]',
+      '[null]',
+      JSON.stringify(Array(51).fill('a')),
+    ]) {
       expect(cartServiceIds(text), text).toBeNull()
     }
   })
 
   it('parses the SPEC body, cart ids out of notes.cart', () => {
-    const body = { amount: 2999, currency: 'INR', receipt: 'ABCPE1234F', notes: { number: '+91', details: '{}', cart: '["a"]' } }
+    const body = {
+      amount: 2999,
+      currency: 'INR',
+      receipt: 'ABCPE1234F',
+      notes: { number: '+91', details: '{}', cart: '["a"]' },
+    }
     expect(CheckoutRequestSchema.parse(body)).toMatchObject({ amount: 2999, notes: { cart: ['a'] } })
     expect(CheckoutRequestSchema.safeParse({ ...body, notes: { cart: 'x' } }).success).toBe(false)
     expect(CheckoutRequestSchema.safeParse({ ...body, currency: 'USD' }).success).toBe(false)
@@ -26,7 +39,9 @@ describe('the API clients\' cart text', () => {
 
 describe('the checkout failure payload', () => {
   it('finds the order in the error object or the whole response', () => {
-    expect(failedOrderId({ description: 'Declined', metadata: { order_id: 'order_1', payment_id: 'pay_1' } })).toBe('order_1')
+    expect(failedOrderId({ description: 'Declined', metadata: { order_id: 'order_1', payment_id: 'pay_1' } })).toBe(
+      'order_1',
+    )
     expect(failedOrderId({ error: { metadata: { order_id: 'order_2' } } })).toBe('order_2')
     expect(failedOrderId({ metadata: {} })).toBeNull()
     expect(failedOrderId(null)).toBeNull()

@@ -61,7 +61,9 @@ describe('buildComplaintBoard', () => {
       'November 2024',
     ])
     expect(board.monthlyTrend.total).toEqual({ carriedForward: 0, received: 0, resolved: 0, pending: 0 })
-    expect(board.annualTrend.rows).toEqual([{ serial: 1, period: '2024-25', carriedForward: 0, received: 0, resolved: 0, pending: 0 }])
+    expect(board.annualTrend.rows).toEqual([
+      { serial: 1, period: '2024-25', carriedForward: 0, received: 0, resolved: 0, pending: 0 },
+    ])
   })
 
   it('carries pending complaints forward per source and totals the month table', () => {
@@ -71,7 +73,12 @@ describe('buildComplaintBoard', () => {
         figures('2024-09', 'DIRECTLY_FROM_INVESTORS', { received: 3, resolved: 1, resolutionDaysTotal: 4 }),
         figures('2024-10', 'DIRECTLY_FROM_INVESTORS', { received: 1, resolved: 2, resolutionDaysTotal: 10 }),
         figures('2024-10', 'SEBI_SCORES', { received: 2 }),
-        figures('2024-11', 'DIRECTLY_FROM_INVESTORS', { received: 2, resolved: 2, resolutionDaysTotal: 5, pendingOverThreeMonths: 0 }),
+        figures('2024-11', 'DIRECTLY_FROM_INVESTORS', {
+          received: 2,
+          resolved: 2,
+          resolutionDaysTotal: 5,
+          pendingOverThreeMonths: 0,
+        }),
         figures('2024-11', 'SEBI_SCORES', { received: 1, resolved: 3, resolutionDaysTotal: 30 }),
       ],
     )!
@@ -86,8 +93,20 @@ describe('buildComplaintBoard', () => {
       pendingOverThreeMonths: 0,
       averageResolutionDays: 2.5,
     })
-    expect(scores).toMatchObject({ pendingAtEndOfLastMonth: 2, received: 1, resolved: 3, totalPending: 0, averageResolutionDays: 10 })
-    expect(other).toMatchObject({ pendingAtEndOfLastMonth: 0, received: 0, resolved: 0, totalPending: 0, averageResolutionDays: 0 })
+    expect(scores).toMatchObject({
+      pendingAtEndOfLastMonth: 2,
+      received: 1,
+      resolved: 3,
+      totalPending: 0,
+      averageResolutionDays: 10,
+    })
+    expect(other).toMatchObject({
+      pendingAtEndOfLastMonth: 0,
+      received: 0,
+      resolved: 0,
+      totalPending: 0,
+      averageResolutionDays: 0,
+    })
     // The total's average is over all complaints resolved this month, not an average of averages.
     expect(board.monthTable.total).toEqual({
       pendingAtEndOfLastMonth: 3,
@@ -109,9 +128,23 @@ describe('buildComplaintBoard', () => {
     expect(board.monthlyTrend.financialYear).toBe('2024-25')
     const rows = board.monthlyTrend.rows
     expect(rows).toHaveLength(11)
-    expect(rows[0]).toEqual({ serial: 1, period: 'April 2024', carriedForward: 2, received: 0, resolved: 0, pending: 2 })
+    expect(rows[0]).toEqual({
+      serial: 1,
+      period: 'April 2024',
+      carriedForward: 2,
+      received: 0,
+      resolved: 0,
+      pending: 2,
+    })
     expect(rows[1]).toEqual({ serial: 2, period: 'May 2024', carriedForward: 2, received: 4, resolved: 1, pending: 5 })
-    expect(rows[10]).toEqual({ serial: 11, period: 'February 2025', carriedForward: 5, received: 1, resolved: 3, pending: 3 })
+    expect(rows[10]).toEqual({
+      serial: 11,
+      period: 'February 2025',
+      carriedForward: 5,
+      received: 1,
+      resolved: 3,
+      pending: 3,
+    })
     expect(board.monthlyTrend.total).toEqual({ carriedForward: 2, received: 5, resolved: 4, pending: 3 })
   })
 
@@ -132,7 +165,9 @@ describe('buildComplaintBoard', () => {
   })
 
   it('reports the latest published month and ignores figures entered for later months', () => {
-    const board = buildComplaintBoard(published('2024-10', '2024-11'), [figures('2024-12', 'SEBI_SCORES', { received: 9 })])!
+    const board = buildComplaintBoard(published('2024-10', '2024-11'), [
+      figures('2024-12', 'SEBI_SCORES', { received: 9 }),
+    ])!
     expect(board.monthEnding).toBe('November 2024')
     expect(board.monthTable.total.received).toBe(0)
     expect(board.annualTrend.total.received).toBe(0)

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_COUNTRY, SendCodeSchema } from '~/domain/sign-in'
 import { DIAL_CODE_OPTIONS, dialCodeFor } from '~/server/countries.server'
 
-const optionsOf = (country: string) => DIAL_CODE_OPTIONS.filter(({ value }) => value === country || value.startsWith(`${country}-`))
+const optionsOf = (country: string) =>
+  DIAL_CODE_OPTIONS.filter(({ value }) => value === country || value.startsWith(`${country}-`))
 
 describe('country codes on /auth', () => {
   it('offers every dial code of every country in countries-list, each once', () => {
@@ -20,7 +21,12 @@ describe('country codes on /auth', () => {
   })
 
   it('gives a country with several dial codes one option for each', () => {
-    expect(optionsOf('XK').map((option) => option.label)).toEqual(['Kosovo (+377)', 'Kosovo (+381)', 'Kosovo (+383)', 'Kosovo (+386)'])
+    expect(optionsOf('XK').map((option) => option.label)).toEqual([
+      'Kosovo (+377)',
+      'Kosovo (+381)',
+      'Kosovo (+383)',
+      'Kosovo (+386)',
+    ])
     expect(optionsOf('DO').map((option) => option.value)).toEqual(['DO-1809', 'DO-1829', 'DO-1849'])
     expect(optionsOf('PR').map((option) => option.label)).toEqual(['Puerto Rico (+1787)', 'Puerto Rico (+1939)'])
     expect(dialCodeFor('XK-383')).toBe('383')
@@ -35,7 +41,8 @@ describe('country codes on /auth', () => {
   })
 
   it('lets the form carry any offered value', () => {
-    for (const { value } of DIAL_CODE_OPTIONS) expect(SendCodeSchema.safeParse({ country: value, mobile: '9876543210' }).success).toBe(true)
+    for (const { value } of DIAL_CODE_OPTIONS)
+      expect(SendCodeSchema.safeParse({ country: value, mobile: '9876543210' }).success).toBe(true)
     expect(SendCodeSchema.safeParse({ country: 'india', mobile: '9876543210' }).success).toBe(false)
   })
 })

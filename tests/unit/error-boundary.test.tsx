@@ -9,9 +9,12 @@ function BoundaryFromRouter() {
 
 /** Renders the root boundary the way the router does: for a URL no route matches. */
 function renderUnmatched(path: string) {
-  const router = createMemoryRouter([{ path: '/', ErrorBoundary: BoundaryFromRouter, children: [{ index: true, element: null }] }], {
-    initialEntries: [path],
-  })
+  const router = createMemoryRouter(
+    [{ path: '/', ErrorBoundary: BoundaryFromRouter, children: [{ index: true, element: null }] }],
+    {
+      initialEntries: [path],
+    },
+  )
   return renderToStaticMarkup(<RouterProvider router={router} />)
 }
 

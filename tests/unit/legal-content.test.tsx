@@ -150,7 +150,12 @@ describe('legal documents', () => {
 
   it('shows the configured disclosures and officers on the disclosure page', () => {
     const text = documentText(disclosure(details))
-    for (const value of [details.disciplinaryHistory, details.aiToolsDisclosure, details.complianceAuditStatus, 'Kavya Iyer, kavya@kavya.example.in']) {
+    for (const value of [
+      details.disciplinaryHistory,
+      details.aiToolsDisclosure,
+      details.complianceAuditStatus,
+      'Kavya Iyer, kavya@kavya.example.in',
+    ]) {
       expect(text).toContain(value)
     }
   })
@@ -173,7 +178,11 @@ describe('legal documents', () => {
 
 describe('inline links', () => {
   it('finds [label](target) links, https addresses and e-mail addresses', () => {
-    expect(inlineTokens('See our [Refund Policy](/refund-policy), SCORES at https://scores.sebi.gov.in. Or write to a.b@example.in.')).toEqual([
+    expect(
+      inlineTokens(
+        'See our [Refund Policy](/refund-policy), SCORES at https://scores.sebi.gov.in. Or write to a.b@example.in.',
+      ),
+    ).toEqual([
       { text: 'See our ' },
       { text: 'Refund Policy', href: '/refund-policy' },
       { text: ', SCORES at ' },
@@ -185,7 +194,9 @@ describe('inline links', () => {
   })
 
   it('reads a link in plain text as its label and its address', () => {
-    expect(plainText('our [Refund Policy](/refund-policy) or https://smartodr.in')).toBe('our Refund Policy (/refund-policy) or https://smartodr.in')
+    expect(plainText('our [Refund Policy](/refund-policy) or https://smartodr.in')).toBe(
+      'our Refund Policy (/refund-policy) or https://smartodr.in',
+    )
   })
 })
 

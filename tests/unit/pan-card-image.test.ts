@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  PAN_CARD_ACCEPT,
-  PAN_CARD_MAX_BYTES,
-  PAN_CARD_MESSAGES,
-  sniffPanCardImageType,
-} from '~/domain/pan-card-image'
+import { PAN_CARD_ACCEPT, PAN_CARD_MAX_BYTES, PAN_CARD_MESSAGES, sniffPanCardImageType } from '~/domain/pan-card-image'
 import {
   PAN_CARD_FORM_FIELDS_MAX_BYTES,
   PAN_CARD_FORM_MAX_PARTS,

@@ -3,9 +3,12 @@ import { z } from 'zod'
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter, jsonHasControlCharacter, plainText } from '~/domain/plain-text'
 
 describe('plain text', () => {
-  it.each(['\u0000', '\u0001', '\u001b', '\u001f', '\u007f', '\t', '\n', '\r'])('refuses %j in a one-line field', (character) => {
-    expect(hasControlCharacter(`a${character}b`)).toBe(true)
-  })
+  it.each(['\u0000', '\u0001', '\u001b', '\u001f', '\u007f', '\t', '\n', '\r'])(
+    'refuses %j in a one-line field',
+    (character) => {
+      expect(hasControlCharacter(`a${character}b`)).toBe(true)
+    },
+  )
 
   it('keeps tabs and line breaks in a field of several lines, and nothing else', () => {
     expect(hasControlCharacter('a\r\nb\tc', { multiLine: true })).toBe(false)

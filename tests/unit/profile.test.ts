@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { EMAIL_MAX_CHARS, NAME_MAX_CHARS, NAME_MAX_WORDS, NAME_MIN_CHARS, profileDetailsSchema, profileStep } from '~/domain/profile'
+import {
+  EMAIL_MAX_CHARS,
+  NAME_MAX_CHARS,
+  NAME_MAX_WORDS,
+  NAME_MIN_CHARS,
+  profileDetailsSchema,
+  profileStep,
+} from '~/domain/profile'
 
 const today = new Date('2026-11-22T06:00:00Z')
 const valid = { name: 'Asha Rao', email: 'Asha@Example.IN', dob: '2001-05-17', pan: 'abcpe1234f' }
@@ -42,13 +49,19 @@ describe('profile details', () => {
   })
 
   it('refuses an e-mail address with quotes, angle brackets, control characters or more than 254 characters', () => {
-    expect(firstError({ email: '"><img/src=x/onerror=alert(1)>@x.co' })).toBe('Enter an e-mail address like name@example.com.')
+    expect(firstError({ email: '"><img/src=x/onerror=alert(1)>@x.co' })).toBe(
+      'Enter an e-mail address like name@example.com.',
+    )
     expect(firstError({ email: 'asha\u0000@example.in' })).toBe('Enter an e-mail address like name@example.com.')
     expect(firstError({ email: 'a<b@example.in' })).toBe('Enter an e-mail address like name@example.com.')
     const domain = '@example.in'
     expect(parse({ email: `${'a'.repeat(EMAIL_MAX_CHARS - domain.length)}${domain}` }).success).toBe(true)
-    expect(firstError({ email: `${'a'.repeat(EMAIL_MAX_CHARS + 1 - domain.length)}${domain}` })).toBe('Your e-mail address can have at most 254 characters.')
-    expect(firstError({ email: `${'a'.repeat(65_000)}${domain}` })).toBe('Your e-mail address can have at most 254 characters.')
+    expect(firstError({ email: `${'a'.repeat(EMAIL_MAX_CHARS + 1 - domain.length)}${domain}` })).toBe(
+      'Your e-mail address can have at most 254 characters.',
+    )
+    expect(firstError({ email: `${'a'.repeat(65_000)}${domain}` })).toBe(
+      'Your e-mail address can have at most 254 characters.',
+    )
   })
 
   it('takes someone who turns 18 today, not someone who turns 18 tomorrow (17 years 364 days)', () => {

@@ -21,14 +21,20 @@ const WEBHOOK_SIGNATURE = '2fe04e22977002e6c7cb553adab8b460cb9e2a4970d5953cb27a8
 describe('checkout signature', () => {
   it('is HMAC-SHA256 of "order_id|payment_id" with the key secret', () => {
     expect(checkoutSignature(ORDER_ID, PAYMENT_ID, KEY_SECRET)).toBe(CHECKOUT_SIGNATURE)
-    expect(isValidCheckoutSignature({ orderId: ORDER_ID, paymentId: PAYMENT_ID, signature: CHECKOUT_SIGNATURE }, KEY_SECRET)).toBe(true)
+    expect(
+      isValidCheckoutSignature({ orderId: ORDER_ID, paymentId: PAYMENT_ID, signature: CHECKOUT_SIGNATURE }, KEY_SECRET),
+    ).toBe(true)
   })
 
   it('refuses the reversed order, another secret, a tampered, missing or truncated signature', () => {
     const valid = { orderId: ORDER_ID, paymentId: PAYMENT_ID, signature: CHECKOUT_SIGNATURE }
-    expect(isValidCheckoutSignature({ orderId: PAYMENT_ID, paymentId: ORDER_ID, signature: CHECKOUT_SIGNATURE }, KEY_SECRET)).toBe(false)
+    expect(
+      isValidCheckoutSignature({ orderId: PAYMENT_ID, paymentId: ORDER_ID, signature: CHECKOUT_SIGNATURE }, KEY_SECRET),
+    ).toBe(false)
     expect(isValidCheckoutSignature(valid, 'another-secret')).toBe(false)
-    expect(isValidCheckoutSignature({ ...valid, signature: CHECKOUT_SIGNATURE.replace(/.$/, '0') }, KEY_SECRET)).toBe(false)
+    expect(isValidCheckoutSignature({ ...valid, signature: CHECKOUT_SIGNATURE.replace(/.$/, '0') }, KEY_SECRET)).toBe(
+      false,
+    )
     expect(isValidCheckoutSignature({ ...valid, signature: CHECKOUT_SIGNATURE.slice(0, 10) }, KEY_SECRET)).toBe(false)
     expect(isValidCheckoutSignature({ ...valid, signature: '' }, KEY_SECRET)).toBe(false)
     expect(isValidCheckoutSignature({ ...valid, signature: undefined }, KEY_SECRET)).toBe(false)
@@ -58,13 +64,18 @@ describe('gateway errors', () => {
       error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be an integer.' },
     })
     expect(error).toMatchObject({ name: 'GatewayError', retryable: false, statusCode: 400, code: 'BAD_REQUEST_ERROR' })
-    expect(error.message).toBe('Razorpay order creation failed with HTTP 400 BAD_REQUEST_ERROR: The amount must be an integer.')
+    expect(error.message).toBe(
+      'Razorpay order creation failed with HTTP 400 BAD_REQUEST_ERROR: The amount must be an integer.',
+    )
     expect(toGatewayError('x', { statusCode: 502, error: { code: 'SERVER_ERROR' } }).retryable).toBe(true)
     expect(toGatewayError('x', { statusCode: 429, error: { code: 'TOO_MANY' } }).retryable).toBe(true)
   })
 
   it('reports the SDK TypeError of a lost network error as retryable', () => {
-    const error = toGatewayError('order creation', new TypeError("Cannot read properties of undefined (reading 'status')"))
+    const error = toGatewayError(
+      'order creation',
+      new TypeError("Cannot read properties of undefined (reading 'status')"),
+    )
     expect(error.retryable).toBe(true)
     expect(error.message).toMatch(/no answer from the gateway/)
   })
@@ -76,7 +87,9 @@ describe('gateway errors', () => {
 
 describe('sandbox gateway', () => {
   it('refuses production mode and allows demo mode and tests', () => {
-    expect(() => assertSandboxAllowed({ DEMO_MODE: false, NODE_ENV: 'production' })).toThrow(/sandbox payment gateway cannot run with DEMO_MODE=0/)
+    expect(() => assertSandboxAllowed({ DEMO_MODE: false, NODE_ENV: 'production' })).toThrow(
+      /sandbox payment gateway cannot run with DEMO_MODE=0/,
+    )
     expect(() => assertSandboxAllowed({ DEMO_MODE: false, NODE_ENV: 'development' })).toThrow()
     expect(() => assertSandboxAllowed({ DEMO_MODE: true, NODE_ENV: 'production' })).not.toThrow()
     expect(() => assertSandboxAllowed({ DEMO_MODE: false, NODE_ENV: 'test' })).not.toThrow()

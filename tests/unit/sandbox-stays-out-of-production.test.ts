@@ -22,14 +22,19 @@ describe('the sandbox gateway in the server bundle', () => {
     const offenders = files.flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(staticImport)]
         .map((match) => match[1]!)
-        .filter((specifier) => specifier === 'msw' || specifier.startsWith('msw/') || specifier.endsWith('razorpay-sandbox.server'))
+        .filter(
+          (specifier) =>
+            specifier === 'msw' || specifier.startsWith('msw/') || specifier.endsWith('razorpay-sandbox.server'),
+        )
         .map((specifier) => `${file} imports ${specifier}`),
     )
     expect(offenders).toEqual([])
   })
 
   it('is loaded dynamically in exactly one place', () => {
-    const dynamicImports = files.filter((file) => readFileSync(file, 'utf8').includes("import('./razorpay-sandbox.server')"))
+    const dynamicImports = files.filter((file) =>
+      readFileSync(file, 'utf8').includes("import('./razorpay-sandbox.server')"),
+    )
     expect(dynamicImports).toEqual(['app/server/razorpay.server.ts'])
   })
 })

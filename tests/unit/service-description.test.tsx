@@ -4,10 +4,14 @@ import { ServiceDescription } from '~/components/service-description'
 
 describe('ServiceDescription', () => {
   it('shows each description line as a bullet', () => {
-    expect(renderToStaticMarkup(<ServiceDescription lines={['Daily ideas', 'Weekly review']} />)).toMatch(/<li>Daily ideas<\/li><li>Weekly review<\/li>/)
+    expect(renderToStaticMarkup(<ServiceDescription lines={['Daily ideas', 'Weekly review']} />)).toMatch(
+      /<li>Daily ideas<\/li><li>Weekly review<\/li>/,
+    )
   })
 
   it("shows SPEC's fallback line for a service without a description", () => {
-    expect(renderToStaticMarkup(<ServiceDescription lines={[]} />)).toMatch(/<li>Service description goes here\.<\/li><\/ul>$/)
+    expect(renderToStaticMarkup(<ServiceDescription lines={[]} />)).toMatch(
+      /<li>Service description goes here\.<\/li><\/ul>$/,
+    )
   })
 })

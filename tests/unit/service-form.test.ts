@@ -1,15 +1,28 @@
 import { describe, expect, it } from 'vitest'
 import { parseServiceForm, priceForForm } from '~/domain/service-form'
 
-const valid = { name: '  Equity Premium ', description: 'Daily ideas\r\n\r\n  Weekly call  \n', price: '2,999.50', durationDays: '30' }
+const valid = {
+  name: '  Equity Premium ',
+  description: 'Daily ideas\r\n\r\n  Weekly call  \n',
+  price: '2,999.50',
+  durationDays: '30',
+}
 
 describe('parseServiceForm', () => {
   it('trims the name, keeps non-blank description lines, and turns rupees into paise', () => {
     expect(parseServiceForm(valid)).toEqual({
       ok: true,
-      service: { name: 'Equity Premium', description: ['Daily ideas', 'Weekly call'], pricePaise: 299_950, durationDays: 30 },
+      service: {
+        name: 'Equity Premium',
+        description: ['Daily ideas', 'Weekly call'],
+        pricePaise: 299_950,
+        durationDays: 30,
+      },
     })
-    expect(parseServiceForm({ ...valid, price: '1,51,000' })).toMatchObject({ ok: true, service: { pricePaise: 15_100_000 } })
+    expect(parseServiceForm({ ...valid, price: '1,51,000' })).toMatchObject({
+      ok: true,
+      service: { pricePaise: 15_100_000 },
+    })
     expect(parseServiceForm({ ...valid, price: '2999' })).toMatchObject({ ok: true, service: { pricePaise: 299_900 } })
   })
 
@@ -30,10 +43,22 @@ describe('parseServiceForm', () => {
   })
 
   it('refuses a short or long name and too many or too long description lines', () => {
-    expect(parseServiceForm({ ...valid, name: 'ab' })).toMatchObject({ ok: false, errors: { name: [expect.stringMatching(/at least 3/)] } })
-    expect(parseServiceForm({ ...valid, name: 'x'.repeat(81) })).toMatchObject({ ok: false, errors: { name: [expect.stringMatching(/at most 80/)] } })
-    expect(parseServiceForm({ ...valid, description: Array(11).fill('line').join('\n') })).toMatchObject({ ok: false, errors: { description: [expect.any(String)] } })
-    expect(parseServiceForm({ ...valid, description: 'x'.repeat(201) })).toMatchObject({ ok: false, errors: { description: [expect.any(String)] } })
+    expect(parseServiceForm({ ...valid, name: 'ab' })).toMatchObject({
+      ok: false,
+      errors: { name: [expect.stringMatching(/at least 3/)] },
+    })
+    expect(parseServiceForm({ ...valid, name: 'x'.repeat(81) })).toMatchObject({
+      ok: false,
+      errors: { name: [expect.stringMatching(/at most 80/)] },
+    })
+    expect(parseServiceForm({ ...valid, description: Array(11).fill('line').join('\n') })).toMatchObject({
+      ok: false,
+      errors: { description: [expect.any(String)] },
+    })
+    expect(parseServiceForm({ ...valid, description: 'x'.repeat(201) })).toMatchObject({
+      ok: false,
+      errors: { description: [expect.any(String)] },
+    })
   })
 })
 

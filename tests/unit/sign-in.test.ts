@@ -20,7 +20,9 @@ describe('sign-in forms', () => {
 
   it('waits 30 seconds after a first code, doubling per code of the last hour up to 5 minutes', () => {
     expect([OTP_RESEND_COOLDOWN_MS, OTP_RESEND_WAIT_MAX_MS, OTP_RESEND_MEMORY_MS]).toEqual([30_000, 300_000, 3_600_000])
-    expect([0, 1, 2, 3, 4, 5, 6, 120, 1e6].map(otpResendWaitMs)).toEqual([0, 30_000, 60_000, 120_000, 240_000, 300_000, 300_000, 300_000, 300_000])
+    expect([0, 1, 2, 3, 4, 5, 6, 120, 1e6].map(otpResendWaitMs)).toEqual([
+      0, 30_000, 60_000, 120_000, 240_000, 300_000, 300_000, 300_000, 300_000,
+    ])
   })
 
   it('takes a 10-digit mobile number, spaces allowed', () => {
@@ -54,12 +56,23 @@ describe('safeRedirect', () => {
     expect(safeRedirect('/😀')).toBe('/%F0%9F%98%80')
   })
 
-  it.each(['//evil.example', '/\\evil.example', 'https://evil.example/pay', 'evil.example', '/\tevil', '', null, undefined, '/\u007f', '/\u0000', '/a\u0085b', '/\ud800', '//evil\u2603.example'])(
-    'refuses %j',
-    (target) => {
-      expect(safeRedirect(target, '/')).toBe('/')
-    },
-  )
+  it.each([
+    '//evil.example',
+    '/\\evil.example',
+    'https://evil.example/pay',
+    'evil.example',
+    '/\tevil',
+    '',
+    null,
+    undefined,
+    '/\u007f',
+    '/\u0000',
+    '/a\u0085b',
+    '/\ud800',
+    '//evil\u2603.example',
+  ])('refuses %j', (target) => {
+    expect(safeRedirect(target, '/')).toBe('/')
+  })
 
   it('adds redirectTo only when there is somewhere to go back to', () => {
     expect(withRedirectTo('/auth', '/pay')).toBe('/auth?redirectTo=%2Fpay')

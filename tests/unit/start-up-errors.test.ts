@@ -1,18 +1,20 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { embeddedStartFailure } from '../../scripts/db/database'
-import { describeError } from '../../scripts/describe-error'
+import { getErrorMessage } from '~/domain/error-message'
 
-describe('describeError', () => {
+describe('getErrorMessage', () => {
   it('gives an Error its message and follows its cause', () => {
-    expect(describeError(new Error('port taken', { cause: new Error('EADDRINUSE') }))).toBe('port taken (cause: EADDRINUSE)')
+    expect(getErrorMessage(new Error('port taken', { cause: new Error('EADDRINUSE') }))).toBe(
+      'port taken (cause: EADDRINUSE)',
+    )
   })
 
   it('names what was thrown when it is not an Error', () => {
-    expect(describeError(undefined)).toBe('no reason given')
-    expect(describeError(new Error())).toBe('Error without a message')
-    expect(describeError('disk full')).toBe('disk full')
-    expect(describeError({ code: 'ENOSPC' })).toBe('{"code":"ENOSPC"}')
+    expect(getErrorMessage(undefined)).toBe('no reason given')
+    expect(getErrorMessage(new Error())).toBe('Error without a message')
+    expect(getErrorMessage('disk full')).toBe('disk full')
+    expect(getErrorMessage({ code: 'ENOSPC' })).toBe('{"code":"ENOSPC"}')
   })
 })
 
@@ -28,12 +30,16 @@ describe('embeddedStartFailure', () => {
         '2026-11-25 22:00:00.000 UTC [42] HINT:  Is another postmaster (PID 41) running in data directory ".data/postgres"?',
       ],
     })
-    expect(message).toMatch(/^Could not start the embedded PostgreSQL in \.data\/postgres on port 54329 .*: .*FATAL: {2}lock file "postmaster\.pid" already exists$/)
+    expect(message).toMatch(
+      /^Could not start the embedded PostgreSQL in \.data\/postgres on port 54329 .*: .*FATAL: {2}lock file "postmaster\.pid" already exists$/,
+    )
     expect(message).not.toContain('undefined')
   })
 
   it('falls back to the thrown value when PostgreSQL logged no error', () => {
-    expect(embeddedStartFailure({ ...where, error: new Error('spawn EACCES'), recentLog: [] })).toMatch(/: spawn EACCES$/)
+    expect(embeddedStartFailure({ ...where, error: new Error('spawn EACCES'), recentLog: [] })).toMatch(
+      /: spawn EACCES$/,
+    )
     expect(embeddedStartFailure({ ...where, error: undefined, recentLog: [] })).toMatch(/: no reason given$/)
   })
 })
@@ -41,7 +47,11 @@ describe('embeddedStartFailure', () => {
 describe('a wrong variable at start', () => {
   it('stops npm start and npm run dev with one line naming it, not a stack trace', () => {
     for (const script of ['scripts/start.ts', 'scripts/dev.ts']) {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8', timeout: 30_000 })
+      const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+        env: { ...process.env, PORT: 'eighty' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
       expect(run.status, script).toBe(1)
       expect(run.stderr.trim(), script).toBe('Invalid environment variable PORT: must be a port number')
     }

@@ -8,9 +8,12 @@ import {
 } from '~/server/storage.server'
 
 describe('assertStorageKey', () => {
-  it.each(['pan-cards/user-1/0f3a9c.jpg', 'pan-cards/cm9x2k1_a-B/abc.webp', 'report', 'a/b/c/d.png'])('accepts %j', (key) => {
-    expect(() => assertStorageKey(key)).not.toThrow()
-  })
+  it.each(['pan-cards/user-1/0f3a9c.jpg', 'pan-cards/cm9x2k1_a-B/abc.webp', 'report', 'a/b/c/d.png'])(
+    'accepts %j',
+    (key) => {
+      expect(() => assertStorageKey(key)).not.toThrow()
+    },
+  )
 
   it.each([
     '../x.jpg',

@@ -7,7 +7,8 @@ export const RISK_LEVELS = [
   {
     tier: 'Premium',
     level: 'HIGH',
-    meaning: 'Equity recommendations whose prices can fall sharply; you may lose a substantial part of what you invest.',
+    meaning:
+      'Equity recommendations whose prices can fall sharply; you may lose a substantial part of what you invest.',
   },
   {
     tier: 'Premium+',
@@ -77,7 +78,9 @@ export function disclaimer(details: BusinessDetails): LegalDocument {
       {
         id: 'conflicts',
         heading: 'Conflicts of interest',
-        blocks: ['Our [Disclosure](/disclosure) page and each research report state any conflicts of interest we have.'],
+        blocks: [
+          'Our [Disclosure](/disclosure) page and each research report state any conflicts of interest we have.',
+        ],
       },
     ],
   }

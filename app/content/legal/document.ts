@@ -68,13 +68,17 @@ export function inlineTokens(paragraph: string): InlineToken[] {
 export function plainText(paragraph: string): string {
   return inlineTokens(paragraph)
     .map((token) =>
-      'href' in token && token.text !== token.href && token.href !== `mailto:${token.text}` ? `${token.text} (${token.href})` : token.text,
+      'href' in token && token.text !== token.href && token.href !== `mailto:${token.text}`
+        ? `${token.text} (${token.href})`
+        : token.text,
     )
     .join('')
 }
 
 function blocksText(blocks: Block[]): string[] {
-  return blocks.map((block) => (typeof block === 'string' ? plainText(block) : block.list.map((item) => `- ${plainText(item)}`).join('\n')))
+  return blocks.map((block) =>
+    typeof block === 'string' ? plainText(block) : block.list.map((item) => `- ${plainText(item)}`).join('\n'),
+  )
 }
 
 /** The document as plain text: title, date line, then each heading followed by its paragraphs. */

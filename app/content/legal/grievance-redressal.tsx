@@ -23,8 +23,8 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
     <article className="max-w-5xl">
       <h1 className="text-2xl font-semibold">Grievance Redressal</h1>
       <p className="mt-3 leading-relaxed">
-        If something is wrong with our service, tell us: we want to put it right. This page explains whom to contact, how long we take, and
-        how to escalate a complaint to SEBI if we do not resolve it.
+        If something is wrong with our service, tell us: we want to put it right. This page explains whom to contact,
+        how long we take, and how to escalate a complaint to SEBI if we do not resolve it.
       </p>
 
       <section>
@@ -101,12 +101,13 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
           <li>
             <h3 className="font-semibold">Step 2: escalate to SEBI on SCORES</h3>
             <p className="mt-1 leading-relaxed">
-              If we have not resolved your complaint within {GRIEVANCE_RESOLUTION_DAYS} days of receiving it, or you are not satisfied with
-              our reply, lodge it with SEBI on SCORES:{' '}
+              If we have not resolved your complaint within {GRIEVANCE_RESOLUTION_DAYS} days of receiving it, or you are
+              not satisfied with our reply, lodge it with SEBI on SCORES:{' '}
               <ExternalLink href={SCORES_URL} className={legalLinkClass}>
                 {SCORES_URL}
               </ExternalLink>
-              . Complaints on SCORES are reviewed first by the Research Analyst Administration and Supervisory Body (BSE) and then by SEBI.
+              . Complaints on SCORES are reviewed first by the Research Analyst Administration and Supervisory Body
+              (BSE) and then by SEBI.
             </p>
           </li>
           <li>
@@ -121,9 +122,10 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
           </li>
         </ol>
         <p className="mt-4 leading-relaxed">
-          Why {GRIEVANCE_RESOLUTION_DAYS} days: SEBI&apos;s investor charter for research analysts (June 2025) requires us to resolve a
-          complaint immediately and in any case within {GRIEVANCE_RESOLUTION_DAYS} days of receiving it, and SCORES gives the same time for
-          complaints lodged there. You can also send a complaint in writing to the {SEBI_OIAE_ADDRESS}.
+          Why {GRIEVANCE_RESOLUTION_DAYS} days: SEBI&apos;s investor charter for research analysts (June 2025) requires
+          us to resolve a complaint immediately and in any case within {GRIEVANCE_RESOLUTION_DAYS} days of receiving it,
+          and SCORES gives the same time for complaints lodged there. You can also send a complaint in writing to the{' '}
+          {SEBI_OIAE_ADDRESS}.
         </p>
       </section>
 

@@ -12,7 +12,8 @@ export function investorCharter(details: BusinessDetails): LegalDocument {
   const { name, sebiRegistrationNumber, supportEmail, supportPhone, workingHours } = details
   return {
     title: 'Investor Charter',
-    dateLine: 'Investor charter for research analysts, as per SEBI circular SEBI/HO/MIRSD/MIRSD-PoD/P/CIR/2025/81 dated 2 June 2025',
+    dateLine:
+      'Investor charter for research analysts, as per SEBI circular SEBI/HO/MIRSD/MIRSD-PoD/P/CIR/2025/81 dated 2 June 2025',
     intro: [
       `${name} is a research analyst registered with SEBI (registration number ${sebiRegistrationNumber}). This charter sets out what you can expect from us as a research analyst, your rights, and what is expected of you. We share it with every client when they join.`,
     ],

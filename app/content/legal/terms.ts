@@ -362,7 +362,9 @@ function minimumMandatoryTerms(details: BusinessDetails): LegalSection {
       {
         id: 'mandatory-payment',
         heading: 'Consideration and mode of payment',
-        blocks: ['You pay the fees set out for each research service in the ways set out in "Payment and fees", never in cash.'],
+        blocks: [
+          'You pay the fees set out for each research service in the ways set out in "Payment and fees", never in cash.',
+        ],
       },
       {
         id: 'mandatory-risk',

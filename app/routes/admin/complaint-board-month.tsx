@@ -4,7 +4,12 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { formatDays, MonthTable } from '~/components/complaint-board-tables'
 import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
 import { COMPLAINT_SOURCE_LABELS, COMPLAINT_SOURCES, monthLabel, type ComplaintSource } from '~/domain/complaint-board'
-import { complaintMonthFormSchema, SOURCE_FIGURE_LABELS, sourcePreview, type SourceFigures } from '~/domain/complaint-board-form'
+import {
+  complaintMonthFormSchema,
+  SOURCE_FIGURE_LABELS,
+  sourcePreview,
+  type SourceFigures,
+} from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/admin.server'
 import { complaintMonthForAdmin, saveComplaintMonth } from '~/server/admin-complaint-board.server'
 import { readForm } from '~/server/forms.server'
@@ -66,7 +71,9 @@ export default function AdminComplaintMonth({ loaderData, actionData }: Route.Co
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   })
   const sourceFields = fields.figures.getFieldset()
-  const { key: impersonationKey, ...impersonationProps } = getInputProps(fields.impersonationComplaints, { type: 'text' })
+  const { key: impersonationKey, ...impersonationProps } = getInputProps(fields.impersonationComplaints, {
+    type: 'text',
+  })
   return (
     <>
       <h1 className="text-2xl font-semibold">Complaint figures for {month.label}</h1>
@@ -76,7 +83,11 @@ export default function AdminComplaintMonth({ loaderData, actionData }: Route.Co
         </Link>
       </p>
       <div className="mt-4 space-y-3">
-        {published ? <FormMessage tone="info">{month.label} is on the board now, with no complaints. Enter its figures below.</FormMessage> : null}
+        {published ? (
+          <FormMessage tone="info">
+            {month.label} is on the board now, with no complaints. Enter its figures below.
+          </FormMessage>
+        ) : null}
         {saved === 'changed' ? (
           <FormMessage tone="info">
             Figures saved. The{' '}
@@ -86,11 +97,13 @@ export default function AdminComplaintMonth({ loaderData, actionData }: Route.Co
             shows them now.
           </FormMessage>
         ) : null}
-        {saved === 'unchanged' ? <FormMessage tone="info">Nothing had changed, so nothing was saved.</FormMessage> : null}
+        {saved === 'unchanged' ? (
+          <FormMessage tone="info">Nothing had changed, so nothing was saved.</FormMessage>
+        ) : null}
       </div>
       <p className="mt-3 max-w-3xl text-sm text-gray-700 dark:text-gray-300">
-        Enter what happened in {month.label} for each source. What was pending at the start comes from the months before; what is pending at
-        the end and the average resolution time are worked out from these figures.
+        Enter what happened in {month.label} for each source. What was pending at the start comes from the months
+        before; what is pending at the end and the average resolution time are worked out from these figures.
         {latestLabel
           ? ` The public board reports ${latestLabel}: this month counts in its trends and in what later months start with.`
           : ' This is the month the public board reports.'}
@@ -99,7 +112,12 @@ export default function AdminComplaintMonth({ loaderData, actionData }: Route.Co
       <Form method="post" {...getFormProps(form)} className="mt-4 max-w-3xl space-y-4">
         {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
         {COMPLAINT_SOURCES.map((source) => (
-          <SourceFigureFields key={source} source={source} pendingAtStart={month.pendingAtStart[source]} field={sourceFields[source]} />
+          <SourceFigureFields
+            key={source}
+            source={source}
+            pendingAtStart={month.pendingAtStart[source]}
+            field={sourceFields[source]}
+          />
         ))}
         <Field
           key={impersonationKey}
@@ -146,7 +164,9 @@ function SourceFigureFields({
   const resolved = wholeNumber(inputs.resolved.value)
   const resolutionDaysTotal = wholeNumber(inputs.resolutionDaysTotal.value)
   const preview =
-    received !== null && resolved !== null && resolutionDaysTotal !== null ? sourcePreview(pendingAtStart, { received, resolved, resolutionDaysTotal }) : null
+    received !== null && resolved !== null && resolutionDaysTotal !== null
+      ? sourcePreview(pendingAtStart, { received, resolved, resolutionDaysTotal })
+      : null
   return (
     <fieldset className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
       <legend className="px-1 text-lg font-semibold">{COMPLAINT_SOURCE_LABELS[source]}</legend>

@@ -4,7 +4,12 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
 import { monthLabel, nextMonth } from '~/domain/complaint-board'
-import { EARLIEST_COMPLAINT_BOARD_MONTH, lastEndedMonth, publishComplaintMonthSchema, suggestedMonthToPublish } from '~/domain/complaint-board-form'
+import {
+  EARLIEST_COMPLAINT_BOARD_MONTH,
+  lastEndedMonth,
+  publishComplaintMonthSchema,
+  suggestedMonthToPublish,
+} from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/admin.server'
 import { complaintMonthsForAdmin, publishComplaintMonth } from '~/server/admin-complaint-board.server'
 import { readForm } from '~/server/forms.server'
@@ -22,14 +27,19 @@ export async function loader({ request }: Route.LoaderArgs) {
     latestPublishable,
     suggestedMonth: suggestedMonthToPublish(months[0]?.month ?? null, now),
     // While the board is up to date: "December 2026 can be published from 1 January 2027".
-    upToDateNote: months[0]?.month === latestPublishable ? `${monthLabel(nextMonth(latestPublishable))} can be published from 1 ${monthLabel(nextMonth(nextMonth(latestPublishable)))}.` : null,
+    upToDateNote:
+      months[0]?.month === latestPublishable
+        ? `${monthLabel(nextMonth(latestPublishable))} can be published from 1 ${monthLabel(nextMonth(nextMonth(latestPublishable)))}.`
+        : null,
   }
 }
 
 /** Publish a month: it joins the board with no complaints, and the admin goes on to its figures. */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const submission = parseWithZod(await readForm(request), { schema: publishComplaintMonthSchema(lastEndedMonth(new Date())) })
+  const submission = parseWithZod(await readForm(request), {
+    schema: publishComplaintMonthSchema(lastEndedMonth(new Date())),
+  })
   if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
   const { month } = submission.value
   const change = await publishComplaintMonth(admin.id, month)
@@ -50,8 +60,9 @@ export default function AdminComplaintBoard({ loaderData, actionData }: Route.Co
         <Link to="/complaint-board" className="underline">
           Complaint Board
         </Link>
-        , which reports the latest month on it (SEBI expects each month by the 7th of the next). Choose a month to enter what happened in
-        it; what was pending at its start and end, and the averages, are worked out from the figures. Changes show on the public page at once.
+        , which reports the latest month on it (SEBI expects each month by the 7th of the next). Choose a month to enter
+        what happened in it; what was pending at its start and end, and the averages, are worked out from the figures.
+        Changes show on the public page at once.
       </p>
 
       <PublishMonthForm
@@ -69,13 +80,19 @@ export default function AdminComplaintBoard({ loaderData, actionData }: Route.Co
           <p className="mt-3">No month is published yet.</p>
         ) : (
           <ScrollableTable label="Months on the board, newest first" minWidthClass="min-w-[32rem]">
-            <ColumnHeaders columns={['Month', 'Received', 'Resolved', 'Pending at the end', 'Impersonation complaints']} />
+            <ColumnHeaders
+              columns={['Month', 'Received', 'Resolved', 'Pending at the end', 'Impersonation complaints']}
+            />
             <tbody>
               {months.map((month) => (
                 <tr key={month.month}>
                   <th scope="row" className={rowHeaderClass}>
                     {/* The first column, so the link is in view on a phone before the table scrolls. */}
-                    <Link to={`/admin/complaint-board/${month.month}`} className="underline" aria-label={`Edit figures for ${month.label}`}>
+                    <Link
+                      to={`/admin/complaint-board/${month.month}`}
+                      className="underline"
+                      aria-label={`Edit figures for ${month.label}`}
+                    >
                       {month.label}
                     </Link>
                   </th>
@@ -117,7 +134,10 @@ function PublishMonthForm({
   })
   const { key, ...monthInputProps } = getInputProps(fields.month, { type: 'month' })
   return (
-    <section aria-labelledby="publish-heading" className="mt-6 max-w-md rounded-lg border border-gray-200 p-4 dark:border-gray-700">
+    <section
+      aria-labelledby="publish-heading"
+      className="mt-6 max-w-md rounded-lg border border-gray-200 p-4 dark:border-gray-700"
+    >
       <h2 id="publish-heading" className="text-xl font-semibold">
         Publish a month
       </h2>

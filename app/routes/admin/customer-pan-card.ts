@@ -11,7 +11,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const key = await panCardKeyOf(params.userId)
   if (key) {
     await prisma.$transaction((tx) =>
-      recordAudit(tx, { actorId: admin.id, action: 'customer.pan-card.view', subjectType: 'User', subjectId: params.userId, before: null, after: null }),
+      recordAudit(tx, {
+        actorId: admin.id,
+        action: 'customer.pan-card.view',
+        subjectType: 'User',
+        subjectId: params.userId,
+        before: null,
+        after: null,
+      }),
     )
   }
   return panCardResponse(key)

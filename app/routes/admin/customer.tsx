@@ -9,7 +9,9 @@ import { customerForAdmin, grantableServices, grantSubscriptionAsAdmin } from '~
 import { readForm } from '~/server/forms.server'
 import type { Route } from './+types/customer'
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [{ title: `${loaderData?.customer.name ?? 'Customer'} | Admin | Research Store` }]
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  { title: `${loaderData?.customer.name ?? 'Customer'} | Admin | Research Store` },
+]
 
 const PROFILE_STEP_LABELS = {
   details: 'Details missing (name, e-mail, date of birth or PAN)',
@@ -34,7 +36,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       role: customer.role,
       dateOfBirth: customer.dateOfBirth ? formatIndiaDate(customer.dateOfBirth) : null,
       hasPanCard: customer.panCardKey !== null,
-      agreement: customer.agreementAcceptedAt ? { version: customer.agreementVersion, acceptedAt: formatIndiaDateTime(customer.agreementAcceptedAt) } : null,
+      agreement: customer.agreementAcceptedAt
+        ? { version: customer.agreementVersion, acceptedAt: formatIndiaDateTime(customer.agreementAcceptedAt) }
+        : null,
       profileStatus: PROFILE_STEP_LABELS[customer.profileStep],
     },
     payments: customer.payments.map((payment) => ({
@@ -72,7 +76,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     reason: String(form.get('reason') ?? ''),
   }
   const parsed = GrantSubscriptionSchema.safeParse(values)
-  if (!parsed.success) return data({ values, errors: z.flattenError(parsed.error).fieldErrors, message: null, ok: false }, 400)
+  if (!parsed.success)
+    return data({ values, errors: z.flattenError(parsed.error).fieldErrors, message: null, ok: false }, 400)
   const outcome = await grantSubscriptionAsAdmin(admin.id, params.userId, parsed.data)
   if (!outcome.ok) return data({ values, errors: {}, message: outcome.message, ok: false }, outcome.status)
   return { values: null, errors: {}, message: outcome.message, ok: true }
@@ -105,11 +110,20 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           <dt className="font-medium">Profile</dt>
           <dd>{customer.profileStatus}</dd>
           <dt className="font-medium">Agreement</dt>
-          <dd>{customer.agreement ? `Version ${customer.agreement.version ?? 'unknown'}, accepted ${customer.agreement.acceptedAt}` : 'Not accepted'}</dd>
+          <dd>
+            {customer.agreement
+              ? `Version ${customer.agreement.version ?? 'unknown'}, accepted ${customer.agreement.acceptedAt}`
+              : 'Not accepted'}
+          </dd>
           <dt className="font-medium">PAN card</dt>
           <dd>
             {customer.hasPanCard ? (
-              <a href={`/admin/customers/${customer.id}/pan-card`} target="_blank" rel="noopener noreferrer" className="underline">
+              <a
+                href={`/admin/customers/${customer.id}/pan-card`}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="underline"
+              >
                 View the PAN card image<span className="sr-only"> (opens in a new tab)</span>
               </a>
             ) : (
@@ -129,9 +143,12 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           <ul className="mt-2 space-y-2">
             {subscriptions.map((subscription) => (
               <li key={subscription.id}>
-                <span className="font-medium">{subscription.service}</span>: {subscription.startsOn} to {subscription.endsOn}
+                <span className="font-medium">{subscription.service}</span>: {subscription.startsOn} to{' '}
+                {subscription.endsOn}
                 {subscription.running ? ' (running)' : ''}
-                {subscription.grantReason ? <span className="block text-sm">Granted: {subscription.grantReason}</span> : null}
+                {subscription.grantReason ? (
+                  <span className="block text-sm">Granted: {subscription.grantReason}</span>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -143,8 +160,8 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           Grant a subscription
         </h2>
         <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
-          Complimentary or corrective, without a payment. It follows on from a running subscription to the same service; the customer is
-          e-mailed and the grant is audited with its reason.
+          Complimentary or corrective, without a payment. It follows on from a running subscription to the same service;
+          the customer is e-mailed and the grant is audited with its reason.
         </p>
         <GrantForm services={services} result={actionData} busy={busy} />
       </section>
@@ -160,7 +177,8 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             {payments.map((payment) => (
               <li key={payment.id} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
                 <p className="font-medium">
-                  {payment.method === 'MANUAL' ? 'Bank transfer' : 'Gateway'}, {payment.status.toLowerCase().replace('_', ' ')}: Rs. {payment.total}
+                  {payment.method === 'MANUAL' ? 'Bank transfer' : 'Gateway'},{' '}
+                  {payment.status.toLowerCase().replace('_', ' ')}: Rs. {payment.total}
                 </p>
                 <p className="text-sm">{payment.services}</p>
                 <p className="text-sm">
@@ -191,15 +209,29 @@ function GrantForm({
   const values = result?.values ?? { serviceId: '', durationDays: '30', reason: '' }
   const serviceErrorId = errors.serviceId?.length ? 'grant-service-errors' : undefined
   const reasonErrorId = errors.reason?.length ? 'grant-reason-errors' : undefined
-  const inputClass = 'mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900'
+  const inputClass =
+    'mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900'
   return (
-    <Form method="post" noValidate preventScrollReset key={result?.ok ? result.message : 'grant'} className="mt-3 space-y-4">
+    <Form
+      method="post"
+      noValidate
+      preventScrollReset
+      key={result?.ok ? result.message : 'grant'}
+      className="mt-3 space-y-4"
+    >
       {result?.message ? <FormMessage tone={result.ok ? 'info' : 'error'}>{result.message}</FormMessage> : null}
       <div>
         <label htmlFor="grant-service" className="block text-sm font-medium">
           Service
         </label>
-        <select id="grant-service" name="serviceId" defaultValue={values.serviceId} aria-invalid={serviceErrorId ? true : undefined} aria-describedby={serviceErrorId} className={inputClass}>
+        <select
+          id="grant-service"
+          name="serviceId"
+          defaultValue={values.serviceId}
+          aria-invalid={serviceErrorId ? true : undefined}
+          aria-describedby={serviceErrorId}
+          className={inputClass}
+        >
           <option value="">Choose a service</option>
           {services.map((service) => (
             <option key={service.id} value={service.id}>
@@ -210,7 +242,11 @@ function GrantForm({
         </select>
         <ErrorList id={serviceErrorId} errors={errors.serviceId} />
       </div>
-      <Field label="Days" errors={errors.durationDays} inputProps={{ name: 'durationDays', inputMode: 'numeric', defaultValue: values.durationDays }} />
+      <Field
+        label="Days"
+        errors={errors.durationDays}
+        inputProps={{ name: 'durationDays', inputMode: 'numeric', defaultValue: values.durationDays }}
+      />
       <div>
         <label htmlFor="grant-reason" className="block text-sm font-medium">
           Reason

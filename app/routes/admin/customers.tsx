@@ -53,7 +53,10 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
           <ul className="mt-3 divide-y divide-gray-200 dark:divide-gray-700">
             {customers.map((customer) => (
               <li key={customer.id} className="py-3">
-                <Link to={`/admin/customers/${customer.id}`} className="font-medium capitalize text-green-800 underline dark:text-green-300">
+                <Link
+                  to={`/admin/customers/${customer.id}`}
+                  className="font-medium capitalize text-green-800 underline dark:text-green-300"
+                >
                   {customer.name ?? 'Name not given'}
                 </Link>
                 <p className="text-sm break-all">

@@ -21,7 +21,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const noErrors: Partial<Record<'kind' | 'from' | 'to', string[]>> = {}
   if (!params.kind) return { values, errors: noErrors, message: null }
   const parsed = ExportRequestSchema.safeParse(params)
-  if (!parsed.success) return { values, errors: { ...noErrors, ...z.flattenError(parsed.error).fieldErrors }, message: null }
+  if (!parsed.success)
+    return { values, errors: { ...noErrors, ...z.flattenError(parsed.error).fieldErrors }, message: null }
   return { values, errors: noErrors, message: params.rows === 'over' ? TOO_MANY_ROWS_MESSAGE : null }
 }
 
@@ -32,8 +33,9 @@ export default function AdminExport({ loaderData }: Route.ComponentProps) {
     <section className="max-w-xl">
       <h1 className="text-2xl font-semibold">Export for the accountant</h1>
       <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
-        A CSV file (opens in Excel or Sheets) of the payments created, or the subscriptions started, between two dates in India time,
-        both included: at most {EXPORT_MAX_DAYS} days and {EXPORT_MAX_ROWS.toLocaleString('en-IN')} rows per file. Amounts are in rupees.
+        A CSV file (opens in Excel or Sheets) of the payments created, or the subscriptions started, between two dates
+        in India time, both included: at most {EXPORT_MAX_DAYS} days and {EXPORT_MAX_ROWS.toLocaleString('en-IN')} rows
+        per file. Amounts are in rupees.
       </p>
       {message ? (
         <div className="mt-4">
@@ -53,8 +55,16 @@ export default function AdminExport({ loaderData }: Route.ComponentProps) {
             ))}
           </div>
         </fieldset>
-        <Field label="From" errors={errors.from} inputProps={{ name: 'from', type: 'date', defaultValue: values.from, required: true }} />
-        <Field label="To" errors={errors.to} inputProps={{ name: 'to', type: 'date', defaultValue: values.to, required: true }} />
+        <Field
+          label="From"
+          errors={errors.from}
+          inputProps={{ name: 'from', type: 'date', defaultValue: values.from, required: true }}
+        />
+        <Field
+          label="To"
+          errors={errors.to}
+          inputProps={{ name: 'to', type: 'date', defaultValue: values.to, required: true }}
+        />
         <button type="submit" disabled={busy} className={primaryButtonClass}>
           Download CSV
         </button>

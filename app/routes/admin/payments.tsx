@@ -2,7 +2,12 @@ import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { ErrorList, FormMessage, primaryButtonClass, secondaryButtonClass } from '~/components/forms'
-import { GATEWAY_STATUSES, GatewayPaymentFilterSchema, REJECT_REASON_MAX_LENGTH, ReviewPaymentSchema } from '~/domain/admin'
+import {
+  GATEWAY_STATUSES,
+  GatewayPaymentFilterSchema,
+  REJECT_REASON_MAX_LENGTH,
+  ReviewPaymentSchema,
+} from '~/domain/admin'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { formatDuration } from '~/domain/durations'
 import { formatRupees } from '~/domain/money'
@@ -32,7 +37,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     pending: pending.map((payment) => ({
       id: payment.id,
       customer: payment.user,
-      cart: payment.cart.map((item) => ({ serviceId: item.serviceId, name: item.name, price: formatRupees(item.pricePaise) })),
+      cart: payment.cart.map((item) => ({
+        serviceId: item.serviceId,
+        name: item.name,
+        price: formatRupees(item.pricePaise),
+      })),
       total: formatRupees(payment.amountPaise),
       utr: payment.utr,
       submittedAt: formatIndiaDateTime(payment.createdAt),
@@ -55,7 +64,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-type ActionResult = { paymentId: string; intent: string; result: SubmissionResult<string[]>; outcome: ReviewOutcome | null }
+type ActionResult = {
+  paymentId: string
+  intent: string
+  result: SubmissionResult<string[]>
+  outcome: ReviewOutcome | null
+}
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
@@ -70,7 +84,10 @@ export async function action({ request }: Route.ActionArgs) {
     review.intent === 'confirm'
       ? await confirmPaymentAsAdmin(admin.id, review.paymentId)
       : await rejectPaymentAsAdmin(admin.id, review.paymentId, review.reason)
-  return data<ActionResult>({ ...echo, result: submission.reply({ resetForm: true }), outcome }, outcome.ok ? 200 : outcome.status)
+  return data<ActionResult>(
+    { ...echo, result: submission.reply({ resetForm: true }), outcome },
+    outcome.ok ? 200 : outcome.status,
+  )
 }
 
 /** A 409 means another admin got there first: reload the lists so that payment leaves the page. */
@@ -105,7 +122,10 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
           <ul className="mt-4 space-y-4">
             {pending.map((payment) => (
               <li key={payment.id}>
-                <PendingPaymentCard payment={payment} actionData={actionData?.paymentId === payment.id ? actionData : undefined} />
+                <PendingPaymentCard
+                  payment={payment}
+                  actionData={actionData?.paymentId === payment.id ? actionData : undefined}
+                />
               </li>
             ))}
           </ul>
@@ -193,13 +213,25 @@ function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; 
             Confirm
           </button>
         </Form>
-        <RejectForm paymentId={payment.id} busy={busy} lastResult={actionData?.intent === 'reject' ? actionData.result : undefined} />
+        <RejectForm
+          paymentId={payment.id}
+          busy={busy}
+          lastResult={actionData?.intent === 'reject' ? actionData.result : undefined}
+        />
       </div>
     </article>
   )
 }
 
-function RejectForm({ paymentId, busy, lastResult }: { paymentId: string; busy: boolean; lastResult?: SubmissionResult<string[]> }) {
+function RejectForm({
+  paymentId,
+  busy,
+  lastResult,
+}: {
+  paymentId: string
+  busy: boolean
+  lastResult?: SubmissionResult<string[]>
+}) {
   const [form, fields] = useForm({
     id: `reject-${paymentId}`,
     lastResult,
@@ -292,8 +324,8 @@ function GatewayPaymentCard({ payment }: { payment: GatewayPayment }) {
   return (
     <article aria-label={`Gateway payment ${payment.gatewayOrderId ?? payment.id}`} className={cardClass}>
       <p className="font-semibold">
-        Rs. {payment.total}, {payment.status}, <span className="capitalize">{payment.customer.name ?? 'No name yet'}</span> (
-        {payment.customer.phone})
+        Rs. {payment.total}, {payment.status},{' '}
+        <span className="capitalize">{payment.customer.name ?? 'No name yet'}</span> ({payment.customer.phone})
       </p>
       <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
         <div>

@@ -33,7 +33,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const parsed = parseServiceForm(values)
   if (!parsed.ok) return data({ values, errors: parsed.errors, message: null }, 400)
-  const change = params.serviceId ? await updateService(admin.id, params.serviceId, parsed.service) : await createService(admin.id, parsed.service)
+  const change = params.serviceId
+    ? await updateService(admin.id, params.serviceId, parsed.service)
+    : await createService(admin.id, parsed.service)
   if (!change.ok) {
     const errors: ServiceFormErrors = change.field ? { [change.field]: [change.message] } : {}
     return data({ values, errors, message: change.field ? null : change.message }, change.status)
@@ -61,7 +63,11 @@ export default function ServiceEdit({ loaderData, actionData }: Route.ComponentP
         </div>
       ) : null}
       <Form method="post" noValidate className="mt-4 space-y-4">
-        <Field label="Name" errors={errors.name} inputProps={{ name: 'name', defaultValue: values.name, required: true, maxLength: SERVICE_LIMITS.nameMax }} />
+        <Field
+          label="Name"
+          errors={errors.name}
+          inputProps={{ name: 'name', defaultValue: values.name, required: true, maxLength: SERVICE_LIMITS.nameMax }}
+        />
         <div>
           <label htmlFor="description" className="block text-sm font-medium">
             Description

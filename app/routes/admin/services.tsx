@@ -20,7 +20,8 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readForm(request)
   const serviceId = String(form.get('serviceId') ?? '')
   const intent = form.get('intent')
-  if (intent !== 'deactivate' && intent !== 'reactivate') return data({ serviceId, ok: false, message: 'Something was missing from the form. Please try again.' }, 400)
+  if (intent !== 'deactivate' && intent !== 'reactivate')
+    return data({ serviceId, ok: false, message: 'Something was missing from the form. Please try again.' }, 400)
   const change = await setServiceOnSale(admin.id, serviceId, intent === 'reactivate')
   if (!change.ok) return data({ serviceId, ok: false, message: change.message }, change.status)
   return { serviceId, ok: true, message: intent === 'reactivate' ? 'Back on sale.' : 'Taken off sale.' }
@@ -39,12 +40,14 @@ export default function AdminServices({ loaderData, actionData }: Route.Componen
       </div>
       {saved ? (
         <div className="mt-4">
-          <FormMessage tone="info">{saved === 'created' ? 'Service created; it is on sale now.' : 'Service saved.'}</FormMessage>
+          <FormMessage tone="info">
+            {saved === 'created' ? 'Service created; it is on sale now.' : 'Service saved.'}
+          </FormMessage>
         </div>
       ) : null}
       <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
-        Changes show on /services at once. Payments already made keep the price they were paid at; a service taken off sale leaves
-        carts, while subscriptions already bought run to their end.
+        Changes show on /services at once. Payments already made keep the price they were paid at; a service taken off
+        sale leaves carts, while subscriptions already bought run to their end.
       </p>
       <ul className="mt-4 space-y-3">
         {services.map((service) => {
@@ -52,12 +55,21 @@ export default function AdminServices({ loaderData, actionData }: Route.Componen
           const result = actionData?.serviceId === service.id ? actionData : undefined
           return (
             <li key={service.id}>
-              <article aria-labelledby={headingId} className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
+              <article
+                aria-labelledby={headingId}
+                className="rounded-lg border border-gray-200 p-4 dark:border-gray-700"
+              >
                 <div className="flex flex-wrap items-baseline justify-between gap-2">
                   <h2 id={headingId} className="text-lg font-semibold">
                     {service.name}
                   </h2>
-                  <span className={service.active ? 'text-sm font-medium text-green-800 dark:text-green-300' : 'text-sm font-medium text-gray-700 dark:text-gray-300'}>
+                  <span
+                    className={
+                      service.active
+                        ? 'text-sm font-medium text-green-800 dark:text-green-300'
+                        : 'text-sm font-medium text-gray-700 dark:text-gray-300'
+                    }
+                  >
                     {service.active ? 'On sale' : 'Off sale'}
                   </span>
                 </div>
@@ -75,7 +87,11 @@ export default function AdminServices({ loaderData, actionData }: Route.Componen
                   </div>
                 ) : null}
                 <div className="mt-3 flex flex-wrap gap-3">
-                  <Link to={`/admin/services/${service.id}`} className={secondaryButtonClass} aria-label={`Edit ${service.name}`}>
+                  <Link
+                    to={`/admin/services/${service.id}`}
+                    className={secondaryButtonClass}
+                    aria-label={`Edit ${service.name}`}
+                  >
                     Edit
                   </Link>
                   <Form method="post" preventScrollReset>

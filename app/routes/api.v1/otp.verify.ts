@@ -14,9 +14,14 @@ export const action = apiPost(async ({ request, context }: Route.ActionArgs) => 
   const { number, otp } = await readJsonBody(request, VerifyBody)
   try {
     const userId = await signInWithVerifiedCode({ phone: number, code: otp, ip: context.clientIp })
-    return Response.json({ message: 'Signed in.', data: { number } }, { headers: { 'Set-Cookie': await createSession(userId) } })
+    return Response.json(
+      { message: 'Signed in.', data: { number } },
+      { headers: { 'Set-Cookie': await createSession(userId) } },
+    )
   } catch (error) {
     if (!(error instanceof SignInError)) throw error
-    return error.retryAfterMs === undefined ? apiError(400, error.message) : tooManyRequests(error.message, error.retryAfterMs)
+    return error.retryAfterMs === undefined
+      ? apiError(400, error.message)
+      : tooManyRequests(error.message, error.retryAfterMs)
   }
 })

@@ -3,7 +3,9 @@ import { apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.se
 import { cancelGatewayPayment } from '~/server/payments.server'
 import type { Route } from './+types/payments.cancel-payment'
 
-const Body = z.object({ orderId: z.string({ error: 'Send orderId: the order the checkout was opened for.' }).min(1, 'Send orderId.') })
+const Body = z.object({
+  orderId: z.string({ error: 'Send orderId: the order the checkout was opened for.' }).min(1, 'Send orderId.'),
+})
 
 export const loader = postOnly
 

@@ -15,10 +15,18 @@ export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   const { amount, notes } = await readJsonBody(request, CheckoutRequestSchema)
   const idempotencyKey = request.headers.get('Idempotency-Key')?.trim().slice(0, 100) || undefined
   try {
-    const claim = await createManualPayment(user.id, notes.cart, { expectedAmountPaise: rupeesToPaise(amount), idempotencyKey })
+    const claim = await createManualPayment(user.id, notes.cart, {
+      expectedAmountPaise: rupeesToPaise(amount),
+      idempotencyKey,
+    })
     return Response.json({
       message: 'Payment recorded; it will be confirmed once the transfer is checked.',
-      data: { paymentId: claim.paymentId, amount: claim.amountPaise, expiresAt: claim.expiresAt.toISOString(), created: claim.created },
+      data: {
+        paymentId: claim.paymentId,
+        amount: claim.amountPaise,
+        expiresAt: claim.expiresAt.toISOString(),
+        created: claim.created,
+      },
     })
   } catch (error) {
     return paymentErrorResponse(error)

@@ -6,7 +6,10 @@ import type { Route } from './+types/payments.pending-payments'
 export const loader = apiGet(async ({ request }: Route.LoaderArgs) => {
   const user = await requireApiUser(request)
   const payments = await pendingPayments(user.id, new Date())
-  return Response.json({ data: { data: { payments: payments.map(pendingPaymentJson) } } }, { headers: { 'Cache-Control': 'private, no-store' } })
+  return Response.json(
+    { data: { data: { payments: payments.map(pendingPaymentJson) } } },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
 })
 
 export const action = getOnly

@@ -3,7 +3,11 @@ import { apiPost, postOnly, readJsonBody, serviceJson } from '~/server/api.serve
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/services.get-specific-services'
 
-const Body = z.object({ services: z.array(z.string({ error: 'Service ids are strings.' }), { error: 'Send services: a list of service ids.' }).max(100) })
+const Body = z.object({
+  services: z
+    .array(z.string({ error: 'Service ids are strings.' }), { error: 'Send services: a list of service ids.' })
+    .max(100),
+})
 
 export const loader = postOnly
 

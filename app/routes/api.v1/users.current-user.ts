@@ -3,7 +3,10 @@ import type { Route } from './+types/users.current-user'
 
 export const loader = apiGet(async ({ request }: Route.LoaderArgs) => {
   const user = await requireApiUser(request)
-  return Response.json({ data: { currentUser: currentUserJson(user) } }, { headers: { 'Cache-Control': 'private, no-store' } })
+  return Response.json(
+    { data: { currentUser: currentUserJson(user) } },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  )
 })
 
 export const action = getOnly

@@ -10,6 +10,10 @@ export const loader = postOnly
 export const action = apiPost(async ({ request, context }: Route.ActionArgs) => {
   const user = await requireApiUser(request)
   const agreement = currentAgreement(businessDetails)
-  await agreementSigning().sign(user.id, { version: agreement.version, textSha256: agreement.textSha256, ip: context.clientIp })
+  await agreementSigning().sign(user.id, {
+    version: agreement.version,
+    textSha256: agreement.textSha256,
+    ip: context.clientIp,
+  })
   return Response.json({ message: 'Agreement accepted.', data: { agreement: true, version: agreement.version } })
 })

@@ -3,10 +3,10 @@
 // alone printed "undefined".
 
 /** One line saying what went wrong, whatever was thrown; follows an Error's `cause` chain. */
-export function describeError(error: unknown): string {
+export function getErrorMessage(error: unknown): string {
   if (error instanceof Error) {
     const own = error.message || `${error.name} without a message`
-    return error.cause === undefined ? own : `${own} (cause: ${describeError(error.cause)})`
+    return error.cause === undefined ? own : `${own} (cause: ${getErrorMessage(error.cause)})`
   }
   if (error === undefined || error === null) return 'no reason given'
   if (typeof error === 'string') return error || 'an empty message'
