@@ -60,6 +60,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-console': 'off',
+      // A variable declared before a shutdown hook that reads it and assigned once later is not a const.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {
@@ -68,6 +70,8 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
+      // A scrolling region takes focus so that keyboard users can scroll it (axe: scrollable-region-focusable).
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],
     },
   },
   {

@@ -57,7 +57,9 @@ async function stopProcess(
     console.warn(`${name} did not stop within ${graceMs / 1000} s of SIGTERM: killing its process group`)
     try {
       process.kill(-child.pid, 'SIGKILL')
-    } catch {}
+    } catch {
+      // The group ended on its own in between.
+    }
     await exited
   }
 }
@@ -104,7 +106,9 @@ async function waitFor200(url: string, child: ChildProcess, logFile: string, tim
       const response = await fetch(url, { headers: BROWSER_HEADERS, signal: AbortSignal.timeout(5_000) })
       await response.arrayBuffer()
       if (response.status === 200) return
-    } catch {}
+    } catch {
+      // Not listening yet: try again.
+    }
     await delay(100)
   }
   throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s; last lines of ${logFile}:\n${tail(logFile)}`)

@@ -2,6 +2,7 @@
 // migrations, seed the demo catalogue in demo mode, and serve the production build.
 import type { Server } from 'node:http'
 import { pathToFileURL } from 'node:url'
+import type { AppBundle } from '../server/http'
 import { onShutdown, stopServing } from './graceful-shutdown'
 
 process.env.NODE_ENV = 'production'
@@ -13,7 +14,6 @@ const env = await loadEnvironment({ businessDetails: true })
 const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')
 const { prepareDatabase } = await import('./db/prepare')
 const { builtAssets, createHttpApp } = await import('../server/http')
-type AppBundle = import('../server/http').AppBundle
 
 buildIfNeeded()
 

@@ -6,7 +6,9 @@ import { z } from 'zod'
  * admin page, a CSV file or an e-mail shows. Tab and line breaks are kept in a field of several
  * lines, where a person can type them.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+// eslint-disable-next-line no-control-regex -- as above
 const CONTROL_CHARACTER_BUT_LINE_BREAK_OR_TAB = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
 export const CONTROL_CHARACTER_MESSAGE = 'Remove the control characters (such as NUL) from this text.'

@@ -87,10 +87,25 @@ export async function customerForAdmin(userId: string) {
 
 export type CustomerForAdmin = NonNullable<Awaited<ReturnType<typeof customerForAdmin>>>
 
-/** The storage key of a customer's PAN card image, for the admin route that serves it. */
-export async function panCardKeyOf(userId: string): Promise<string | null> {
+/**
+ * The storage key of a customer's PAN card image, for the admin route that serves it. Every view
+ * is audited: the image is identity data.
+ */
+export async function panCardKeyForAdmin(adminId: string, userId: string): Promise<string | null> {
   if (!isUuid(userId)) return null
-  return (await prisma.user.findUnique({ where: { id: userId }, select: { panCardKey: true } }))?.panCardKey ?? null
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { panCardKey: true } })
+  if (!user?.panCardKey) return null
+  await prisma.$transaction((tx) =>
+    recordAudit(tx, {
+      actorId: adminId,
+      action: 'customer.pan-card.view',
+      subjectType: 'User',
+      subjectId: userId,
+      before: null,
+      after: null,
+    }),
+  )
+  return user.panCardKey
 }
 
 export type GrantOutcome = { ok: true; message: string } | { ok: false; status: 404; message: string }
