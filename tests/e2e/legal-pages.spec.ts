@@ -159,15 +159,13 @@ for (const { path, heading, shows } of PAGES) {
     test('opens every external link safely', async ({ page }) => {
       await page.goto(path)
       const origin = new URL(page.url()).origin
-      const links = await page
-        .locator('a[href]')
-        .evaluateAll((anchors) =>
-          anchors.map((anchor) => ({
-            href: (anchor as HTMLAnchorElement).href,
-            rel: anchor.getAttribute('rel') ?? '',
-            target: anchor.getAttribute('target'),
-          })),
-        )
+      const links = await page.locator('a[href]').evaluateAll((anchors) =>
+        anchors.map((anchor) => ({
+          href: (anchor as HTMLAnchorElement).href,
+          rel: anchor.getAttribute('rel') ?? '',
+          target: anchor.getAttribute('target'),
+        })),
+      )
       const external = links.filter((link) => /^https?:/.test(link.href) && !link.href.startsWith(origin))
       expect(external.length).toBeGreaterThanOrEqual(2)
       for (const link of external) {
