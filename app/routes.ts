@@ -1,6 +1,6 @@
 import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes'
 
-// Mirrors SPEC section 2.
+// The original store's screens (docs/product.md section 2), plus ours.
 export default [
   index('routes/home.tsx'),
   route('auth', 'routes/auth.tsx'),
@@ -39,7 +39,7 @@ export default [
   route('dev/sandbox/checkout.js', 'routes/dev.sandbox.checkout-script.ts'),
   // Razorpay's servers call this; outside /api/v1 so the XSRF pair does not apply (the signature does).
   route('webhooks/razorpay', 'routes/webhooks.razorpay.ts'),
-  // SPEC section 7: the JSON API of the existing web and mobile clients (docs/api.md).
+  // The JSON API of the existing web and mobile clients (docs/api.md).
   ...prefix('api/v1', [
     route('otp/request', 'routes/api.v1/otp.request.ts'),
     route('otp/verify', 'routes/api.v1/otp.verify.ts'),
@@ -62,7 +62,7 @@ export default [
     route('subscriptions/get-active-subscriptions', 'routes/api.v1/subscriptions.get-active-subscriptions.ts'),
     route('*', 'routes/api.v1/not-found.ts'),
   ]),
-  // The public regulatory pages (SPEC section 2, "Static pages").
+  // The public regulatory pages (docs/regulatory.md).
   route('investor-charter', 'routes/investor-charter.tsx'),
   route('performance-report', 'routes/performance-report.tsx'),
   route('complaint-board', 'routes/complaint-board.tsx'),

@@ -1,4 +1,4 @@
-// The budgets from shared/research/perf.md §4 and issues 2, 4 and 5. 1 KB = 1,000 bytes, as in the research.
+// The budgets, and where each comes from: docs/testing.md ("Benchmark"). 1 KB = 1,000 bytes.
 export const BUDGETS = {
   jsBytes: 130_000,
   htmlBytes: 14_000,

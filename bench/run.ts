@@ -1,7 +1,7 @@
 // `npm run bench`: builds the store and the floor app, serves both, and prints the store's start-up
 // time, bytes (of /services in the browser; of /auth and /pay beyond the layout, from the build's
 // route manifest), the time to check a sign-in code, SSR throughput and Lighthouse figures against
-// the budgets of shared/research/perf.md and issues 2, 4 and 5 (bench/budgets.ts).
+// the budgets in bench/budgets.ts (where they come from: docs/testing.md, "Benchmark").
 // Exits non-zero only when something could not be measured; a figure over budget is reported.
 // BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies figures.
 import { execFileSync } from 'node:child_process'

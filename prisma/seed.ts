@@ -67,7 +67,7 @@ async function seedDemoServices(prisma: PrismaClient): Promise<void> {
   console.log(`Seeded ${DEMO_SERVICES.length} demo services`)
 }
 
-/** SPEC's board: no complaints at all, April to November 2024 (the month ending November 2024). */
+/** The original store's board: no complaints at all, April to November 2024 (the month ending November 2024). */
 export const DEMO_COMPLAINT_BOARD_MONTHS = [
   '2024-04',
   '2024-05',

@@ -1,6 +1,9 @@
 import { isRouteErrorResponse, useLocation } from 'react-router'
 
-/** The root error boundary's page: SPEC's 404 wording, and no internals outside development. */
+/**
+ * The root error boundary's page: the original store's 404 wording (docs/product.md), and no internals
+ * outside development.
+ */
 export function ErrorPage({ error }: { error: unknown }) {
   const { pathname } = useLocation()
   if (isRouteErrorResponse(error) && error.status === 404) {

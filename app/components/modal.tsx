@@ -4,7 +4,8 @@ import { Link, useNavigate } from 'react-router'
 /**
  * A dialog addressed by the URL (e.g. `/pay?dialog=manual`): a link opens it without JavaScript and
  * `closeTo` closes it. With JavaScript it also locks page scroll, moves focus into it, and closes on
- * a backdrop click or Escape (SPEC: modals lock scroll and close on the backdrop or the close button).
+ * a backdrop click or Escape (as the original store's modals: scroll locked, closed by the backdrop or the
+ * close button; docs/product.md).
  */
 export function Modal({ title, closeTo, children }: { title: string; closeTo: string; children: ReactNode }) {
   const titleId = useId()

@@ -3,7 +3,7 @@ import { MAX_CART_SERVICES } from './cart'
 
 /**
  * The existing clients' cart, sent as JSON text in `notes.cart`: a list of service ids, or of cart
- * entries (`{ _id }` or `{ _id, service: { _id } }`, SPEC section 3). Only the ids are read; prices
+ * entries (`{ _id }` or `{ _id, service: { _id } }`, docs/product.md section 3). Only the ids are read; prices
  * and durations always come from the database.
  */
 export function cartServiceIds(cartText: string): string[] | null {
@@ -31,8 +31,8 @@ function entryId(entry: unknown): string | null {
 }
 
 /**
- * SPEC's create-order and manual-payment body: amount (rupees, the total the client showed),
- * currency INR, receipt and notes { number, details, cart }. Receipt (the PAN), number and details
+ * The existing clients' create-order and manual-payment body (docs/api.md): amount (rupees, the total the
+ * client showed), currency INR, receipt and notes { number, details, cart }. Receipt (the PAN), number and details
  * are accepted but not used: the server has them, and they never go to the gateway.
  */
 export const CheckoutRequestSchema = z.object({

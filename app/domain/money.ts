@@ -12,12 +12,12 @@ export function formatRupees(paise: number): string {
     : rupeesWithPaise.format(paise / PAISE_PER_RUPEE)
 }
 
-/** The SPEC's price line: "Rs. {price} for {duration} Days". */
+/** The original store's price line: "Rs. {price} for {duration} Days". */
 export function formatPriceLine(pricePaise: number, durationDays: number): string {
   return `Rs. ${formatRupees(pricePaise)} for ${durationDays} Days`
 }
 
-/** A client's rupee amount (SPEC sends the sum of cart prices, possibly with paise) as whole paise. */
+/** A client's rupee amount (the existing clients send the sum of cart prices, possibly with paise) as whole paise. */
 export function rupeesToPaise(rupees: number): number {
   if (!Number.isFinite(rupees)) throw new TypeError(`rupees must be a finite number, got ${rupees}`)
   return Math.round(rupees * PAISE_PER_RUPEE)

@@ -1,4 +1,4 @@
-/** The multipart field of the upload, on the page and in the API (SPEC: `pancard`). */
+/** The multipart field of the upload, on the page and in the API (the existing clients' `pancard`). */
 export const PAN_CARD_FIELD_NAME = 'pancard'
 
 /** The PAN card field is labelled "Upload Pan Card under 10MB"; 10 MB means 10 MiB here. */

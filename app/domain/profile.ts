@@ -9,7 +9,7 @@ export const EARLIEST_BIRTH_DATE = '1900-01-01'
 export const EMAIL_MAX_CHARS = 254
 const EMAIL_MESSAGE = 'Enter an e-mail address like name@example.com.'
 
-/** SPEC section 5, one schema for the server action and the browser (Conform). */
+/** The original store's rules (docs/product.md section 5), one schema for the server action and the browser. */
 export function profileDetailsSchema(today: Date) {
   const latestBirthDate = latestAdultBirthDate(today)
   return z.object({

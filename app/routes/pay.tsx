@@ -33,7 +33,7 @@ import type { Route } from './+types/pay'
 export const meta: Route.MetaFunction = () => [{ title: 'Payment | Research Store' }]
 
 const MANUAL_DIALOG = 'manual'
-/** SPEC section 8's alert, with the reason after it. */
+/** The original store's alert (docs/product.md section 8), with the reason after it. */
 const MANUAL_PAYMENT_FAILED = 'Error creating manual payment record'
 
 export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
@@ -310,7 +310,7 @@ function ManualPaymentDialog({
 }
 
 /**
- * "Pay on Website" with JavaScript (SPEC section 4, "Gateway payment"): start the payment, open the
+ * "Pay on Website" with JavaScript (the original store's flow, docs/product.md section 4): start the payment, open the
  * checkout, verify its answer (re-verify when that fails), and go to /subscriptions; a failure or a
  * dismissed checkout is reported and said on the page, with the cart kept.
  */
@@ -386,7 +386,7 @@ function usePayOnWebsite(totalPaise: number) {
 /**
  * "Pay on Website" without JavaScript: the order exists, and this form takes the customer to the
  * gateway's hosted checkout, which comes back to /payments/callback (paid or failed) or
- * /payments/cancel (research/razorpay.md section 4.1).
+ * /payments/cancel (Hosted Checkout, docs/payments.md).
  */
 function HostedCheckoutForm({ checkout }: { checkout: GatewayCheckout }) {
   const fields: [string, string][] = [

@@ -19,7 +19,7 @@ const INFO_DIALOG = 'verification-info'
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
   const url = new URL(request.url)
-  // Arriving from a payment always reads fresh (SPEC), never the 10-minute cache.
+  // Arriving from a payment always reads fresh (as in the original store), never the 10-minute cache.
   const fresh = url.searchParams.get('from') === 'payment'
   const now = new Date()
   const [pending, active] = await Promise.all([

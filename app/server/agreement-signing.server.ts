@@ -6,7 +6,7 @@ export type AgreementSignature = { version: string; textSha256: string; ip: stri
 
 /**
  * How a customer signs the agreement at the wizard's last step (and `POST /api/v1/users/set-agreement`).
- * SPEC's step 3 loads a third-party e-signature script; issue 4 makes that a configurable hook whose
+ * The original store's step 3 loaded a third-party e-signature script; issue 4 makes that a configurable hook whose
  * default is a recorded click-accept. Click-accept is the only method so far: a third-party
  * e-signature would be another value of AGREEMENT_SIGNING with its own implementation here, plus
  * whatever the page must load for it.

@@ -66,7 +66,7 @@ export function paymentErrorResponse(error: unknown): Response {
 
 /**
  * JSON bodies above this are refused unread (413). The largest real body is a create-order cart:
- * SPEC's client sends whole service entries, about 2 KiB each with the longest description the
+ * The existing clients send whole service entries, about 2 KiB each with the longest description the
  * admin allows (10 lines of 200 characters), so about 28 of those fit; the demo's whole catalogue
  * of five is under 2 KiB.
  */
@@ -166,7 +166,7 @@ export async function readJsonBody<Schema extends z.ZodType>(
   return parsed.data
 }
 
-/** SPEC's service shape: price in rupees, duration in days. */
+/** The existing clients' service shape (docs/product.md section 3): price in rupees, duration in days. */
 export function serviceJson(service: ServiceListing) {
   return {
     _id: service.id,
@@ -181,7 +181,7 @@ export function serviceEntryJson(service: ServiceListing) {
   return { _id: service.id, service: serviceJson(service) }
 }
 
-/** SPEC's currentUser: name, email, dob, pan, pancard (where to fetch the image) and agreement. */
+/** The existing clients' currentUser: name, email, dob, pan, pancard (where to fetch the image) and agreement. */
 export function currentUserJson(user: SessionUser) {
   return {
     name: user.name,
@@ -193,7 +193,10 @@ export function currentUserJson(user: SessionUser) {
   }
 }
 
-/** A payment's cart snapshot as SPEC's cart text: `[{ _id, service: { _id, name, price, duration } }]`, prices of the purchase. */
+/**
+ * A payment's cart snapshot as the existing clients' cart text:
+ * `[{ _id, service: { _id, name, price, duration } }]`, prices of the purchase.
+ */
 function cartJsonText(cart: readonly CartItem[]): string {
   return JSON.stringify(
     cart.map((item) => ({
@@ -208,7 +211,10 @@ function cartJsonText(cart: readonly CartItem[]): string {
   )
 }
 
-/** SPEC's pending payment: amount in paise and the cart as JSON text, under manualObject or razorpayObject. */
+/**
+ * The existing clients' pending payment (docs/api.md): amount in paise and the cart as JSON text, under
+ * manualObject or razorpayObject.
+ */
 export function pendingPaymentJson(payment: PendingPayment) {
   const detail = {
     amount: payment.amountPaise,
@@ -225,7 +231,7 @@ export function pendingPaymentJson(payment: PendingPayment) {
   }
 }
 
-/** SPEC's active subscription: the service id and the latest end as an ISO instant. */
+/** The existing clients' active subscription: the service id and the latest end as an ISO instant. */
 export function activeSubscriptionJson(subscription: ActiveSubscription) {
   return { service: subscription.serviceId, endDate: subscription.endsAt.toISOString() }
 }

@@ -81,7 +81,7 @@ export async function requireCompleteProfile(request: Request): Promise<SessionU
   return user
 }
 
-/** /auth is for signed-out visitors; a signed-in one continues at /details (SPEC). */
+/** /auth is for signed-out visitors; a signed-in one continues at /details, as in the original store. */
 export async function requireAnonymous(request: Request): Promise<void> {
   if (await getSessionUser(request)) {
     const redirectTo = new URL(request.url).searchParams.get('redirectTo')

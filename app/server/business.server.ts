@@ -116,7 +116,7 @@ export const DEMO_BUSINESS_ENV: Record<BusinessVariable, string> = {
   DISCLOSURE_COMPLIANCE_AUDIT: 'Demo value: no annual compliance audit applies to this demo store.',
 }
 
-/** SPEC's hours, not a demo value: the one variable a deployment may leave unset. */
+/** The original store's hours (docs/product.md), not a demo value: the one variable a deployment may leave unset. */
 const DEFAULT_WORKING_HOURS = DEMO_BUSINESS_ENV.WORKING_HOURS
 
 /**

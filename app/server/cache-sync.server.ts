@@ -6,9 +6,9 @@ import { env } from './env.server'
 import { getErrorMessage } from '~/domain/error-message'
 
 /**
- * Cache invalidation across app instances (DESIGN sections 8 and 9). Every invalidate() is also a
- * Postgres NOTIFY on this channel; every instance LISTENs on a connection of its own and drops the
- * keys another instance announced. While that connection is down an instance cannot know what it
+ * Cache invalidation across app instances (docs/architecture.md, "Caching and more than one instance").
+ * Every invalidate() is also a Postgres NOTIFY on this channel; every instance LISTENs on a connection of
+ * its own and drops the keys another instance announced. While that connection is down an instance cannot know what it
  * misses, so it reads through its cache until it listens again. Needs a session connection: a
  * PgBouncer in transaction mode in front of Postgres does not carry LISTEN.
  */

@@ -1,6 +1,9 @@
 import { LRUCache } from 'lru-cache'
 
-/** SPEC's freshness rule for services, pending payments and subscriptions, kept on the server. */
+/**
+ * The original store's freshness rule (10 minutes, docs/product.md) for services, pending payments and
+ * subscriptions, kept on the server.
+ */
 export const CACHE_TTL_MS = 600_000
 
 type Loaded = NonNullable<unknown>

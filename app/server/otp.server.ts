@@ -9,7 +9,7 @@ export const OTP_TTL_MS = 5 * 60_000
 export const OTP_MAX_WRONG_TRIES = 5
 /**
  * Per client address, a short window, so a busy carrier address (CGNAT: many customers share one)
- * is slowed for minutes at worst, never turned away for an hour. The README's Limits table gives
+ * is slowed for minutes at worst, never turned away for an hour. docs/limits.md gives
  * the arithmetic that makes these safe.
  */
 export const OTP_ADDRESS_WINDOW_MS = 10 * 60_000

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 
-/** The SPEC client's cookie/header pair (axios' defaults): the cookie is readable by the client's script. */
+/** The existing clients' cookie/header pair (axios' defaults): the cookie is readable by the client's script. */
 export const XSRF_COOKIE = 'XSRF-TOKEN'
 export const XSRF_HEADER = 'X-XSRF-TOKEN'
 

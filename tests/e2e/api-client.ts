@@ -15,7 +15,7 @@ export type RazorpayResponse = { razorpay_order_id: string; razorpay_payment_id:
 
 type Playwright = (typeof import('@playwright/test'))['request']
 
-/** An API client as the SPEC's existing one behaves: cookies kept, the XSRF cookie echoed in a header. */
+/** An API client as the existing clients behave: cookies kept, the XSRF cookie echoed in a header. */
 export async function apiClient(playwright: Playwright, baseURL: string) {
   const context = await playwright.newContext({
     baseURL,
@@ -74,7 +74,7 @@ export async function completeProfileThroughApi(api: APIRequestContext, xsrf: Re
   expect((await api.post('/api/v1/users/set-agreement', { headers: xsrf })).status()).toBe(200)
 }
 
-/** A signed-in customer with a complete profile and a cart of two services, as SPEC's client holds it. */
+/** A signed-in customer with a complete profile and a cart of two services, as the existing clients hold it. */
 export async function customerWithCart(playwright: Playwright, baseURL: string) {
   const { context: api, xsrf } = await apiClient(playwright, baseURL)
   await signInThroughApi(api, xsrf)
@@ -89,7 +89,7 @@ export async function availableServices(api: APIRequestContext): Promise<Service
 
 export const cartTotal = (cart: ServiceEntry[]) => cart.reduce((sum, entry) => sum + entry.service.price, 0)
 
-/** SPEC's create-order / manual-payment body: the cart as JSON text, its total in rupees. */
+/** The existing clients' create-order / manual-payment body: the cart as JSON text, its total in rupees. */
 export function checkoutBody(cart: ServiceEntry[], amount: number) {
   return {
     amount,

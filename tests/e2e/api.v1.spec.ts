@@ -310,7 +310,7 @@ test.describe('sign-in calls', () => {
         400,
       )
     }
-    // The code is spent; checks of a spent code are answered and not counted (README, Limits).
+    // The code is spent; checks of a spent code are answered and not counted (docs/limits.md).
     await expectJsonError(
       await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp: code } }),
       400,

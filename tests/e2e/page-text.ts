@@ -1,6 +1,6 @@
 import { expect, type Locator } from '@playwright/test'
 
-/** No SPEC placeholder ({email}, {phone}, ...), missing value or demo business detail left in the text. */
+/** No placeholder of the original texts ({email}, {phone}, ...), missing value or demo business detail left. */
 export async function expectNoPlaceholders(region: Locator) {
   const text = await region.innerText()
   expect(text).not.toMatch(/\{[^{}\n]*\}/)

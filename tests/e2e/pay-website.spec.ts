@@ -97,7 +97,7 @@ test('closing the checkout keeps the cart and says the payment was cancelled', a
     if (sent.url().includes('checkout.js')) checkoutScripts.push(sent.url())
   })
   await cartOfTwoOnPayPage(page, request)
-  // SPEC: the gateway's script loads only when "Pay on Website" is used.
+  // As in the original store: the gateway's script loads only when "Pay on Website" is used.
   expect(checkoutScripts).toEqual([])
   await openSandboxCheckout(page, javaScriptEnabled)
   expect(checkoutScripts).toHaveLength(javaScriptEnabled ? 1 : 0)

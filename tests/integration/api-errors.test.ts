@@ -15,7 +15,7 @@ type RouteModule = {
 const routeModules = import.meta.glob<RouteModule>('../../app/routes/api.v1/*.ts', { eager: true })
 const callName = (file: string) => file.replace(/^.*\/api\.v1\//, '').replace(/\.ts$/, '')
 
-/** SPEC section 7's GET calls (and GET /api/v1/agreement); every other call is POST. */
+/** The existing clients' GET calls (docs/api.md) (and GET /api/v1/agreement); every other call is POST. */
 const GET_CALLS = new Set([
   'agreement',
   'users.current-user',

@@ -39,7 +39,7 @@ const post = (path: string, cookie: string, body: unknown) =>
     body: JSON.stringify(body),
   })
 
-/** SPEC's create-order body for a cart of service ids, with the total the client showed (rupees). */
+/** The existing clients' create-order body for a cart of service ids, with the total the client showed (rupees). */
 const checkoutBody = (ids: string[], amount: number) => ({
   amount,
   currency: 'INR',
@@ -112,7 +112,7 @@ describe('POST /api/v1/payments/create-order refusals', () => {
     expect(await refused.json()).toEqual({ message: 'Your cart is empty. Choose at least one service.' })
   })
 
-  it("answers 503 with SPEC's message when the gateway fails, and leaves no payment behind", async () => {
+  it("answers 503 with the original store's message when the gateway fails, and leaves no payment behind", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     vi.spyOn(paymentGateway(), 'createOrder').mockRejectedValueOnce(
       new GatewayError('Razorpay order creation failed: socket hang up', true),

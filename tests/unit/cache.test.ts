@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CACHE_TTL_MS, cached, invalidate, setCachePeers, setHearingPeers } from '~/server/cache.server'
 
 describe('cached', () => {
-  it("keeps the SPEC's 10 minutes of freshness", () => {
+  it("keeps the original store's 10 minutes of freshness", () => {
     expect(CACHE_TTL_MS).toBe(600_000)
   })
 

@@ -23,7 +23,7 @@ describe("the API clients' cart text", () => {
     }
   })
 
-  it('parses the SPEC body, cart ids out of notes.cart', () => {
+  it("parses the existing clients' body, cart ids out of notes.cart", () => {
     const body = {
       amount: 2999,
       currency: 'INR',

@@ -83,7 +83,7 @@ describe('legal documents', () => {
     }
   })
 
-  it('covers every topic SPEC lists for the terms, with the SEBI sections last', () => {
+  it('covers every topic the original terms listed, with the SEBI sections last', () => {
     const headings = termsAndConditions(details).sections.map((section) => section.heading)
     expect(headings).toEqual([
       'Definitions',

@@ -21,7 +21,7 @@ describe('profile details', () => {
     expect(parse({}).data).toEqual({ name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
   })
 
-  it('has SPEC limits on names', () => {
+  it("has the original store's limits on names", () => {
     expect([NAME_MIN_CHARS, NAME_MAX_CHARS, NAME_MAX_WORDS]).toEqual([3, 24, 4])
   })
 

@@ -9,7 +9,8 @@ import {
   webhookSignature,
 } from '~/server/razorpay.server'
 
-// Vectors from Razorpay's SDK tests, recomputed with node:crypto (research/razorpay.md 2.1).
+// Vectors from Razorpay's SDK tests (github.com/razorpay/razorpay-node, test/utils/razorpay-utils.spec.js),
+// recomputed with node:crypto.
 const KEY_SECRET = 'EnLs21M47BllR3X8PSFtjtbd'
 const ORDER_ID = 'order_IEIaMR65cu6nz3'
 const PAYMENT_ID = 'pay_IH4NVgf4Dreq1l'

@@ -14,7 +14,7 @@ import {
 import { isCrossSiteWrite } from '~/server/origin.server'
 
 describe('sign-in forms', () => {
-  it('has SPEC lengths', () => {
+  it("has the original store's lengths", () => {
     expect([MOBILE_NUMBER_DIGITS, OTP_DIGITS]).toEqual([10, 6])
   })
 

@@ -2,7 +2,7 @@ import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
 import { REGISTRATION_DISCLAIMER, SEBI_STANDARD_WARNING } from './regulatory'
 
-/** The risk level each tier of service carries (SPEC: Premium HIGH, Premium+ VERY HIGH). */
+/** The risk level each tier of service carries (as the original store: Premium HIGH, Premium+ VERY HIGH). */
 export const RISK_LEVELS = [
   {
     tier: 'Premium',

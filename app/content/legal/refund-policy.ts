@@ -6,7 +6,8 @@ export const REFUND_POLICY_UPDATED = '22 November 2026'
 
 /**
  * Refunds as SEBI's MITC (17 February 2025) requires: a proportionate refund of the fee for the
- * unexpired period when a subscription ends early, whoever ends it. Replaces SPEC's "no refunds".
+ * unexpired period when a subscription ends early, whoever ends it. Replaces the original store's "no refunds"
+ * (docs/regulatory.md).
  */
 export function refundPolicy(details: BusinessDetails): LegalDocument {
   const { supportEmail } = details

@@ -1,7 +1,7 @@
 /**
- * The figures and addresses the legal pages quote, from the rules in ../shared/research/sebi-ra.md
- * (and SPEC where the rules are silent). Kept apart from regulatory.ts so that the footer's
- * JavaScript, loaded on every page, does not carry them.
+ * The figures and addresses the legal pages quote, from the SEBI rules in docs/regulatory.md (which lists each
+ * circular) and the original store where the rules are silent. Kept apart from regulatory.ts so that the
+ * footer's JavaScript, loaded on every page, does not carry them.
  */
 
 /** Where physical complaints to SEBI go (investor charter, June 2025). */
@@ -11,17 +11,17 @@ export const SEBI_OIAE_ADDRESS =
 /** Maximum fee per family of an individual or HUF client, per year, excluding statutory charges (January 2025). */
 export const FEE_CAP_PER_FAMILY_PER_YEAR = 'Rs. 1,51,000'
 
-/** Investor charter of June 2025 and SCORES 2.0 (SPEC's "20 days" and "30 days" predate them). */
+/** Investor charter of June 2025 and SCORES 2.0 (the 2024 site's "20 days" and "30 days" predate them). */
 export const GRIEVANCE_RESOLUTION_DAYS = 21
 /** Minimum mandatory terms of January 2025: service-deficiency grievances. */
 export const SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS = 7
-/** SPEC's refund timing, kept as our outer limit for paying a refund (SEBI sets none). */
+/** The original store's refund timing, kept as our outer limit for paying a refund (SEBI sets none). */
 export const REFUND_PAYMENT_DAYS = 30
-/** SPEC: account data kept 90 days after termination (records the law requires are kept longer). */
+/** The original store: account data kept 90 days after termination (records the law requires are kept longer). */
 export const ACCOUNT_DATA_RETENTION_DAYS = 90
 /** Minimum mandatory terms of January 2025: a suspension longer than this triggers a pro-rata refund. */
 export const REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS = 60
 /** Minimum mandatory terms of January 2025: notice before a change to our own clauses takes effect. */
 export const TERMS_CHANGE_NOTICE_DAYS = 15
-/** SPEC: a manual payment claim not confirmed within this many days is dismissed. */
+/** The original store's promise: a manual payment claim not confirmed within this many days is dismissed. */
 export const MANUAL_PAYMENT_EXPIRY_DAYS = 7

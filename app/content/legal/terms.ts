@@ -15,7 +15,8 @@ import {
 export const TERMS_EFFECTIVE_DATE = '22 November 2026'
 
 /**
- * The Terms and Conditions a customer accepts: our clauses (every topic of SPEC section 2), SEBI's
+ * The Terms and Conditions a customer accepts: our clauses (every topic of the original terms, docs/product.md
+ * section 2), SEBI's
  * minimum mandatory terms (circular of 8 January 2025), the standard MITC (17 February 2025) and
  * the standard consent statement. Clauses refer to each other by heading, not number, so adding a
  * clause cannot leave a wrong cross-reference.

@@ -2,7 +2,10 @@ import { apiGet, getOnly, pendingPaymentJson, requireApiUser } from '~/server/ap
 import { pendingPayments } from '~/server/subscriptions.server'
 import type { Route } from './+types/payments.pending-payments'
 
-/** SPEC "Payment(s) Pending for Verification": manual claims awaiting the team and gateway orders still open. */
+/**
+ * "Payment(s) Pending for Verification" (docs/product.md section 2): manual claims awaiting the team and gateway
+ * orders still open.
+ */
 export const loader = apiGet(async ({ request }: Route.LoaderArgs) => {
   const user = await requireApiUser(request)
   const payments = await pendingPayments(user.id, new Date())

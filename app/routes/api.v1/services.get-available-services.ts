@@ -1,7 +1,7 @@
 import { apiGet, getOnly, serviceEntryJson } from '~/server/api.server'
 import { getActiveServices } from '~/server/services.server'
 
-/** SPEC: the list of `{ _id, service: { _id, name, description, price, duration } }`, at `data.data`. */
+/** The existing clients' list of `{ _id, service: { _id, name, description, price, duration } }`, at `data.data`. */
 export const loader = apiGet(async () => {
   const services = await getActiveServices()
   return Response.json({ data: { data: services.map(serviceEntryJson) } })
