@@ -1,5 +1,6 @@
-import { data, Form, Link, useNavigation } from 'react-router'
-import { FormMessage, primaryButtonClass, secondaryButtonClass } from '~/components/forms'
+import { data, Form, Link } from 'react-router'
+import { FormMessage, primaryButtonClass, secondaryButtonClass, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import { formatPriceLine } from '~/domain/money'
 import { requireAdmin } from '~/server/admin.server'
 import { servicesForAdmin, setServiceOnSale } from '~/server/admin-services.server'
@@ -29,7 +30,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function AdminServices({ loaderData, actionData }: Route.ComponentProps) {
   const { services, saved } = loaderData
-  const busy = useNavigation().state !== 'idle'
+  const pending = useIsPending()
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -96,16 +97,16 @@ export default function AdminServices({ loaderData, actionData }: Route.Componen
                   </Link>
                   <Form method="post" preventScrollReset>
                     <input type="hidden" name="serviceId" value={service.id} />
-                    <button
-                      type="submit"
+                    <StatusButton
                       name="intent"
                       value={service.active ? 'deactivate' : 'reactivate'}
-                      disabled={busy}
-                      className={secondaryButtonClass}
+                      variant="secondary"
+                      disabled={pending}
+                      status={result?.ok ? 'success' : 'idle'}
                       aria-label={`${service.active ? 'Take off sale' : 'Put back on sale'}: ${service.name}`}
                     >
                       {service.active ? 'Take off sale' : 'Put back on sale'}
-                    </button>
+                    </StatusButton>
                   </Form>
                 </div>
               </article>
