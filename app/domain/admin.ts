@@ -35,6 +35,12 @@ export const ReviewPaymentSchema = z.discriminatedUnion('intent', [
 ])
 export type ReviewPayment = z.infer<typeof ReviewPaymentSchema>
 
+/** The button on each service of /admin/services: take it off sale, or put it back on sale. */
+export const ServiceOnSaleSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('deactivate'), serviceId: z.string() }),
+  z.object({ intent: z.literal('reactivate'), serviceId: z.string() }),
+])
+
 /** The accountant's export: at most a year and a day per file, so one request stays small. */
 export const EXPORT_MAX_DAYS = 366
 export const EXPORT_MAX_ROWS = 10_000

@@ -19,3 +19,21 @@ export function parseOptionalUtr(value: unknown): { ok: true; utr: string | null
   const parsed = UtrSchema.safeParse(text)
   return parsed.success ? { ok: true, utr: parsed.data } : { ok: false, message: UTR_MESSAGE }
 }
+
+const BLANK_UTR_MESSAGE = 'Enter the bank reference (UTR) to save it.'
+
+/** /subscriptions: adding or correcting the UTR of one pending manual claim. */
+export const BankReferenceFormSchema = z.object({
+  paymentId: z.string({ error: 'Choose a payment' }),
+  utr: z.string({ error: BLANK_UTR_MESSAGE }).trim().min(1, BLANK_UTR_MESSAGE).pipe(UtrSchema),
+})
+
+/** /pay's manual claim: the key of the form as rendered (one claim per form) and an optional UTR. */
+export const ManualPaymentFormSchema = z.object({
+  intent: z.literal('manual'),
+  paymentKey: z.string().optional(),
+  utr: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    UtrSchema.optional(),
+  ),
+})

@@ -74,6 +74,16 @@ export type ServiceForm = { name: string; description: string[]; pricePaise: num
 
 export type ServiceFormErrors = Partial<Record<keyof z.input<typeof ServiceFormSchema>, string[]>>
 
+/** The parsed form as the service it defines (the form's price is in paise once parsed). */
+export function serviceFromForm({
+  name,
+  description,
+  price,
+  durationDays,
+}: z.output<typeof ServiceFormSchema>): ServiceForm {
+  return { name, description, pricePaise: price, durationDays }
+}
+
 /** The form's fields with their errors, or the parsed service: prices in paise, description as lines. */
 export function parseServiceForm(
   fields: Record<string, FormDataEntryValue | null>,
@@ -85,10 +95,7 @@ export function parseServiceForm(
     price: text('price'),
     durationDays: text('durationDays') === '' ? undefined : text('durationDays'),
   })
-  if (parsed.success) {
-    const { name, description, price, durationDays } = parsed.data
-    return { ok: true, service: { name, description, pricePaise: price, durationDays } }
-  }
+  if (parsed.success) return { ok: true, service: serviceFromForm(parsed.data) }
   return { ok: false, errors: z.flattenError(parsed.error).fieldErrors as ServiceFormErrors }
 }
 

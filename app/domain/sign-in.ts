@@ -32,6 +32,18 @@ export const VerifyCodeSchema = z.object({
     .regex(/^\d{6}$/, 'Enter the 6-digit code we sent you.'),
 })
 
+/**
+ * The /auth form's four buttons. The code itself is checked by the sign-in strategy
+ * (VerifyCodeSchema, in auth.server.ts), which reads the same form.
+ */
+export const SignInFormSchema = z.discriminatedUnion('intent', [
+  SendCodeSchema.extend({ intent: z.literal('send') }),
+  z.object({ intent: z.literal('resend') }),
+  z.object({ intent: z.literal('change') }),
+  z.object({ intent: z.literal('verify') }),
+])
+export type SignInForm = z.infer<typeof SignInFormSchema>
+
 /** "+91" and "9876543210" -> "+919876543210". */
 export function toE164(dialCode: string, mobile: string): string {
   return `+${dialCode.replace(/^\+/, '')}${mobile}`

@@ -1,8 +1,11 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useState } from 'react'
-import { data, Form, redirect, useNavigation } from 'react-router'
-import { ErrorList, Field, FormMessage, primaryButtonClass, secondaryButtonClass } from '~/components/forms'
+import { data, Form, redirect } from 'react-router'
+import { Field, FormMessage, repliedField, SelectField, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
-import { DEFAULT_COUNTRY, SendCodeSchema, toE164 } from '~/domain/sign-in'
+import { DEFAULT_COUNTRY, SignInFormSchema, toE164 } from '~/domain/sign-in'
 import {
   forgetPendingPhone,
   phoneOtpAuthenticator,
@@ -36,7 +39,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 type CodeSent = '1' | 'earlier'
 const codeSentFrom = (value: string | null): CodeSent | null => (value === '1' || value === 'earlier' ? value : null)
 
-type ActionResult = { formError?: string; fieldErrors?: Record<string, string[]>; fields?: Record<string, string> }
+// Parsed on the server only: the page's JavaScript carries neither Zod nor Conform (see the budget in bench/budgets.ts).
+type ActionResult = { formError?: string; result?: SubmissionResult<string[]> }
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request)
@@ -47,29 +51,33 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (sent) target.searchParams.set('sent', sent)
     return `${target.pathname}${target.search}`
   }
-  const form = await readForm(request.clone())
-  const intent = form.get('intent')
+  const submission = parseWithZod(await readForm(request.clone()), { schema: SignInFormSchema })
+  if (submission.status !== 'success') {
+    if (submission.payload.intent === 'send') return data<ActionResult>({ result: submission.reply() }, 400)
+    return data<ActionResult>({ formError: 'Something was missing from the form. Please try again.' }, 400)
+  }
+  const form = submission.value
 
-  if (intent === 'send') {
-    const fields = { country: String(form.get('country') ?? ''), mobile: String(form.get('mobile') ?? '') }
-    const parsed = SendCodeSchema.safeParse(fields)
-    const dialCode = parsed.success ? dialCodeFor(parsed.data.country) : null
-    if (!parsed.success || !dialCode) {
-      const fieldErrors = parsed.success
-        ? { country: ['Choose your country code.'] }
-        : parsed.error.flatten().fieldErrors
-      return data<ActionResult>({ fieldErrors, fields }, 400)
+  if (form.intent === 'send') {
+    const { country, mobile } = form
+    const dialCode = dialCodeFor(country)
+    if (!dialCode) {
+      return data<ActionResult>(
+        { result: submission.reply({ fieldErrors: { country: ['Choose your country code.'] } }) },
+        400,
+      )
     }
-    const phone = toE164(dialCode, parsed.data.mobile)
+    const phone = toE164(dialCode, mobile)
     const sent = await requestOtp({ phone, ip: context.clientIp })
-    if (!sent.ok && sent.refusedBy === 'address') return data<ActionResult>({ formError: sent.message, fields }, 429)
+    if (!sent.ok && sent.refusedBy === 'address')
+      return data<ActionResult>({ formError: sent.message, result: submission.reply() }, 429)
     // A number that must wait was sent a code a moment ago (by whoever asked): its holder can enter it.
     return redirect(backToAuth(sent.ok ? '1' : 'earlier'), {
       headers: { 'Set-Cookie': await rememberPendingPhone(phone) },
     })
   }
 
-  if (intent === 'resend') {
+  if (form.intent === 'resend') {
     const phone = await readPendingPhone(request)
     if (!phone) return redirect(backToAuth())
     const sent = await requestOtp({ phone, ip: context.clientIp })
@@ -77,31 +85,28 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(backToAuth('1'))
   }
 
-  if (intent === 'change') {
+  if (form.intent === 'change') {
     return redirect(backToAuth(), { headers: { 'Set-Cookie': await forgetPendingPhone() } })
   }
 
-  if (intent === 'verify') {
-    const authenticator = phoneOtpAuthenticator(async () => ({
-      phone: await readPendingPhone(request),
-      ip: context.clientIp,
-    }))
-    try {
-      const userId = await authenticator.authenticate('phone-otp', request)
-      const headers = new Headers()
-      headers.append('Set-Cookie', await createSession(userId))
-      headers.append('Set-Cookie', await forgetPendingPhone())
-      // The wizard sends a complete profile straight on to redirectTo.
-      return redirect(redirectTo.startsWith('/details') ? redirectTo : withRedirectTo('/details', redirectTo), {
-        headers,
-      })
-    } catch (error) {
-      if (error instanceof SignInError) return data<ActionResult>({ formError: error.message }, 400)
-      throw error
-    }
+  // form.intent === 'verify'
+  const authenticator = phoneOtpAuthenticator(async () => ({
+    phone: await readPendingPhone(request),
+    ip: context.clientIp,
+  }))
+  try {
+    const userId = await authenticator.authenticate('phone-otp', request)
+    const headers = new Headers()
+    headers.append('Set-Cookie', await createSession(userId))
+    headers.append('Set-Cookie', await forgetPendingPhone())
+    // The wizard sends a complete profile straight on to redirectTo.
+    return redirect(redirectTo.startsWith('/details') ? redirectTo : withRedirectTo('/details', redirectTo), {
+      headers,
+    })
+  } catch (error) {
+    if (error instanceof SignInError) return data<ActionResult>({ formError: error.message }, 400)
+    throw error
   }
-
-  return data<ActionResult>({ formError: 'Something was missing from the form. Please try again.' }, 400)
 }
 
 export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
@@ -137,33 +142,20 @@ function SendCodeForm({
   defaultCountry: string
   actionData: ActionResult | undefined
 }) {
-  const busy = useNavigation().state !== 'idle'
-  const errors = actionData?.fieldErrors ?? {}
+  const pending = useIsPending()
+  const country = repliedField(actionData?.result, 'country')
+  const mobile = repliedField(actionData?.result, 'mobile')
   return (
     <Form method="post" className="space-y-4" noValidate={false}>
-      <div>
-        <label htmlFor="country" className="block text-sm font-medium">
-          Country code
-        </label>
-        <select
-          id="country"
-          name="country"
-          defaultValue={actionData?.fields?.country || defaultCountry}
-          aria-invalid={errors.country ? true : undefined}
-          aria-describedby={errors.country ? 'country-errors' : undefined}
-          className="mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 dark:border-gray-600 dark:bg-gray-900"
-        >
-          {countries.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-        <ErrorList id="country-errors" errors={errors.country} />
-      </div>
+      <SelectField
+        label="Country code"
+        errors={country.errors}
+        selectProps={{ id: 'country', name: 'country', defaultValue: country.defaultValue || defaultCountry }}
+        options={countries}
+      />
       <Field
         label="Mobile number"
-        errors={errors.mobile}
+        errors={mobile.errors}
         inputProps={{
           name: 'mobile',
           type: 'tel',
@@ -173,12 +165,12 @@ function SendCodeForm({
           pattern: '[0-9]{10}',
           maxLength: 10,
           title: 'Your 10-digit mobile number',
-          defaultValue: actionData?.fields?.mobile,
+          defaultValue: mobile.defaultValue,
         }}
       />
-      <button type="submit" name="intent" value="send" className={primaryButtonClass} disabled={busy}>
+      <StatusButton name="intent" value="send" status={pending ? 'pending' : 'idle'}>
         Send OTP
-      </button>
+      </StatusButton>
     </Form>
   )
 }
@@ -194,7 +186,8 @@ function VerifyCodeForm({
   codeSent: CodeSent | null
   actionData: ActionResult | undefined
 }) {
-  const busy = useNavigation().state !== 'idle'
+  const pending = useIsPending()
+  const verifying = useIsPending({ fields: { intent: 'verify' } })
   return (
     <>
       {codeSent === '1' && !actionData ? (
@@ -221,22 +214,15 @@ function VerifyCodeForm({
             autoFocus: true,
           }}
         />
-        <button type="submit" name="intent" value="verify" className={primaryButtonClass} disabled={busy}>
+        <StatusButton name="intent" value="verify" status={verifying ? 'pending' : 'idle'} disabled={pending}>
           Verify OTP
-        </button>
+        </StatusButton>
       </Form>
       <Form method="post" className="flex flex-wrap items-center gap-3">
-        <ResendButton seconds={resendInSeconds} disabled={busy} />
-        <button
-          type="submit"
-          name="intent"
-          value="change"
-          className={secondaryButtonClass}
-          disabled={busy}
-          formNoValidate
-        >
+        <ResendButton seconds={resendInSeconds} disabled={pending} />
+        <StatusButton name="intent" value="change" variant="secondary" disabled={pending} formNoValidate>
           Change number
-        </button>
+        </StatusButton>
       </Form>
     </>
   )
@@ -255,16 +241,9 @@ function ResendButton({ seconds, disabled }: { seconds: number; disabled: boolea
   const waiting = secondsLeft !== null && secondsLeft > 0
   return (
     <>
-      <button
-        type="submit"
-        name="intent"
-        value="resend"
-        className={secondaryButtonClass}
-        disabled={disabled || waiting}
-        formNoValidate
-      >
+      <StatusButton name="intent" value="resend" variant="secondary" disabled={disabled || waiting} formNoValidate>
         Resend code
-      </button>
+      </StatusButton>
       <span className="text-sm text-gray-700 dark:text-gray-300">
         {secondsLeft === null
           ? seconds > 0 && `You can ask for a new code in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`

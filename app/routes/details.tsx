@@ -1,13 +1,14 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect, useNavigation } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { currentAgreement } from '~/content/legal/agreement.server'
 import { termsAndConditions } from '~/content/legal/terms'
 import { LegalDocumentView } from '~/components/legal-document-view'
-import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
+import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
-import { profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
+import { AcceptAgreementSchema, profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
 import { agreementSigning } from '~/server/agreement-signing.server'
 import { requireUser } from '~/server/auth.server'
@@ -68,7 +69,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request)
   if (formData.get('intent') === 'accept-agreement') {
     const agreement = currentAgreement(businessDetails)
-    if (formData.get('version') !== agreement.version) {
+    const accepted = AcceptAgreementSchema.safeParse(Object.fromEntries(formData))
+    if (!accepted.success || accepted.data.version !== agreement.version) {
       return data(
         {
           agreementError:
@@ -126,7 +128,7 @@ function DetailsStep({
   saved: Route.ComponentProps['loaderData']['saved']
   lastResult: SubmissionResult<string[]> | undefined
 }) {
-  const busy = useNavigation().state !== 'idle'
+  const pending = useIsPending()
   const schema = profileDetailsSchema(new Date())
   const [form, fields] = useForm({
     lastResult,
@@ -180,40 +182,25 @@ function DetailsStep({
           onInput: transformCase('upper'),
         }}
       />
-      <button type="submit" className={primaryButtonClass} disabled={busy}>
-        Save and continue
-      </button>
+      <StatusButton status={pending ? 'pending' : 'idle'}>Save and continue</StatusButton>
     </Form>
   )
 }
 
 function PanCardStep({ error }: { error: string | undefined }) {
-  const busy = useNavigation().state !== 'idle'
+  const pending = useIsPending()
   return (
     // The file input comes last: an oversized upload is refused after its first 64 KiB.
     <Form method="post" encType="multipart/form-data" className="space-y-4">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-      <div>
-        <label htmlFor="pancard" className="block text-sm font-medium">
-          Upload Pan Card under 10MB
-        </label>
-        <p id="pancard-hint" className="text-xs text-gray-600 dark:text-gray-400">
-          A clear photo or scan: JPEG, PNG or WebP. Only you and our compliance team can see it.
-        </p>
-        <input
-          id="pancard"
-          name={PAN_CARD_FIELD_NAME}
-          type="file"
-          accept={PAN_CARD_ACCEPT}
-          required
-          aria-describedby="pancard-hint"
-          aria-invalid={error ? true : undefined}
-          className="mt-2 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 dark:file:bg-gray-800"
-        />
-      </div>
-      <button type="submit" className={primaryButtonClass} disabled={busy}>
-        Upload and continue
-      </button>
+      <Field
+        label="Upload Pan Card under 10MB"
+        hint="A clear photo or scan: JPEG, PNG or WebP. Only you and our compliance team can see it."
+        invalid={Boolean(error)}
+        controlClassName="mt-2 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-gray-100 file:px-3 file:py-2 dark:file:bg-gray-800"
+        inputProps={{ id: 'pancard', name: PAN_CARD_FIELD_NAME, type: 'file', accept: PAN_CARD_ACCEPT, required: true }}
+      />
+      <StatusButton status={pending ? 'pending' : 'idle'}>Upload and continue</StatusButton>
     </Form>
   )
 }
@@ -225,13 +212,14 @@ function AgreementStep({
   agreement: NonNullable<Route.ComponentProps['loaderData']['agreement']>
   error: string | undefined
 }) {
-  const busy = useNavigation().state !== 'idle'
+  const pending = useIsPending()
   return (
     <Form method="post" className="space-y-4">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {/* relative: the links' screen-reader-only texts are absolutely placed; without it they escape this scroll box and lengthen the page. */}
       <div
         className="relative max-h-[60vh] overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700"
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard (axe: scrollable-region-focusable)
         tabIndex={0}
         role="region"
         aria-label="Terms and Conditions, MITC and consent"
@@ -240,9 +228,9 @@ function AgreementStep({
       </div>
       <p className="text-xs text-gray-600 dark:text-gray-400">Version {agreement.version}</p>
       <input type="hidden" name="version" value={agreement.version} />
-      <button type="submit" name="intent" value="accept-agreement" className={primaryButtonClass} disabled={busy}>
+      <StatusButton name="intent" value="accept-agreement" status={pending ? 'pending' : 'idle'}>
         Accept Terms and Continue
-      </button>
+      </StatusButton>
     </Form>
   )
 }

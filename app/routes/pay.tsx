@@ -1,10 +1,13 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState, type MouseEvent } from 'react'
-import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router'
-import { Field, FormMessage } from '~/components/forms'
+import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-router'
+import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
 import { useGatewayCheckout, type CheckoutFailure, type CheckoutSuccess } from '~/components/use-gateway-checkout'
-import { parseOptionalUtr } from '~/domain/bank-reference'
+import { ManualPaymentFormSchema } from '~/domain/bank-reference'
 import { cartTotalPaise } from '~/domain/cart'
 import {
   CHECKOUT_OUTCOME_MESSAGES,
@@ -123,12 +126,13 @@ export async function action({ request }: Route.ActionArgs) {
   }
 
   if (intent === 'manual') {
-    const utr = parseOptionalUtr(form.get('utr'))
-    if (!utr.ok) return data({ utrError: utr.message, typedUtr: field(form, 'utr') }, 400)
+    // Parsed on the server only: /pay's JavaScript carries neither Zod nor Conform.
+    const submission = parseWithZod(form, { schema: ManualPaymentFormSchema })
+    if (submission.status !== 'success') return data({ manualResult: submission.reply() }, 400)
     try {
       await createManualPayment(user.id, await readCart(request), {
-        idempotencyKey: field(form, 'paymentKey') || undefined,
-        utr: utr.utr ?? undefined,
+        idempotencyKey: submission.value.paymentKey || undefined,
+        utr: submission.value.utr,
       })
     } catch (error) {
       if (error instanceof PaymentError)
@@ -149,7 +153,7 @@ function field(form: FormData, name: string): string {
 
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
   const { items, totalPaise, droppedCount, manualOpen, outcome } = loaderData
-  const navigating = useNavigation().state !== 'idle'
+  const navigating = useIsPending()
   const website = usePayOnWebsite(totalPaise)
   const busy = navigating || website.busy
   const hostedCheckout = actionData && 'checkout' in actionData ? actionData.checkout : undefined
@@ -180,16 +184,15 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
                 </div>
                 <Form method="post" preventScrollReset>
                   <input type="hidden" name="serviceId" value={item.serviceId} />
-                  <button
-                    type="submit"
+                  <StatusButton
                     name="intent"
                     value="remove"
                     disabled={busy}
-                    className="rounded-md border border-gray-300 px-3 py-1 text-sm hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800"
+                    className="inline-flex items-center gap-2 rounded-md border border-gray-300 px-3 py-1 text-sm hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800"
                     aria-label={`Remove ${item.name}`}
                   >
                     Remove
-                  </button>
+                  </StatusButton>
                 </Form>
               </li>
             ))}
@@ -199,16 +202,16 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         <div className="flex flex-col items-stretch gap-3 sm:flex-row sm:items-center">
           <Form method="post" className="flex">
             <input type="hidden" name="shownTotalPaise" value={totalPaise} />
-            <button
-              type="submit"
+            <StatusButton
               name="intent"
               value="gateway"
               disabled={busy}
+              status={website.busy ? 'pending' : 'idle'}
               onClick={website.start}
-              className="w-full rounded-md bg-green-700 px-4 py-2 font-semibold text-white hover:bg-green-800 disabled:opacity-60"
+              className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-green-700 px-4 py-2 font-semibold text-white hover:bg-green-800 disabled:opacity-60"
             >
               Pay on Website
-            </button>
+            </StatusButton>
           </Form>
           <p className="text-center font-semibold" aria-hidden="true">
             OR
@@ -231,11 +234,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         <ManualPaymentDialog
           {...loaderData}
           error={actionError}
-          utrError={
-            actionData && 'utrError' in actionData
-              ? { message: actionData.utrError, typed: actionData.typedUtr }
-              : undefined
-          }
+          manualResult={actionData && 'manualResult' in actionData ? actionData.manualResult : undefined}
           busy={busy}
         />
       ) : null}
@@ -250,13 +249,14 @@ function ManualPaymentDialog({
   whatsappNumber,
   manualPaymentKey,
   error,
-  utrError,
+  manualResult,
   busy,
 }: Route.ComponentProps['loaderData'] & {
   error: string | undefined
-  utrError: { message: string; typed: string } | undefined
+  manualResult: SubmissionResult<string[]> | undefined
   busy: boolean
 }) {
+  const utr = repliedField(manualResult, 'utr')
   return (
     <Modal title="Manual Payment Instructions" closeTo="/pay">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
@@ -292,18 +292,17 @@ function ManualPaymentDialog({
         <Field
           label="Bank transfer reference (UTR), if you have it"
           hint="Optional. You can also add it later on your subscriptions page."
-          errors={utrError ? [utrError.message] : undefined}
-          inputProps={{ id: 'utr', name: 'utr', maxLength: 40, autoComplete: 'off', defaultValue: utrError?.typed }}
+          errors={utr.errors}
+          inputProps={{ id: 'utr', name: 'utr', maxLength: 40, autoComplete: 'off', defaultValue: utr.defaultValue }}
         />
-        <button
-          type="submit"
+        <StatusButton
           name="intent"
           value="manual"
           disabled={busy}
-          className="w-full rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60"
+          className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60"
         >
           I'll Pay &amp; Send Screenshot
-        </button>
+        </StatusButton>
       </Form>
     </Modal>
   )
@@ -413,9 +412,7 @@ function HostedCheckoutForm({ checkout }: { checkout: GatewayCheckout }) {
         {fields.map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <button type="submit" className="rounded-md bg-green-700 px-4 py-2 font-semibold text-white hover:bg-green-800">
-          Continue to payment
-        </button>
+        <StatusButton>Continue to payment</StatusButton>
       </form>
       <p className="mt-4">
         <Link to="/pay" className="underline">

@@ -1,6 +1,6 @@
 import { useEffect, useState, type MouseEvent } from 'react'
 import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-router'
-import { FormMessage, primaryButtonClass } from '~/components/forms'
+import { CheckboxButton, FormMessage, primaryButtonClass } from '~/components/forms'
 import { ServiceDescription } from '~/components/service-description'
 import { formatPriceLine } from '~/domain/money'
 import { addServiceToCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
@@ -167,32 +167,16 @@ function ServiceCard({
     >
       <Form method="post" preventScrollReset className="flex items-start gap-3">
         <input type="hidden" name="serviceId" value={service.id} />
-        <button
-          type="submit"
+        <CheckboxButton
           name="intent"
           value={inCart ? 'remove' : 'add'}
-          role="checkbox"
-          aria-checked={inCart}
+          checked={inCart}
           aria-labelledby={nameId}
           onClick={(event) => {
             event.preventDefault()
             onToggle(service.id)
           }}
-          className="mt-1 flex h-5 w-5 shrink-0 items-center justify-center rounded border-2 border-green-700 bg-white aria-checked:bg-green-700 dark:bg-gray-900 dark:aria-checked:bg-green-600"
-        >
-          {inCart ? (
-            <svg aria-hidden="true" viewBox="0 0 16 16" className="h-4 w-4 text-white">
-              <path
-                d="M3 8.5l3 3 7-7"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2.5"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-          ) : null}
-        </button>
+        />
         <h2 id={nameId} className="text-lg font-semibold">
           {service.name}
         </h2>

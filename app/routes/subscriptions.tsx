@@ -1,8 +1,10 @@
-import { data, Form, Link, useNavigation } from 'react-router'
-import { Field, FormMessage, secondaryButtonClass } from '~/components/forms'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
-import { parseOptionalUtr } from '~/domain/bank-reference'
+import { BankReferenceFormSchema } from '~/domain/bank-reference'
 import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
@@ -48,28 +50,20 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** The bank transfer reference (UTR) of a pending manual claim: optional, added or corrected here. */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireCompleteProfile(request)
-  const form = await readForm(request)
-  const paymentId = String(form.get('paymentId') ?? '')
-  const typed = String(form.get('utr') ?? '')
-  const utr = parseOptionalUtr(typed)
-  if (!utr.ok || utr.utr === null)
-    return data({ paymentId, error: utr.ok ? 'Enter the bank reference (UTR) to save it.' : utr.message, typed }, 400)
-  if (!(await setManualPaymentUtr(user.id, paymentId, utr.utr))) {
-    return data(
-      {
-        paymentId,
-        error: 'This payment is no longer waiting for verification, so its reference cannot be changed.',
-        typed,
-      },
-      409,
-    )
+  const formData = await readForm(request)
+  const paymentId = String(formData.get('paymentId') ?? '')
+  // Parsed on the server only, like /pay's forms: the page's JavaScript stays small.
+  const submission = parseWithZod(formData, { schema: BankReferenceFormSchema })
+  if (submission.status !== 'success') return data({ paymentId, result: submission.reply() }, 400)
+  if (!(await setManualPaymentUtr(user.id, submission.value.paymentId, submission.value.utr))) {
+    const message = 'This payment is no longer waiting for verification, so its reference cannot be changed.'
+    return data({ paymentId, result: submission.reply({ fieldErrors: { utr: [message] } }) }, 409)
   }
   return { paymentId, saved: true as const }
 }
 
 export default function Subscriptions({ loaderData, actionData }: Route.ComponentProps) {
   const { pending, active, infoOpen, contactPhone } = loaderData
-  const busy = useNavigation().state !== 'idle'
   return (
     <>
       {pending.length > 0 ? (
@@ -101,8 +95,7 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
                   <BankReferenceForm
                     paymentId={payment.id}
                     utr={payment.utr}
-                    result={actionData?.paymentId === payment.id ? actionData : undefined}
-                    busy={busy}
+                    answer={actionData?.paymentId === payment.id ? actionData : undefined}
                   />
                 ) : null}
               </li>
@@ -151,15 +144,16 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
 function BankReferenceForm({
   paymentId,
   utr,
-  result,
-  busy,
+  answer,
 }: {
   paymentId: string
   utr: string | null
-  result: { saved: true } | { error: string; typed: string } | undefined
-  busy: boolean
+  answer: Route.ComponentProps['actionData']
 }) {
-  const error = result && 'error' in result ? result : undefined
+  const pending = useIsPending()
+  const saving = useIsPending({ fields: { paymentId } })
+  const saved = answer && 'saved' in answer
+  const typed = repliedField(answer && 'result' in answer ? answer.result : undefined, 'utr')
   return (
     <Form
       method="post"
@@ -167,23 +161,23 @@ function BankReferenceForm({
       className="mt-3 space-y-2 border-t border-gray-100 pt-3 dark:border-gray-800"
     >
       <input type="hidden" name="paymentId" value={paymentId} />
-      {result && 'saved' in result ? <FormMessage tone="info">Bank reference saved</FormMessage> : null}
+      {saved ? <FormMessage tone="info">Bank reference saved</FormMessage> : null}
       <Field
         key={utr ?? ''}
         label={utr ? 'Bank reference (UTR)' : 'Add the bank reference (UTR), optional'}
         hint="It helps our team find your transfer sooner."
-        errors={error ? [error.error] : undefined}
+        errors={typed.errors}
         inputProps={{
           id: `utr-${paymentId}`,
           name: 'utr',
           maxLength: 40,
           autoComplete: 'off',
-          defaultValue: error?.typed ?? utr ?? '',
+          defaultValue: typed.defaultValue ?? utr ?? '',
         }}
       />
-      <button type="submit" disabled={busy} className={secondaryButtonClass}>
+      <StatusButton variant="secondary" disabled={pending} status={saving ? 'pending' : saved ? 'success' : 'idle'}>
         Save reference
-      </button>
+      </StatusButton>
     </Form>
   )
 }

@@ -183,10 +183,10 @@ describe('granting a subscription', () => {
 
     const noReason = (await post(admin.cookie, { serviceId: service.id, durationDays: '7', reason: ' ' })) as {
       init: { status: number }
-      data: { errors: { reason?: string[] } }
+      data: { result: { error?: Record<string, string[] | null> } }
     }
     expect(noReason.init.status).toBe(400)
-    expect(noReason.data.errors.reason).toEqual(['Give the reason for this grant.'])
+    expect(noReason.data.result.error?.reason).toEqual(['Give the reason for this grant.'])
     for (const sessionCookie of [cookie, undefined]) {
       await expect(
         post(sessionCookie, { serviceId: service.id, durationDays: '7', reason: 'Because' }),

@@ -60,10 +60,13 @@ describe('admin services routes', () => {
       request: post('/admin/services/new', { name, description: '', price: '0', durationDays: '400' }, cookie),
       params: {},
       context: {},
-    } as never)) as { init: { status: number }; data: { values: { price: string }; errors: Record<string, string[]> } }
+    } as never)) as {
+      init: { status: number }
+      data: { result: { initialValue: Record<string, unknown>; error: Record<string, string[] | null> } }
+    }
     expect(result.init.status).toBe(400)
-    expect(result.data.values.price).toBe('0')
-    expect(Object.keys(result.data.errors).sort()).toEqual(['durationDays', 'price'])
+    expect(result.data.result.initialValue.price).toBe('0')
+    expect(Object.keys(result.data.result.error).sort()).toEqual(['durationDays', 'price'])
     expect(await prisma.service.count({ where: { name } })).toBe(0)
   })
 })

@@ -59,7 +59,7 @@ describe('sending a code from /auth', () => {
     const result = await send({ country: 'XK', mobile })
     expect(result).toMatchObject({
       init: { status: 400 },
-      data: { fieldErrors: { country: ['Choose your country code.'] }, fields: { mobile } },
+      data: { result: { error: { country: ['Choose your country code.'] }, initialValue: { mobile } } },
     })
   })
 })

@@ -8,6 +8,7 @@ import {
   OTP_RESEND_WAIT_MAX_MS,
   otpResendWaitMs,
   SendCodeSchema,
+  SignInFormSchema,
   toE164,
   VerifyCodeSchema,
 } from '~/domain/sign-in'
@@ -96,5 +97,21 @@ describe('isCrossSiteWrite', () => {
     expect(isCrossSiteWrite('DELETE', { origin: 'https://store.example.in.evil.example' }, host)).toBe(true)
     expect(isCrossSiteWrite('POST', { origin: 'null' }, host)).toBe(true)
     expect(isCrossSiteWrite('POST', { secFetchSite: 'cross-site' }, host)).toBe(true)
+  })
+})
+
+describe('SignInFormSchema', () => {
+  it("reads /auth's four buttons, and checks the number only for Send OTP", () => {
+    expect(SignInFormSchema.parse({ intent: 'send', country: 'IN', mobile: '98765 43210' })).toEqual({
+      intent: 'send',
+      country: 'IN',
+      mobile: '9876543210',
+    })
+    expect(SignInFormSchema.safeParse({ intent: 'send', country: 'IN', mobile: '12' }).success).toBe(false)
+    for (const intent of ['resend', 'change', 'verify'] as const) {
+      expect(SignInFormSchema.parse({ intent, mobile: 'ignored' })).toEqual({ intent })
+    }
+    expect(SignInFormSchema.safeParse({ intent: 'other' }).success).toBe(false)
+    expect(SignInFormSchema.safeParse({}).success).toBe(false)
   })
 })

@@ -1,8 +1,9 @@
 import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import { formatDays, MonthTable } from '~/components/complaint-board-tables'
-import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
+import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import { COMPLAINT_SOURCE_LABELS, COMPLAINT_SOURCES, monthLabel, type ComplaintSource } from '~/domain/complaint-board'
 import {
   complaintMonthFormSchema,
@@ -56,7 +57,7 @@ const formValues = (figures: SourceFigures) => ({
 
 export default function AdminComplaintMonth({ loaderData, actionData }: Route.ComponentProps) {
   const { month, latestLabel, published, saved } = loaderData
-  const busy = useNavigation().state !== 'idle'
+  const pending = useIsPending()
   const schema = complaintMonthFormSchema(month.pendingAtStart)
   const [form, fields] = useForm({
     id: `complaint-month-${month.month}`,
@@ -126,9 +127,9 @@ export default function AdminComplaintMonth({ loaderData, actionData }: Route.Co
           errors={fields.impersonationComplaints.errors}
           inputProps={{ ...impersonationProps, inputMode: 'numeric', autoComplete: 'off' }}
         />
-        <button type="submit" disabled={busy} className={primaryButtonClass}>
+        <StatusButton status={pending ? 'pending' : saved === 'changed' ? 'success' : 'idle'}>
           Save figures
-        </button>
+        </StatusButton>
       </Form>
 
       <section aria-labelledby="saved-board-heading" className="mt-10">

@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
-import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
+import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import { monthLabel, nextMonth } from '~/domain/complaint-board'
 import {
   EARLIEST_COMPLAINT_BOARD_MONTH,
@@ -121,7 +122,7 @@ function PublishMonthForm({
   upToDateNote: string | null
   lastResult: SubmissionResult<string[]> | undefined
 }) {
-  const busy = useNavigation().state !== 'idle'
+  const pending = useIsPending()
   const schema = publishComplaintMonthSchema(latestPublishable)
   const [form, fields] = useForm({
     id: 'publish-month',
@@ -151,9 +152,7 @@ function PublishMonthForm({
           errors={fields.month.errors}
           inputProps={{ ...monthInputProps, min: EARLIEST_COMPLAINT_BOARD_MONTH, max: latestPublishable }}
         />
-        <button type="submit" disabled={busy} className={primaryButtonClass}>
-          Publish month
-        </button>
+        <StatusButton status={pending ? 'pending' : 'idle'}>Publish month</StatusButton>
       </Form>
     </section>
   )

@@ -1,6 +1,8 @@
-import { data, Form, Link, useNavigation } from 'react-router'
-import { z } from 'zod'
-import { ErrorList, Field, FormMessage, primaryButtonClass } from '~/components/forms'
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import { Field, FormMessage, SelectField, StatusButton, TextareaField } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import { GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
@@ -64,28 +66,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-type GrantValues = { serviceId: string; durationDays: string; reason: string }
-
 /** Grant a complimentary or corrective subscription, with a reason. */
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const form = await readForm(request)
-  const values: GrantValues = {
-    serviceId: String(form.get('serviceId') ?? ''),
-    durationDays: String(form.get('durationDays') ?? ''),
-    reason: String(form.get('reason') ?? ''),
-  }
-  const parsed = GrantSubscriptionSchema.safeParse(values)
-  if (!parsed.success)
-    return data({ values, errors: z.flattenError(parsed.error).fieldErrors, message: null, ok: false }, 400)
-  const outcome = await grantSubscriptionAsAdmin(admin.id, params.userId, parsed.data)
-  if (!outcome.ok) return data({ values, errors: {}, message: outcome.message, ok: false }, outcome.status)
-  return { values: null, errors: {}, message: outcome.message, ok: true }
+  const submission = parseWithZod(await readForm(request), { schema: GrantSubscriptionSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply(), message: null, ok: false }, 400)
+  const outcome = await grantSubscriptionAsAdmin(admin.id, params.userId, submission.value)
+  if (!outcome.ok) return data({ result: submission.reply(), message: outcome.message, ok: false }, outcome.status)
+  return { result: submission.reply({ resetForm: true }), message: outcome.message, ok: true }
 }
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
   const { customer, payments, subscriptions, services } = loaderData
-  const busy = useNavigation().state !== 'idle'
   return (
     <>
       <p>
@@ -163,7 +155,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           Complimentary or corrective, without a payment. It follows on from a running subscription to the same service;
           the customer is e-mailed and the grant is audited with its reason.
         </p>
-        <GrantForm services={services} result={actionData} busy={busy} />
+        <GrantForm services={services} answer={actionData} />
       </section>
 
       <section aria-labelledby="payments-heading" className="mt-8">
@@ -198,74 +190,45 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
 
 function GrantForm({
   services,
-  result,
-  busy,
+  answer,
 }: {
   services: Route.ComponentProps['loaderData']['services']
-  result: Route.ComponentProps['actionData']
-  busy: boolean
+  answer: Route.ComponentProps['actionData']
 }) {
-  const errors: Partial<Record<keyof GrantValues, string[]>> = result?.errors ?? {}
-  const values = result?.values ?? { serviceId: '', durationDays: '30', reason: '' }
-  const serviceErrorId = errors.serviceId?.length ? 'grant-service-errors' : undefined
-  const reasonErrorId = errors.reason?.length ? 'grant-reason-errors' : undefined
-  const inputClass =
-    'mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900'
+  const pending = useIsPending()
+  const [form, fields] = useForm({
+    id: 'grant',
+    lastResult: answer?.result,
+    defaultValue: { serviceId: '', durationDays: '30', reason: '' },
+    constraint: getZodConstraint(GrantSubscriptionSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: GrantSubscriptionSchema }),
+  })
   return (
-    <Form
-      method="post"
-      noValidate
-      preventScrollReset
-      key={result?.ok ? result.message : 'grant'}
-      className="mt-3 space-y-4"
-    >
-      {result?.message ? <FormMessage tone={result.ok ? 'info' : 'error'}>{result.message}</FormMessage> : null}
-      <div>
-        <label htmlFor="grant-service" className="block text-sm font-medium">
-          Service
-        </label>
-        <select
-          id="grant-service"
-          name="serviceId"
-          defaultValue={values.serviceId}
-          aria-invalid={serviceErrorId ? true : undefined}
-          aria-describedby={serviceErrorId}
-          className={inputClass}
-        >
-          <option value="">Choose a service</option>
-          {services.map((service) => (
-            <option key={service.id} value={service.id}>
-              {service.name}
-              {service.active ? '' : ' (off sale)'}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={serviceErrorId} errors={errors.serviceId} />
-      </div>
+    <Form method="post" {...getFormProps(form)} preventScrollReset className="mt-3 space-y-4">
+      {answer?.message ? <FormMessage tone={answer.ok ? 'info' : 'error'}>{answer.message}</FormMessage> : null}
+      <SelectField
+        label="Service"
+        errors={fields.serviceId.errors}
+        selectProps={getSelectProps(fields.serviceId)}
+        placeholder="Choose a service"
+        options={services.map((service) => ({
+          value: service.id,
+          label: `${service.name}${service.active ? '' : ' (off sale)'}`,
+        }))}
+      />
       <Field
         label="Days"
-        errors={errors.durationDays}
-        inputProps={{ name: 'durationDays', inputMode: 'numeric', defaultValue: values.durationDays }}
+        errors={fields.durationDays.errors}
+        inputProps={{ ...getInputProps(fields.durationDays, { type: 'text' }), inputMode: 'numeric' }}
       />
-      <div>
-        <label htmlFor="grant-reason" className="block text-sm font-medium">
-          Reason
-        </label>
-        <textarea
-          id="grant-reason"
-          name="reason"
-          rows={3}
-          maxLength={GRANT_REASON_MAX_LENGTH}
-          defaultValue={values.reason}
-          aria-invalid={reasonErrorId ? true : undefined}
-          aria-describedby={reasonErrorId}
-          className={inputClass}
-        />
-        <ErrorList id={reasonErrorId} errors={errors.reason} />
-      </div>
-      <button type="submit" disabled={busy} className={primaryButtonClass}>
-        Grant subscription
-      </button>
+      <TextareaField
+        label="Reason"
+        errors={fields.reason.errors}
+        textareaProps={{ ...getTextareaProps(fields.reason), rows: 3, maxLength: GRANT_REASON_MAX_LENGTH }}
+      />
+      <StatusButton status={pending ? 'pending' : answer?.ok ? 'success' : 'idle'}>Grant subscription</StatusButton>
     </Form>
   )
 }

@@ -1,5 +1,6 @@
 import { data, Form, Link } from 'react-router'
-import { FormMessage, primaryButtonClass } from '~/components/forms'
+import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import { CUSTOMER_SEARCH_LIMIT, CUSTOMER_SEARCH_MIN_LENGTH } from '~/domain/admin'
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
 import { requireAdmin } from '~/server/admin.server'
@@ -17,26 +18,23 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
   const { query, customers, message } = loaderData
+  const searching = useIsPending({ formMethod: 'GET' })
   return (
     <>
       <h1 className="text-2xl font-semibold">Customers</h1>
       <Form method="get" role="search" className="mt-4 flex max-w-xl flex-wrap items-end gap-3">
-        <div className="min-w-0 flex-1">
-          <label htmlFor="q" className="block text-sm font-medium">
-            Phone, name, e-mail or PAN
-          </label>
-          <input
-            id="q"
-            name="q"
-            type="search"
-            defaultValue={query}
-            minLength={CUSTOMER_SEARCH_MIN_LENGTH}
-            className="mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
-          />
-        </div>
-        <button type="submit" className={primaryButtonClass}>
-          Search
-        </button>
+        <Field
+          className="min-w-0 flex-1"
+          label="Phone, name, e-mail or PAN"
+          inputProps={{
+            id: 'q',
+            name: 'q',
+            type: 'search',
+            defaultValue: query,
+            minLength: CUSTOMER_SEARCH_MIN_LENGTH,
+          }}
+        />
+        <StatusButton status={searching ? 'pending' : 'idle'}>Search</StatusButton>
       </Form>
       {message ? (
         <div className="mt-4">

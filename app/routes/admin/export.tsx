@@ -1,7 +1,7 @@
-import { Form, useNavigation } from 'react-router'
+import { Form } from 'react-router'
 import { z } from 'zod'
-import { Field, FormMessage, primaryButtonClass } from '~/components/forms'
-import { EXPORT_MAX_DAYS, EXPORT_MAX_ROWS, ExportRequestSchema } from '~/domain/admin'
+import { Field, FormMessage, RadioGroupField, StatusButton } from '~/components/forms'
+import { EXPORT_KINDS, EXPORT_MAX_DAYS, EXPORT_MAX_ROWS, ExportRequestSchema } from '~/domain/admin'
 import { indiaIsoDate } from '~/domain/dates'
 import { requireAdmin } from '~/server/admin.server'
 import { TOO_MANY_ROWS_MESSAGE } from '~/server/admin-export.server'
@@ -28,7 +28,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function AdminExport({ loaderData }: Route.ComponentProps) {
   const { values, errors, message } = loaderData
-  const busy = useNavigation().state !== 'idle'
   return (
     <section className="max-w-xl">
       <h1 className="text-2xl font-semibold">Export for the accountant</h1>
@@ -44,17 +43,16 @@ export default function AdminExport({ loaderData }: Route.ComponentProps) {
       ) : null}
       {/* A file cannot arrive through a client-side navigation: the browser itself fetches it. */}
       <Form method="get" action="/admin/export.csv" reloadDocument className="mt-4 space-y-4">
-        <fieldset>
-          <legend className="text-sm font-medium">What to export</legend>
-          <div className="mt-1 flex flex-wrap gap-4">
-            {(['payments', 'subscriptions'] as const).map((kind) => (
-              <label key={kind} className="flex items-center gap-2">
-                <input type="radio" name="kind" value={kind} defaultChecked={values.kind === kind} />
-                {kind === 'payments' ? 'Payments' : 'Subscriptions'}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <RadioGroupField
+          legend="What to export"
+          name="kind"
+          options={EXPORT_KINDS.map((kind) => ({
+            value: kind,
+            label: kind === 'payments' ? 'Payments' : 'Subscriptions',
+          }))}
+          defaultValue={values.kind}
+          errors={errors.kind}
+        />
         <Field
           label="From"
           errors={errors.from}
@@ -65,9 +63,8 @@ export default function AdminExport({ loaderData }: Route.ComponentProps) {
           errors={errors.to}
           inputProps={{ name: 'to', type: 'date', defaultValue: values.to, required: true }}
         />
-        <button type="submit" disabled={busy} className={primaryButtonClass}>
-          Download CSV
-        </button>
+        {/* A download leaves the page where it is: there is no pending state to show. */}
+        <StatusButton>Download CSV</StatusButton>
       </Form>
     </section>
   )

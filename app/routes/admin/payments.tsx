@@ -1,7 +1,8 @@
 import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
-import { ErrorList, FormMessage, primaryButtonClass, secondaryButtonClass } from '~/components/forms'
+import { data, Form, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { Field, FormMessage, SelectField, secondaryButtonClass, StatusButton, TextareaField } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
 import {
   GATEWAY_STATUSES,
   GatewayPaymentFilterSchema,
@@ -160,8 +161,7 @@ function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; 
   const headingId = `payment-${payment.id}-heading`
   const customerName = payment.customer.name ?? 'No name yet'
   // With JavaScript, a second click while this payment's review is on its way does nothing (the server is idempotent anyway).
-  const navigation = useNavigation()
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('paymentId') === payment.id
+  const busy = useIsPending({ state: 'submitting', fields: { paymentId: payment.id } })
   return (
     <article aria-labelledby={headingId} className={cardClass}>
       <h3 id={headingId} className="text-lg font-semibold capitalize">
@@ -209,9 +209,7 @@ function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; 
         <Form method="post">
           <input type="hidden" name="intent" value="confirm" />
           <input type="hidden" name="paymentId" value={payment.id} />
-          <button type="submit" className={primaryButtonClass} disabled={busy}>
-            Confirm
-          </button>
+          <StatusButton status={busy ? 'pending' : 'idle'}>Confirm</StatusButton>
         </Form>
         <RejectForm
           paymentId={payment.id}
@@ -239,83 +237,52 @@ function RejectForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ReviewPaymentSchema }),
   })
-  const reasonErrorId = fields.reason.errors?.length ? `${fields.reason.id}-errors` : undefined
   return (
     <details open={Boolean(fields.reason.errors?.length)} className="flex-1">
       <summary className={`${secondaryButtonClass} cursor-pointer`}>Reject…</summary>
       <Form method="post" {...getFormProps(form)} className="mt-3 space-y-2">
         <input type="hidden" name="intent" value="reject" />
         <input type="hidden" name="paymentId" value={paymentId} />
-        <label htmlFor={fields.reason.id} className="block text-sm font-medium">
-          Reason for rejecting (sent to the customer)
-        </label>
-        <textarea
-          {...getTextareaProps(fields.reason)}
-          required
-          minLength={3}
-          maxLength={REJECT_REASON_MAX_LENGTH}
-          rows={3}
-          aria-invalid={reasonErrorId ? true : undefined}
-          aria-describedby={reasonErrorId}
-          className="block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
+        <TextareaField
+          label="Reason for rejecting (sent to the customer)"
+          errors={fields.reason.errors}
+          textareaProps={{
+            ...getTextareaProps(fields.reason),
+            required: true,
+            minLength: 3,
+            maxLength: REJECT_REASON_MAX_LENGTH,
+            rows: 3,
+          }}
         />
-        <ErrorList id={reasonErrorId} errors={fields.reason.errors} />
-        <button type="submit" className={secondaryButtonClass} disabled={busy}>
+        <StatusButton variant="secondary" disabled={busy}>
           Reject payment
-        </button>
+        </StatusButton>
       </Form>
     </details>
   )
 }
 
 function GatewayFilter({ filter }: { filter: { status?: string; from?: string; to?: string } }) {
+  const filtering = useIsPending({ formMethod: 'GET' })
   return (
     <Form method="get" className="mt-3 flex flex-wrap items-end gap-3" aria-label="Filter gateway payments">
-      <div>
-        <label htmlFor="gateway-status" className="block text-sm font-medium">
-          Status
-        </label>
-        <select
-          id="gateway-status"
-          name="status"
-          defaultValue={filter.status ?? ''}
-          className="mt-1 block rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
-        >
-          <option value="">Any</option>
-          {GATEWAY_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {status}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label htmlFor="gateway-from" className="block text-sm font-medium">
-          From (India date)
-        </label>
-        <input
-          id="gateway-from"
-          type="date"
-          name="from"
-          defaultValue={filter.from ?? ''}
-          className="mt-1 block rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
-        />
-      </div>
-      <div>
-        <label htmlFor="gateway-to" className="block text-sm font-medium">
-          To (India date)
-        </label>
-        <input
-          id="gateway-to"
-          type="date"
-          name="to"
-          defaultValue={filter.to ?? ''}
-          className="mt-1 block rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
-        />
-      </div>
-      <button type="submit" className={secondaryButtonClass}>
+      <SelectField
+        label="Status"
+        selectProps={{ id: 'gateway-status', name: 'status', defaultValue: filter.status ?? '' }}
+        placeholder="Any"
+        options={GATEWAY_STATUSES.map((status) => ({ value: status, label: status }))}
+      />
+      <Field
+        label="From (India date)"
+        inputProps={{ id: 'gateway-from', type: 'date', name: 'from', defaultValue: filter.from ?? '' }}
+      />
+      <Field
+        label="To (India date)"
+        inputProps={{ id: 'gateway-to', type: 'date', name: 'to', defaultValue: filter.to ?? '' }}
+      />
+      <StatusButton variant="secondary" status={filtering ? 'pending' : 'idle'}>
         Filter
-      </button>
+      </StatusButton>
     </Form>
   )
 }

@@ -1,6 +1,9 @@
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
-import { ErrorList, Field, FormMessage, primaryButtonClass } from '~/components/forms'
-import { parseServiceForm, priceForForm, SERVICE_LIMITS, type ServiceFormErrors } from '~/domain/service-form'
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, redirect } from 'react-router'
+import { Field, FormMessage, StatusButton, TextareaField } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
+import { priceForForm, SERVICE_LIMITS, serviceFromForm, ServiceFormSchema } from '~/domain/service-form'
 import { requireAdmin } from '~/server/admin.server'
 import { createService, serviceForAdmin, updateService } from '~/server/admin-services.server'
 import { readForm } from '~/server/forms.server'
@@ -20,88 +23,75 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { service }
 }
 
-type FormValues = { name: string; description: string; price: string; durationDays: string }
-
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const form = await readForm(request)
-  const values: FormValues = {
-    name: String(form.get('name') ?? ''),
-    description: String(form.get('description') ?? ''),
-    price: String(form.get('price') ?? ''),
-    durationDays: String(form.get('durationDays') ?? ''),
-  }
-  const parsed = parseServiceForm(values)
-  if (!parsed.ok) return data({ values, errors: parsed.errors, message: null }, 400)
+  const submission = parseWithZod(await readForm(request), { schema: ServiceFormSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
+  const service = serviceFromForm(submission.value)
   const change = params.serviceId
-    ? await updateService(admin.id, params.serviceId, parsed.service)
-    : await createService(admin.id, parsed.service)
+    ? await updateService(admin.id, params.serviceId, service)
+    : await createService(admin.id, service)
   if (!change.ok) {
-    const errors: ServiceFormErrors = change.field ? { [change.field]: [change.message] } : {}
-    return data({ values, errors, message: change.field ? null : change.message }, change.status)
+    const errors = change.field
+      ? { fieldErrors: { [change.field]: [change.message] } }
+      : { formErrors: [change.message] }
+    return data({ result: submission.reply(errors) }, change.status)
   }
   return redirect(`/admin/services?saved=${params.serviceId ? 'updated' : 'created'}`)
 }
 
 export default function ServiceEdit({ loaderData, actionData }: Route.ComponentProps) {
   const { service } = loaderData
-  const busy = useNavigation().state !== 'idle'
-  const errors = actionData?.errors ?? {}
-  const values: FormValues = actionData?.values ?? {
-    name: service?.name ?? '',
-    description: service?.description.join('\n') ?? '',
-    price: service ? priceForForm(service.pricePaise) : '',
-    durationDays: service ? String(service.durationDays) : '',
-  }
-  const descriptionErrorId = errors.description?.length ? 'description-errors' : undefined
+  const pending = useIsPending()
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    defaultValue: {
+      name: service?.name ?? '',
+      description: service?.description.join('\n') ?? '',
+      price: service ? priceForForm(service.pricePaise) : '',
+      durationDays: service ? String(service.durationDays) : '',
+    },
+    constraint: getZodConstraint(ServiceFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ServiceFormSchema }),
+  })
   return (
     <section className="max-w-xl">
       <h1 className="text-2xl font-semibold">{service ? `Edit ${service.name}` : 'New service'}</h1>
-      {actionData?.message ? (
+      {form.errors ? (
         <div className="mt-4">
-          <FormMessage tone="error">{actionData.message}</FormMessage>
+          <FormMessage tone="error">{form.errors.join(' ')}</FormMessage>
         </div>
       ) : null}
-      <Form method="post" noValidate className="mt-4 space-y-4">
+      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
         <Field
           label="Name"
-          errors={errors.name}
-          inputProps={{ name: 'name', defaultValue: values.name, required: true, maxLength: SERVICE_LIMITS.nameMax }}
+          errors={fields.name.errors}
+          inputProps={{ ...getInputProps(fields.name, { type: 'text' }), maxLength: SERVICE_LIMITS.nameMax }}
         />
-        <div>
-          <label htmlFor="description" className="block text-sm font-medium">
-            Description
-          </label>
-          <p id="description-hint" className="text-xs text-gray-600 dark:text-gray-400">
-            One bullet per line, at most {SERVICE_LIMITS.descriptionLinesMax} lines.
-          </p>
-          <textarea
-            id="description"
-            name="description"
-            rows={5}
-            defaultValue={values.description}
-            aria-invalid={descriptionErrorId ? true : undefined}
-            aria-describedby={['description-hint', descriptionErrorId].filter(Boolean).join(' ')}
-            className="mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900"
-          />
-          <ErrorList id={descriptionErrorId} errors={errors.description} />
-        </div>
+        <TextareaField
+          label="Description"
+          hint={`One bullet per line, at most ${SERVICE_LIMITS.descriptionLinesMax} lines.`}
+          errors={fields.description.errors}
+          textareaProps={{ ...getTextareaProps(fields.description), rows: 5 }}
+        />
         <Field
           label="Price in rupees"
           hint="For example 2999 or 2,999.50; at most Rs. 1,51,000."
-          errors={errors.price}
-          inputProps={{ name: 'price', defaultValue: values.price, inputMode: 'decimal', required: true }}
+          errors={fields.price.errors}
+          inputProps={{ ...getInputProps(fields.price, { type: 'text' }), inputMode: 'decimal' }}
         />
         <Field
           label="Duration in days"
           hint={`1 to ${SERVICE_LIMITS.durationDaysMax}.`}
-          errors={errors.durationDays}
-          inputProps={{ name: 'durationDays', defaultValue: values.durationDays, inputMode: 'numeric', required: true }}
+          errors={fields.durationDays.errors}
+          inputProps={{ ...getInputProps(fields.durationDays, { type: 'text' }), inputMode: 'numeric' }}
         />
         <div className="flex flex-wrap items-center gap-4">
-          <button type="submit" disabled={busy} className={primaryButtonClass}>
+          <StatusButton status={pending ? 'pending' : 'idle'}>
             {service ? 'Save service' : 'Create service'}
-          </button>
+          </StatusButton>
           <Link to="/admin/services" className="underline">
             Back to services
           </Link>

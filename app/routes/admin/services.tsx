@@ -1,5 +1,8 @@
-import { data, Form, Link, useNavigation } from 'react-router'
-import { FormMessage, primaryButtonClass, secondaryButtonClass } from '~/components/forms'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import { FormMessage, primaryButtonClass, secondaryButtonClass, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
+import { ServiceOnSaleSchema } from '~/domain/admin'
 import { formatPriceLine } from '~/domain/money'
 import { requireAdmin } from '~/server/admin.server'
 import { servicesForAdmin, setServiceOnSale } from '~/server/admin-services.server'
@@ -17,11 +20,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Take a service off sale or put it back on sale. */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const form = await readForm(request)
-  const serviceId = String(form.get('serviceId') ?? '')
-  const intent = form.get('intent')
-  if (intent !== 'deactivate' && intent !== 'reactivate')
+  const formData = await readForm(request)
+  const submission = parseWithZod(formData, { schema: ServiceOnSaleSchema })
+  if (submission.status !== 'success') {
+    const serviceId = String(formData.get('serviceId') ?? '')
     return data({ serviceId, ok: false, message: 'Something was missing from the form. Please try again.' }, 400)
+  }
+  const { intent, serviceId } = submission.value
   const change = await setServiceOnSale(admin.id, serviceId, intent === 'reactivate')
   if (!change.ok) return data({ serviceId, ok: false, message: change.message }, change.status)
   return { serviceId, ok: true, message: intent === 'reactivate' ? 'Back on sale.' : 'Taken off sale.' }
@@ -29,7 +34,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function AdminServices({ loaderData, actionData }: Route.ComponentProps) {
   const { services, saved } = loaderData
-  const busy = useNavigation().state !== 'idle'
+  const pending = useIsPending()
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -96,16 +101,16 @@ export default function AdminServices({ loaderData, actionData }: Route.Componen
                   </Link>
                   <Form method="post" preventScrollReset>
                     <input type="hidden" name="serviceId" value={service.id} />
-                    <button
-                      type="submit"
+                    <StatusButton
                       name="intent"
                       value={service.active ? 'deactivate' : 'reactivate'}
-                      disabled={busy}
-                      className={secondaryButtonClass}
+                      variant="secondary"
+                      disabled={pending}
+                      status={result?.ok ? 'success' : 'idle'}
                       aria-label={`${service.active ? 'Take off sale' : 'Put back on sale'}: ${service.name}`}
                     >
                       {service.active ? 'Take off sale' : 'Put back on sale'}
-                    </button>
+                    </StatusButton>
                   </Form>
                 </div>
               </article>
