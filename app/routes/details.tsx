@@ -219,7 +219,7 @@ function AgreementStep({
       {/* relative: the links' screen-reader-only texts are absolutely placed; without it they escape this scroll box and lengthen the page. */}
       <div
         className="relative max-h-[60vh] overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700"
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box must be reachable by keyboard (axe: scrollable-region-focusable)
+
         tabIndex={0}
         role="region"
         aria-label="Terms and Conditions, MITC and consent"

@@ -104,12 +104,15 @@ function useCartClicks(serverCartIds: string[]) {
   useEffect(() => {
     if (fetcher.state !== 'idle' || queued.length === 0) return
     const [next, ...rest] = queued
+    // The queue drains as the fetcher (outside React) becomes free: state set in answer to it.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setQueued(rest)
     void fetcher.submit({ ...next, via: 'script' }, { method: 'post' })
   }, [fetcher, queued])
 
   useEffect(() => {
     if (waitingToProceed && !busy) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- as above: the last click has arrived
       setWaitingToProceed(false)
       void navigate('/pay')
     }
