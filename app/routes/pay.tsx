@@ -21,12 +21,12 @@ import { readForm } from '~/server/forms.server'
 import { gatewayCheckout } from '~/server/gateway-checkout.server'
 import {
   cancelGatewayPayment,
-  createManualPayment,
-  PaymentError,
   recordGatewayFailure,
   startGatewayPayment,
   verifyCheckoutPayment,
-} from '~/server/payments.server'
+} from '~/server/payments/gateway.server'
+import { createManualPayment } from '~/server/payments/manual-claims.server'
+import { PaymentError } from '~/server/payments/core.server'
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/pay'
 

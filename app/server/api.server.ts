@@ -6,10 +6,12 @@ import { PAISE_PER_RUPEE } from '~/domain/money'
 import { profileStep, type ProfileStep } from '~/domain/profile'
 import { CheckoutResponseSchema } from '~/domain/checkout-request'
 import { CONTROL_CHARACTER_MESSAGE, jsonHasControlCharacter } from '~/domain/plain-text'
-import { PaymentError, verifyCheckoutPayment } from './payments.server'
+import { PaymentError } from './payments/core.server'
+import { verifyCheckoutPayment } from './payments/gateway.server'
 import type { ServiceListing } from './services.server'
 import { getSessionUser, type SessionUser } from './session.server'
-import type { ActiveSubscription, PendingPayment } from './subscriptions.server'
+import type { ActiveSubscription } from './subscriptions.server'
+import type { PendingPayment } from './payments/core.server'
 
 /** The JSON API's error shape: `{ message }`, plus per-field messages on a 400. */
 export function apiError(

@@ -6,31 +6,27 @@ import { prisma } from '~/server/db.server'
 import {
   ALREADY_PAID_MESSAGE,
   cancelGatewayPayment,
+  GATEWAY_ORDER_REUSE_MS,
+  handleCheckoutCallback,
+  recordGatewayFailure,
+  startGatewayPayment,
+  verifyCheckoutPayment,
+} from '~/server/payments/gateway.server'
+import {
   confirmManualPayment,
   createManualPayment,
   expireManualPayments,
-  GATEWAY_ORDER_REUSE_MS,
-  handleCheckoutCallback,
-  handleWebhook,
-  webhookDeliveryKey,
   MANUAL_DUPLICATE_WINDOW_MS,
   MANUAL_OPEN_CLAIMS_MAX,
   MANUAL_PAYMENT_EXPIRY_DAYS,
-  PaymentError,
-  reconcileOpenOrders,
-  RECONCILE_AFTER_MS,
-  recordGatewayFailure,
   rejectManualPayment,
-  startGatewayPayment,
-  verifyCheckoutPayment,
-} from '~/server/payments.server'
+} from '~/server/payments/manual-claims.server'
+import { handleWebhook, webhookDeliveryKey } from '~/server/payments/webhooks.server'
+import { reconcileOpenOrders, RECONCILE_AFTER_MS } from '~/server/payments/reconciliation.server'
 import { checkoutSignature, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
-import { sandboxGateway } from '~/server/razorpay-sandbox.server'
-import {
-  GATEWAY_LATE_AUTHORISATION_WINDOW_MS,
-  pendingPayments,
-  WEBHOOK_PAY_WAIT_MS,
-} from '~/server/subscriptions.server'
+import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
+import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
+import { PaymentError, pendingPayments, WEBHOOK_PAY_WAIT_MS } from '~/server/payments/core.server'
 import { createService, createUser } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
 
