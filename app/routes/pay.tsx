@@ -3,9 +3,10 @@ import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } fr
 import { Field, FormMessage } from '~/components/forms'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
-import { useGatewayCheckout, type CheckoutFailure, type CheckoutSuccess } from '~/components/use-gateway-checkout'
+import { useGatewayCheckout, type CheckoutFailure } from '~/components/use-gateway-checkout'
 import { parseOptionalUtr } from '~/domain/bank-reference'
 import { cartTotalPaise } from '~/domain/cart'
+import { CheckoutAnswerSchema, type CheckoutAnswer } from '~/domain/checkout-request'
 import {
   CHECKOUT_OUTCOME_MESSAGES,
   checkoutOutcome,
@@ -94,15 +95,13 @@ export async function action({ request }: Route.ActionArgs) {
 
   // The checkout's answers, sent by the page's script (useGatewayCheckout).
   if (intent === 'verify' || intent === 'reverify') {
+    const answer = CheckoutAnswerSchema.safeParse(Object.fromEntries(form))
+    if (!answer.success) return data({ verifyFailed: intent }, 400)
     try {
-      const result = await verifyCheckoutPayment(
-        {
-          orderId: field(form, 'razorpay_order_id'),
-          paymentId: field(form, 'razorpay_payment_id'),
-          signature: field(form, 'razorpay_signature'),
-        },
-        { source: intent === 'verify' ? 'checkout' : 'reverify', userId: user.id },
-      )
+      const result = await verifyCheckoutPayment(answer.data, {
+        source: intent === 'verify' ? 'checkout' : 'reverify',
+        userId: user.id,
+      })
       return data({ verified: result.status }, { headers: { 'Set-Cookie': await serializeCart([]) } })
     } catch (error) {
       if (!(error instanceof PaymentError)) console.error(error)
@@ -321,7 +320,7 @@ function usePayOnWebsite(totalPaise: number) {
   const navigate = useNavigate()
   const [checkoutOpen, setCheckoutOpen] = useState(false)
   const [message, setMessage] = useState<string | undefined>()
-  const lastSuccess = useRef<CheckoutSuccess | null>(null)
+  const lastSuccess = useRef<CheckoutAnswer | null>(null)
   const handled = useRef(new WeakSet<object>())
 
   useEffect(() => {

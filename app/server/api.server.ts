@@ -242,14 +242,7 @@ export async function verifyPaymentCall(request: Request, source: 'checkout' | '
   const user = await requireApiUser(request)
   const { razorpayResponse } = await readJsonBody(request, CheckoutResponseSchema)
   try {
-    const result = await verifyCheckoutPayment(
-      {
-        orderId: razorpayResponse.razorpay_order_id,
-        paymentId: razorpayResponse.razorpay_payment_id,
-        signature: razorpayResponse.razorpay_signature,
-      },
-      { source, userId: user.id },
-    )
+    const result = await verifyCheckoutPayment(razorpayResponse, { source, userId: user.id })
     if (result.status === 'pending') {
       return Response.json(
         {

@@ -1,3 +1,4 @@
+import type { CheckoutAnswer } from '~/domain/checkout-request'
 import type { Env } from './env.server'
 import type { PaymentGateway } from './razorpay.server'
 import { serverSecret } from './secrets.server'
@@ -40,11 +41,6 @@ export class SandboxError extends Error {
 
 export type SandboxOutcome = 'captured' | 'authorized' | 'failed'
 export type SandboxWebhookEvent = 'payment.captured' | 'payment.failed' | 'order.paid' | 'payment.authorized'
-export type SignedCheckoutFields = {
-  razorpay_order_id: string
-  razorpay_payment_id: string
-  razorpay_signature: string
-}
 export type WebhookDelivery = { event: SandboxWebhookEvent; rawBody: string; signature: string; eventId: string }
 export type WebhookDeliveryAnswer = { event: SandboxWebhookEvent; eventId: string; status: number; body: unknown }
 
@@ -72,7 +68,7 @@ export type SandboxGateway = PaymentGateway & {
    * outcome, and the three fields the checkout posts back, signed with the sandbox key secret.
    * Refused (SandboxError) for an unknown order and for one already paid.
    */
-  pay(orderId: string, outcome?: SandboxOutcome): SignedCheckoutFields
+  pay(orderId: string, outcome?: SandboxOutcome): CheckoutAnswer
   /**
    * A payment reported failed or authorized is captured later (late authorisation). If another
    * payment paid the order meanwhile, Razorpay refunds this one instead.

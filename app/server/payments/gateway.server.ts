@@ -1,4 +1,5 @@
-import { sameServices, readCartSnapshot } from '~/domain/cart'
+import { readCartSnapshot, sameServices } from '~/domain/cart'
+import { CheckoutAnswerSchema, type CheckoutAnswer } from '~/domain/checkout-request'
 import { PAYMENT_START_FAILED_MESSAGE, PAYMENT_VERIFY_FAILED_MESSAGE } from '~/domain/gateway-checkout'
 import { statusesFor, type PaidSource } from '~/domain/payment-status'
 import { hasControlCharacter } from '~/domain/plain-text'
@@ -153,8 +154,6 @@ async function paidMeanwhile(
   return true
 }
 
-export type CheckoutResponse = { orderId: string; paymentId: string; signature: string | null | undefined }
-
 export type VerifyResult =
   { status: 'paid'; paymentId: string; alreadyPaid: boolean } | { status: 'pending'; paymentId: string }
 
@@ -166,7 +165,7 @@ export type VerifyResult =
  * orders; an unknown order, or another customer's, is refused exactly like a bad signature.
  */
 export async function verifyCheckoutPayment(
-  response: CheckoutResponse,
+  answer: CheckoutAnswer,
   {
     source = 'checkout',
     userId,
@@ -174,9 +173,9 @@ export async function verifyCheckoutPayment(
   }: GatewayDeps & { source?: Extract<PaidSource, 'checkout' | 'reverify' | 'callback'>; userId?: string } = {},
 ): Promise<VerifyResult> {
   const gateway = deps.gateway ?? paymentGateway()
-  const payment = response.orderId
+  const payment = answer.razorpay_order_id
     ? await prisma.payment.findUnique({
-        where: { gatewayOrderId: response.orderId },
+        where: { gatewayOrderId: answer.razorpay_order_id },
         select: { id: true, userId: true, status: true, gatewayOrderId: true, amountPaise: true, currency: true },
       })
     : null
@@ -184,7 +183,7 @@ export async function verifyCheckoutPayment(
     throw new PaymentError('not-found', PAYMENT_VERIFY_FAILED_MESSAGE, 400)
   }
   const signed = isValidCheckoutSignature(
-    { orderId: payment.gatewayOrderId, paymentId: response.paymentId, signature: response.signature },
+    { orderId: payment.gatewayOrderId, paymentId: answer.razorpay_payment_id, signature: answer.razorpay_signature },
     gateway.keySecret,
   )
   if (!signed) {
@@ -197,7 +196,7 @@ export async function verifyCheckoutPayment(
 
   let gatewayPayment: GatewayPayment
   try {
-    gatewayPayment = await gateway.fetchPayment(response.paymentId)
+    gatewayPayment = await gateway.fetchPayment(answer.razorpay_payment_id)
   } catch {
     // Signed but unconfirmed: the webhook or reconciliation will finish it; re-verify may too.
     return { status: 'pending', paymentId: payment.id }
@@ -231,12 +230,10 @@ export async function handleCheckoutCallback(form: FormData, deps: GatewayDeps =
     const value = form.get(name)
     return typeof value === 'string' && !hasControlCharacter(value, { multiLine: true }) ? value : ''
   }
-  const paymentId = field('razorpay_payment_id')
-  if (paymentId) {
-    return verifyCheckoutPayment(
-      { orderId: field('razorpay_order_id'), paymentId, signature: field('razorpay_signature') },
-      { ...deps, source: 'callback' },
-    )
+  if (field('razorpay_payment_id')) {
+    const answer = CheckoutAnswerSchema.safeParse(Object.fromEntries(form))
+    if (!answer.success) throw new PaymentError('invalid-signature', PAYMENT_VERIFY_FAILED_MESSAGE, 400)
+    return verifyCheckoutPayment(answer.data, { ...deps, source: 'callback' })
   }
   let metadata: { order_id?: unknown; payment_id?: unknown } = {}
   try {
