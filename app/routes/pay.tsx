@@ -80,11 +80,8 @@ export async function action({ request }: Route.ActionArgs) {
 
   if (intent === 'gateway') {
     const cart = await readCart(request)
-    const shownTotal = Number(form.get('shownTotalPaise'))
     try {
-      const started = await startGatewayPayment(user.id, cart, {
-        expectedAmountPaise: Number.isSafeInteger(shownTotal) ? shownTotal : undefined,
-      })
+      const started = await startGatewayPayment(user.id, cart, { expectedAmountPaise: shownTotalPaise(form) })
       return data({ checkout: gatewayCheckout(user, started, cart, request.url) })
     } catch (error) {
       if (error instanceof PaymentError) return data({ error: error.message }, error.status)
@@ -128,6 +125,7 @@ export async function action({ request }: Route.ActionArgs) {
       await createManualPayment(user.id, await readCart(request), {
         idempotencyKey: field(form, 'paymentKey') || undefined,
         utr: utr.utr ?? undefined,
+        expectedAmountPaise: shownTotalPaise(form),
       })
     } catch (error) {
       if (error instanceof PaymentError)
@@ -144,6 +142,12 @@ export async function action({ request }: Route.ActionArgs) {
 function field(form: FormData, name: string): string {
   const value = form.get(name)
   return typeof value === 'string' ? value : ''
+}
+
+/** The total the page showed, which both ways to pay send (and the API's `amount`): a changed price refuses the payment. */
+function shownTotalPaise(form: FormData): number | undefined {
+  const shown = Number(form.get('shownTotalPaise'))
+  return Number.isSafeInteger(shown) ? shown : undefined
 }
 
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
@@ -288,6 +292,7 @@ function ManualPaymentDialog({
       </ol>
       <Form method="post" className="mt-4 space-y-3">
         <input type="hidden" name="paymentKey" value={manualPaymentKey} />
+        <input type="hidden" name="shownTotalPaise" value={totalPaise} />
         <Field
           label="Bank transfer reference (UTR), if you have it"
           hint="Optional. You can also add it later on your subscriptions page."
