@@ -59,8 +59,7 @@ export async function createManualPayment(
           await tx.payment.findMany({
             where: {
               userId,
-              method: 'MANUAL',
-              status: 'PENDING_VERIFICATION',
+              ...openManualClaimWhere(now),
               amountPaise,
               createdAt: { gte: new Date(now.getTime() - MANUAL_DUPLICATE_WINDOW_MS) },
             },
