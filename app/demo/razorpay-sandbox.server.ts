@@ -19,7 +19,7 @@ import {
 
 // The sandbox gateway (demo mode and tests only; never imported in a deployment, see
 // paymentGateway() in app/server/payment-gateway.server.ts). Two halves:
-// - a local fake of Razorpay's HTTP API (research/razorpay.md section 8.1), installed with MSW's
+// - a local fake of Razorpay's HTTP API (docs/decisions/012-sandbox-gateway-fakes-razorpays-http-api.md), installed with MSW's
 //   Node interceptor, so the real `razorpay` SDK client runs unchanged against it;
 // - the sandbox's controls, what Razorpay's checkout and servers do outside that API: pay an order
 //   with an outcome (the signed fields checkout.js hands the page), capture late, and sign and
@@ -95,7 +95,7 @@ function sandboxId(prefix: 'order' | 'pay' | 'evt'): string {
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
 // ---------------------------------------------------------------------------------------------
-// Razorpay's JSON: entities and errors (research/razorpay.md sections 1.3 to 1.5).
+// Razorpay's JSON: entities and errors (docs/payments.md: the SDK and its entities).
 
 function orderEntity(order: SandboxOrder) {
   return {

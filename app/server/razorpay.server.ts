@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import Razorpay from 'razorpay'
 
 // ---------------------------------------------------------------------------------------------
-// Signatures (research/razorpay.md section 2). Hex HMAC-SHA256, compared in constant time.
+// Signatures (docs/payments.md, "Razorpay facts the code relies on"). Hex HMAC-SHA256, compared in constant time.
 
 function hmacSha256Hex(secret: string, message: string | Uint8Array): string {
   return createHmac('sha256', secret).update(message).digest('hex')

@@ -232,7 +232,7 @@ export type PendingPayment = {
 }
 
 /**
- * SPEC "Payment(s) Pending for Verification" (isPendingForCustomer): manual claims still awaiting
+ * "Payment(s) Pending for Verification" (docs/product.md) (isPendingForCustomer): manual claims still awaiting
  * the team, and gateway orders still open inside the late-authorisation window. Cached per user;
  * `fresh` re-reads (a page reached from a payment always does).
  */

@@ -17,7 +17,7 @@ import {
 // Manual claims ("I'll Pay & Send Screenshot"): the customer's claim of a bank transfer, which the
 // team confirms or rejects in the admin console while it is open (isOpenManualClaim), or which expires.
 
-/** A manual transfer claim not confirmed by the team within this is dismissed (SPEC section 9). */
+/** A manual transfer claim not confirmed by the team within this is dismissed (docs/product.md, section 9). */
 export const MANUAL_PAYMENT_EXPIRY_DAYS = 7
 /** A second identical manual submit within this window is the same claim (a double click, a resubmitted form). */
 export const MANUAL_DUPLICATE_WINDOW_MS = 60_000
@@ -167,7 +167,7 @@ export async function rejectManualPayment(
   return rejected !== null
 }
 
-/** Manual claims unconfirmed after MANUAL_PAYMENT_EXPIRY_DAYS are dismissed (the SPEC's promise, enforced). */
+/** Manual claims unconfirmed after MANUAL_PAYMENT_EXPIRY_DAYS are dismissed (the promise the payment page makes, enforced). */
 export async function expireManualPayments(now: Date): Promise<number> {
   const expired = await prisma.payment.updateManyAndReturn({
     where: overdueManualClaimWhere(now),
