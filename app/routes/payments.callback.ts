@@ -10,7 +10,7 @@ export function loader() {
 }
 
 /**
- * The hosted checkout's POST (docs/payments.md: Hosted Checkout). It arrives from the gateway's site,
+ * The hosted checkout's POST (docs/payments.md, Hosted Checkout). It arrives from the gateway's site,
  * so without our SameSite=Lax session cookie (server/app.ts lets it past the cross-site check):
  * the posted order id finds the payment and its signature decides. The answer is a 303 to a GET
  * page, which carries the session again.
