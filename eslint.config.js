@@ -93,4 +93,9 @@ export default tseslint.config(
     files: ['app/server/**', 'server/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [DEMO_ONLY] }] },
   },
+  {
+    // Demo-only route modules are route modules: they reach the database through server modules too.
+    files: ['app/demo/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [DATABASE_CLIENT] }] },
+  },
 )

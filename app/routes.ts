@@ -1,4 +1,5 @@
 import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes'
+import { demoRoutes } from './demo/routes'
 
 // The original store's screens (docs/product.md section 2), plus ours.
 export default [
@@ -13,7 +14,6 @@ export default [
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),
   route('payments/cancel', 'routes/payments.cancel.ts'),
-  route('dev/outbox', 'routes/dev.outbox.tsx'),
   // The admin console: ADMIN role only; everyone else gets 404 (app/server/admin.server.ts).
   ...prefix('admin', [
     layout('routes/admin/layout.tsx', [
@@ -33,10 +33,8 @@ export default [
     route('export.csv', 'routes/admin/export-csv.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),
   ]),
-  route('dev/outbox.json', 'routes/dev.outbox.json.ts'),
-  route('dev/sandbox/pay', 'routes/dev.sandbox.pay.ts'),
-  route('dev/sandbox/checkout', 'routes/dev.sandbox.checkout.tsx'),
-  route('dev/sandbox/checkout.js', 'routes/dev.sandbox.checkout-script.ts'),
+  // Demo mode and tests only (the outbox, the sandbox gateway's stand-ins); 404 in a deployment.
+  ...demoRoutes(),
   // Razorpay's servers call this; outside /api/v1 so the XSRF pair does not apply (the signature does).
   route('webhooks/razorpay', 'routes/webhooks.razorpay.ts'),
   // The JSON API of the existing web and mobile clients (docs/api.md).

@@ -1,8 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react'
+import type { CheckoutAnswer } from '~/domain/checkout-request'
 import { CHECKOUT_THEME_COLOR, type GatewayCheckout } from '~/domain/gateway-checkout'
-
-/** What checkout.js hands the handler on success (research/razorpay.md section 3.1). */
-export type CheckoutSuccess = { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }
 
 /** What checkout.js emits with `payment.failed`. */
 export type CheckoutFailure = {
@@ -17,7 +15,8 @@ type RazorpayInstance = {
 type RazorpayConstructor = new (options: Record<string, unknown>) => RazorpayInstance
 
 export type CheckoutCallbacks = {
-  onPaid: (response: CheckoutSuccess) => void
+  /** checkout.js's success answer, which /pay posts back for verifyCheckoutPayment. */
+  onPaid: (response: CheckoutAnswer) => void
   onFailed: (response: CheckoutFailure) => void
   onDismissed: () => void
 }

@@ -1,9 +1,23 @@
+import { z } from 'zod'
+
 /** A cart line as a payment records it: the price and duration at the moment of purchase. */
-export type CartItem = {
-  serviceId: string
-  name: string
-  pricePaise: number
-  durationDays: number
+export const CartItemSchema = z.object({
+  serviceId: z.string(),
+  name: z.string(),
+  pricePaise: z.number().int(),
+  durationDays: z.number().int(),
+})
+export type CartItem = z.infer<typeof CartItemSchema>
+
+const CartSnapshotSchema = z.array(CartItemSchema)
+
+/**
+ * THE reader of a payment's cart snapshot (the `Payment.cart` JSON column, written from `CartItem[]`
+ * when the payment was made). A row that does not hold one is a broken row: this throws rather
+ * than pay, list or export something else.
+ */
+export function readCartSnapshot(json: unknown): CartItem[] {
+  return CartSnapshotSchema.parse(json)
 }
 
 /** The cart holds at most this many services (the catalogue is a handful; a bigger cookie is tampering). */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MAX_CART_SERVICES } from './cart'
+import { hasControlCharacter } from './plain-text'
 
 /**
  * The existing clients' cart, sent as JSON text in `notes.cart`: a list of service ids, or of cart
@@ -61,16 +62,30 @@ export const CheckoutRequestSchema = z.object({
   ),
 })
 
-/** What the checkout hands the page on success (Razorpay's handler response). */
+const checkoutAnswerField = (name: string) =>
+  z
+    .string({ error: `Send ${name}.` })
+    .min(1, `Send ${name}.`)
+    // A value with a control character is no order, payment or signature (and Postgres refuses NUL).
+    .refine((value) => !hasControlCharacter(value, { multiLine: true }), `${name} has a control character.`)
+
+/**
+ * THE checkout answer: what Razorpay's checkout hands over on success, whichever way it arrives
+ * (checkout.js's handler, posted by /pay's script or by an API client; the hosted checkout's POST
+ * to /payments/callback; the sandbox's stand-ins). Its signature is checked by verifyCheckoutPayment.
+ */
+export const CheckoutAnswerSchema = z.object({
+  razorpay_order_id: checkoutAnswerField('razorpay_order_id'),
+  razorpay_payment_id: checkoutAnswerField('razorpay_payment_id'),
+  razorpay_signature: checkoutAnswerField('razorpay_signature'),
+})
+export type CheckoutAnswer = z.infer<typeof CheckoutAnswerSchema>
+
+/** The API's verify-payment body: the checkout answer under `razorpayResponse`. */
 export const CheckoutResponseSchema = z.object({
-  razorpayResponse: z.object(
-    {
-      razorpay_order_id: z.string({ error: 'Send razorpay_order_id.' }).min(1, 'Send razorpay_order_id.'),
-      razorpay_payment_id: z.string({ error: 'Send razorpay_payment_id.' }).min(1, 'Send razorpay_payment_id.'),
-      razorpay_signature: z.string({ error: 'Send razorpay_signature.' }).min(1, 'Send razorpay_signature.'),
-    },
-    { error: "Send razorpayResponse: the checkout's success response." },
-  ),
+  razorpayResponse: z.object(CheckoutAnswerSchema.shape, {
+    error: "Send razorpayResponse: the checkout's success response.",
+  }),
 })
 
 /**

@@ -10,7 +10,7 @@ import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
 import { AcceptAgreementSchema, profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
-import { agreementSigning } from '~/server/agreement-signing.server'
+import { acceptAgreement, AGREEMENT_CHANGED_MESSAGE } from '~/server/agreement-signing.server'
 import { requireUser } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { readForm } from '~/server/forms.server'
@@ -68,22 +68,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const formData = await readForm(request)
   if (formData.get('intent') === 'accept-agreement') {
-    const agreement = currentAgreement(businessDetails)
-    const accepted = AcceptAgreementSchema.safeParse(Object.fromEntries(formData))
-    if (!accepted.success || accepted.data.version !== agreement.version) {
-      return data(
-        {
-          agreementError:
-            'The agreement was updated while you were reading it. Please read this version and accept it.',
-        },
-        409,
-      )
-    }
-    await agreementSigning().sign(user.id, {
-      version: agreement.version,
-      textSha256: agreement.textSha256,
+    const shown = AcceptAgreementSchema.safeParse(Object.fromEntries(formData))
+    const accepted = await acceptAgreement(user.id, {
+      shownVersion: shown.success ? shown.data.version : '',
       ip: context.clientIp,
     })
+    if (!accepted.signed) return data({ agreementError: AGREEMENT_CHANGED_MESSAGE }, 409)
     return profileStep({ ...user, agreementAcceptedAt: new Date() }) === 'complete' ? afterWizard(request) : nextStep
   }
 

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import { requireCompleteProfile } from '~/server/auth.server'
-import { activeSubscriptions, pendingPayments } from '~/server/subscriptions.server'
+import { activeSubscriptions } from '~/server/subscriptions.server'
+import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/home'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Research Store' }]

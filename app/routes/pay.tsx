@@ -6,9 +6,10 @@ import { Field, FormMessage, repliedField, StatusButton } from '~/components/for
 import { useIsPending } from '~/components/use-is-pending'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
-import { useGatewayCheckout, type CheckoutFailure, type CheckoutSuccess } from '~/components/use-gateway-checkout'
+import { useGatewayCheckout, type CheckoutFailure } from '~/components/use-gateway-checkout'
 import { ManualPaymentFormSchema } from '~/domain/bank-reference'
 import { cartTotalPaise } from '~/domain/cart'
+import { CheckoutAnswerSchema, type CheckoutAnswer } from '~/domain/checkout-request'
 import {
   CHECKOUT_OUTCOME_MESSAGES,
   checkoutOutcome,
@@ -24,12 +25,12 @@ import { readForm } from '~/server/forms.server'
 import { gatewayCheckout } from '~/server/gateway-checkout.server'
 import {
   cancelGatewayPayment,
-  createManualPayment,
-  PaymentError,
   recordGatewayFailure,
   startGatewayPayment,
   verifyCheckoutPayment,
-} from '~/server/payments.server'
+} from '~/server/payments/gateway.server'
+import { createManualPayment } from '~/server/payments/manual-claims.server'
+import { PaymentError } from '~/server/payments/core.server'
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/pay'
 
@@ -82,11 +83,8 @@ export async function action({ request }: Route.ActionArgs) {
 
   if (intent === 'gateway') {
     const cart = await readCart(request)
-    const shownTotal = Number(form.get('shownTotalPaise'))
     try {
-      const started = await startGatewayPayment(user.id, cart, {
-        expectedAmountPaise: Number.isSafeInteger(shownTotal) ? shownTotal : undefined,
-      })
+      const started = await startGatewayPayment(user.id, cart, { expectedAmountPaise: shownTotalPaise(form) })
       return data({ checkout: gatewayCheckout(user, started, cart, request.url) })
     } catch (error) {
       if (error instanceof PaymentError) return data({ error: error.message }, error.status)
@@ -97,15 +95,13 @@ export async function action({ request }: Route.ActionArgs) {
 
   // The checkout's answers, sent by the page's script (useGatewayCheckout).
   if (intent === 'verify' || intent === 'reverify') {
+    const answer = CheckoutAnswerSchema.safeParse(Object.fromEntries(form))
+    if (!answer.success) return data({ verifyFailed: intent }, 400)
     try {
-      const result = await verifyCheckoutPayment(
-        {
-          orderId: field(form, 'razorpay_order_id'),
-          paymentId: field(form, 'razorpay_payment_id'),
-          signature: field(form, 'razorpay_signature'),
-        },
-        { source: intent === 'verify' ? 'checkout' : 'reverify', userId: user.id },
-      )
+      const result = await verifyCheckoutPayment(answer.data, {
+        source: intent === 'verify' ? 'checkout' : 'reverify',
+        userId: user.id,
+      })
       return data({ verified: result.status }, { headers: { 'Set-Cookie': await serializeCart([]) } })
     } catch (error) {
       if (!(error instanceof PaymentError)) console.error(error)
@@ -133,6 +129,7 @@ export async function action({ request }: Route.ActionArgs) {
       await createManualPayment(user.id, await readCart(request), {
         idempotencyKey: submission.value.paymentKey || undefined,
         utr: submission.value.utr,
+        expectedAmountPaise: shownTotalPaise(form),
       })
     } catch (error) {
       if (error instanceof PaymentError)
@@ -149,6 +146,13 @@ export async function action({ request }: Route.ActionArgs) {
 function field(form: FormData, name: string): string {
   const value = form.get(name)
   return typeof value === 'string' ? value : ''
+}
+
+/** The total the page showed, which both ways to pay send (and the API's `amount`): a changed price refuses the payment. */
+function shownTotalPaise(form: FormData): number | undefined {
+  const value = form.get('shownTotalPaise')
+  const shown = typeof value === 'string' && value !== '' ? Number(value) : Number.NaN
+  return Number.isSafeInteger(shown) ? shown : undefined
 }
 
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
@@ -289,6 +293,7 @@ function ManualPaymentDialog({
       </ol>
       <Form method="post" className="mt-4 space-y-3">
         <input type="hidden" name="paymentKey" value={manualPaymentKey} />
+        <input type="hidden" name="shownTotalPaise" value={totalPaise} />
         <Field
           label="Bank transfer reference (UTR), if you have it"
           hint="Optional. You can also add it later on your subscriptions page."
@@ -320,13 +325,16 @@ function usePayOnWebsite(totalPaise: number) {
   const navigate = useNavigate()
   const [checkoutOpen, setCheckoutOpen] = useState(false)
   const [message, setMessage] = useState<string | undefined>()
-  const lastSuccess = useRef<CheckoutSuccess | null>(null)
+  const lastSuccess = useRef<CheckoutAnswer | null>(null)
   const handled = useRef(new WeakSet<object>())
 
   useEffect(() => {
     const answer = starter.data
     if (starter.state !== 'idle' || !answer || handled.current.has(answer)) return
     handled.current.add(answer)
+    // The effects below answer the fetchers' replies, which arrive from outside React: what the page
+    // says about them is state set here.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if ('error' in answer) return setMessage(answer.error)
     if (!('checkout' in answer)) return
     const { orderId } = answer.checkout
@@ -367,6 +375,7 @@ function usePayOnWebsite(totalPaise: number) {
         setMessage(PAYMENT_VERIFY_FAILED_MESSAGE)
       }
     } else if ('outcome' in answer) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- as above
       setMessage(CHECKOUT_OUTCOME_MESSAGES[answer.outcome])
     }
   }, [reporter.state, reporter.data, reporter, navigate])

@@ -1,6 +1,7 @@
 import { redirect } from 'react-router'
 import { serializeCart } from '~/server/cart.server'
-import { handleCheckoutCallback, PaymentError } from '~/server/payments.server'
+import { handleCheckoutCallback } from '~/server/payments/gateway.server'
+import { PaymentError } from '~/server/payments/core.server'
 import type { Route } from './+types/payments.callback'
 
 /** Nothing to show at this address; someone who opens it lands on their payment page. */

@@ -3,7 +3,12 @@ import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-route
 import { CheckboxButton, FormMessage, primaryButtonClass } from '~/components/forms'
 import { ServiceDescription } from '~/components/service-description'
 import { formatPriceLine } from '~/domain/money'
-import { addServiceToCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
+import {
+  addServiceOnSaleToCart,
+  cartOnSale,
+  removeServiceFromCart,
+  SERVICE_NOT_ON_SALE_MESSAGE,
+} from '~/server/cart.server'
 import { readForm } from '~/server/forms.server'
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/services'
@@ -19,25 +24,21 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const [services, cart] = await Promise.all([getActiveServices(), readCart(request)])
-  const available = new Set(services.map((service) => service.id))
-  const cartIds = cart.filter((id) => available.has(id))
-  const droppedCount = cart.length - cartIds.length
-  // Services taken off sale since they were added leave the cart, with a notice.
-  const headers = droppedCount ? { 'Set-Cookie': await serializeCart(cartIds) } : undefined
-  return data({ services, cartIds, droppedCount }, { headers })
+  const services = await getActiveServices()
+  const { cartIds, droppedCount, setCookie } = await cartOnSale(request, services)
+  return data({ services, cartIds, droppedCount }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined })
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const form = await readForm(request)
   const serviceId = String(form.get('serviceId') ?? '')
   const intent = form.get('intent')
-  if (intent === 'add') {
-    const onSale = (await getActiveServices()).some((service) => service.id === serviceId)
-    if (!onSale) return data({ message: 'That service is no longer available.' }, 400)
-  }
-  const { setCookie } =
-    intent === 'add' ? await addServiceToCart(request, serviceId) : await removeServiceFromCart(request, serviceId)
+  const changed =
+    intent === 'add'
+      ? await addServiceOnSaleToCart(request, serviceId)
+      : await removeServiceFromCart(request, serviceId)
+  if (!changed) return data({ message: SERVICE_NOT_ON_SALE_MESSAGE }, 400)
+  const { setCookie } = changed
   // A plain form post gets the page again (post/redirect/get); a click sent by script only the cookie.
   if (form.get('via') === 'script') return data({ message: undefined }, { headers: { 'Set-Cookie': setCookie } })
   return redirect('/services', { headers: { 'Set-Cookie': setCookie } })

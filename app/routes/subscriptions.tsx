@@ -10,8 +10,9 @@ import { formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { readForm } from '~/server/forms.server'
-import { setManualPaymentUtr } from '~/server/payments.server'
-import { activeSubscriptions, pendingPayments } from '~/server/subscriptions.server'
+import { setManualPaymentUtr } from '~/server/payments/manual-claims.server'
+import { activeSubscriptions } from '~/server/subscriptions.server'
+import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/subscriptions'
 
 export const meta: Route.MetaFunction = () => [{ title: 'My subscriptions | Research Store' }]

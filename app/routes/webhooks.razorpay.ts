@@ -1,5 +1,5 @@
 import { postOnly } from '~/server/api.server'
-import { handleWebhook } from '~/server/payments.server'
+import { handleWebhook } from '~/server/payments/webhooks.server'
 import type { Route } from './+types/webhooks.razorpay'
 
 export const loader = postOnly

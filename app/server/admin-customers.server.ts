@@ -1,5 +1,5 @@
 import { CUSTOMER_SEARCH_LIMIT, CUSTOMER_SEARCH_MIN_LENGTH, type GrantSubscription } from '~/domain/admin'
-import type { CartItem } from '~/domain/cart'
+import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
 import { profileStep } from '~/domain/profile'
 import { isUuid } from '~/domain/uuid'
@@ -81,7 +81,7 @@ export async function customerForAdmin(userId: string) {
   return {
     ...user,
     profileStep: profileStep(user),
-    payments: user.payments.map(({ cart, ...payment }) => ({ ...payment, cart: cart as CartItem[] })),
+    payments: user.payments.map(({ cart, ...payment }) => ({ ...payment, cart: readCartSnapshot(cart) })),
   }
 }
 

@@ -1,5 +1,5 @@
 import { EXPORT_MAX_ROWS, type ExportRequest } from '~/domain/admin'
-import type { CartItem } from '~/domain/cart'
+import { readCartSnapshot } from '~/domain/cart'
 import { toCsv } from '~/domain/csv'
 import { formatIndiaDateTime, indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { PAISE_PER_RUPEE } from '~/domain/money'
@@ -106,7 +106,7 @@ async function paymentRows(createdAt: Range, maxRows: number) {
       payment.user.phone,
       payment.user.email,
       payment.user.pan,
-      (payment.cart as CartItem[])
+      readCartSnapshot(payment.cart)
         .map((item) => `${item.name} (Rs. ${rupees(item.pricePaise)}, ${item.durationDays} days)`)
         .join('; '),
       rupees(payment.amountPaise),
@@ -149,7 +149,7 @@ async function subscriptionRows(startsAt: Range, maxRows: number) {
       'Grant reason',
     ],
     rows: subscriptions.map((subscription) => {
-      const paidItem = ((subscription.payment?.cart ?? []) as CartItem[]).find(
+      const paidItem = readCartSnapshot(subscription.payment?.cart ?? []).find(
         (item) => item.serviceId === subscription.serviceId,
       )
       return [

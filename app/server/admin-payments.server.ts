@@ -1,12 +1,13 @@
 import type { GatewayPaymentFilter } from '~/domain/admin'
-import type { CartItem } from '~/domain/cart'
+import { readCartSnapshot, type CartItem } from '~/domain/cart'
 import { indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
+import { openManualClaimWhere } from '~/domain/payment-status'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
 import { notifyCustomer } from './notify.server'
-import { confirmManualPayment, openManualClaim, rejectManualPayment } from './payments.server'
-import { PaymentStateError } from './subscriptions.server'
+import { confirmManualPayment, rejectManualPayment } from './payments/manual-claims.server'
+import { PaymentStateError } from './payments/core.server'
 
 /** Rows per list: the review queue is short in practice; the gateway list is a recent window. */
 export const ADMIN_LIST_LIMIT = 200
@@ -19,7 +20,7 @@ const customerSelect = { id: true, name: true, phone: true, email: true } as con
  */
 export async function pendingManualPaymentsForReview(now: Date) {
   const rows = await prisma.payment.findMany({
-    where: openManualClaim(now),
+    where: openManualClaimWhere(now),
     orderBy: { createdAt: 'asc' },
     take: ADMIN_LIST_LIMIT,
     select: {
@@ -35,7 +36,7 @@ export async function pendingManualPaymentsForReview(now: Date) {
   })
   return rows.map(({ cart, expiresAt, ...row }) => ({
     ...row,
-    cart: cart as CartItem[],
+    cart: readCartSnapshot(cart),
     expiresAt: expiresAt!,
     ageMs: now.getTime() - row.createdAt.getTime(),
     timeLeftMs: expiresAt!.getTime() - now.getTime(),
@@ -72,7 +73,7 @@ export async function gatewayPaymentsForAdmin(filter: GatewayPaymentFilter) {
       user: { select: customerSelect },
     },
   })
-  return rows.map(({ cart, ...row }) => ({ ...row, cart: cart as CartItem[] }))
+  return rows.map(({ cart, ...row }) => ({ ...row, cart: readCartSnapshot(cart) }))
 }
 
 export type ReviewOutcome = { ok: true; message: string } | { ok: false; status: 404 | 409; message: string }
@@ -169,7 +170,7 @@ export async function rejectPaymentAsAdmin(
     await notifyCustomer({
       email: payment.user.email,
       subject: 'We could not verify your payment',
-      body: `Hello ${payment.user.name ?? ''}, we could not find your transfer of Rs. ${formatRupees(payment.amountPaise)} for ${serviceNames(payment.cart as CartItem[])}. Reason: ${payment.rejectedReason}`,
+      body: `Hello ${payment.user.name ?? ''}, we could not find your transfer of Rs. ${formatRupees(payment.amountPaise)} for ${serviceNames(readCartSnapshot(payment.cart))}. Reason: ${payment.rejectedReason}`,
     })
   }
   return { ok: true, message: 'Payment rejected; the customer was e-mailed the reason.' }

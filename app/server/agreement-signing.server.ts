@@ -1,3 +1,5 @@
+import { currentAgreement } from '~/content/legal/agreement.server'
+import { businessDetails } from './business.server'
 import { env, type Env } from './env.server'
 import { recordAgreementAcceptance } from './profile.server'
 
@@ -25,4 +27,28 @@ export function agreementSigning(settings: Pick<Env, 'AGREEMENT_SIGNING'> = env)
     case 'click-accept':
       return clickAccept
   }
+}
+
+export const AGREEMENT_CHANGED_MESSAGE =
+  'The agreement was updated while you were reading it. Please read this version and accept it.'
+
+export type AgreementAcceptance = { signed: true; version: string } | { signed: false; currentVersion: string }
+
+/**
+ * THE acceptance of the agreement, for /details and `POST /api/v1/users/set-agreement`: signs the
+ * version the customer was shown, and refuses (signing nothing) when that is no longer the current
+ * text. `shownVersion` undefined is the original API client, which shows no version: it accepts the
+ * current text, the one `GET /api/v1/agreement` serves.
+ */
+export async function acceptAgreement(
+  userId: string,
+  { shownVersion, ip }: { shownVersion: string | undefined; ip: string },
+  now = new Date(),
+): Promise<AgreementAcceptance> {
+  const agreement = currentAgreement(businessDetails)
+  if (shownVersion !== undefined && shownVersion !== agreement.version) {
+    return { signed: false, currentVersion: agreement.version }
+  }
+  await agreementSigning().sign(userId, { version: agreement.version, textSha256: agreement.textSha256, ip }, now)
+  return { signed: true, version: agreement.version }
 }

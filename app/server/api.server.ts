@@ -6,10 +6,12 @@ import { PAISE_PER_RUPEE } from '~/domain/money'
 import { profileStep, type ProfileStep } from '~/domain/profile'
 import { CheckoutResponseSchema } from '~/domain/checkout-request'
 import { CONTROL_CHARACTER_MESSAGE, jsonHasControlCharacter } from '~/domain/plain-text'
-import { PaymentError, verifyCheckoutPayment } from './payments.server'
+import { PaymentError } from './payments/core.server'
+import { verifyCheckoutPayment } from './payments/gateway.server'
 import type { ServiceListing } from './services.server'
 import { getSessionUser, type SessionUser } from './session.server'
-import type { ActiveSubscription, PendingPayment } from './subscriptions.server'
+import type { ActiveSubscription } from './subscriptions.server'
+import type { PendingPayment } from './payments/core.server'
 
 /** The JSON API's error shape: `{ message }`, plus per-field messages on a 400. */
 export function apiError(
@@ -246,14 +248,7 @@ export async function verifyPaymentCall(request: Request, source: 'checkout' | '
   const user = await requireApiUser(request)
   const { razorpayResponse } = await readJsonBody(request, CheckoutResponseSchema)
   try {
-    const result = await verifyCheckoutPayment(
-      {
-        orderId: razorpayResponse.razorpay_order_id,
-        paymentId: razorpayResponse.razorpay_payment_id,
-        signature: razorpayResponse.razorpay_signature,
-      },
-      { source, userId: user.id },
-    )
+    const result = await verifyCheckoutPayment(razorpayResponse, { source, userId: user.id })
     if (result.status === 'pending') {
       return Response.json(
         {

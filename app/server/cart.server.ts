@@ -4,6 +4,7 @@ import { isUuid } from '~/domain/uuid'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import { serverSecret } from './secrets.server'
+import { getActiveServices } from './services.server'
 
 /** A cart is worth keeping for a while, but not forever: 30 days. */
 const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60
@@ -45,6 +46,32 @@ export async function removeServiceFromCart(
 ): Promise<{ ids: string[]; setCookie: string }> {
   const ids = removeFromCart(await readCart(request), serviceId)
   return { ids, setCookie: await serializeCart(ids) }
+}
+
+export const SERVICE_NOT_ON_SALE_MESSAGE = 'That service is no longer available.'
+
+/** Adds a service to the request's cart only while it is on sale; null (nothing changed) when it is not. */
+export async function addServiceOnSaleToCart(
+  request: Request,
+  serviceId: string,
+): Promise<{ ids: string[]; setCookie: string } | null> {
+  const onSale = (await getActiveServices()).some((service) => service.id === serviceId)
+  return onSale ? addServiceToCart(request, serviceId) : null
+}
+
+/**
+ * The request's cart as the catalogue shows it: only services still on sale. Services taken off
+ * sale since they were added leave the cart (`setCookie` rewrites it) and are counted for a notice.
+ */
+export async function cartOnSale(
+  request: Request,
+  onSale: readonly { id: string }[],
+): Promise<{ cartIds: string[]; droppedCount: number; setCookie: string | undefined }> {
+  const cart = await readCart(request)
+  const available = new Set(onSale.map((service) => service.id))
+  const cartIds = cart.filter((id) => available.has(id))
+  const droppedCount = cart.length - cartIds.length
+  return { cartIds, droppedCount, setCookie: droppedCount ? await serializeCart(cartIds) : undefined }
 }
 
 export type PricedCart = {

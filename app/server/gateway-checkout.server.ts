@@ -1,10 +1,10 @@
 import { checkoutDescription, type GatewayCheckout } from '~/domain/gateway-checkout'
 import { businessDetails } from './business.server'
-import type { StartedGatewayPayment } from './payments.server'
-import { paymentGateway } from './razorpay.server'
+import type { StartedGatewayPayment } from './payments/gateway.server'
+import { paymentGateway } from './payment-gateway.server'
 import type { SessionUser } from './session.server'
 
-/** Razorpay's addresses (research/razorpay.md sections 3 and 4.1); the CSP in server/http.ts allows them. */
+/** Razorpay's addresses (docs/payments.md: Standard and Hosted Checkout); the CSP in server/http.ts allows them. */
 const RAZORPAY_CHECKOUT_SCRIPT = 'https://checkout.razorpay.com/v1/checkout.js'
 const RAZORPAY_HOSTED_CHECKOUT = 'https://api.razorpay.com/v1/checkout/embedded'
 

@@ -1,7 +1,7 @@
 import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import { prisma } from './db.server'
-import { enqueueEmail } from './jobs.server'
+import { enqueueEmail } from './queue.server'
 
 export type CustomerNotice = { email: string | null; subject: string; body: string }
 

@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { OTP_DIGITS, OTP_RESEND_MEMORY_MS, otpResendWaitMs } from '~/domain/sign-in'
 import { prisma } from './db.server'
-import { enqueueOtpSms } from './jobs.server'
+import { enqueueOtpSms } from './queue.server'
 import { consumeRateLimits, describeWait, rateLimitWaitMs, type RateLimitRule } from './rate-limit.server'
 import { serverSecret } from './secrets.server'
 

@@ -1,10 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import Razorpay from 'razorpay'
-import { env, type Env } from './env.server'
-import { serverSecret } from './secrets.server'
 
 // ---------------------------------------------------------------------------------------------
-// Signatures (research/razorpay.md section 2). Hex HMAC-SHA256, compared in constant time.
+// Signatures (docs/payments.md, "Razorpay facts the code relies on"). Hex HMAC-SHA256, compared in constant time.
 
 function hmacSha256Hex(secret: string, message: string | Uint8Array): string {
   return createHmac('sha256', secret).update(message).digest('hex')
@@ -48,7 +46,8 @@ export function isValidWebhookSignature(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The gateway interface and the real Razorpay client.
+// The gateway interface and the real Razorpay client. Which gateway this process uses is
+// payment-gateway.server.ts's choice.
 
 /** Every failure talking to the gateway, with a message a log reader understands. */
 export class GatewayError extends Error {
@@ -202,146 +201,4 @@ export function razorpayGateway(config: {
         fromSdkPayment((await sdk.payments.fetch(paymentId)) as SdkPayment),
       ),
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sandbox (demo mode and tests): the real client above, with sandbox keys, whose HTTPS calls to
-// api.razorpay.com a local fake of Razorpay's API answers (razorpay-sandbox.server.ts, over MSW's
-// Node interceptor). That module, and msw with it, is imported only when the sandbox is used.
-
-export const SANDBOX_KEY_ID = 'rzp_test_sandbox'
-
-/** The sandbox signs with these, so our real verification runs; derived from SESSION_SECRET, never configured. */
-export function sandboxSecrets(): { keySecret: string; webhookSecret: string } {
-  return {
-    keySecret: serverSecret('razorpay-sandbox-key-secret'),
-    webhookSecret: serverSecret('razorpay-sandbox-webhook-secret'),
-  }
-}
-
-/** The sandbox is for demo mode and tests only; in production mode it would accept payments nobody made. */
-export function assertSandboxAllowed(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'>): void {
-  if (!mode.DEMO_MODE && mode.NODE_ENV !== 'test') {
-    throw new Error(
-      'The sandbox payment gateway cannot run with DEMO_MODE=0: set RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET and RAZORPAY_WEBHOOK_SECRET',
-    )
-  }
-}
-
-/** A refusal by the sandbox, with Razorpay's wording where it has one; `status` for the /dev/sandbox routes. */
-export class SandboxError extends Error {
-  override name = 'SandboxError'
-  constructor(
-    message: string,
-    readonly status: 400 | 404,
-  ) {
-    super(message)
-  }
-}
-
-export type SandboxOutcome = 'captured' | 'authorized' | 'failed'
-export type SandboxWebhookEvent = 'payment.captured' | 'payment.failed' | 'order.paid' | 'payment.authorized'
-export type SignedCheckoutFields = {
-  razorpay_order_id: string
-  razorpay_payment_id: string
-  razorpay_signature: string
-}
-export type WebhookDelivery = { event: SandboxWebhookEvent; rawBody: string; signature: string; eventId: string }
-export type WebhookDeliveryAnswer = { event: SandboxWebhookEvent; eventId: string; status: number; body: unknown }
-
-/** What Razorpay sends for a payment that ended so (of the events a store subscribes to). */
-export const WEBHOOK_EVENTS_FOR_OUTCOME: Record<SandboxOutcome, SandboxWebhookEvent[]> = {
-  captured: ['payment.captured', 'order.paid'],
-  authorized: ['payment.authorized'],
-  failed: ['payment.failed'],
-}
-
-/** The headers Razorpay sends with a webhook delivery. */
-export function webhookHeaders(delivery: WebhookDelivery): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'x-razorpay-signature': delivery.signature,
-    'x-razorpay-event-id': delivery.eventId,
-  }
-}
-
-/** The sandbox gateway (razorpay-sandbox.server.ts): the real client plus what Razorpay does outside its API. */
-export type SandboxGateway = PaymentGateway & {
-  name: 'sandbox'
-  /**
-   * What checkout.js does when the customer pays: a gateway payment for the order with this
-   * outcome, and the three fields the checkout posts back, signed with the sandbox key secret.
-   * Refused (SandboxError) for an unknown order and for one already paid.
-   */
-  pay(orderId: string, outcome?: SandboxOutcome): SignedCheckoutFields
-  /**
-   * A payment reported failed or authorized is captured later (late authorisation). If another
-   * payment paid the order meanwhile, Razorpay refunds this one instead.
-   */
-  capture(paymentId: string): void
-  /** A webhook delivery as Razorpay signs it: raw body, signature header and event id header. */
-  webhook(event: SandboxWebhookEvent, paymentId: string): WebhookDelivery
-  /** Sends a delivery the way Razorpay's servers do: a POST of the raw body to `url`, with its headers. */
-  deliverWebhook(delivery: WebhookDelivery, url: string | URL): Promise<WebhookDeliveryAnswer>
-}
-
-let sandboxLoading: Promise<SandboxGateway> | undefined
-
-function loadSandbox(): Promise<SandboxGateway> {
-  return (sandboxLoading ??= import('./razorpay-sandbox.server').then(
-    (sandbox) => sandbox.sandboxGateway(),
-    (error: unknown) => {
-      sandboxLoading = undefined
-      const detail = error instanceof Error ? error.message : String(error)
-      throw new Error(
-        `The sandbox payment gateway could not load (it needs the msw package: run npm install): ${detail}`,
-      )
-    },
-  ))
-}
-
-/**
- * The gateway without RAZORPAY keys. Its keys are known at once (checkout options need them); the
- * fake API is installed on the first call to the gateway, by loading the sandbox module.
- */
-function lazySandboxGateway(): PaymentGateway {
-  assertSandboxAllowed(env)
-  return {
-    name: 'sandbox',
-    keyId: SANDBOX_KEY_ID,
-    ...sandboxSecrets(),
-    createOrder: async (input) => (await loadSandbox()).createOrder(input),
-    fetchOrderPayments: async (orderId) => (await loadSandbox()).fetchOrderPayments(orderId),
-    fetchPayment: async (paymentId) => (await loadSandbox()).fetchPayment(paymentId),
-  }
-}
-
-let configuredGateway: PaymentGateway | undefined
-
-/** The real Razorpay when its key is configured (always in a deployment: env validation requires it), else the sandbox. */
-export function paymentGateway(): PaymentGateway {
-  if (configuredGateway) return configuredGateway
-  if (env.RAZORPAY_KEY_ID) {
-    if (!env.RAZORPAY_KEY_SECRET || !env.RAZORPAY_WEBHOOK_SECRET) {
-      throw new Error('RAZORPAY_KEY_ID is set but RAZORPAY_KEY_SECRET or RAZORPAY_WEBHOOK_SECRET is not')
-    }
-    configuredGateway = razorpayGateway({
-      keyId: env.RAZORPAY_KEY_ID,
-      keySecret: env.RAZORPAY_KEY_SECRET,
-      webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
-    })
-  } else {
-    configuredGateway = lazySandboxGateway()
-  }
-  return configuredGateway
-}
-
-/**
- * The sandbox this process pays through, for the demo's stand-ins for checkout.js and Razorpay's
- * servers (/dev/sandbox/*); null in a deployment (DEMO_MODE=0) or when the real gateway is configured.
- */
-export async function demoSandbox(): Promise<SandboxGateway | null> {
-  if (!env.DEMO_MODE && env.NODE_ENV !== 'test') return null
-  if (paymentGateway().name !== 'sandbox') return null
-  return loadSandbox()
 }

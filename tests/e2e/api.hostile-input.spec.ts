@@ -351,10 +351,8 @@ const BATTERY: Record<string, HostileCase[]> = {
       location: '/pay?outcome=dismissed',
     },
   ],
-  'routes/dev.outbox.tsx': [
-    { what: 'NUL in the recipient', url: `/dev/outbox?to=${encodeURIComponent(NUL)}`, status: 400 },
-  ],
-  'routes/dev.outbox.json.ts': [
+  'demo/outbox.tsx': [{ what: 'NUL in the recipient', url: `/dev/outbox?to=${encodeURIComponent(NUL)}`, status: 400 }],
+  'demo/outbox.json.ts': [
     { what: 'everyone’s codes at once', url: '/dev/outbox.json', status: 400, says: 'is required: the phone number' },
     {
       what: 'NUL in the recipient',
@@ -467,7 +465,7 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_FOUND_PAGE,
     },
   ],
-  'routes/dev.sandbox.pay.ts': [
+  'demo/sandbox.pay.ts': [
     {
       what: 'an order that does not exist',
       method: 'POST',
@@ -484,7 +482,7 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: CONTROL_CHARACTERS,
     },
   ],
-  'routes/dev.sandbox.checkout.tsx': [
+  'demo/sandbox.checkout.tsx': [
     {
       what: 'a return address on another site (the stand-in must not post signed fields elsewhere)',
       method: 'POST',
@@ -499,7 +497,7 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: 'Send order_id, and callback_url and cancel_url on this store.',
     },
   ],
-  'routes/dev.sandbox.checkout-script.ts': [
+  'demo/sandbox.checkout-script.ts': [
     { what: 'a write to a script', method: 'POST', url: '/dev/sandbox/checkout.js', form: { x: '1' }, status: 405 },
   ],
   'routes/webhooks.razorpay.ts': [

@@ -3,7 +3,7 @@ import * as exportRoute from '~/routes/admin/export'
 import * as exportCsvRoute from '~/routes/admin/export-csv'
 import { exportCsv } from '~/server/admin-export.server'
 import { prisma } from '~/server/db.server'
-import { markPaymentPaid } from '~/server/subscriptions.server'
+import { markPaymentPaid } from '~/server/payments/core.server'
 import { createSession } from '~/server/session.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 

@@ -7,10 +7,11 @@ import {
   rejectPaymentAsAdmin,
 } from '~/server/admin-payments.server'
 import { prisma } from '~/server/db.server'
-import { settlePayments, stopJobs } from '~/server/jobs.server'
+import { settlePayments } from '~/server/jobs.server'
+import { stopJobs } from '~/server/queue.server'
 import { deliverEmail } from '~/server/mail.server'
-import { createManualPayment, MANUAL_PAYMENT_EXPIRY_DAYS } from '~/server/payments.server'
-import { pendingPayments } from '~/server/subscriptions.server'
+import { createManualPayment, MANUAL_PAYMENT_EXPIRY_DAYS } from '~/server/payments/manual-claims.server'
+import { pendingPayments } from '~/server/payments/core.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
 

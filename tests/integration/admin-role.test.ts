@@ -4,7 +4,7 @@ import { applyAdminPhones, DEMO_ADMIN_PHONE, requireAdmin, roleForPhone } from '
 import { signInWithVerifiedCode } from '~/server/auth.server'
 import { prisma } from '~/server/db.server'
 import { env } from '~/server/env.server'
-import { stopJobs } from '~/server/jobs.server'
+import { stopJobs } from '~/server/queue.server'
 import { requestOtp } from '~/server/otp.server'
 import { createSession } from '~/server/session.server'
 

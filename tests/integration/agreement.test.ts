@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { currentAgreement } from '~/content/legal/agreement.server'
 import { businessDetails } from '~/server/business.server'
+import * as setAgreementRoute from '~/routes/api.v1/users.set-agreement'
 import { action } from '~/routes/details'
 import { agreementSigning } from '~/server/agreement-signing.server'
 import { prisma } from '~/server/db.server'
@@ -77,5 +78,37 @@ describe('the agreement-signing hook', () => {
       agreementTextSha256: AGREEMENT.textSha256,
       agreementIp: '198.51.100.7',
     })
+  })
+})
+
+describe('POST /api/v1/users/set-agreement', () => {
+  const signViaApi = async (cookie: string, body?: unknown) =>
+    (await setAgreementRoute.action({
+      request: new Request('http://localhost/api/v1/users/set-agreement', {
+        method: 'POST',
+        headers: { Cookie: cookie.split(';')[0]!, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }),
+      params: {},
+      context: { cspNonce: '', clientIp: '203.0.113.9' },
+    } as never)) as Response
+
+  it('refuses a version that is no longer current, as /details does, and records nothing', async () => {
+    await prisma.user.deleteMany()
+    const user = await userAtAgreementStep()
+    const response = await signViaApi(await createSession(user.id), { version: 'agreement-000000000000' })
+    expect(response.status).toBe(409)
+    expect(await response.json()).toMatchObject({ data: { version: AGREEMENT.version } })
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).agreementAcceptedAt).toBeNull()
+  })
+
+  it('signs the version the client showed, or without one (the original clients send no body) the current one', async () => {
+    await prisma.user.deleteMany()
+    const user = await userAtAgreementStep()
+    const cookie = await createSession(user.id)
+    const shown = await signViaApi(cookie, { version: AGREEMENT.version })
+    expect(shown.status).toBe(200)
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).agreementVersion).toBe(AGREEMENT.version)
+    expect((await signViaApi(cookie)).status).toBe(200)
   })
 })

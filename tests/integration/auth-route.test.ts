@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import { action } from '~/routes/auth'
 import { prisma } from '~/server/db.server'
-import { stopJobs } from '~/server/jobs.server'
+import { stopJobs } from '~/server/queue.server'
 
 afterAll(() => stopJobs())
 

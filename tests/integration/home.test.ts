@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { loader } from '~/routes/home'
 import { prisma } from '~/server/db.server'
-import { confirmManualPayment, createManualPayment } from '~/server/payments.server'
+import { confirmManualPayment, createManualPayment } from '~/server/payments/manual-claims.server'
 import { createSession } from '~/server/session.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
 import { prisma } from '~/server/db.server'
-import { setManualPaymentUtr } from '~/server/payments.server'
-import { pendingPayments } from '~/server/subscriptions.server'
+import { setManualPaymentUtr } from '~/server/payments/manual-claims.server'
+import { pendingPayments } from '~/server/payments/core.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 
 async function claim(

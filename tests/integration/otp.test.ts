@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import { prisma } from '~/server/db.server'
-import { stopJobs } from '~/server/jobs.server'
+import { stopJobs } from '~/server/queue.server'
 import { OTP_RESEND_COOLDOWN_MS, OTP_RESEND_WAIT_MAX_MS } from '~/domain/sign-in'
 import {
   OTP_ADDRESS_WINDOW_MS,

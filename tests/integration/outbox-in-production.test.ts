@@ -14,8 +14,8 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
       SMTP_URL: 'smtp://localhost:2525',
       MAIL_FROM: 'store@example.in',
     })
-    const page = await import('~/routes/dev.outbox')
-    const json = await import('~/routes/dev.outbox.json')
+    const page = await import('~/demo/outbox')
+    const json = await import('~/demo/outbox.json')
     const args = {
       request: new Request('http://localhost/dev/outbox.json?to=%2B919876543210'),
       params: {},
@@ -28,7 +28,7 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
   })
 
   it('has no sandbox checkout either: /dev/sandbox/pay answers 404', async () => {
-    const sandbox = await import('~/routes/dev.sandbox.pay')
+    const sandbox = await import('~/demo/sandbox.pay')
     const request = new Request('http://localhost/dev/sandbox/pay', {
       method: 'POST',
       body: JSON.stringify({ orderId: 'order_x' }),
@@ -38,8 +38,8 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
   })
 
   it('has no stand-in hosted checkout or checkout.js either: both answer 404', async () => {
-    const page = await import('~/routes/dev.sandbox.checkout')
-    const script = await import('~/routes/dev.sandbox.checkout-script')
+    const page = await import('~/demo/sandbox.checkout')
+    const script = await import('~/demo/sandbox.checkout-script')
     const form = new URLSearchParams({
       order_id: 'order_x',
       callback_url: 'http://localhost/payments/callback',
@@ -54,12 +54,12 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
   })
 
   it("uses the real gateway and never installs the sandbox's fake API", async () => {
-    const { paymentGateway, demoSandbox } = await import('~/server/razorpay.server')
+    const { paymentGateway, demoSandbox } = await import('~/server/payment-gateway.server')
     expect(paymentGateway()).toMatchObject({ name: 'razorpay', keyId: 'rzp_live_abc' })
     expect(await demoSandbox()).toBeNull()
-    // The fake API keeps its state here once installed (razorpay-sandbox.server.ts).
+    // The fake API keeps its state here once installed (app/demo/razorpay-sandbox.server.ts).
     expect((globalThis as { razorpaySandbox?: unknown }).razorpaySandbox).toBeUndefined()
-    const { sandboxGateway } = await import('~/server/razorpay-sandbox.server')
+    const { sandboxGateway } = await import('~/demo/razorpay-sandbox.server')
     expect(() => sandboxGateway()).toThrow(/cannot run with DEMO_MODE=0/)
     expect((globalThis as { razorpaySandbox?: unknown }).razorpaySandbox).toBeUndefined()
   })

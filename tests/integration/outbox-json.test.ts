@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { recordOutboxMessage } from '~/server/outbox.server'
-import { loader } from '~/routes/dev.outbox.json'
+import { loader } from '~/demo/outbox.json'
 
 const load = (url: string) => loader({ request: new Request(url), params: {}, context: {} } as never)
 

@@ -3,9 +3,9 @@ import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { prisma } from '~/server/db.server'
 import { PAYMENT_START_FAILED_MESSAGE } from '~/domain/gateway-checkout'
-import { startGatewayPayment } from '~/server/payments.server'
+import { startGatewayPayment } from '~/server/payments/gateway.server'
 import { razorpayGateway } from '~/server/razorpay.server'
-import { pendingPayments } from '~/server/subscriptions.server'
+import { pendingPayments } from '~/server/payments/core.server'
 import { createService, createUser } from '../support/payment-fixtures'
 
 // The real Razorpay client, its HTTP answered by MSW's Node interceptor (no network).

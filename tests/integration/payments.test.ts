@@ -6,31 +6,27 @@ import { prisma } from '~/server/db.server'
 import {
   ALREADY_PAID_MESSAGE,
   cancelGatewayPayment,
+  GATEWAY_ORDER_REUSE_MS,
+  handleCheckoutCallback,
+  recordGatewayFailure,
+  startGatewayPayment,
+  verifyCheckoutPayment,
+} from '~/server/payments/gateway.server'
+import {
   confirmManualPayment,
   createManualPayment,
   expireManualPayments,
-  GATEWAY_ORDER_REUSE_MS,
-  handleCheckoutCallback,
-  handleWebhook,
-  webhookDeliveryKey,
   MANUAL_DUPLICATE_WINDOW_MS,
   MANUAL_OPEN_CLAIMS_MAX,
   MANUAL_PAYMENT_EXPIRY_DAYS,
-  PaymentError,
-  reconcileOpenOrders,
-  RECONCILE_AFTER_MS,
-  recordGatewayFailure,
   rejectManualPayment,
-  startGatewayPayment,
-  verifyCheckoutPayment,
-} from '~/server/payments.server'
+} from '~/server/payments/manual-claims.server'
+import { handleWebhook, webhookDeliveryKey } from '~/server/payments/webhooks.server'
+import { reconcileOpenOrders, RECONCILE_AFTER_MS } from '~/server/payments/reconciliation.server'
 import { checkoutSignature, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
-import { sandboxGateway } from '~/server/razorpay-sandbox.server'
-import {
-  GATEWAY_LATE_AUTHORISATION_WINDOW_MS,
-  pendingPayments,
-  WEBHOOK_PAY_WAIT_MS,
-} from '~/server/subscriptions.server'
+import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
+import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
+import { PaymentError, pendingPayments, WEBHOOK_PAY_WAIT_MS } from '~/server/payments/core.server'
 import { createService, createUser } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
 
@@ -52,16 +48,6 @@ const quiet = () => {
   vi.spyOn(console, 'error').mockImplementation(() => {})
   vi.spyOn(console, 'info').mockImplementation(() => {})
 }
-
-const toResponse = (signed: {
-  razorpay_order_id: string
-  razorpay_payment_id: string
-  razorpay_signature: string
-}) => ({
-  orderId: signed.razorpay_order_id,
-  paymentId: signed.razorpay_payment_id,
-  signature: signed.razorpay_signature,
-})
 
 describe('startGatewayPayment', () => {
   it('prices the cart from current database prices and sends only our payment id to the gateway', async () => {
@@ -198,7 +184,7 @@ describe('verifyCheckoutPayment', () => {
   it('pays a correctly signed, captured payment with subscriptions ending exactly d x 24 h after payment', async () => {
     const { userId, equity, swing, started } = await startedCheckout()
     const paidAt = new Date('2026-11-22T18:29:59.999Z')
-    const result = await verifyCheckoutPayment(toResponse(gateway.pay(started.orderId)), { gateway, now: paidAt })
+    const result = await verifyCheckoutPayment(gateway.pay(started.orderId), { gateway, now: paidAt })
     expect(result).toEqual({ status: 'paid', paymentId: started.paymentId, alreadyPaid: false })
     const subscriptions = await prisma.subscription.findMany({ where: { userId } })
     expect(subscriptions.find((s) => s.serviceId === equity.id)!.endsAt.toISOString()).toBe('2026-12-22T18:29:59.999Z')
@@ -211,24 +197,29 @@ describe('verifyCheckoutPayment', () => {
     quiet()
     const first = await startedCheckout()
     const paidFirst = gateway.pay(first.started.orderId)
-    await verifyCheckoutPayment(toResponse(paidFirst), { gateway })
+    await verifyCheckoutPayment(paidFirst, { gateway })
 
     const { userId, started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
     const attempts = [
-      { ...toResponse(signed), signature: 'f'.repeat(64) },
+      { ...signed, razorpay_signature: 'f'.repeat(64) },
       {
-        ...toResponse(signed),
-        signature: checkoutSignature(started.orderId, signed.razorpay_payment_id, 'guessed-secret'),
+        ...signed,
+        razorpay_signature: checkoutSignature(started.orderId, signed.razorpay_payment_id, 'guessed-secret'),
       },
-      { ...toResponse(signed), signature: undefined },
-      { ...toResponse(signed), signature: '' },
+      // A caller that skipped CheckoutAnswerSchema.
+      { ...signed, razorpay_signature: undefined as unknown as string },
+      { ...signed, razorpay_signature: '' },
       // The first customer's valid signature, replayed against this order.
-      { orderId: started.orderId, paymentId: paidFirst.razorpay_payment_id, signature: paidFirst.razorpay_signature },
+      {
+        razorpay_order_id: started.orderId,
+        razorpay_payment_id: paidFirst.razorpay_payment_id,
+        razorpay_signature: paidFirst.razorpay_signature,
+      },
       // A signature over the browser's order id swapped in the wrong order.
       {
-        ...toResponse(signed),
-        signature: checkoutSignature(signed.razorpay_payment_id, started.orderId, gateway.keySecret),
+        ...signed,
+        razorpay_signature: checkoutSignature(signed.razorpay_payment_id, started.orderId, gateway.keySecret),
       },
     ]
     for (const attempt of attempts) {
@@ -239,7 +230,7 @@ describe('verifyCheckoutPayment', () => {
     }
     // The first payment's own order and payment, posted for the second order, does not exist there either.
     await expect(
-      verifyCheckoutPayment({ ...toResponse(paidFirst), orderId: 'order_unknown' }, { gateway }),
+      verifyCheckoutPayment({ ...paidFirst, razorpay_order_id: 'order_unknown' }, { gateway }),
     ).rejects.toMatchObject({ code: 'not-found' })
     expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
       status: 'CREATED',
@@ -251,12 +242,12 @@ describe('verifyCheckoutPayment', () => {
   it('keeps an authorised but uncaptured payment pending until the capture is reported', async () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId, 'authorized')
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway })).toEqual({
+    expect(await verifyCheckoutPayment(signed, { gateway })).toEqual({
       status: 'pending',
       paymentId: started.paymentId,
     })
     gateway.capture(signed.razorpay_payment_id)
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({
+    expect(await verifyCheckoutPayment(signed, { gateway, source: 'reverify' })).toMatchObject({
       status: 'paid',
       alreadyPaid: false,
     })
@@ -265,8 +256,8 @@ describe('verifyCheckoutPayment', () => {
   it('answers a repeated verify with alreadyPaid', async () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
-    await verifyCheckoutPayment(toResponse(signed), { gateway })
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({
+    await verifyCheckoutPayment(signed, { gateway })
+    expect(await verifyCheckoutPayment(signed, { gateway, source: 'reverify' })).toMatchObject({
       status: 'paid',
       alreadyPaid: true,
     })
@@ -419,8 +410,8 @@ describe('every path into paid, racing', () => {
       } as never)
 
     const [verified, reverified, callbackAnswer, callbackAgain, ...rest] = await Promise.all([
-      verifyCheckoutPayment(toResponse(signed), { gateway }),
-      verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' }),
+      verifyCheckoutPayment(signed, { gateway }),
+      verifyCheckoutPayment(signed, { gateway, source: 'reverify' }),
       callback(),
       callback(),
       handleWebhook(captured.rawBody, captured.signature, { gateway }),
@@ -716,12 +707,12 @@ describe('failures along the way', () => {
     const { started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
     const down: PaymentGateway = { ...gateway, fetchPayment: () => Promise.reject(new Error('gateway down')) }
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway: down })).toEqual({
+    expect(await verifyCheckoutPayment(signed, { gateway: down })).toEqual({
       status: 'pending',
       paymentId: started.paymentId,
     })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('CREATED')
-    expect(await verifyCheckoutPayment(toResponse(signed), { gateway, source: 'reverify' })).toMatchObject({
+    expect(await verifyCheckoutPayment(signed, { gateway, source: 'reverify' })).toMatchObject({
       status: 'paid',
     })
   })

@@ -9,8 +9,8 @@ import * as webhookRoute from '~/routes/webhooks.razorpay'
 import { PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
 import { JSON_BODY_TOO_LARGE_MESSAGE } from '~/server/api.server'
 import { prisma } from '~/server/db.server'
-import { startGatewayPayment } from '~/server/payments.server'
-import { sandboxGateway } from '~/server/razorpay-sandbox.server'
+import { startGatewayPayment } from '~/server/payments/gateway.server'
+import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
 import {
   FORM_BODY_MAX_BYTES,
   FORM_BODY_TOO_LARGE_MESSAGE,

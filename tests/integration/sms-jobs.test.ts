@@ -1,14 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { prisma } from '~/server/db.server'
-import {
-  deliverOtpSms,
-  forgetLeftoverSmsJobs,
-  settleSmsJob,
-  startJobWorkers,
-  stopJobs,
-  type SmsJob,
-} from '~/server/jobs.server'
+import { deliverOtpSms, settleSmsJob, startJobWorkers, type SmsJob } from '~/server/jobs.server'
+import { forgetLeftoverSmsJobs, stopJobs } from '~/server/queue.server'
 import { requestOtp } from '~/server/otp.server'
 import { SmsDeliveryError, type SmsProvider } from '~/server/sms.server'
 

@@ -1,11 +1,12 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import * as sandboxPayRoute from '~/routes/dev.sandbox.pay'
+import * as sandboxPayRoute from '~/demo/sandbox.pay'
 import * as webhookRoute from '~/routes/webhooks.razorpay'
 import { prisma } from '~/server/db.server'
-import { startGatewayPayment, webhookDeliveryKey } from '~/server/payments.server'
-import { sandboxGateway } from '~/server/razorpay-sandbox.server'
+import { startGatewayPayment } from '~/server/payments/gateway.server'
+import { webhookDeliveryKey } from '~/server/payments/webhooks.server'
+import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
 import { createService, createUser } from '../support/payment-fixtures'
 
 const gateway = sandboxGateway()

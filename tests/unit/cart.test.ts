@@ -4,6 +4,7 @@ import {
   cartTotalPaise,
   dedupeServiceIds,
   MAX_CART_SERVICES,
+  readCartSnapshot,
   removeFromCart,
   sameServices,
 } from '~/domain/cart'
@@ -39,5 +40,16 @@ describe('cart math', () => {
   it('compares carts as sets', () => {
     expect(sameServices(['a', 'b'], ['b', 'a', 'a'])).toBe(true)
     expect(sameServices(['a'], ['a', 'b'])).toBe(false)
+  })
+})
+
+describe('readCartSnapshot', () => {
+  it('reads the cart a payment recorded, and throws on a row that does not hold one', () => {
+    const item = { serviceId: 's1', name: 'Equity', pricePaise: 299_900, durationDays: 30 }
+    expect(readCartSnapshot([item])).toEqual([item])
+    expect(readCartSnapshot([])).toEqual([])
+    expect(() => readCartSnapshot({ items: [item] })).toThrow()
+    expect(() => readCartSnapshot([{ ...item, pricePaise: '2999' }])).toThrow()
+    expect(() => readCartSnapshot([{ serviceId: 's1' }])).toThrow()
   })
 })

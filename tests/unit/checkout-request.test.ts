@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { cartServiceIds, CheckoutRequestSchema, failedOrderId, failureReason } from '~/domain/checkout-request'
+import {
+  cartServiceIds,
+  CheckoutAnswerSchema,
+  CheckoutRequestSchema,
+  failedOrderId,
+  failureReason,
+} from '~/domain/checkout-request'
 
 describe("the API clients' cart text", () => {
   it('reads ids from a list of ids, of { _id } and of cart entries { _id, service: { _id } }', () => {
@@ -47,5 +53,15 @@ describe('the checkout failure payload', () => {
     expect(failedOrderId(null)).toBeNull()
     expect(failureReason({ error: { description: 'Declined by bank' } })).toBe('Declined by bank')
     expect(failureReason({})).toBe('Payment failed')
+  })
+})
+
+describe('CheckoutAnswerSchema', () => {
+  const answer = { razorpay_order_id: 'order_1', razorpay_payment_id: 'pay_1', razorpay_signature: 'ab'.repeat(32) }
+  it('reads the three signed fields, whichever way they arrive, and nothing else', () => {
+    expect(CheckoutAnswerSchema.parse({ ...answer, intent: 'verify' })).toEqual(answer)
+    expect(CheckoutAnswerSchema.safeParse({ ...answer, razorpay_signature: '' }).success).toBe(false)
+    expect(CheckoutAnswerSchema.safeParse({ ...answer, razorpay_order_id: 'order_1\u0000' }).success).toBe(false)
+    expect(CheckoutAnswerSchema.safeParse({ razorpay_payment_id: 'pay_1' }).success).toBe(false)
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { assertSandboxAllowed } from '~/server/sandbox-gateway.server'
 import {
-  assertSandboxAllowed,
   checkoutSignature,
   GATEWAY_TIMEOUT_MS,
   isValidCheckoutSignature,

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-const SANDBOX_MODULE = 'app/server/razorpay-sandbox.server.ts'
+const SANDBOX_MODULE = 'app/demo/razorpay-sandbox.server.ts'
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -13,7 +13,7 @@ function sourceFiles(directory: string): string[] {
 }
 
 // A deployment prunes dev dependencies and must never answer api.razorpay.com itself: the sandbox
-// (and msw) may be reached only through the one dynamic import in razorpay.server.ts.
+// (and msw) may be reached only through the one dynamic import in payment-gateway.server.ts.
 describe('the sandbox gateway in the server bundle', () => {
   const files = [...sourceFiles('app'), ...sourceFiles('server')].filter((file) => file !== SANDBOX_MODULE)
 
@@ -33,8 +33,8 @@ describe('the sandbox gateway in the server bundle', () => {
 
   it('is loaded dynamically in exactly one place', () => {
     const dynamicImports = files.filter((file) =>
-      readFileSync(file, 'utf8').includes("import('./razorpay-sandbox.server')"),
+      readFileSync(file, 'utf8').includes("import('~/demo/razorpay-sandbox.server')"),
     )
-    expect(dynamicImports).toEqual(['app/server/razorpay.server.ts'])
+    expect(dynamicImports).toEqual(['app/server/payment-gateway.server.ts'])
   })
 })

@@ -1,7 +1,7 @@
 import { CheckoutRequestSchema } from '~/domain/checkout-request'
 import { rupeesToPaise } from '~/domain/money'
 import { apiPost, paymentErrorResponse, postOnly, readJsonBody, requireApiCustomer } from '~/server/api.server'
-import { createManualPayment } from '~/server/payments.server'
+import { createManualPayment } from '~/server/payments/manual-claims.server'
 import type { Route } from './+types/payments.manual-payment'
 
 export const loader = postOnly

@@ -1,5 +1,5 @@
 import { apiGet, getOnly, pendingPaymentJson, requireApiUser } from '~/server/api.server'
-import { pendingPayments } from '~/server/subscriptions.server'
+import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/payments.pending-payments'
 
 /**

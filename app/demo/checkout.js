@@ -53,6 +53,8 @@
   }
 
   Razorpay.prototype.open = function () {
+    // Served to the browser as written (no build step), in ES5: no arrow functions to keep `this`.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     var self = this
     var options = this.options
     if (this.root) return

@@ -1,6 +1,6 @@
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
 import { isOutboxEnabled, listOutboxMessages } from '~/server/outbox.server'
-import type { Route } from './+types/dev.outbox.json'
+import type { Route } from './+types/outbox.json'
 
 /**
  * `/dev/outbox.json?to=<E.164 number or e-mail>`: newest first; what the end-to-end suite reads codes

@@ -1,13 +1,13 @@
 import { z } from 'zod'
 import { apiError, postOnly, readJsonBody } from '~/server/api.server'
+import { demoSandbox } from '~/server/payment-gateway.server'
 import {
-  demoSandbox,
   SandboxError,
   WEBHOOK_EVENTS_FOR_OUTCOME,
   webhookHeaders,
   type WebhookDeliveryAnswer,
-} from '~/server/razorpay.server'
-import type { Route } from './+types/dev.sandbox.pay'
+} from '~/server/sandbox-gateway.server'
+import type { Route } from './+types/sandbox.pay'
 
 const Body = z.object({
   orderId: z.string({ error: 'Send orderId.' }).min(1, 'Send orderId.'),

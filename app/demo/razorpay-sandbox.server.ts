@@ -1,23 +1,25 @@
 import { randomBytes } from 'node:crypto'
 import { http, HttpResponse, type HttpResponseResolver } from 'msw'
 import { setupServer, type SetupServer } from 'msw/node'
-import { env, type Env } from './env.server'
+import { env, type Env } from '~/server/env.server'
 import {
-  assertSandboxAllowed,
   checkoutSignature,
   razorpayGateway,
+  webhookSignature,
+  type GatewayPaymentStatus,
+} from '~/server/razorpay.server'
+import {
+  assertSandboxAllowed,
   SANDBOX_KEY_ID,
   sandboxSecrets,
   SandboxError,
   webhookHeaders,
-  webhookSignature,
-  type GatewayPaymentStatus,
   type SandboxGateway,
-} from './razorpay.server'
+} from '~/server/sandbox-gateway.server'
 
 // The sandbox gateway (demo mode and tests only; never imported in a deployment, see
-// paymentGateway()). Two halves:
-// - a local fake of Razorpay's HTTP API (research/razorpay.md section 8.1), installed with MSW's
+// paymentGateway() in app/server/payment-gateway.server.ts). Two halves:
+// - a local fake of Razorpay's HTTP API (docs/decisions/012-sandbox-gateway-fakes-razorpays-http-api.md), installed with MSW's
 //   Node interceptor, so the real `razorpay` SDK client runs unchanged against it;
 // - the sandbox's controls, what Razorpay's checkout and servers do outside that API: pay an order
 //   with an outcome (the signed fields checkout.js hands the page), capture late, and sign and
@@ -93,7 +95,7 @@ function sandboxId(prefix: 'order' | 'pay' | 'evt'): string {
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
 // ---------------------------------------------------------------------------------------------
-// Razorpay's JSON: entities and errors (research/razorpay.md sections 1.3 to 1.5).
+// Razorpay's JSON: entities and errors (docs/payments.md: the SDK and its entities).
 
 function orderEntity(order: SandboxOrder) {
   return {

@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
 import { isOutboxEnabled, listOutboxMessages } from '~/server/outbox.server'
-import type { Route } from './+types/dev.outbox'
+import type { Route } from './+types/outbox'
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Dev outbox | Research Store' },

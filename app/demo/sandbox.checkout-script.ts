@@ -1,7 +1,7 @@
-import checkoutScript from '~/sandbox/checkout.js?raw'
-import { demoSandbox } from '~/server/razorpay.server'
+import checkoutScript from './checkout.js?raw'
+import { demoSandbox } from '~/server/payment-gateway.server'
 
-/** The sandbox's checkout.js stand-in (app/sandbox/checkout.js); 404 in a deployment. */
+/** The sandbox's checkout.js stand-in (app/demo/checkout.js); 404 in a deployment. */
 export async function loader() {
   if (!(await demoSandbox())) return new Response('Not Found', { status: 404 })
   return new Response(checkoutScript, {

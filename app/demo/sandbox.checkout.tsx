@@ -1,8 +1,9 @@
 import { data, redirect } from 'react-router'
 import { formatRupees } from '~/domain/money'
 import { readForm } from '~/server/forms.server'
-import { demoSandbox, SandboxError } from '~/server/razorpay.server'
-import type { Route } from './+types/dev.sandbox.checkout'
+import { demoSandbox } from '~/server/payment-gateway.server'
+import { SandboxError } from '~/server/sandbox-gateway.server'
+import type { Route } from './+types/sandbox.checkout'
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Sandbox checkout | Research Store' },

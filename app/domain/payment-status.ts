@@ -1,0 +1,121 @@
+// The life of a payment: which status can become which, from which source, and when a manual claim
+// is still open. Pure rules; app/server/payments/ applies them to the rows (docs/payments.md).
+
+export type PaymentMethod = 'GATEWAY' | 'MANUAL'
+export type PaymentStatus =
+  'CREATED' | 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING_VERIFICATION' | 'REJECTED' | 'EXPIRED'
+
+/** Which path learnt that the payment is paid; recorded on the payment for the audit trail. */
+export type PaidSource = 'checkout' | 'reverify' | 'callback' | 'webhook' | 'reconciliation' | 'admin'
+
+/**
+ * What moves a payment on: a source that found it paid, a failure the checkout or a webhook
+ * reported, the customer closing the checkout, the reconciliation job giving an order up, the admin
+ * rejecting a claim, or the job expiring one.
+ */
+export type PaymentEvent =
+  | { type: 'paid'; source: PaidSource }
+  | { type: 'failed' }
+  | { type: 'closed' }
+  | { type: 'abandoned' }
+  | { type: 'rejected' }
+  | { type: 'expired' }
+
+export const GATEWAY_PAID_SOURCES: readonly PaidSource[] = [
+  'checkout',
+  'reverify',
+  'callback',
+  'webhook',
+  'reconciliation',
+]
+
+/**
+ * A gateway order that got no captured payment is given up after this long: Razorpay keeps
+ * polling the bank for late authorisation for 3 days (some pages say 5), so we wait 5.
+ */
+export const GATEWAY_LATE_AUTHORISATION_WINDOW_MS = 5 * 24 * 60 * 60_000
+
+type Transition = {
+  method: PaymentMethod
+  from: readonly PaymentStatus[]
+  event: PaymentEvent['type']
+  to: PaymentStatus
+}
+
+/**
+ * Every change of status there is. Gateway payments in CREATED, FAILED and CANCELLED can become
+ * PAID: FAILED is not final (late authorisation), and CANCELLED only means the customer closed the
+ * checkout, so a capture that still arrives was money taken and must be honoured. A manual claim is
+ * decided once, while it is pending: PAID, REJECTED and EXPIRED are final.
+ */
+export const PAYMENT_TRANSITIONS: readonly Transition[] = [
+  { method: 'GATEWAY', from: ['CREATED', 'FAILED', 'CANCELLED'], event: 'paid', to: 'PAID' },
+  { method: 'GATEWAY', from: ['CREATED'], event: 'failed', to: 'FAILED' },
+  { method: 'GATEWAY', from: ['CREATED', 'FAILED'], event: 'closed', to: 'CANCELLED' },
+  { method: 'GATEWAY', from: ['CREATED'], event: 'abandoned', to: 'CANCELLED' },
+  { method: 'MANUAL', from: ['PENDING_VERIFICATION'], event: 'paid', to: 'PAID' },
+  { method: 'MANUAL', from: ['PENDING_VERIFICATION'], event: 'rejected', to: 'REJECTED' },
+  { method: 'MANUAL', from: ['PENDING_VERIFICATION'], event: 'expired', to: 'EXPIRED' },
+]
+
+/** The statuses a payment of this method can be in for `event` to apply (the `WHERE status IN` of the update). */
+export function statusesFor(method: PaymentMethod, event: PaymentEvent['type']): PaymentStatus[] {
+  return PAYMENT_TRANSITIONS.filter((rule) => rule.method === method && rule.event === event).flatMap((rule) => [
+    ...rule.from,
+  ])
+}
+
+/** Only the gateway's own word pays a gateway payment; only the team pays a bank transfer claim. */
+export function canSourcePay(method: PaymentMethod, source: PaidSource): boolean {
+  return method === 'GATEWAY' ? GATEWAY_PAID_SOURCES.includes(source) : source === 'admin'
+}
+
+/** A manual claim the team can still decide: pending and inside its days (even before the expiry job has run). */
+export function isOpenManualClaim(
+  payment: { method: PaymentMethod; status: PaymentStatus; expiresAt: Date | null },
+  now: Date,
+): boolean {
+  return (
+    payment.method === 'MANUAL' &&
+    payment.status === 'PENDING_VERIFICATION' &&
+    payment.expiresAt !== null &&
+    payment.expiresAt > now
+  )
+}
+
+/** The same rule as a database condition, for the queries that count, change or list open claims. */
+export const openManualClaimWhere = (now: Date) =>
+  ({ method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { gt: now } }) as const
+
+/** Claims still pending whose days are over: the expiry job's work. */
+export const overdueManualClaimWhere = (now: Date) =>
+  ({ method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { lte: now } }) as const
+
+/** Why a payment cannot be paid now, or null when it can (the checks markPaymentPaid makes under the row lock). */
+export type PayRefusal = 'final' | 'expired' | 'wrong-source' | 'missing-gateway-payment-id'
+
+export function payRefusal(
+  payment: { method: PaymentMethod; status: PaymentStatus; expiresAt: Date | null },
+  { source, paidAt, gatewayPaymentId }: { source: PaidSource; paidAt: Date; gatewayPaymentId?: string },
+): PayRefusal | null {
+  if (!canSourcePay(payment.method, source)) return 'wrong-source'
+  if (!statusesFor(payment.method, 'paid').includes(payment.status)) return 'final'
+  if (payment.method === 'GATEWAY') return gatewayPaymentId ? null : 'missing-gateway-payment-id'
+  // Past its days a claim is expired even before the settle-payments job has marked it so.
+  return isOpenManualClaim(payment, paidAt) ? null : 'expired'
+}
+
+/**
+ * "Pending for verification" as the customer sees it: manual claims the team can still decide, and
+ * gateway orders still open inside the late-authorisation window (the gateway may still report them
+ * paid). FAILED and CANCELLED are not shown: the customer saw the failure or closed the checkout.
+ */
+export function isPendingForCustomer(
+  payment: { method: PaymentMethod; status: PaymentStatus; expiresAt: Date | null; createdAt: Date },
+  now: Date,
+): boolean {
+  if (payment.method === 'MANUAL') return isOpenManualClaim(payment, now)
+  return (
+    payment.status === 'CREATED' && now.getTime() - payment.createdAt.getTime() < GATEWAY_LATE_AUTHORISATION_WINDOW_MS
+  )
+}

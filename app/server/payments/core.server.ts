@@ -1,0 +1,260 @@
+import { cartTotalPaise, readCartSnapshot, type CartItem } from '~/domain/cart'
+import { formatRupees } from '~/domain/money'
+import {
+  isPendingForCustomer,
+  payRefusal,
+  type PaidSource,
+  type PaymentMethod,
+  type PaymentStatus,
+  type PayRefusal,
+} from '~/domain/payment-status'
+import type { Prisma } from '~/generated/prisma/client'
+import { cached, forget, invalidate } from '../cache.server'
+import { pricedCart } from '../cart.server'
+import { prisma } from '../db.server'
+import { notifyPaymentConfirmed } from '../notify.server'
+import { createPaidSubscriptions, subscriptionsCacheKey } from '../subscriptions.server'
+
+// The core of payments: the one path to "paid", the customer's pending list, and what every kind
+// of payment shares (the priced cart, the refusals). Gateway payments, webhooks, reconciliation
+// and manual claims are the modules beside this one; the state rules are app/domain/payment-status.ts.
+
+export const CURRENCY = 'INR'
+/** Stored failure and rejection texts come from the browser, the gateway or the admin: keep them short. */
+export const FAILURE_REASON_MAX_LENGTH = 500
+
+/** Interactive transactions wait this long for the payment row lock held by a racing path. */
+const MARK_PAID_TRANSACTION_TIMEOUT_MS = 15_000
+
+/**
+ * Razorpay gives a webhook 5 s to be answered. A webhook that cannot have the payment row (or a
+ * connection) within this time gives up and is answered 500; Razorpay's retry finds it paid or pays it.
+ */
+export const WEBHOOK_PAY_WAIT_MS = 3_000
+
+export type PaymentErrorCode =
+  | 'empty-cart'
+  | 'services-unavailable'
+  | 'gateway-unavailable'
+  | 'not-found'
+  | 'invalid-signature'
+  | 'gateway-mismatch'
+  | 'amount-mismatch'
+  | 'already-paid'
+  | 'too-many-open-claims'
+  | 'idempotency-key-reused'
+
+/** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
+export class PaymentError extends Error {
+  override name = 'PaymentError'
+  constructor(
+    readonly code: PaymentErrorCode,
+    message: string,
+    readonly status: number,
+    readonly droppedIds: string[] = [],
+    /** For 'amount-mismatch': the cart's total at current prices, which the client should show and send. */
+    readonly amountPaise: number | null = null,
+  ) {
+    super(message)
+  }
+}
+
+/** markPaymentPaid's refusal: the payment is not one this source may pay now. */
+export class PaymentStateError extends Error {
+  override name = 'PaymentStateError'
+  constructor(
+    message: string,
+    readonly reason: 'not-found' | PayRefusal,
+  ) {
+    super(message)
+  }
+}
+
+export const pendingPaymentsCacheKey = (userId: string) => `pending-payments:${userId}`
+
+/** Every write to a user's payments or subscriptions calls this after it commits. */
+export function invalidateUserPayments(userId: string): Promise<void> {
+  return invalidate(subscriptionsCacheKey(userId), pendingPaymentsCacheKey(userId))
+}
+
+/**
+ * Prices the cart from current prices; refuses an empty cart or one holding services no longer on
+ * sale. The client states the total it showed (`expectedAmountPaise`): when that is not the
+ * server's total the claim or order is refused, so the customer never pays an amount they were
+ * not shown. Undefined only where no total was shown (an old form or client that sends none).
+ */
+export async function checkoutCart(
+  cartIds: readonly string[],
+  expectedAmountPaise: number | undefined,
+): Promise<{ items: CartItem[]; amountPaise: number }> {
+  const { items, droppedIds, droppedNames } = await pricedCart(cartIds)
+  if (droppedIds.length > 0) {
+    const which = droppedNames.length ? `: ${droppedNames.join(', ')}` : ''
+    throw new PaymentError(
+      'services-unavailable',
+      `Some services in your cart are no longer available${which}. They have been removed from your cart; please review it and try again.`,
+      409,
+      droppedIds,
+    )
+  }
+  if (items.length === 0) throw new PaymentError('empty-cart', 'Your cart is empty. Choose at least one service.', 400)
+  const amountPaise = cartTotalPaise(items)
+  if (expectedAmountPaise !== undefined && expectedAmountPaise !== amountPaise) {
+    throw new PaymentError(
+      'amount-mismatch',
+      `The prices in your cart have changed: the total is now Rs. ${formatRupees(amountPaise)}. Please review your cart and try again.`,
+      409,
+      [],
+      amountPaise,
+    )
+  }
+  return { items, amountPaise }
+}
+
+export type MarkPaidResult = { alreadyPaid: boolean; paymentId: string; userId: string }
+
+type LockedPayment = {
+  id: string
+  user_id: string
+  method: PaymentMethod
+  status: PaymentStatus
+  cart: unknown
+  expires_at: Date | null
+}
+
+/** What the transaction that paid a payment made, for a caller's own writes in that transaction (the audit log). */
+export type PaidPayment = { paymentId: string; userId: string; status: PaymentStatus; subscriptionIds: string[] }
+
+function refusalMessage(refusal: PayRefusal, payment: LockedPayment, source: PaidSource): string {
+  const kind = payment.method === 'GATEWAY' ? 'Gateway payment' : 'Manual payment'
+  switch (refusal) {
+    case 'wrong-source':
+      return payment.method === 'GATEWAY'
+        ? `Gateway payment ${payment.id} is confirmed by the gateway, not by ${source}`
+        : `Manual payment ${payment.id} is confirmed only by an admin`
+    case 'final':
+      return `${kind} ${payment.id} is ${payment.status} and cannot be paid`
+    case 'missing-gateway-payment-id':
+      return `Gateway payment ${payment.id} needs the gateway payment id`
+    case 'expired':
+      return `Manual payment ${payment.id} expired and cannot be paid`
+  }
+}
+
+/**
+ * THE one path from a payment to subscriptions. Checkout verify, re-verify, the hosted-checkout
+ * callback, webhooks, the reconciliation job and the admin console all call this. In one
+ * transaction it locks the payment row, marks it PAID and creates one subscription per cart item,
+ * so whatever order or concurrency those paths run in, a payment pays exactly once.
+ */
+export async function markPaymentPaid(
+  paymentId: string,
+  {
+    gatewayPaymentId,
+    paidAt,
+    source,
+    onPaid,
+  }: {
+    gatewayPaymentId?: string
+    paidAt: Date
+    source: PaidSource
+    /** Runs inside the paying transaction, only when this call is the one that paid. */
+    onPaid?: (tx: Prisma.TransactionClient, paid: PaidPayment) => Promise<void>
+  },
+): Promise<MarkPaidResult> {
+  const waitMs = source === 'webhook' ? WEBHOOK_PAY_WAIT_MS : MARK_PAID_TRANSACTION_TIMEOUT_MS
+  const result = await prisma.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT set_config('lock_timeout', ${`${waitMs}ms`}, true)`
+      const [payment] = await tx.$queryRaw<LockedPayment[]>`
+        SELECT id::text, user_id::text, method, status, cart, expires_at FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
+      if (!payment) throw new PaymentStateError(`Payment ${paymentId} does not exist`, 'not-found')
+      if (payment.status === 'PAID') return { alreadyPaid: true, paymentId, userId: payment.user_id }
+      const refusal = payRefusal(
+        { method: payment.method, status: payment.status, expiresAt: payment.expires_at },
+        { source, paidAt, gatewayPaymentId },
+      )
+      if (refusal) throw new PaymentStateError(refusalMessage(refusal, payment, source), refusal)
+
+      await tx.payment.update({
+        where: { id: paymentId },
+        data: { status: 'PAID', paidAt, paidVia: source, ...(gatewayPaymentId ? { gatewayPaymentId } : {}) },
+      })
+      const subscriptionIds = await createPaidSubscriptions(tx, {
+        userId: payment.user_id,
+        paymentId,
+        items: readCartSnapshot(payment.cart),
+        paidAt,
+      })
+      await onPaid?.(tx, { paymentId, userId: payment.user_id, status: payment.status, subscriptionIds })
+      return { alreadyPaid: false, paymentId, userId: payment.user_id }
+    },
+    { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: waitMs },
+  )
+  await invalidateUserPayments(result.userId)
+  if (!result.alreadyPaid) {
+    console.info(`[payments] payment ${paymentId} paid via ${source}`)
+    // Never fails the payment: it is paid; the e-mail is queued and retried on its own.
+    await notifyPaymentConfirmed(paymentId).catch((error: unknown) =>
+      console.error(`[payments] confirmation e-mail for ${paymentId} not queued:`, error),
+    )
+  }
+  return result
+}
+
+/** A refusal by markPaymentPaid (a final state) is logged, not retried forever. True when this call paid. */
+export async function payOrLog(
+  paymentId: string,
+  gatewayPaymentId: string,
+  paidAt: Date,
+  source: PaidSource,
+): Promise<boolean> {
+  try {
+    return !(await markPaymentPaid(paymentId, { gatewayPaymentId, paidAt, source })).alreadyPaid
+  } catch (error) {
+    if (!(error instanceof PaymentStateError)) throw error
+    console.error(`[payments] ${source} could not pay ${paymentId}: ${error.message}`)
+    return false
+  }
+}
+
+export type PendingPayment = {
+  id: string
+  method: PaymentMethod
+  amountPaise: number
+  currency: string
+  cart: CartItem[]
+  createdAt: Date
+  /** Manual: when the unconfirmed claim is dismissed. Gateway: null. */
+  expiresAt: Date | null
+  /** Manual: the bank transfer reference the customer gave, if any. */
+  utr: string | null
+}
+
+/**
+ * "Payment(s) Pending for Verification" (docs/product.md) (isPendingForCustomer): manual claims still awaiting
+ * the team, and gateway orders still open inside the late-authorisation window. Cached per user;
+ * `fresh` re-reads (a page reached from a payment always does).
+ */
+export async function pendingPayments(userId: string, now: Date, { fresh = false } = {}): Promise<PendingPayment[]> {
+  if (fresh) forget(pendingPaymentsCacheKey(userId))
+  const all = await cached(pendingPaymentsCacheKey(userId), async () => {
+    const rows = await prisma.payment.findMany({
+      where: { userId, status: { in: ['PENDING_VERIFICATION', 'CREATED'] } },
+      orderBy: { createdAt: 'desc' },
+      select: {
+        id: true,
+        method: true,
+        status: true,
+        amountPaise: true,
+        currency: true,
+        cart: true,
+        createdAt: true,
+        expiresAt: true,
+        utr: true,
+      },
+    })
+    return rows.map(({ cart, ...row }) => ({ ...row, cart: readCartSnapshot(cart) }))
+  })
+  return all.filter((payment) => isPendingForCustomer(payment, now)).map(({ status: _status, ...payment }) => payment)
+}

@@ -1,0 +1,179 @@
+import { readCartSnapshot, sameServices } from '~/domain/cart'
+import { MS_PER_DAY } from '~/domain/dates'
+import { openManualClaimWhere, overdueManualClaimWhere } from '~/domain/payment-status'
+import { isUuid } from '~/domain/uuid'
+import type { Prisma } from '~/generated/prisma/client'
+import { prisma } from '../db.server'
+import { env } from '../env.server'
+import {
+  checkoutCart,
+  CURRENCY,
+  FAILURE_REASON_MAX_LENGTH,
+  invalidateUserPayments,
+  markPaymentPaid,
+  PaymentError,
+} from './core.server'
+
+// Manual claims ("I'll Pay & Send Screenshot"): the customer's claim of a bank transfer, which the
+// team confirms or rejects in the admin console while it is open (isOpenManualClaim), or which expires.
+
+/** A manual transfer claim not confirmed by the team within this is dismissed (docs/product.md, section 9). */
+export const MANUAL_PAYMENT_EXPIRY_DAYS = 7
+/** A second identical manual submit within this window is the same claim (a double click, a resubmitted form). */
+export const MANUAL_DUPLICATE_WINDOW_MS = 60_000
+/**
+ * Bank transfer claims a customer may have waiting for the team at once (MANUAL_OPEN_CLAIMS_MAX):
+ * enough for a customer paying for several things in turn, few enough that nobody can fill the
+ * team's queue with claims for money never sent.
+ */
+export const MANUAL_OPEN_CLAIMS_MAX = env.MANUAL_OPEN_CLAIMS_MAX
+
+export type ManualPaymentResult = { paymentId: string; created: boolean; amountPaise: number; expiresAt: Date }
+
+/**
+ * "I'll Pay & Send Screenshot": a PENDING_VERIFICATION claim for the cart at current prices,
+ * expiring after MANUAL_PAYMENT_EXPIRY_DAYS. A double submit creates one claim: the same
+ * idempotency key (a hidden field the form renders) returns the first claim, and without a key an
+ * identical pending claim of the last MANUAL_DUPLICATE_WINDOW_MS is reused. Submits of one user
+ * are serialised so two racing requests cannot both create.
+ */
+export async function createManualPayment(
+  userId: string,
+  cartIds: readonly string[],
+  {
+    idempotencyKey,
+    utr,
+    expectedAmountPaise,
+    now = new Date(),
+  }: { idempotencyKey?: string; utr?: string; expectedAmountPaise?: number; now?: Date } = {},
+): Promise<ManualPaymentResult> {
+  const { items, amountPaise } = await checkoutCart(cartIds, expectedAmountPaise)
+  const serviceIds = items.map((item) => item.serviceId)
+  const claimedServiceIds = (claim: { cart: unknown }) => readCartSnapshot(claim.cart).map((item) => item.serviceId)
+  const result = await prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`manual-payment:${userId}`}, 0))::text`
+    const select = { id: true, amountPaise: true, expiresAt: true, cart: true } as const
+    const existing = idempotencyKey
+      ? await tx.payment.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select })
+      : (
+          await tx.payment.findMany({
+            where: {
+              userId,
+              ...openManualClaimWhere(now),
+              amountPaise,
+              createdAt: { gte: new Date(now.getTime() - MANUAL_DUPLICATE_WINDOW_MS) },
+            },
+            select,
+          })
+        ).find((candidate) => sameServices(claimedServiceIds(candidate), serviceIds))
+    if (existing) {
+      if (!sameServices(claimedServiceIds(existing), serviceIds)) {
+        throw new PaymentError(
+          'idempotency-key-reused',
+          'This request repeats an earlier claim for a different cart. Reload the page and submit again.',
+          409,
+        )
+      }
+      return {
+        paymentId: existing.id,
+        created: false,
+        amountPaise: existing.amountPaise,
+        expiresAt: existing.expiresAt!,
+      }
+    }
+    const openClaims = await tx.payment.count({ where: { userId, ...openManualClaimWhere(now) } })
+    if (openClaims >= MANUAL_OPEN_CLAIMS_MAX) {
+      throw new PaymentError(
+        'too-many-open-claims',
+        `You already have ${openClaims} bank transfers waiting for our team to check. Please wait until one is confirmed or rejected, or pay on the website.`,
+        409,
+      )
+    }
+    const expiresAt = new Date(now.getTime() + MANUAL_PAYMENT_EXPIRY_DAYS * MS_PER_DAY)
+    const payment = await tx.payment.create({
+      data: {
+        userId,
+        method: 'MANUAL',
+        status: 'PENDING_VERIFICATION',
+        amountPaise,
+        currency: CURRENCY,
+        cart: items,
+        expiresAt,
+        createdAt: now,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+        ...(utr ? { utr } : {}),
+      },
+      select: { id: true },
+    })
+    return { paymentId: payment.id, created: true, amountPaise, expiresAt }
+  })
+  await invalidateUserPayments(userId)
+  return result
+}
+
+/** Admin console: the transfer arrived. Goes through the one path to subscriptions. */
+export function confirmManualPayment(
+  paymentId: string,
+  { now = new Date(), onPaid }: { now?: Date; onPaid?: Parameters<typeof markPaymentPaid>[1]['onPaid'] } = {},
+) {
+  return markPaymentPaid(paymentId, { paidAt: now, source: 'admin', onPaid })
+}
+
+/**
+ * The customer adds or corrects the bank transfer reference of their own claim while the team has
+ * not decided it yet. False when there is no such pending claim of theirs (decided, expired, or another's).
+ */
+export async function setManualPaymentUtr(
+  userId: string,
+  paymentId: string,
+  utr: string,
+  now = new Date(),
+): Promise<boolean> {
+  if (!isUuid(paymentId)) return false
+  const { count } = await prisma.payment.updateMany({
+    where: { id: paymentId, userId, ...openManualClaimWhere(now) },
+    data: { utr },
+  })
+  if (count > 0) await invalidateUserPayments(userId)
+  return count > 0
+}
+
+export type RejectedPayment = { paymentId: string; userId: string; reason: string }
+
+/**
+ * Admin console: the claimed transfer was not found. Final. Only a claim still pending and inside
+ * its 7 days can be rejected; `onRejected` runs in the same transaction (the audit log).
+ */
+export async function rejectManualPayment(
+  paymentId: string,
+  reason: string,
+  {
+    now = new Date(),
+    onRejected,
+  }: { now?: Date; onRejected?: (tx: Prisma.TransactionClient, rejected: RejectedPayment) => Promise<void> } = {},
+): Promise<boolean> {
+  const storedReason = reason.slice(0, FAILURE_REASON_MAX_LENGTH)
+  const rejected = await prisma.$transaction(async (tx) => {
+    const [row] = await tx.payment.updateManyAndReturn({
+      where: { id: paymentId, ...openManualClaimWhere(now) },
+      data: { status: 'REJECTED', rejectedReason: storedReason },
+      select: { userId: true },
+    })
+    if (!row) return null
+    await onRejected?.(tx, { paymentId, userId: row.userId, reason: storedReason })
+    return row
+  })
+  if (rejected) await invalidateUserPayments(rejected.userId)
+  return rejected !== null
+}
+
+/** Manual claims unconfirmed after MANUAL_PAYMENT_EXPIRY_DAYS are dismissed (the promise the payment page makes, enforced). */
+export async function expireManualPayments(now: Date): Promise<number> {
+  const expired = await prisma.payment.updateManyAndReturn({
+    where: overdueManualClaimWhere(now),
+    data: { status: 'EXPIRED' },
+    select: { userId: true },
+  })
+  for (const userId of new Set(expired.map((row) => row.userId))) await invalidateUserPayments(userId)
+  return expired.length
+}

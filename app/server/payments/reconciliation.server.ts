@@ -1,0 +1,67 @@
+import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, statusesFor } from '~/domain/payment-status'
+import { prisma } from '../db.server'
+import { paymentGateway } from '../payment-gateway.server'
+import { invalidateUserPayments, payOrLog } from './core.server'
+import { capturedAttempt, type GatewayDeps } from './gateway.server'
+
+/** The checkout normally answers within minutes; an order still open after this is asked about. */
+export const RECONCILE_AFTER_MS = 15 * 60_000
+/** Orders looked at per reconciliation run, so one run stays short. */
+export const RECONCILE_BATCH_SIZE = 100
+
+export type ReconcileReport = { checked: number; paid: number; abandoned: number; errors: number }
+
+/**
+ * The job that never loses a paid order: gateway payments still open (CREATED), failed or
+ * cancelled more than RECONCILE_AFTER_MS ago and inside the late-authorisation window are asked
+ * about; a captured payment for the order pays it. Open orders with no payment attempt, and open
+ * orders older than the window, are given up (CANCELLED, which a capture arriving later still pays).
+ */
+export async function reconcileOpenOrders(now: Date, deps: Omit<GatewayDeps, 'now'> = {}): Promise<ReconcileReport> {
+  const gateway = deps.gateway ?? paymentGateway()
+  const windowStart = new Date(now.getTime() - GATEWAY_LATE_AUTHORISATION_WINDOW_MS)
+  const candidates = await prisma.payment.findMany({
+    where: {
+      method: 'GATEWAY',
+      gatewayOrderId: { not: null },
+      createdAt: { lte: new Date(now.getTime() - RECONCILE_AFTER_MS) },
+      // Inside the window every unpaid state is asked about; past it, open orders get a last look before being given up.
+      OR: [{ status: { in: statusesFor('GATEWAY', 'paid') }, createdAt: { gt: windowStart } }, { status: 'CREATED' }],
+    },
+    orderBy: { createdAt: 'asc' },
+    take: RECONCILE_BATCH_SIZE,
+    select: { id: true, userId: true, createdAt: true, gatewayOrderId: true, amountPaise: true, currency: true },
+  })
+  const report: ReconcileReport = { checked: candidates.length, paid: 0, abandoned: 0, errors: 0 }
+  for (const payment of candidates) {
+    try {
+      const attempts = await gateway.fetchOrderPayments(payment.gatewayOrderId!)
+      const captured = capturedAttempt(attempts, payment)
+      if (captured) {
+        if (await payOrLog(payment.id, captured.id, now, 'reconciliation')) report.paid += 1
+      } else if (attempts.length === 0 || payment.createdAt <= windowStart) {
+        // No attempt at all: the customer left the checkout. Still payable should they come back to it.
+        const { count } = await prisma.payment.updateMany({
+          where: { id: payment.id, status: { in: statusesFor('GATEWAY', 'abandoned') } },
+          data: {
+            status: 'CANCELLED',
+            failureReason:
+              attempts.length === 0
+                ? 'No payment was attempted for this order.'
+                : 'No payment was captured for this order.',
+          },
+        })
+        if (count > 0) {
+          report.abandoned += 1
+          await invalidateUserPayments(payment.userId)
+        }
+      }
+    } catch (error) {
+      report.errors += 1
+      console.error(
+        `[payments] reconciliation of payment ${payment.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+      )
+    }
+  }
+  return report
+}
