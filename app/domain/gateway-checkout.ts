@@ -10,7 +10,7 @@ export type GatewayCheckout = {
   currency: string
   /** The business name shown on the checkout. */
   name: string
-  /** SPEC: the description lists the services' ids. */
+  /** As in the original store (docs/product.md): the description lists the services' ids. */
   description: string
   prefill: { name: string; email: string; contact: string }
   /** checkout.js, loaded only when the customer chooses to pay on the website. */
@@ -22,11 +22,11 @@ export type GatewayCheckout = {
   cancelUrl: string
 }
 
-/** SPEC section 8's alerts. */
+/** The original store's alerts (docs/product.md section 8). */
 export const PAYMENT_START_FAILED_MESSAGE = 'Error initiating payment. Please try again.'
 export const PAYMENT_VERIFY_FAILED_MESSAGE = 'Error verifying payment'
 
-/** SPEC: the checkout's theme colour. */
+/** The original store's checkout theme colour (docs/product.md). */
 export const CHECKOUT_THEME_COLOR = '#2196F3'
 
 /** Razorpay refuses payment descriptions longer than this. */
@@ -41,7 +41,7 @@ export function checkoutDescription(serviceIds: readonly string[]): string {
 
 /**
  * How a checkout that did not pay ended, as /pay says it (`/pay?outcome=…` after the hosted
- * checkout; the same words with JavaScript). SPEC has no text for these; the cart is kept in each.
+ * checkout; the same words with JavaScript). The original store had no text for these; the cart is kept in each.
  */
 export const CHECKOUT_OUTCOME_MESSAGES = {
   failed: 'Your payment did not go through. Your cart is unchanged: try again, or pay manually.',

@@ -158,7 +158,7 @@ export function razorpayGateway(config: {
   const keyId = config.keyId.trim()
   const keySecret = config.keySecret.trim()
   const sdk = new Razorpay({ key_id: keyId, key_secret: keySecret })
-  // No public option for a timeout; the SDK's axios instance is its documented-by-use internal (razorpay.md 1.2).
+  // No public option for a timeout; the SDK's axios instance is its documented-by-use internal (docs/payments.md, the Node SDK).
   const axiosInstance = (sdk.api as unknown as { rq?: { defaults: { timeout?: number } } }).rq
   if (!axiosInstance)
     throw new Error('razorpay SDK internals changed: cannot set a request timeout (check the SDK version)')
