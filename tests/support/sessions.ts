@@ -1,0 +1,78 @@
+import { randomInt } from 'node:crypto'
+import { currentAgreement } from '~/content/legal/agreement.server'
+import { profileDetailsSchema } from '~/domain/profile'
+import type { Role } from '~/generated/prisma/client'
+import { agreementSigning } from '~/server/agreement-signing.server'
+import { businessDetails } from '~/server/business.server'
+import { prisma } from '~/server/db.server'
+import { savePanCard, saveProfileDetails } from '~/server/profile.server'
+import { createSession } from '~/server/session.server'
+
+// People signed in without the SMS outbox, through the functions the sign-in and the profile
+// wizard call: for the integration tests, and for the end-to-end fixtures (tests/e2e/fixtures.ts),
+// which load this module with DATABASE_URL pointed at the end-to-end server's database.
+
+/** The smallest valid PNG: a 1x1 transparent pixel. */
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
+
+/** The wizard's first step as Asha Rao fills it in (the end-to-end specs type the same). */
+export const ASHA_RAO = { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' }
+
+/** A mobile number no other test uses: 10 digits starting with 9. */
+export function uniqueMobile(): string {
+  return `9${String(randomInt(0, 1e9)).padStart(9, '0')}`
+}
+
+export type SignedInUser = {
+  userId: string
+  /** E.164, as the sign-in stores it. */
+  phone: string
+  /** The session cookie's `name=value` pair, for a Cookie header. */
+  cookie: string
+  /** The session cookie's value alone, signed, for a browser's cookie jar. */
+  cookieValue: string
+}
+
+export type SignedInUserOptions = {
+  role?: Role
+  /** The three steps of the profile wizard done: details, PAN card (stored), agreement. */
+  completeProfile?: boolean
+  /** Step one's details; `completeProfile` uses Asha Rao's unless given. */
+  details?: typeof ASHA_RAO
+  phone?: string
+  /** Where the agreement was accepted from (recorded with it). */
+  ip?: string
+}
+
+/**
+ * A user and a Session row, as a sign-in leaves them (the sign-in sets the role from ADMIN_PHONES;
+ * here the caller chooses it), optionally with a complete profile.
+ */
+export async function signedInUser({
+  role = 'CUSTOMER',
+  completeProfile = false,
+  details = completeProfile ? ASHA_RAO : undefined,
+  phone = `+91${uniqueMobile()}`,
+  ip = '127.0.0.1',
+}: SignedInUserOptions = {}): Promise<SignedInUser> {
+  const user = await prisma.user.create({ data: { phone, role }, select: { id: true, panCardKey: true } })
+  // Through the wizard's schema, which stores the name and e-mail in lower case.
+  if (details) await saveProfileDetails(user.id, profileDetailsSchema(new Date()).parse(details))
+  if (completeProfile) {
+    await savePanCard(user, {
+      ok: true,
+      bytes: PNG_1X1,
+      contentType: 'image/png',
+      extension: 'png',
+      size: PNG_1X1.length,
+      fields: new FormData(),
+    })
+    const agreement = currentAgreement(businessDetails)
+    await agreementSigning().sign(user.id, { version: agreement.version, textSha256: agreement.textSha256, ip })
+  }
+  const cookie = (await createSession(user.id)).split(';')[0]!
+  return { userId: user.id, phone, cookie, cookieValue: cookie.slice(cookie.indexOf('=') + 1) }
+}
