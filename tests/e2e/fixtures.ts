@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
-import { test as base, type BrowserContext, type Page } from '@playwright/test'
+import { test as base, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { E2E_BUSINESS_ENV } from '../fixtures/business-details'
 import { e2eDatabaseUrlFile } from './database'
-import { newPage } from './admin-helpers'
+import { useOwnClientAddress } from './sign-in-helpers'
 import type { signedInUser, SignedInUserOptions } from '../support/sessions'
 
 // Signed-in people for the specs that are not about signing in: the user, their profile and a
@@ -62,6 +62,15 @@ async function signInTestPage(page: Page, options: SignedInUserOptions): Promise
 
 // Each is `{ page, phone, userId }`: the test's own `page` (already signed in, nothing loaded yet),
 // except otherAdmin's, which is a page of its own.
+/** A browser context of its own with this project's settings (JavaScript on or off), for a second person in a test. */
+async function newPage(browser: Browser): Promise<Page> {
+  const { baseURL, javaScriptEnabled } = base.info().project.use
+  const context = await browser.newContext({ baseURL, javaScriptEnabled })
+  const page = await context.newPage()
+  await useOwnClientAddress(page)
+  return page
+}
+
 export const test = base.extend<{
   /** A new customer who has not started the profile wizard. */
   customer: SignedInPage

@@ -8,7 +8,8 @@ import { stopJobs } from '~/server/jobs.server'
 import { createManualPayment } from '~/server/payments.server'
 import { createService } from '../support/payment-fixtures'
 import { formRequest, getRequest, routeArgs } from '../support/route-requests'
-import { ASHA_RAO, signedInUser } from '../support/sessions'
+import { ASHA_RAO } from '../support/sample-customer'
+import { signedInUser } from '../support/sessions'
 
 afterAll(() => stopJobs())
 

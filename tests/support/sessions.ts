@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto'
 import { currentAgreement } from '~/content/legal/agreement.server'
 import { profileDetailsSchema } from '~/domain/profile'
 import type { Role } from '~/generated/prisma/client'
@@ -7,24 +6,11 @@ import { businessDetails } from '~/server/business.server'
 import { prisma } from '~/server/db.server'
 import { savePanCard, saveProfileDetails } from '~/server/profile.server'
 import { createSession } from '~/server/session.server'
+import { ASHA_RAO, PNG_1X1, uniqueMobile } from './sample-customer'
 
 // People signed in without the SMS outbox, through the functions the sign-in and the profile
 // wizard call: for the integration tests, and for the end-to-end fixtures (tests/e2e/fixtures.ts),
 // which load this module with DATABASE_URL pointed at the end-to-end server's database.
-
-/** The smallest valid PNG: a 1x1 transparent pixel. */
-export const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-)
-
-/** The wizard's first step as Asha Rao fills it in (the end-to-end specs type the same). */
-export const ASHA_RAO = { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' }
-
-/** A mobile number no other test uses: 10 digits starting with 9. */
-export function uniqueMobile(): string {
-  return `9${String(randomInt(0, 1e9)).padStart(9, '0')}`
-}
 
 export type SignedInUser = {
   userId: string
