@@ -60,8 +60,6 @@ async function signInTestPage(page: Page, options: SignedInUserOptions): Promise
   return { ...(await signInContext(page.context(), options)), page }
 }
 
-// Each is `{ page, phone, userId }`: the test's own `page` (already signed in, nothing loaded yet),
-// except otherAdmin's, which is a page of its own.
 /** A browser context of its own with this project's settings (JavaScript on or off), for a second person in a test. */
 async function newPage(browser: Browser): Promise<Page> {
   const { baseURL, javaScriptEnabled } = base.info().project.use
@@ -71,6 +69,8 @@ async function newPage(browser: Browser): Promise<Page> {
   return page
 }
 
+// Each is `{ page, phone, userId }`: the test's own `page` (already signed in, nothing loaded yet),
+// except otherAdmin's, which is a page of its own.
 export const test = base.extend<{
   /** A new customer who has not started the profile wizard. */
   customer: SignedInPage

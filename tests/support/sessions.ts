@@ -18,8 +18,6 @@ export type SignedInUser = {
   phone: string
   /** The session cookie's `name=value` pair, for a Cookie header. */
   cookie: string
-  /** The session cookie's value alone, signed, for a browser's cookie jar. */
-  cookieValue: string
 }
 
 export type SignedInUserOptions = {
@@ -28,9 +26,6 @@ export type SignedInUserOptions = {
   completeProfile?: boolean
   /** Step one's details; `completeProfile` uses Asha Rao's unless given. */
   details?: typeof ASHA_RAO
-  phone?: string
-  /** Where the agreement was accepted from (recorded with it). */
-  ip?: string
 }
 
 /**
@@ -41,9 +36,8 @@ export async function signedInUser({
   role = 'CUSTOMER',
   completeProfile = false,
   details = completeProfile ? ASHA_RAO : undefined,
-  phone = `+91${uniqueMobile()}`,
-  ip = '127.0.0.1',
 }: SignedInUserOptions = {}): Promise<SignedInUser> {
+  const phone = `+91${uniqueMobile()}`
   const user = await prisma.user.create({ data: { phone, role }, select: { id: true, panCardKey: true } })
   // Through the wizard's schema, which stores the name and e-mail in lower case.
   if (details) await saveProfileDetails(user.id, profileDetailsSchema(new Date()).parse(details))
@@ -57,8 +51,11 @@ export async function signedInUser({
       fields: new FormData(),
     })
     const agreement = currentAgreement(businessDetails)
-    await agreementSigning().sign(user.id, { version: agreement.version, textSha256: agreement.textSha256, ip })
+    await agreementSigning().sign(user.id, {
+      version: agreement.version,
+      textSha256: agreement.textSha256,
+      ip: '127.0.0.1',
+    })
   }
-  const cookie = (await createSession(user.id)).split(';')[0]!
-  return { userId: user.id, phone, cookie, cookieValue: cookie.slice(cookie.indexOf('=') + 1) }
+  return { userId: user.id, phone, cookie: (await createSession(user.id)).split(';')[0]! }
 }
