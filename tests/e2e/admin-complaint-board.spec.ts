@@ -1,7 +1,7 @@
-import { expect, test, type Locator, type Page } from '@playwright/test'
-import { signInAsAdmin } from './admin-helpers'
+import type { Locator, Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
 import { changingTheComplaintBoard } from './complaint-board-lock'
+import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
 /** The demo board's latest month: admins edit it here without publishing another (legal-pages.spec.ts names it). */
@@ -29,10 +29,8 @@ async function openMonth(page: Page) {
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 test("an admin enters a month's figures and the public Complaint Board shows them, with the Grand Total", async ({
-  page,
-  request,
+  admin: { page },
 }) => {
-  await signInAsAdmin(page, request)
   await changingTheComplaintBoard(async () => {
     await openMonth(page)
     const investors = source(page, 'Directly from Investors')
@@ -72,10 +70,8 @@ test("an admin enters a month's figures and the public Complaint Board shows the
 })
 
 test('a figure that cannot be right is refused with its message next to the field, keeping what was typed', async ({
-  page,
-  request,
+  admin: { page },
 }) => {
-  await signInAsAdmin(page, request)
   await openMonth(page)
   const scores = source(page, 'SEBI (SCORES)')
   await scores.getByLabel('Received', { exact: true }).fill('1')
@@ -94,11 +90,9 @@ test('a figure that cannot be right is refused with its message next to the fiel
 })
 
 test('the complaint board admin fits a 360 px phone, its tables scrolling inside their own regions', async ({
-  page,
-  request,
+  admin: { page },
 }) => {
   await page.setViewportSize({ width: 360, height: 740 })
-  await signInAsAdmin(page, request)
   await page.goto('/admin/complaint-board')
   await expectNoSeriousA11yViolations(page)
   for (const path of ['/admin/complaint-board', `/admin/complaint-board/${MONTH.key}`]) {

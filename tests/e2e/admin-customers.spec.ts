@@ -1,19 +1,13 @@
-import { expect, test } from '@playwright/test'
-import { newPage, signInAsAdmin } from './admin-helpers'
 import { expectNoSeriousA11yViolations } from './axe'
-import { signInWithCompleteProfile, useOwnClientAddress } from './sign-in-helpers'
+import { expect, test } from './fixtures'
+import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 test('an admin finds a customer by phone, sees their KYC status and PAN card image, and grants them a subscription', async ({
-  page,
-  request,
-  browser,
+  customerWithProfile: { page, phone },
+  otherAdmin: { page: admin },
 }) => {
-  const phone = await signInWithCompleteProfile(page, request)
-
-  const admin = await newPage(browser)
-  await signInAsAdmin(admin, request)
   await admin.goto('/admin/customers')
   await admin.getByLabel('Phone, name, e-mail or PAN').fill(phone.slice(3))
   await admin.getByRole('button', { name: 'Search' }).click()

@@ -1,16 +1,13 @@
 import { readFile } from 'node:fs/promises'
-import { expect, test } from '@playwright/test'
-import { signInAsAdmin } from './admin-helpers'
 import { expectNoSeriousA11yViolations } from './axe'
+import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 test('an admin downloads a CSV of payments for a date range, after a refused reversed range', async ({
-  page,
-  request,
+  admin: { page },
 }) => {
-  await signInAsAdmin(page, request)
   await page.goto('/admin/export')
   await expectNoSeriousA11yViolations(page)
 

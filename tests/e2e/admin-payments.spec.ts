@@ -1,23 +1,18 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import { formatIndiaDate, subscriptionEndsAt } from '../../app/domain/dates'
 import { DEMO_SERVICES } from '../../prisma/seed'
-import { newPage, signInAsAdmin } from './admin-helpers'
 import { expectNoSeriousA11yViolations } from './axe'
 import { withE2eDatabase } from './database'
-import { completeDetailsStep, completePanCardStep, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
+import { ASHA_RAO, uniqueMobile } from '../support/sample-customer'
+import { expect, signInContext, test } from './fixtures'
+import { useOwnClientAddress } from './sign-in-helpers'
 
 const CLAIMED_SERVICE = DEMO_SERVICES[0]
 
-/** A customer with a complete profile and an e-mail address of their own (the tests read their mail). */
-async function customerWithProfile(page: Page, request: APIRequestContext) {
-  const mobile = uniqueMobile()
-  const email = `asha${mobile}@example.in`
-  await page.goto('/details?redirectTo=%2Fservices')
-  const phone = await signIn(page, request, mobile)
-  await completeDetailsStep(page, email)
-  await completePanCardStep(page)
-  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
-  await expect(page).toHaveURL(/\/services$/)
+/** `page` signed in as a customer with a complete profile and an e-mail address of their own (the tests read their mail). */
+async function customerWithProfile(page: Page) {
+  const email = `asha${uniqueMobile()}@example.in`
+  const { phone } = await signInContext(page.context(), { completeProfile: true, details: { ...ASHA_RAO, email } })
   return { phone, email }
 }
 
@@ -41,13 +36,6 @@ async function claimManualPayment(page: Page, utr: string) {
 /** The customer's cards under "My Subscription(s)" on /subscriptions. */
 const subscriptionCard = (page: Page, serviceName: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: serviceName, exact: true }) })
-
-/** An admin: signed in through /auth, then given the ADMIN role (as ADMIN_PHONES would at sign-in). */
-async function adminPage(browser: Browser, request: APIRequestContext): Promise<Page> {
-  const page = await newPage(browser)
-  await signInAsAdmin(page, request)
-  return page
-}
 
 /** The e-mails the dev outbox delivered to `email`, waiting for the send-email job. */
 async function emailsTo(request: APIRequestContext, email: string) {
@@ -74,15 +62,13 @@ test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 test('an admin confirms a manual payment and the customer then has the subscription', async ({
   page,
   request,
-  browser,
+  otherAdmin: { page: admin, phone: adminPhone },
 }) => {
-  const customer = await customerWithProfile(page, request)
+  const customer = await customerWithProfile(page)
   const utr = `UTR${Date.now()}`
   await claimManualPayment(page, utr)
   await expect(page.getByText('No active subscriptions')).toBeVisible()
 
-  const admin = await newPage(browser)
-  const adminPhone = await signInAsAdmin(admin, request)
   await admin.goto('/services')
   await admin.getByRole('button', { name: 'Account' }).click()
   await admin.getByRole('link', { name: 'Admin', exact: true }).click()
@@ -116,18 +102,16 @@ test('an admin confirms a manual payment and the customer then has the subscript
   await admin.goto('/admin/audit')
   const entries = admin.getByRole('listitem').filter({ hasText: 'payment.confirm on Payment' })
   await expect(entries.filter({ hasText: adminPhone })).toHaveCount(1)
-  await admin.context().close()
 })
 
 test('an admin rejects a manual payment with a reason and the customer’s pending card is gone', async ({
   page,
   request,
-  browser,
+  otherAdmin: { page: admin },
 }) => {
-  const customer = await customerWithProfile(page, request)
+  const customer = await customerWithProfile(page)
   await claimManualPayment(page, `UTR${Date.now()}`)
 
-  const admin = await adminPage(browser, request)
   await admin.goto('/admin/payments')
   const card = pendingCard(admin, customer.phone)
   await card.getByText('Reject…').click()
@@ -145,18 +129,15 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
   const [mail] = await emailsTo(request, customer.email)
   expect(mail).toMatchObject({ subject: 'We could not verify your payment' })
   expect(mail!.body).toContain('No transfer with this UTR reached our account')
-  await admin.context().close()
 })
 
 test('rejecting without a real reason shows the error next to the field and keeps the claim', async ({
   page,
-  request,
-  browser,
+  otherAdmin: { page: admin },
 }) => {
-  const customer = await customerWithProfile(page, request)
+  const customer = await customerWithProfile(page)
   await claimManualPayment(page, `UTR${Date.now()}`)
 
-  const admin = await adminPage(browser, request)
   await admin.goto('/admin/payments')
   const card = pendingCard(admin, customer.phone)
   await card.getByText('Reject…').click()
@@ -173,14 +154,14 @@ test('rejecting without a real reason shows the error next to the field and keep
   await expectNoSeriousA11yViolations(admin)
   await admin.goto('/admin/payments')
   await expect(pendingCard(admin, customer.phone)).toHaveCount(1)
-  await admin.context().close()
 })
 
-test('the admin console is a plain 404 for a customer and for a visitor', async ({ page, request }) => {
+test('the admin console is a plain 404 for a customer and for a visitor', async ({ page }) => {
   const visitor = await page.goto('/admin/payments')
   expect(visitor?.status()).toBe(404)
   await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
-  await signIn(page, request)
+  await signInContext(page.context())
+  await page.goto('/details')
   await page.getByRole('button', { name: 'Account' }).click()
   await expect(page.getByRole('link', { name: 'Subscriptions', exact: true })).toBeVisible()
   await expect(page.getByRole('link', { name: 'Admin', exact: true })).toHaveCount(0)
@@ -189,10 +170,9 @@ test('the admin console is a plain 404 for a customer and for a visitor', async 
   await expect(page.getByRole('heading', { name: '404 Not Found' })).toBeVisible()
 })
 
-test('the admin pages fit a phone screen without sideways scrolling', async ({ page, request, browser }) => {
-  const customer = await customerWithProfile(page, request)
+test('the admin pages fit a phone screen without sideways scrolling', async ({ page, otherAdmin: { page: admin } }) => {
+  const customer = await customerWithProfile(page)
   await claimManualPayment(page, `UTR${'9'.repeat(19)}`) // the longest reference: 22 characters
-  const admin = await adminPage(browser, request)
   await admin.setViewportSize({ width: 360, height: 740 })
   for (const path of ['/admin/payments', '/admin/audit']) {
     await admin.goto(path)
@@ -204,14 +184,11 @@ test('the admin pages fit a phone screen without sideways scrolling', async ({ p
   await expectNoSeriousA11yViolations(admin)
   await admin.goto('/admin/payments')
   await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Confirm' })).toBeVisible()
-  await admin.context().close()
 })
 
 test('gateway payments are listed read-only with their gateway ids and filter by status and date', async ({
-  request,
-  browser,
+  admin: { page: admin },
 }) => {
-  const admin = await adminPage(browser, request)
   const orderId = `order_e2e${Date.now()}${Math.floor(Math.random() * 1000)}`
   await withE2eDatabase((client) =>
     client.query(
@@ -241,5 +218,4 @@ test('gateway payments are listed read-only with their gateway ids and filter by
   await admin.getByRole('button', { name: 'Filter' }).click()
   await expect(admin).toHaveURL(/status=PAID/)
   await expect(row(admin)).toHaveCount(0)
-  await admin.context().close()
 })

@@ -1,17 +1,14 @@
 import { randomInt } from 'node:crypto'
-import { expect, test } from '@playwright/test'
-import { signInAsAdmin } from './admin-helpers'
 import { expectNoSeriousA11yViolations } from './axe'
+import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 test('an admin creates a service (after fixing a bad price), edits it, and takes it off sale; /services follows each step', async ({
-  page,
-  request,
+  admin: { page },
 }) => {
   const name = `Options Desk ${randomInt(1e6)}`
-  await signInAsAdmin(page, request)
   await page.goto('/admin/services')
   await expectNoSeriousA11yViolations(page)
   await page.getByRole('link', { name: 'New service' }).click()
@@ -49,9 +46,8 @@ test('an admin creates a service (after fixing a bad price), edits it, and takes
   await expect(page.getByRole('checkbox', { name, exact: true })).toHaveCount(0)
 })
 
-test('the services admin fits a 360 px phone without sideways scrolling', async ({ page, request }) => {
+test('the services admin fits a 360 px phone without sideways scrolling', async ({ admin: { page } }) => {
   await page.setViewportSize({ width: 360, height: 740 })
-  await signInAsAdmin(page, request)
   for (const path of ['/admin/services', '/admin/services/new']) {
     await page.goto(path)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto'
-import { expect, type APIRequestContext, type APIResponse } from '@playwright/test'
-import { latestCode, uniqueMobile } from './sign-in-helpers'
+import { expect, type APIRequestContext, type APIResponse, type request as playwrightRequest } from '@playwright/test'
+import { ASHA_RAO, PNG_1X1 } from '../support/sample-customer'
+import type { SignedInUserOptions } from '../support/sessions'
+import { createSignedInUser } from './fixtures'
+import { latestCode } from './sign-in-helpers'
 
-export const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-)
+export { PNG_1X1 }
 
 export type ServiceEntry = {
   _id: string
@@ -13,27 +13,56 @@ export type ServiceEntry = {
 }
 export type RazorpayResponse = { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }
 
-type Playwright = (typeof import('@playwright/test'))['request']
+type Playwright = typeof playwrightRequest
 
-/** An API client as the existing clients behave: cookies kept, the XSRF cookie echoed in a header. */
-export async function apiClient(playwright: Playwright, baseURL: string) {
+/** A JSON answer: the specs read its fields as docs/api.md names them, whatever the call. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- many shapes, each read field by field
+type JsonAnswer = any
+
+/**
+ * An API client as the existing clients behave: cookies kept, the XSRF cookie echoed in a header.
+ * With `signedInAs`, it holds the session of a new user made directly in the server's database
+ * (tests/e2e/fixtures.ts), as if it had signed in through the OTP calls; `phone` is theirs.
+ */
+export async function apiClient(playwright: Playwright, baseURL: string, signedInAs?: SignedInUserOptions) {
+  const person = signedInAs ? await createSignedInUser(signedInAs) : undefined
   const context = await playwright.newContext({
     baseURL,
     extraHTTPHeaders: { 'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
+    storageState: person && { cookies: [sessionCookieFor(baseURL, person.cookie)], origins: [] },
   })
   await context.get('/api/v1/services/get-available-services')
   const token = (await context.storageState()).cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value
   expect(token, 'the API sets an XSRF-TOKEN cookie').toBeTruthy()
-  return { context, xsrf: { 'X-XSRF-TOKEN': token! } }
+  return { context, xsrf: { 'X-XSRF-TOKEN': token! }, phone: person?.phone ?? null }
 }
 
-export async function json(response: APIResponse): Promise<any> {
+/** A `name=value` session cookie as a request context's stored cookie for `baseURL`. */
+function sessionCookieFor(baseURL: string, cookie: string) {
+  const separator = cookie.indexOf('=')
+  return {
+    name: cookie.slice(0, separator),
+    value: cookie.slice(separator + 1),
+    domain: new URL(baseURL).hostname,
+    path: '/',
+    expires: -1,
+    httpOnly: true,
+    secure: false,
+    sameSite: 'Lax' as const,
+  }
+}
+
+export async function json(response: APIResponse): Promise<JsonAnswer> {
   expect(response.headers()['content-type']).toMatch(/^application\/json/)
   return response.json()
 }
 
 /** The API's error answer: `status`, JSON `{ message }` (plus `errors` on some 400s), never HTML. */
-export async function expectJsonError(response: APIResponse, status: number, message?: string | RegExp): Promise<any> {
+export async function expectJsonError(
+  response: APIResponse,
+  status: number,
+  message?: string | RegExp,
+): Promise<JsonAnswer> {
   expect(response.status(), `${response.url()} answered ${await response.text()}`).toBe(status)
   const body = await json(response)
   expect(body.message).toEqual(
@@ -53,15 +82,7 @@ export async function requestCode(
   return latestCode(api, number)
 }
 
-/** Signs in a new number through the OTP calls; returns the number. */
-export async function signInThroughApi(api: APIRequestContext, xsrf: Record<string, string>): Promise<string> {
-  const number = `+91${uniqueMobile()}`
-  const otp = await requestCode(api, xsrf, number)
-  expect((await api.post('/api/v1/otp/verify', { headers: xsrf, data: { number, otp } })).status()).toBe(200)
-  return number
-}
-
-export const PROFILE_DETAILS = { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' }
+export const PROFILE_DETAILS = ASHA_RAO
 
 /** The wizard's three steps through the API: details, PAN card, agreement. */
 export async function completeProfileThroughApi(api: APIRequestContext, xsrf: Record<string, string>): Promise<void> {
@@ -76,9 +97,7 @@ export async function completeProfileThroughApi(api: APIRequestContext, xsrf: Re
 
 /** A signed-in customer with a complete profile and a cart of two services, as the existing clients hold it. */
 export async function customerWithCart(playwright: Playwright, baseURL: string) {
-  const { context: api, xsrf } = await apiClient(playwright, baseURL)
-  await signInThroughApi(api, xsrf)
-  await completeProfileThroughApi(api, xsrf)
+  const { context: api, xsrf } = await apiClient(playwright, baseURL, { completeProfile: true })
   const cart = (await availableServices(api)).slice(0, 2)
   return { api, xsrf, cart, total: cartTotal(cart) }
 }
@@ -117,6 +136,6 @@ export async function activeSubscriptions(api: APIRequestContext): Promise<{ ser
   return (await json(await api.get('/api/v1/subscriptions/get-active-subscriptions'))).data.data.activeSubscriptions
 }
 
-export async function pendingPayments(api: APIRequestContext): Promise<any[]> {
+export async function pendingPayments(api: APIRequestContext): Promise<JsonAnswer[]> {
   return (await json(await api.get('/api/v1/payments/pending-payments'))).data.data.payments
 }

@@ -6,15 +6,7 @@
 // (tests/integration/text-input.test.ts), every admin URL and method (api.admin-wall.spec.ts).
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import routes from '../../app/routes'
-import {
-  apiClient,
-  availableServices,
-  checkoutBody,
-  completeProfileThroughApi,
-  customerWithCart,
-  json,
-  signInThroughApi,
-} from './api-client'
+import { apiClient, availableServices, checkoutBody, customerWithCart, json } from './api-client'
 import { withE2eDatabase } from './database'
 
 type Persona = 'visitor' | 'customer' | 'complete'
@@ -817,11 +809,12 @@ async function personaFor(
   playwright: Parameters<Parameters<typeof test>[2]>[0]['playwright'],
   baseURL: string,
 ) {
-  const { context, xsrf } = await apiClient(playwright.request, baseURL)
-  if (persona === 'visitor') return { context, xsrf, phone: null }
-  const phone = await signInThroughApi(context, xsrf)
+  const { context, xsrf, phone } = await apiClient(
+    playwright.request,
+    baseURL,
+    persona === 'visitor' ? undefined : { completeProfile: persona === 'complete' },
+  )
   if (persona === 'complete') {
-    await completeProfileThroughApi(context, xsrf)
     // A cart, so that /pay reaches its action instead of sending the customer back to /services.
     const [service] = await availableServices(context)
     expect(
@@ -889,9 +882,7 @@ test('a script stored in a failure reason is shown as text on the admin payments
   })
   expect(failed.status()).toBe(200)
 
-  const { context: admin, xsrf: adminXsrf } = await apiClient(playwright.request, baseURL!)
-  const adminPhone = await signInThroughApi(admin, adminXsrf)
-  await withE2eDatabase((client) => client.query(`UPDATE users SET role = 'ADMIN' WHERE phone = $1`, [adminPhone]))
+  const { context: admin } = await apiClient(playwright.request, baseURL!, { role: 'ADMIN' })
   const page = await (await admin.get('/admin/payments?method=GATEWAY&status=FAILED')).text()
   expect(page).toContain('&lt;script&gt;window.hostile=1&lt;/script&gt;')
   expect(page).not.toContain(script)

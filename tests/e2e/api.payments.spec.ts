@@ -11,7 +11,6 @@ import {
   json,
   pendingPayments,
   sandboxPay,
-  signInThroughApi,
 } from './api-client'
 
 const MS_PER_DAY = 24 * 60 * 60_000
@@ -20,8 +19,7 @@ test('create-order, manual-payment and verify-payment refuse what they must, and
   playwright,
   baseURL,
 }) => {
-  const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
-  await signInThroughApi(api, xsrf)
+  const { context: api, xsrf } = await apiClient(playwright.request, baseURL!, { role: 'CUSTOMER' })
   const cart = (await availableServices(api)).slice(0, 2)
   const total = cartTotal(cart)
 

@@ -10,7 +10,6 @@ import {
   PROFILE_DETAILS,
   requestCode,
   sandboxPay,
-  signInThroughApi,
   type ServiceEntry,
 } from './api-client'
 import { latestCode, uniqueMobile } from './sign-in-helpers'
@@ -339,8 +338,7 @@ test.describe('sign-in calls', () => {
 
 test.describe('profile calls', () => {
   test('set-details: 400 with a message per invalid field', async ({ playwright, baseURL }) => {
-    const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
-    await signInThroughApi(api, xsrf)
+    const { context: api, xsrf } = await apiClient(playwright.request, baseURL!, { role: 'CUSTOMER' })
     const invalid = await api.post('/api/v1/users/set-details', {
       headers: xsrf,
       data: { name: 'A1', email: 'x@y', dob: '2020-01-01', pan: 'ABCDE1234F' },
@@ -354,8 +352,7 @@ test.describe('profile calls', () => {
     playwright,
     baseURL,
   }) => {
-    const { context: api, xsrf } = await apiClient(playwright.request, baseURL!)
-    await signInThroughApi(api, xsrf)
+    const { context: api, xsrf } = await apiClient(playwright.request, baseURL!, { role: 'CUSTOMER' })
     const pdf = { name: 'pan.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('%PDF-1.7\n%%EOF') }
     await expectJsonError(
       await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { pancard: pdf } }),

@@ -5,6 +5,8 @@ import { readingTheDemoComplaintBoard } from './complaint-board-lock'
 
 // admin-complaint-board.spec.ts changes the board for a while: these read it only in between.
 const test = base.extend<{ demoComplaintBoard: void }>({
+  // Playwright reads a fixture's dependencies from its first parameter, which must be a pattern.
+  // eslint-disable-next-line no-empty-pattern
   demoComplaintBoard: [async ({}, use) => readingTheDemoComplaintBoard(() => use()), { auto: true }],
 })
 

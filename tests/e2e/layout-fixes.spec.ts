@@ -1,7 +1,7 @@
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { checkoutBody, customerWithCart, json } from './api-client'
-import { signInAsAdmin } from './admin-helpers'
-import { completeDetailsStep, completePanCardStep, signIn, useOwnClientAddress } from './sign-in-helpers'
+import { expect, signInContext, test } from './fixtures'
+import { completeDetailsStep, completePanCardStep, useOwnClientAddress } from './sign-in-helpers'
 
 const PHONE = { width: 360, height: 800 }
 const DESKTOP = { width: 1280, height: 800 }
@@ -18,9 +18,9 @@ async function blankBelowFooter(page: Page): Promise<number> {
   })
 }
 
-test('the agreement step of /details ends at its footer, on a phone and a desktop', async ({ page, request }) => {
+test('the agreement step of /details ends at its footer, on a phone and a desktop', async ({ customer: { page } }) => {
   await page.setViewportSize(PHONE)
-  await signIn(page, request)
+  await page.goto('/details')
   await completeDetailsStep(page)
   await completePanCardStep(page)
   for (const viewport of [PHONE, DESKTOP]) {
@@ -62,7 +62,6 @@ test('the site menu opens under its button on a phone', async ({ page }) => {
 
 test('the account menu opens under the avatar, signed out and signed in, on a phone and a desktop', async ({
   page,
-  request,
 }) => {
   const account = page.getByRole('button', { name: 'Account' })
   const menu = page.locator('#account-menu')
@@ -71,7 +70,8 @@ test('the account menu opens under the avatar, signed out and signed in, on a ph
     await page.goto('/services')
     await expectMenuUnderItsButton(page, account, menu, `signed out at ${viewport.width} px`)
   }
-  await signIn(page, request)
+  await signInContext(page.context())
+  await page.goto('/details')
   for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport)
     await expectMenuUnderItsButton(page, account, menu, `signed in at ${viewport.width} px`)
@@ -79,8 +79,7 @@ test('the account menu opens under the avatar, signed out and signed in, on a ph
 })
 
 test('a 500-character unbroken failure reason wraps on /admin/payments at 360 px', async ({
-  page,
-  request,
+  admin: { page },
   playwright,
   baseURL,
 }) => {
@@ -98,7 +97,6 @@ test('a 500-character unbroken failure reason wraps on /admin/payments at 360 px
   await api.dispose()
 
   await page.setViewportSize(PHONE)
-  await signInAsAdmin(page, request)
   await page.goto('/admin/payments?method=GATEWAY&status=FAILED')
   await expect(page.getByRole('article', { name: `Gateway payment ${orderId}` }).getByText(reason)).toBeVisible()
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({

@@ -1,17 +1,15 @@
-import { expect, test } from '@playwright/test'
 import { UTR_MESSAGE } from '../../app/domain/bank-reference'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
+import { expect, test } from './fixtures'
 import { expectNoPlaceholders } from './page-text'
-import { signInWithCompleteProfile, useOwnClientAddress } from './sign-in-helpers'
+import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 test('pay manually: the claim appears under payments pending verification with the right total', async ({
-  page,
-  request,
+  customerWithProfile: { page },
 }) => {
-  await signInWithCompleteProfile(page, request)
   await page.goto('/services')
   await page.getByRole('checkbox', { name: 'Equity Premium', exact: true }).click()
   await expect(page.getByRole('checkbox', { name: 'Equity Premium', exact: true })).toBeChecked()
@@ -65,10 +63,8 @@ test('pay manually: the claim appears under payments pending verification with t
 })
 
 test('removing a service on /pay updates the total, and removing the last returns to /services', async ({
-  page,
-  request,
+  customerWithProfile: { page },
 }) => {
-  await signInWithCompleteProfile(page, request)
   await page.goto('/services')
   await page.getByRole('checkbox', { name: 'Equity Premium', exact: true }).click()
   await expect(page.getByRole('checkbox', { name: 'Equity Premium', exact: true })).toBeChecked()
@@ -90,10 +86,8 @@ test('a signed-out visitor opening /pay is asked to sign in, remembering /pay', 
 })
 
 test('the bank reference (UTR): refused with a message when malformed, kept as typed, and added later on the pending card', async ({
-  page,
-  request,
+  customerWithProfile: { page },
 }) => {
-  await signInWithCompleteProfile(page, request)
   await page.goto('/services')
   await page.getByRole('checkbox', { name: 'Commodity Insights', exact: true }).click()
   await expect(page.getByRole('checkbox', { name: 'Commodity Insights', exact: true })).toBeChecked()

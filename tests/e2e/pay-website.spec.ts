@@ -1,16 +1,17 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { formatIndiaDate, subscriptionEndsAt } from '../../app/domain/dates'
 import { CHECKOUT_OUTCOME_MESSAGES } from '../../app/domain/gateway-checkout'
 import { expectNoSeriousA11yViolations } from './axe'
-import { signInWithCompleteProfile, useOwnClientAddress } from './sign-in-helpers'
+import { expect, test } from './fixtures'
+import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 const PREMIUM = 'Equity Premium'
 const SWING = 'Swing Trading Ideas'
 
-async function cartOfTwoOnPayPage(page: Page, request: APIRequestContext) {
-  await signInWithCompleteProfile(page, request)
+/** For a signed-in customer with a complete profile: both services in the cart, on /pay. */
+async function cartOfTwoOnPayPage(page: Page) {
   await page.goto('/services')
   for (const name of [PREMIUM, SWING]) {
     await page.getByRole('checkbox', { name, exact: true }).click()
@@ -40,11 +41,10 @@ async function returnToStore(page: Page, javaScriptEnabled: boolean) {
 }
 
 test('pay on website: success lands on /subscriptions with both subscriptions and their end dates', async ({
-  page,
-  request,
+  customerWithProfile: { page },
   javaScriptEnabled,
 }) => {
-  await cartOfTwoOnPayPage(page, request)
+  await cartOfTwoOnPayPage(page)
   await openSandboxCheckout(page, javaScriptEnabled)
   const before = new Date()
   await page.getByRole('button', { name: 'Simulate success' }).click()
@@ -67,11 +67,10 @@ test('pay on website: success lands on /subscriptions with both subscriptions an
 })
 
 test('a failed payment keeps the cart and says so; closing the checkout then says it was cancelled', async ({
-  page,
-  request,
+  customerWithProfile: { page },
   javaScriptEnabled,
 }) => {
-  await cartOfTwoOnPayPage(page, request)
+  await cartOfTwoOnPayPage(page)
   await openSandboxCheckout(page, javaScriptEnabled)
   await page.getByRole('button', { name: 'Simulate failure' }).click()
   await returnToStore(page, javaScriptEnabled)
@@ -88,15 +87,14 @@ test('a failed payment keeps the cart and says so; closing the checkout then say
 })
 
 test('closing the checkout keeps the cart and says the payment was cancelled', async ({
-  page,
-  request,
+  customerWithProfile: { page },
   javaScriptEnabled,
 }) => {
   const checkoutScripts: string[] = []
   page.on('request', (sent) => {
     if (sent.url().includes('checkout.js')) checkoutScripts.push(sent.url())
   })
-  await cartOfTwoOnPayPage(page, request)
+  await cartOfTwoOnPayPage(page)
   // As in the original store: the gateway's script loads only when "Pay on Website" is used.
   expect(checkoutScripts).toEqual([])
   await openSandboxCheckout(page, javaScriptEnabled)
@@ -116,12 +114,12 @@ test('closing the checkout keeps the cart and says the payment was cancelled', a
 })
 
 test('paid at the gateway with the browser gone: the webhook alone makes the subscriptions', async ({
-  page,
+  customerWithProfile: { page },
   context,
   request,
   javaScriptEnabled,
 }) => {
-  await cartOfTwoOnPayPage(page, request)
+  await cartOfTwoOnPayPage(page)
   await openSandboxCheckout(page, javaScriptEnabled)
   const orderText = javaScriptEnabled
     ? await page

@@ -3,6 +3,8 @@ import { expectNoSeriousA11yViolations } from './axe'
 import { expectNoPlaceholders } from './page-text'
 import { completeDetailsStep, completePanCardStep, PNG_1X1, signIn, useOwnClientAddress } from './sign-in-helpers'
 
+// Every test here signs in through /auth, its code sent by the job queue to the dev outbox.
+test.describe.configure({ timeout: 120_000 })
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 async function reachPanCardStep(page: Page, request: Parameters<typeof signIn>[1]) {

@@ -1,10 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { expect, type APIRequestContext, type Page } from '@playwright/test'
+import { ASHA_RAO, PNG_1X1, uniqueMobile } from '../support/sample-customer'
 
-/** A mobile number no other test uses: 10 digits starting with 9. */
-export function uniqueMobile(): string {
-  return `9${String(randomInt(0, 1e9)).padStart(9, '0')}`
-}
+export { PNG_1X1, uniqueMobile }
 
 /**
  * Every test appears to come from its own address (the server trusts X-Forwarded-For from loopback),
@@ -56,15 +54,9 @@ export async function fillProfileDetails(
   await page.getByLabel('PAN').fill(details.pan)
 }
 
-/** The smallest valid PNG: a 1x1 transparent pixel. */
-export const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-)
-
 /** Step 1 of /details with valid details (Asha Rao's, at `email`), through to step 2. */
-export async function completeDetailsStep(page: Page, email = 'asha@example.in') {
-  await fillProfileDetails(page, { name: 'Asha Rao', email, dob: '2001-05-17', pan: 'ABCPE1234F' })
+export async function completeDetailsStep(page: Page, email = ASHA_RAO.email) {
+  await fillProfileDetails(page, { ...ASHA_RAO, email })
   await page.getByRole('button', { name: 'Save and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
 }
@@ -76,14 +68,4 @@ export async function completePanCardStep(page: Page) {
     .setInputFiles({ name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 })
   await page.getByRole('button', { name: 'Upload and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
-}
-
-/** Signs in and completes all three profile steps through the pages; returns the E.164 number. */
-export async function signInWithCompleteProfile(page: Page, request: APIRequestContext): Promise<string> {
-  const phone = await signIn(page, request)
-  await completeDetailsStep(page)
-  await completePanCardStep(page)
-  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
-  await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
-  return phone
 }

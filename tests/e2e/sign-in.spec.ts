@@ -2,6 +2,8 @@ import { expect, test } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
 import { fillProfileDetails, latestCode, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
 
+// Every test here signs in through /auth, its code sent by the job queue to the dev outbox.
+test.describe.configure({ timeout: 120_000 })
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 test('a protected page sends a visitor to sign in, and the number and code sign them in', async ({ page, request }) => {

@@ -4,8 +4,8 @@ import * as listRoute from '~/routes/admin/complaint-board'
 import { loader as publicBoardLoader } from '~/routes/complaint-board'
 import { saveComplaintMonth } from '~/server/admin-complaint-board.server'
 import { prisma } from '~/server/db.server'
-import { createSession } from '~/server/session.server'
-import { createUser } from '../support/payment-fixtures'
+import { formRequest, getRequest, routeArgs } from '../support/route-requests'
+import { signedInUser } from '../support/sessions'
 
 type Handler = (args: { request: Request; params: object; context: object }) => Promise<unknown>
 type Reply = {
@@ -15,24 +15,8 @@ type Reply = {
 
 const firstDay = (month: string) => new Date(`${month}-01T00:00:00Z`)
 
-async function cookieFor(role: 'ADMIN' | 'CUSTOMER') {
-  const userId = await createUser()
-  await prisma.user.update({ where: { id: userId }, data: { role } })
-  return { userId, cookie: (await createSession(userId)).split(';')[0]! }
-}
-
-const get = (path: string, cookie?: string) =>
-  new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
-
-const post = (path: string, fields: Record<string, string>, cookie?: string) =>
-  new Request(`http://localhost${path}`, {
-    method: 'POST',
-    body: new URLSearchParams(fields),
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-  })
-
-const call = (handler: unknown, request: Request, params: object = {}) =>
-  (handler as Handler)({ request, params, context: {} })
+const call = (handler: unknown, request: Request, params: Record<string, string> = {}) =>
+  (handler as Handler)(routeArgs(request, params))
 
 /** The month form's fields, every figure 0 unless given ("SEBI_SCORES.received": "2"). */
 function monthFields(figures: Record<string, string> = {}, impersonationComplaints = '0') {
@@ -46,7 +30,7 @@ function monthFields(figures: Record<string, string> = {}, impersonationComplain
 }
 
 const saveMonth = (month: string, fields: Record<string, string>, cookie: string) =>
-  call(monthRoute.action, post(`/admin/complaint-board/${month}`, fields, cookie), { month })
+  call(monthRoute.action, formRequest(`/admin/complaint-board/${month}`, fields, cookie), { month })
 
 beforeEach(async () => {
   await prisma.complaintBoardMonth.deleteMany()
@@ -61,16 +45,16 @@ beforeEach(async () => {
 
 describe('the complaint board admin pages', () => {
   it('answer 404 to a visitor and to a customer, for every loader and action, and change nothing', async () => {
-    const { cookie } = await cookieFor('CUSTOMER')
+    const { cookie } = await signedInUser({ role: 'CUSTOMER' })
     const auditEntriesBefore = await prisma.auditLog.count()
     for (const sessionCookie of [undefined, cookie]) {
-      const calls: [unknown, Request, object][] = [
-        [listRoute.loader, get('/admin/complaint-board', sessionCookie), {}],
-        [listRoute.action, post('/admin/complaint-board', { month: '2024-12' }, sessionCookie), {}],
-        [monthRoute.loader, get('/admin/complaint-board/2024-11', sessionCookie), { month: '2024-11' }],
+      const calls: [unknown, Request, Record<string, string>][] = [
+        [listRoute.loader, getRequest('/admin/complaint-board', sessionCookie), {}],
+        [listRoute.action, formRequest('/admin/complaint-board', { month: '2024-12' }, sessionCookie), {}],
+        [monthRoute.loader, getRequest('/admin/complaint-board/2024-11', sessionCookie), { month: '2024-11' }],
         [
           monthRoute.action,
-          post('/admin/complaint-board/2024-11', monthFields({ 'SEBI_SCORES.received': '1' }), sessionCookie),
+          formRequest('/admin/complaint-board/2024-11', monthFields({ 'SEBI_SCORES.received': '1' }), sessionCookie),
           { month: '2024-11' },
         ],
       ]
@@ -84,8 +68,8 @@ describe('the complaint board admin pages', () => {
   })
 
   it('list the months newest first with their totals, and answer 404 for a month not on the board', async () => {
-    const { cookie } = await cookieFor('ADMIN')
-    const page = (await call(listRoute.loader, get('/admin/complaint-board', cookie))) as {
+    const { cookie } = await signedInUser({ role: 'ADMIN' })
+    const page = (await call(listRoute.loader, getRequest('/admin/complaint-board', cookie))) as {
       months: { month: string; pendingAtEnd: number }[]
       suggestedMonth: string
     }
@@ -96,15 +80,15 @@ describe('the complaint board admin pages', () => {
     expect(page.suggestedMonth).toBe('2024-12')
     for (const month of ['2024-12', 'nonsense']) {
       await expect(
-        call(monthRoute.loader, get(`/admin/complaint-board/${month}`, cookie), { month }),
+        call(monthRoute.loader, getRequest(`/admin/complaint-board/${month}`, cookie), { month }),
       ).rejects.toMatchObject({ init: { status: 404 } })
       await expect(saveMonth(month, monthFields(), cookie)).rejects.toMatchObject({ init: { status: 404 } })
     }
   })
 
   it('show what each source started the month with', async () => {
-    const { cookie } = await cookieFor('ADMIN')
-    const page = (await call(monthRoute.loader, get('/admin/complaint-board/2024-11', cookie), {
+    const { cookie } = await signedInUser({ role: 'ADMIN' })
+    const page = (await call(monthRoute.loader, getRequest('/admin/complaint-board/2024-11', cookie), {
       month: '2024-11',
     })) as {
       month: { pendingAtStart: Record<string, number>; figures: Record<string, { received: number }> }
@@ -121,7 +105,7 @@ describe('the complaint board admin pages', () => {
 
 describe('saving a month', () => {
   it('refuses impossible figures with a message per field, keeping what was typed, and saves nothing', async () => {
-    const { userId, cookie } = await cookieFor('ADMIN')
+    const { userId, cookie } = await signedInUser({ role: 'ADMIN' })
     const reply = (await saveMonth(
       '2024-11',
       monthFields(
@@ -176,7 +160,7 @@ describe('saving a month', () => {
   })
 
   it('saves the figures, audits who changed what from what to what, and the public board shows them at once', async () => {
-    const admin = await cookieFor('ADMIN')
+    const admin = await signedInUser({ role: 'ADMIN' })
     expect((await publicBoardLoader()).board!.monthTable.total).toMatchObject({
       pendingAtEndOfLastMonth: 2,
       received: 0,
@@ -273,7 +257,7 @@ describe('saving a month', () => {
   })
 
   it('refuses a change to an earlier month that would make a later one add up wrongly', async () => {
-    const admin = await cookieFor('ADMIN')
+    const admin = await signedInUser({ role: 'ADMIN' })
     await saveMonth(
       '2024-11',
       monthFields({ 'DIRECTLY_FROM_INVESTORS.resolved': '2', 'DIRECTLY_FROM_INVESTORS.resolutionDaysTotal': '20' }),
@@ -298,7 +282,7 @@ describe('saving a month', () => {
   })
 
   it('checks the history again when it saves: figures that stopped adding up since the form was read are refused', async () => {
-    const { userId } = await cookieFor('ADMIN')
+    const { userId } = await signedInUser({ role: 'ADMIN' })
     const figures = (received: number, resolved: number) => ({
       received,
       resolved,
@@ -326,10 +310,10 @@ describe('saving a month', () => {
 
 describe('publishing a month', () => {
   it('puts an ended month on the board, audited; the public board reports it at once', async () => {
-    const admin = await cookieFor('ADMIN')
+    const admin = await signedInUser({ role: 'ADMIN' })
     const response = (await call(
       listRoute.action,
-      post('/admin/complaint-board', { month: '2024-12' }, admin.cookie),
+      formRequest('/admin/complaint-board', { month: '2024-12' }, admin.cookie),
     )) as Response
     expect(response.headers.get('Location')).toBe('/admin/complaint-board/2024-12?published=1')
     const { board } = await publicBoardLoader()
@@ -351,9 +335,9 @@ describe('publishing a month', () => {
   })
 
   it('refuses a month already on the board, one not ended yet, one before the board began and one that is not a month', async () => {
-    const { userId, cookie } = await cookieFor('ADMIN')
+    const { userId, cookie } = await signedInUser({ role: 'ADMIN' })
     const publish = async (month: string) =>
-      (await call(listRoute.action, post('/admin/complaint-board', { month }, cookie))) as Reply
+      (await call(listRoute.action, formRequest('/admin/complaint-board', { month }, cookie))) as Reply
     const nextMonth = new Date(Date.now() + 32 * 86_400_000).toISOString().slice(0, 7)
     const cases: [string, number, string][] = [
       ['2024-11', 409, 'November 2024 is already on the board.'],

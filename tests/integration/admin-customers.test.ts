@@ -10,6 +10,7 @@ import { prisma } from '~/server/db.server'
 import { createSession } from '~/server/session.server'
 import { cartItemOf, createPaymentRow, createService } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
+import { formRequest, getRequest, routeArgs } from '../support/route-requests'
 
 async function person(role: 'ADMIN' | 'CUSTOMER' = 'CUSTOMER') {
   const digits = String(randomInt(0, 1e9)).padStart(9, '0')
@@ -27,11 +28,7 @@ async function person(role: 'ADMIN' | 'CUSTOMER' = 'CUSTOMER') {
 }
 
 const args = (path: string, cookie: string | undefined, params: Record<string, string> = {}) =>
-  ({
-    request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }),
-    params,
-    context: {},
-  }) as never
+  routeArgs(getRequest(path, cookie), params)
 
 describe('searchCustomers', () => {
   it('finds a customer by phone digits (with or without +91), name, e-mail or PAN, ignoring case', async () => {
@@ -171,15 +168,9 @@ describe('granting a subscription', () => {
     const { user, cookie } = await person()
     const service = await createService('Swing', 149_900, 30)
     const post = (sessionCookie: string | undefined, fields: Record<string, string>) =>
-      customerRoute.action({
-        request: new Request(`http://localhost/admin/customers/${user.id}`, {
-          method: 'POST',
-          body: new URLSearchParams(fields),
-          headers: sessionCookie ? { Cookie: sessionCookie } : {},
-        }),
-        params: { userId: user.id },
-        context: {},
-      } as never)
+      customerRoute.action(
+        routeArgs(formRequest(`/admin/customers/${user.id}`, fields, sessionCookie), { userId: user.id }),
+      )
 
     const noReason = (await post(admin.cookie, { serviceId: service.id, durationDays: '7', reason: ' ' })) as {
       init: { status: number }

@@ -4,14 +4,11 @@ import * as exportCsvRoute from '~/routes/admin/export-csv'
 import { exportCsv } from '~/server/admin-export.server'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
-import { createSession } from '~/server/session.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+import { getRequest, routeArgs } from '../support/route-requests'
+import { signedInUser } from '../support/sessions'
 
-async function admin() {
-  const userId = await createUser()
-  await prisma.user.update({ where: { id: userId }, data: { role: 'ADMIN' } })
-  return { userId, cookie: (await createSession(userId)).split(';')[0]! }
-}
+const admin = () => signedInUser({ role: 'ADMIN' })
 
 /** A paid gateway payment created at `createdAt` by a customer called `name`. */
 async function paidPayment(name: string, createdAt: Date) {
@@ -97,24 +94,13 @@ describe('exportCsv', () => {
 })
 
 describe('GET /admin/export.csv and /admin/export', () => {
-  const request = (path: string, cookie?: string) =>
-    ({
-      request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }),
-      params: {},
-      context: {},
-    }) as never
   const download = (query: string, cookie?: string) =>
-    exportCsvRoute.loader(request(`/admin/export.csv${query}`, cookie))
+    exportCsvRoute.loader(routeArgs(getRequest(`/admin/export.csv${query}`, cookie)))
   const load = (query: string, cookie?: string) =>
-    exportRoute.loader({
-      request: new Request(`http://localhost/admin/export${query}`, { headers: cookie ? { Cookie: cookie } : {} }),
-      params: {},
-      context: {},
-    } as never)
+    exportRoute.loader(routeArgs(getRequest(`/admin/export${query}`, cookie)))
 
   it('is a 404 for anyone but an admin', async () => {
-    const customer = await createUser()
-    const cookie = (await createSession(customer)).split(';')[0]!
+    const { cookie } = await signedInUser()
     for (const handler of [load, download]) {
       await expect(handler('?kind=payments&from=2026-02-01&to=2026-02-28')).rejects.toMatchObject({
         init: { status: 404 },

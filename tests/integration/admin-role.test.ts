@@ -7,6 +7,7 @@ import { env } from '~/server/env.server'
 import { stopJobs } from '~/server/queue.server'
 import { requestOtp } from '~/server/otp.server'
 import { createSession } from '~/server/session.server'
+import { getRequest } from '../support/route-requests'
 
 afterAll(() => stopJobs())
 
@@ -25,8 +26,7 @@ async function signIn(phone: string): Promise<string> {
 const roleOf = async (phone: string) => (await prisma.user.findUniqueOrThrow({ where: { phone } })).role
 
 async function isAdminSession(userId: string): Promise<boolean> {
-  const cookie = (await createSession(userId)).split(';')[0]!
-  return requireAdmin(new Request('http://localhost/admin', { headers: { Cookie: cookie } })).then(
+  return requireAdmin(getRequest('/admin', await createSession(userId))).then(
     () => true,
     () => false,
   )

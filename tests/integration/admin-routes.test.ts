@@ -6,38 +6,19 @@ import { loader as layoutLoader } from '~/routes/admin/layout'
 import { prisma } from '~/server/db.server'
 import { stopJobs } from '~/server/queue.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
-import { createSession } from '~/server/session.server'
-import { createService, createUser } from '../support/payment-fixtures'
+import { createService } from '../support/payment-fixtures'
+import { formRequest, getRequest, routeArgs } from '../support/route-requests'
+import { ASHA_RAO } from '../support/sample-customer'
+import { signedInUser } from '../support/sessions'
 
 afterAll(() => stopJobs())
 
 type Handler = (args: { request: Request; params: object; context: object }) => Promise<unknown>
 
-async function cookieFor(role: 'ADMIN' | 'CUSTOMER'): Promise<{ userId: string; cookie: string }> {
-  const userId = await createUser()
-  await prisma.user.update({
-    where: { id: userId },
-    data: { role, name: 'asha rao', email: `${userId.slice(0, 8)}@example.in` },
-  })
-  return { userId, cookie: (await createSession(userId)).split(';')[0]! }
-}
-
-function get(path: string, cookie?: string) {
-  return new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
-}
-
-function post(path: string, fields: Record<string, string>, cookie?: string) {
-  return new Request(`http://localhost${path}`, {
-    method: 'POST',
-    body: new URLSearchParams(fields),
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-  })
-}
-
-const call = (handler: Handler, request: Request) => handler({ request, params: {}, context: {} })
+const call = (handler: Handler, request: Request) => handler(routeArgs(request))
 
 async function claim() {
-  const { userId } = await cookieFor('CUSTOMER')
+  const { userId } = await signedInUser({ role: 'CUSTOMER', details: ASHA_RAO })
   const service = await createService('Equity', 299_900, 30)
   return (await createManualPayment(userId, [service.id], { utr: 'UTR42' })).paymentId
 }
@@ -51,9 +32,12 @@ const loaders: [string, Handler, string][] = [
 
 describe('the admin console is invisible to anyone but an ADMIN', () => {
   it.each(loaders)('the %s loader answers 404 without a session and for a customer', async (_name, loader, path) => {
-    const { cookie } = await cookieFor('CUSTOMER')
-    await expect(call(loader, get(path))).rejects.toMatchObject({ data: 'Not Found', init: { status: 404 } })
-    await expect(call(loader, get(path, cookie))).rejects.toMatchObject({ data: 'Not Found', init: { status: 404 } })
+    const { cookie } = await signedInUser({ role: 'CUSTOMER', details: ASHA_RAO })
+    await expect(call(loader, getRequest(path))).rejects.toMatchObject({ data: 'Not Found', init: { status: 404 } })
+    await expect(call(loader, getRequest(path, cookie))).rejects.toMatchObject({
+      data: 'Not Found',
+      init: { status: 404 },
+    })
   })
 
   it.each([
@@ -63,12 +47,14 @@ describe('the admin console is invisible to anyone but an ADMIN', () => {
     'the payments action (%s) answers 404 without a session and for a customer, and changes nothing',
     async (intent, extra) => {
       const paymentId = await claim()
-      const { cookie } = await cookieFor('CUSTOMER')
+      const { cookie } = await signedInUser({ role: 'CUSTOMER', details: ASHA_RAO })
       const fields = { intent, paymentId, ...extra }
-      await expect(call(paymentsAction as Handler, post('/admin/payments', fields))).rejects.toMatchObject({
+      await expect(call(paymentsAction as Handler, formRequest('/admin/payments', fields))).rejects.toMatchObject({
         init: { status: 404 },
       })
-      await expect(call(paymentsAction as Handler, post('/admin/payments', fields, cookie))).rejects.toMatchObject({
+      await expect(
+        call(paymentsAction as Handler, formRequest('/admin/payments', fields, cookie)),
+      ).rejects.toMatchObject({
         init: { status: 404 },
       })
       expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
@@ -80,11 +66,14 @@ describe('the admin console is invisible to anyone but an ADMIN', () => {
 
   it('lets an admin in: /admin redirects to the payments page, which lists the pending claim', async () => {
     const paymentId = await claim()
-    const { cookie } = await cookieFor('ADMIN')
-    const redirect = (await call(indexLoader as Handler, get('/admin', cookie))) as Response
+    const { cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
+    const redirect = (await call(indexLoader as Handler, getRequest('/admin', cookie))) as Response
     expect(redirect.status).toBe(302)
     expect(redirect.headers.get('Location')).toBe('/admin/payments')
-    const page = (await call(paymentsLoader as Handler, get('/admin/payments?status=PAID&from=bad', cookie))) as {
+    const page = (await call(
+      paymentsLoader as Handler,
+      getRequest('/admin/payments?status=PAID&from=bad', cookie),
+    )) as {
       pending: { id: string; utr: string | null; timeLeft: string }[]
       filter: object
     }
@@ -93,7 +82,7 @@ describe('the admin console is invisible to anyone but an ADMIN', () => {
       timeLeft: '6 days 23 hours',
     })
     expect(page.filter).toEqual({})
-    expect(await call(auditLoader as Handler, get('/admin/audit', cookie))).toHaveProperty('entries')
+    expect(await call(auditLoader as Handler, getRequest('/admin/audit', cookie))).toHaveProperty('entries')
   })
 })
 
@@ -102,10 +91,10 @@ describe('the payments action for an admin', () => {
     vi.spyOn(console, 'info').mockImplementation(() => {})
     vi.spyOn(console, 'log').mockImplementation(() => {})
     const paymentId = await claim()
-    const { userId, cookie } = await cookieFor('ADMIN')
+    const { userId, cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
     const result = (await call(
       paymentsAction as Handler,
-      post('/admin/payments', { intent: 'confirm', paymentId }, cookie),
+      formRequest('/admin/payments', { intent: 'confirm', paymentId }, cookie),
     )) as {
       data: { outcome: { ok: boolean } }
       init: { status: number }
@@ -119,10 +108,10 @@ describe('the payments action for an admin', () => {
 
   it('asks for a reason before rejecting, keeping the claim pending', async () => {
     const paymentId = await claim()
-    const { cookie } = await cookieFor('ADMIN')
+    const { cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
     const result = (await call(
       paymentsAction as Handler,
-      post('/admin/payments', { intent: 'reject', paymentId, reason: ' ' }, cookie),
+      formRequest('/admin/payments', { intent: 'reject', paymentId, reason: ' ' }, cookie),
     )) as {
       data: { paymentId: string; result: { error: Record<string, string[]> } }
       init: { status: number }
@@ -140,12 +129,12 @@ describe('the payments action for an admin', () => {
   it('rejects with a reason, and answers 409 to a second reject', async () => {
     vi.spyOn(console, 'log').mockImplementation(() => {})
     const paymentId = await claim()
-    const { cookie } = await cookieFor('ADMIN')
+    const { cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
     const fields = { intent: 'reject', paymentId, reason: 'No transfer with this UTR' }
-    const first = (await call(paymentsAction as Handler, post('/admin/payments', fields, cookie))) as {
+    const first = (await call(paymentsAction as Handler, formRequest('/admin/payments', fields, cookie))) as {
       init: { status: number }
     }
-    const second = (await call(paymentsAction as Handler, post('/admin/payments', fields, cookie))) as {
+    const second = (await call(paymentsAction as Handler, formRequest('/admin/payments', fields, cookie))) as {
       init: { status: number }
     }
     expect([first.init.status, second.init.status]).toEqual([200, 409])

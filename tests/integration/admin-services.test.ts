@@ -4,23 +4,11 @@ import * as servicesRoute from '~/routes/admin/services'
 import { createService, setServiceOnSale, updateService } from '~/server/admin-services.server'
 import { prisma } from '~/server/db.server'
 import { getActiveServices } from '~/server/services.server'
-import { createSession } from '~/server/session.server'
 import { cartItemOf, createPaymentRow, createUser } from '../support/payment-fixtures'
+import { formRequest, getRequest } from '../support/route-requests'
+import { signedInUser } from '../support/sessions'
 
 type Handler = (args: { request: Request; params: object; context: object }) => Promise<unknown>
-
-async function cookieFor(role: 'ADMIN' | 'CUSTOMER') {
-  const userId = await createUser()
-  await prisma.user.update({ where: { id: userId }, data: { role } })
-  return { userId, cookie: (await createSession(userId)).split(';')[0]! }
-}
-
-const post = (path: string, fields: Record<string, string>, cookie?: string) =>
-  new Request(`http://localhost${path}`, {
-    method: 'POST',
-    body: new URLSearchParams(fields),
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-  })
 
 const form = (name: string) => ({
   name,
@@ -32,19 +20,18 @@ const uniqueName = (prefix: string) => `${prefix} ${crypto.randomUUID().slice(0,
 
 describe('admin services routes', () => {
   it('answer 404 without a session and for a customer, and change nothing', async () => {
-    const { cookie } = await cookieFor('CUSTOMER')
+    const { cookie } = await signedInUser({ role: 'CUSTOMER' })
     const fields = { name: uniqueName('Sneaky'), description: '', price: '1', durationDays: '1' }
     for (const sessionCookie of [undefined, cookie]) {
-      const headers = sessionCookie ? { Cookie: sessionCookie } : undefined
       const calls: [Handler, Request, object][] = [
-        [servicesRoute.loader as Handler, new Request('http://localhost/admin/services', { headers }), {}],
+        [servicesRoute.loader as Handler, getRequest('/admin/services', sessionCookie), {}],
         [
           servicesRoute.action as Handler,
-          post('/admin/services', { intent: 'deactivate', serviceId: crypto.randomUUID() }, sessionCookie),
+          formRequest('/admin/services', { intent: 'deactivate', serviceId: crypto.randomUUID() }, sessionCookie),
           {},
         ],
-        [editRoute.loader as Handler, new Request('http://localhost/admin/services/new', { headers }), {}],
-        [editRoute.action as Handler, post('/admin/services/new', fields, sessionCookie), {}],
+        [editRoute.loader as Handler, getRequest('/admin/services/new', sessionCookie), {}],
+        [editRoute.action as Handler, formRequest('/admin/services/new', fields, sessionCookie), {}],
       ]
       for (const [handler, request, params] of calls) {
         await expect(handler({ request, params, context: {} })).rejects.toMatchObject({ init: { status: 404 } })
@@ -54,10 +41,10 @@ describe('admin services routes', () => {
   })
 
   it('refuse invalid input with field messages and the typed values, creating nothing', async () => {
-    const { cookie } = await cookieFor('ADMIN')
+    const { cookie } = await signedInUser({ role: 'ADMIN' })
     const name = uniqueName('Bad')
     const result = (await editRoute.action({
-      request: post('/admin/services/new', { name, description: '', price: '0', durationDays: '400' }, cookie),
+      request: formRequest('/admin/services/new', { name, description: '', price: '0', durationDays: '400' }, cookie),
       params: {},
       context: {},
     } as never)) as {
@@ -73,7 +60,7 @@ describe('admin services routes', () => {
 
 describe('admin service changes', () => {
   it('show on /services at once (the cached list is dropped) and are audited with before and after', async () => {
-    const { userId: actorId } = await cookieFor('ADMIN')
+    const { userId: actorId } = await signedInUser({ role: 'ADMIN' })
     await getActiveServices() // cache the list
     const name = uniqueName('Options Desk')
     const created = await createService(actorId, form(name))
@@ -97,7 +84,7 @@ describe('admin service changes', () => {
   })
 
   it('leave past payments at the price they were paid at', async () => {
-    const { userId: actorId } = await cookieFor('ADMIN')
+    const { userId: actorId } = await signedInUser({ role: 'ADMIN' })
     const created = await createService(actorId, form(uniqueName('Swing')))
     if (!created.ok) throw new Error(created.message)
     const service = await prisma.service.findUniqueOrThrow({ where: { id: created.serviceId } })
@@ -110,7 +97,7 @@ describe('admin service changes', () => {
   })
 
   it('refuse a name another service has, and a service that does not exist', async () => {
-    const { userId: actorId } = await cookieFor('ADMIN')
+    const { userId: actorId } = await signedInUser({ role: 'ADMIN' })
     const name = uniqueName('Commodity')
     await createService(actorId, form(name))
     expect(await createService(actorId, form(name))).toEqual({

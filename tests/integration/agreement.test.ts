@@ -7,6 +7,7 @@ import { action } from '~/routes/details'
 import { agreementSigning } from '~/server/agreement-signing.server'
 import { prisma } from '~/server/db.server'
 import { createSession } from '~/server/session.server'
+import { formRequest, routeArgs } from '../support/route-requests'
 
 async function userAtAgreementStep() {
   return prisma.user.create({
@@ -22,12 +23,8 @@ async function userAtAgreementStep() {
 }
 
 async function accept(cookie: string, version: string) {
-  const request = new Request('http://localhost/details?redirectTo=%2Fpay', {
-    method: 'POST',
-    headers: { Cookie: cookie.split(';')[0]!, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ intent: 'accept-agreement', version }),
-  })
-  return action({ request, params: {}, context: { cspNonce: '', clientIp: '203.0.113.9' } } as never)
+  const request = formRequest('/details?redirectTo=%2Fpay', { intent: 'accept-agreement', version }, cookie)
+  return action(routeArgs(request, {}, { cspNonce: '', clientIp: '203.0.113.9' }))
 }
 
 const AGREEMENT = currentAgreement(businessDetails)

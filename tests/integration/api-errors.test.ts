@@ -3,9 +3,9 @@ import * as otpRequest from '~/routes/api.v1/otp.request'
 import * as pendingPayments from '~/routes/api.v1/payments.pending-payments'
 import { JSON_BODY_MAX_BYTES, readJsonBody } from '~/server/api.server'
 import { prisma } from '~/server/db.server'
-import { createSession } from '~/server/session.server'
 import { z } from 'zod'
-import { createUser } from '../support/payment-fixtures'
+import { getRequest, routeArgs } from '../support/route-requests'
+import { signedInUser } from '../support/sessions'
 
 type RouteModule = {
   loader?: (args: never) => Promise<Response> | Response
@@ -25,7 +25,6 @@ const GET_CALLS = new Set([
 ])
 const ANY_METHOD = new Set(['not-found'])
 
-const args = (request: Request) => ({ request, params: {}, context: { clientIp: '127.0.0.1', cspNonce: '' } }) as never
 const requestFor = (method: string, body?: string) =>
   new Request('http://localhost/api/v1/some-call', {
     method,
@@ -56,7 +55,7 @@ describe('the /api/v1 route modules', () => {
         const handler = ['GET', 'HEAD', 'OPTIONS'].includes(method) ? module.loader : module.action
         expect(handler, `${name} must export a handler for ${method}`).toBeTypeOf('function')
         const response = await handler!(
-          args(requestFor(method, ['GET', 'OPTIONS'].includes(method) ? undefined : '{}')),
+          routeArgs(requestFor(method, ['GET', 'OPTIONS'].includes(method) ? undefined : '{}')),
         )
         expect(response.status, `${method} ${name}`).toBe(405)
         expect(response.headers.get('Allow')).toBe(allowed)
@@ -72,11 +71,9 @@ describe('an unexpected error in an /api/v1 call', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     const failure = new Error('connection terminated unexpectedly: secret detail')
     vi.spyOn(prisma.payment, 'findMany').mockRejectedValueOnce(failure)
-    const cookie = (await createSession(await createUser())).split(';')[0]!
+    const { cookie } = await signedInUser()
 
-    const response = await pendingPayments.loader(
-      args(new Request('http://localhost/api/v1/payments/pending-payments', { headers: { Cookie: cookie } })),
-    )
+    const response = await pendingPayments.loader(routeArgs(getRequest('/api/v1/payments/pending-payments', cookie)))
     expect(response.status).toBe(500)
     expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
     expect(await response.json()).toEqual(UNEXPECTED_ERROR_ANSWER)
@@ -89,7 +86,7 @@ describe('an unexpected error in an /api/v1 call', () => {
     const failure = new TypeError('Cannot read properties of undefined')
     vi.spyOn(prisma.otpChallenge, 'create').mockRejectedValueOnce(failure)
 
-    const response = await otpRequest.action(args(requestFor('POST', JSON.stringify({ number: '+919812345670' }))))
+    const response = await otpRequest.action(routeArgs(requestFor('POST', JSON.stringify({ number: '+919812345670' }))))
     expect(response.status).toBe(500)
     expect(await response.json()).toEqual(UNEXPECTED_ERROR_ANSWER)
     expect(log).toHaveBeenCalledTimes(1)

@@ -8,38 +8,11 @@ import { startGatewayPayment } from '~/server/payments/gateway.server'
 import { GatewayError } from '~/server/razorpay.server'
 import { paymentGateway } from '~/server/payment-gateway.server'
 import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
-import { createSession } from '~/server/session.server'
-import { createService, createUser } from '../support/payment-fixtures'
+import { createService } from '../support/payment-fixtures'
+import { jsonRequest, routeArgs } from '../support/route-requests'
+import { signedInUser } from '../support/sessions'
 
 const gateway = sandboxGateway()
-const args = (request: Request) => ({ request, params: {}, context: { clientIp: '127.0.0.1', cspNonce: '' } }) as never
-
-async function customer({ complete = true } = {}) {
-  const userId = await createUser()
-  if (complete) {
-    await prisma.user.update({
-      where: { id: userId },
-      data: {
-        name: 'asha rao',
-        email: 'asha@example.in',
-        dateOfBirth: new Date('2001-05-17'),
-        pan: 'ABCPE1234F',
-        panCardKey: 'k',
-        agreementAcceptedAt: new Date(),
-      },
-    })
-  }
-  const cookie = (await createSession(userId)).split(';')[0]!
-  return { userId, cookie }
-}
-
-const post = (path: string, cookie: string, body: unknown) =>
-  new Request(`http://localhost${path}`, {
-    method: 'POST',
-    headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-
 /** The existing clients' create-order body for a cart of service ids, with the total the client showed (rupees). */
 const checkoutBody = (ids: string[], amount: number) => ({
   amount,
@@ -54,7 +27,7 @@ afterEach(() => {
 
 describe('POST /api/v1/payments/create-order', () => {
   it('prices notes.cart on the server: a wrong amount is 409 with the right one in rupees, the right one opens an order', async () => {
-    const { userId, cookie } = await customer()
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
     const equity = await createService('Equity', 299_900, 30)
     const swing = await createService('Swing', 149_950, 90)
     const cart = JSON.stringify([{ _id: equity.id, service: { _id: equity.id, price: 1 } }, swing.id])
@@ -65,12 +38,14 @@ describe('POST /api/v1/payments/create-order', () => {
       notes: { number: '+919876543210', details: '{}', cart },
     })
 
-    const tampered = await createOrder.action(args(post('/api/v1/payments/create-order', cookie, body(2))))
+    const tampered = await createOrder.action(routeArgs(jsonRequest('/api/v1/payments/create-order', body(2), cookie)))
     expect(tampered.status).toBe(409)
     expect(await tampered.json()).toMatchObject({ amount: 4498.5 })
     expect(await prisma.payment.count({ where: { userId } })).toBe(0)
 
-    const created = await createOrder.action(args(post('/api/v1/payments/create-order', cookie, body(4498.5))))
+    const created = await createOrder.action(
+      routeArgs(jsonRequest('/api/v1/payments/create-order', body(4498.5), cookie)),
+    )
     expect(created.status).toBe(200)
     const { order, key } = (await created.json()).data.data
     expect(order).toMatchObject({ amount: 449_850, currency: 'INR' })
@@ -81,9 +56,9 @@ describe('POST /api/v1/payments/create-order', () => {
   })
 
   it('refuses an incomplete profile with 403', async () => {
-    const { cookie } = await customer({ complete: false })
+    const { cookie } = await signedInUser()
     const refused = await createOrder.action(
-      args(post('/api/v1/payments/create-order', cookie, { amount: 1, notes: { cart: '[]' } })),
+      routeArgs(jsonRequest('/api/v1/payments/create-order', { amount: 1, notes: { cart: '[]' } }, cookie)),
     )
     expect(refused.status).toBe(403)
   })
@@ -91,12 +66,12 @@ describe('POST /api/v1/payments/create-order', () => {
 
 describe('POST /api/v1/payments/create-order refusals', () => {
   it('answers 409 with droppedIds for a service taken off sale, and creates nothing', async () => {
-    const { userId, cookie } = await customer()
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
     const equity = await createService('Equity', 299_900, 30)
     const retired = await createService('Retired', 99_900, 30, false)
 
     const refused = await createOrder.action(
-      args(post('/api/v1/payments/create-order', cookie, checkoutBody([equity.id, retired.id], 3998))),
+      routeArgs(jsonRequest('/api/v1/payments/create-order', checkoutBody([equity.id, retired.id], 3998), cookie)),
     )
     expect(refused.status).toBe(409)
     expect(await refused.json()).toEqual({
@@ -107,8 +82,10 @@ describe('POST /api/v1/payments/create-order refusals', () => {
   })
 
   it('answers 400 for an empty cart', async () => {
-    const { cookie } = await customer()
-    const refused = await createOrder.action(args(post('/api/v1/payments/create-order', cookie, checkoutBody([], 1))))
+    const { cookie } = await signedInUser({ completeProfile: true })
+    const refused = await createOrder.action(
+      routeArgs(jsonRequest('/api/v1/payments/create-order', checkoutBody([], 1), cookie)),
+    )
     expect(refused.status).toBe(400)
     expect(await refused.json()).toEqual({ message: 'Your cart is empty. Choose at least one service.' })
   })
@@ -118,11 +95,11 @@ describe('POST /api/v1/payments/create-order refusals', () => {
     vi.spyOn(paymentGateway(), 'createOrder').mockRejectedValueOnce(
       new GatewayError('Razorpay order creation failed: socket hang up', true),
     )
-    const { userId, cookie } = await customer()
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
     const equity = await createService('Equity', 299_900, 30)
 
     const refused = await createOrder.action(
-      args(post('/api/v1/payments/create-order', cookie, checkoutBody([equity.id], 2999))),
+      routeArgs(jsonRequest('/api/v1/payments/create-order', checkoutBody([equity.id], 2999), cookie)),
     )
     expect(refused.status).toBe(503)
     expect(await refused.json()).toEqual({ message: PAYMENT_START_FAILED_MESSAGE })
@@ -133,11 +110,11 @@ describe('POST /api/v1/payments/create-order refusals', () => {
 describe('POST /api/v1/payments/verify-payment and re-verify-payment', () => {
   it("answer an unknown order and another customer's order as they answer a bad signature: 400, so order ids cannot be probed", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const owner = await customer()
+    const owner = await signedInUser({ completeProfile: true })
     const equity = await createService('Equity', 299_900, 30)
     const started = await startGatewayPayment(owner.userId, [equity.id], { gateway })
     const paid = gateway.pay(started.orderId, 'captured')
-    const stranger = await customer()
+    const stranger = await signedInUser({ completeProfile: true })
 
     const attempts = {
       'a bad signature': { cookie: owner.cookie, razorpayResponse: { ...paid, razorpay_signature: '0'.repeat(64) } },
@@ -149,7 +126,9 @@ describe('POST /api/v1/payments/verify-payment and re-verify-payment', () => {
     }
     for (const route of [verifyPayment, reVerifyPayment]) {
       for (const [what, { cookie, razorpayResponse }] of Object.entries(attempts)) {
-        const response = await route.action(args(post('/api/v1/payments/verify-payment', cookie, { razorpayResponse })))
+        const response = await route.action(
+          routeArgs(jsonRequest('/api/v1/payments/verify-payment', { razorpayResponse }, cookie)),
+        )
         expect(response.status, what).toBe(400)
         expect(await response.json(), what).toEqual({ message: PAYMENT_VERIFY_FAILED_MESSAGE })
       }
@@ -159,7 +138,7 @@ describe('POST /api/v1/payments/verify-payment and re-verify-payment', () => {
     ).toEqual({ status: 'CREATED' })
 
     const verified = await verifyPayment.action(
-      args(post('/api/v1/payments/verify-payment', owner.cookie, { razorpayResponse: paid })),
+      routeArgs(jsonRequest('/api/v1/payments/verify-payment', { razorpayResponse: paid }, owner.cookie)),
     )
     expect(verified.status).toBe(200)
   })

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { addServiceToCart, cartCookie, pricedCart, readCart, removeServiceFromCart } from '~/server/cart.server'
 import { prisma } from '~/server/db.server'
+import { getRequest } from '../support/route-requests'
 
-const requestWith = (setCookie?: string) =>
-  new Request('http://localhost/services', { headers: setCookie ? { Cookie: setCookie.split(';')[0]! } : {} })
+const requestWith = (setCookie?: string) => getRequest('/services', setCookie)
 
 beforeEach(async () => {
   await prisma.service.deleteMany()
@@ -30,7 +30,7 @@ describe('cart cookie', () => {
 
   it('treats a forged cookie as an empty cart', async () => {
     const forged = `cart=${Buffer.from(JSON.stringify(['x'])).toString('base64')}.forged`
-    expect(await readCart(new Request('http://localhost/', { headers: { Cookie: forged } }))).toEqual([])
+    expect(await readCart(getRequest('/', forged))).toEqual([])
   })
 })
 

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { loader } from '~/routes/home'
-import { prisma } from '~/server/db.server'
 import { confirmManualPayment, createManualPayment } from '~/server/payments/manual-claims.server'
-import { createSession } from '~/server/session.server'
-import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+import { cartItemOf, createPaymentRow, createService } from '../support/payment-fixtures'
+import { getRequest, routeArgs } from '../support/route-requests'
+import { signedInUser } from '../support/sessions'
 
 describe('the signed-in home page', () => {
   it('greets the customer and counts active subscriptions and payments pending verification', async () => {
-    const userId = await createUser()
-    await prisma.user.update({
-      where: { id: userId },
-      data: {
-        name: 'asha rao',
-        email: 'asha@example.in',
-        dateOfBirth: new Date('2001-05-17'),
-        pan: 'ABCPE1234F',
-        panCardKey: 'pan-cards/x/1.png',
-        agreementAcceptedAt: new Date(),
-      },
-    })
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
     const equity = await createService('Equity', 299_900, 30)
     const swing = await createService('Swing', 149_900, 30)
     const paid = await createManualPayment(userId, [equity.id])
@@ -28,12 +17,7 @@ describe('the signed-in home page', () => {
       expiresAt: new Date(Date.now() + 86_400_000),
     })
 
-    const cookie = (await createSession(userId)).split(';')[0]!
-    const result = await loader({
-      request: new Request('http://localhost/', { headers: { Cookie: cookie } }),
-      params: {},
-      context: {},
-    } as never)
+    const result = await loader(routeArgs(getRequest('/', cookie)))
     expect(result).toEqual({ name: 'asha rao', activeSubscriptionCount: 1, pendingPaymentCount: 1 })
   })
 })

@@ -1,36 +1,30 @@
 import { delay, http, HttpResponse } from 'msw'
-import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { prisma } from '~/server/db.server'
 import { PAYMENT_START_FAILED_MESSAGE } from '~/domain/gateway-checkout'
 import { startGatewayPayment } from '~/server/payments/gateway.server'
 import { razorpayGateway } from '~/server/razorpay.server'
 import { pendingPayments } from '~/server/payments/core.server'
+import {
+  createsOrder,
+  fakeRazorpayApi,
+  RAZORPAY_API,
+  razorpayServerError,
+  TEST_RAZORPAY_SETTINGS,
+} from '../support/fake-razorpay-api'
 import { createService, createUser } from '../support/payment-fixtures'
 
 // The real Razorpay client, its HTTP answered by MSW's Node interceptor (no network).
-const server = setupServer()
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+const server = fakeRazorpayApi()
 afterEach(() => {
-  server.resetHandlers()
   vi.restoreAllMocks()
 })
-afterAll(() => server.close())
 
-const gateway = razorpayGateway({
-  keyId: 'rzp_test_abc123',
-  keySecret: 'key-secret-1',
-  webhookSecret: 'webhook-secret-1',
-  timeoutMs: 300,
-})
+const gateway = razorpayGateway(TEST_RAZORPAY_SETTINGS)
 
 describe('order creation failing at the gateway', () => {
   const failures = {
-    '5xx': () =>
-      HttpResponse.json(
-        { error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } },
-        { status: 500 },
-      ),
+    '5xx': razorpayServerError,
     'network error': () => HttpResponse.error(),
     timeout: async () => {
       await delay(2_000)
@@ -40,7 +34,7 @@ describe('order creation failing at the gateway', () => {
   for (const [name, answer] of Object.entries(failures)) {
     it(`${name}: leaves no payment behind and reports a clear, typed error`, async () => {
       const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-      server.use(http.post('https://api.razorpay.com/v1/orders', answer))
+      server.use(http.post(`${RAZORPAY_API}/orders`, answer))
       const userId = await createUser()
       const service = await createService('Equity', 299_900, 30)
       await expect(startGatewayPayment(userId, [service.id], { gateway })).rejects.toMatchObject({
@@ -61,12 +55,9 @@ describe('order creation failing at the gateway', () => {
     const service = await createService('Equity', 299_900, 30)
     let listedDuringCreation: unknown[] = []
     server.use(
-      http.post('https://api.razorpay.com/v1/orders', async () => {
+      http.post(`${RAZORPAY_API}/orders`, async () => {
         listedDuringCreation = await pendingPayments(userId, new Date())
-        return HttpResponse.json(
-          { error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } },
-          { status: 500 },
-        )
+        return razorpayServerError()
       }),
     )
     await expect(startGatewayPayment(userId, [service.id], { gateway })).rejects.toMatchObject({
@@ -77,19 +68,7 @@ describe('order creation failing at the gateway', () => {
   })
 
   it('a successful creation stores the order id on a CREATED payment', async () => {
-    server.use(
-      http.post('https://api.razorpay.com/v1/orders', async ({ request }) => {
-        const body = (await request.json()) as { amount: number; receipt: string }
-        return HttpResponse.json({
-          id: 'order_OK1',
-          entity: 'order',
-          amount: body.amount,
-          currency: 'INR',
-          receipt: body.receipt,
-          status: 'created',
-        })
-      }),
-    )
+    server.use(createsOrder('order_OK1'))
     const userId = await createUser()
     const service = await createService('Equity', 299_900, 30)
     const started = await startGatewayPayment(userId, [service.id], { gateway })

@@ -1,25 +1,20 @@
 import { delay, http, HttpResponse } from 'msw'
-import { setupServer } from 'msw/node'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { GatewayError, razorpayGateway } from '~/server/razorpay.server'
+import {
+  fakeRazorpayApi,
+  RAZORPAY_API,
+  razorpayError,
+  razorpayServerError,
+  TEST_RAZORPAY_SETTINGS,
+} from '../support/fake-razorpay-api'
 
-// The SDK has no base-URL option: MSW's Node interceptor answers for api.razorpay.com, no network involved.
-// Each test states the answer it needs (the sandbox's own fake API is tested in razorpay-sandbox.test.ts).
-const API = 'https://api.razorpay.com/v1'
-const server = setupServer()
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+const server = fakeRazorpayApi()
 afterEach(() => {
-  server.resetHandlers()
   vi.restoreAllMocks()
 })
-afterAll(() => server.close())
 
-const gateway = razorpayGateway({
-  keyId: 'rzp_test_abc123',
-  keySecret: 'key-secret-1',
-  webhookSecret: 'webhook-secret-1',
-  timeoutMs: 300,
-})
+const gateway = razorpayGateway(TEST_RAZORPAY_SETTINGS)
 
 const paymentEntity = (overrides: Record<string, unknown> = {}) => ({
   id: 'pay_1',
@@ -36,7 +31,7 @@ describe('Razorpay client against a local fake API', () => {
   it('creates an order with Basic auth, integer paise, INR, our receipt and notes', async () => {
     let seen: { auth: string | null; body: unknown } | undefined
     server.use(
-      http.post(`${API}/orders`, async ({ request }) => {
+      http.post(`${RAZORPAY_API}/orders`, async ({ request }) => {
         seen = { auth: request.headers.get('authorization'), body: await request.json() }
         return HttpResponse.json({
           id: 'order_R1',
@@ -57,7 +52,7 @@ describe('Razorpay client against a local fake API', () => {
 
   it("fetches an order's payments and a payment", async () => {
     server.use(
-      http.get(`${API}/orders/order_1/payments`, () =>
+      http.get(`${RAZORPAY_API}/orders/order_1/payments`, () =>
         HttpResponse.json({
           entity: 'collection',
           count: 2,
@@ -67,7 +62,7 @@ describe('Razorpay client against a local fake API', () => {
           ],
         }),
       ),
-      http.get(`${API}/payments/pay_1`, () => HttpResponse.json(paymentEntity())),
+      http.get(`${RAZORPAY_API}/payments/pay_1`, () => HttpResponse.json(paymentEntity())),
     )
     expect(await gateway.fetchOrderPayments('order_1')).toEqual([
       {
@@ -93,13 +88,12 @@ describe('Razorpay client against a local fake API', () => {
   it('turns a 400 into a final GatewayError with its description and logs one line', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     server.use(
-      http.post(`${API}/orders`, () =>
-        HttpResponse.json(
-          {
-            error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be at least INR 1.00', field: 'amount' },
-          },
-          { status: 400 },
-        ),
+      http.post(`${RAZORPAY_API}/orders`, () =>
+        razorpayError(400, {
+          code: 'BAD_REQUEST_ERROR',
+          description: 'The amount must be at least INR 1.00',
+          field: 'amount',
+        }),
       ),
     )
     const error = await gateway
@@ -114,14 +108,7 @@ describe('Razorpay client against a local fake API', () => {
 
   it('reports a 5xx as retryable', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    server.use(
-      http.post(`${API}/orders`, () =>
-        HttpResponse.json(
-          { error: { code: 'SERVER_ERROR', description: 'The server encountered an error.' } },
-          { status: 500 },
-        ),
-      ),
-    )
+    server.use(http.post(`${RAZORPAY_API}/orders`, razorpayServerError))
     await expect(gateway.createOrder({ amountPaise: 100, receipt: 'p', notes: {} })).rejects.toMatchObject({
       name: 'GatewayError',
       retryable: true,
@@ -131,13 +118,13 @@ describe('Razorpay client against a local fake API', () => {
 
   it('reports a network error and a timeout as retryable GatewayErrors', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    server.use(http.post(`${API}/orders`, () => HttpResponse.error()))
+    server.use(http.post(`${RAZORPAY_API}/orders`, () => HttpResponse.error()))
     await expect(gateway.createOrder({ amountPaise: 100, receipt: 'p', notes: {} })).rejects.toMatchObject({
       name: 'GatewayError',
       retryable: true,
     })
     server.use(
-      http.get(`${API}/payments/pay_slow`, async () => {
+      http.get(`${RAZORPAY_API}/payments/pay_slow`, async () => {
         await delay(5_000)
         return HttpResponse.json(paymentEntity())
       }),

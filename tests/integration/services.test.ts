@@ -4,24 +4,15 @@ import { prisma } from '~/server/db.server'
 import { ACTIVE_SERVICES_CACHE_KEY } from '~/server/services.server'
 import { action, loader } from '~/routes/services'
 import { serializeCart } from '~/server/cart.server'
+import { cookieOf, formRequest, getRequest, routeArgs } from '../support/route-requests'
 
-const args = (request: Request) => ({ request, params: {}, context: {} }) as never
-const cookieOf = (setCookie: string) => setCookie.split(';')[0]!
 async function loaderResult(cookie?: string) {
-  const result = await loader(
-    args(new Request('http://localhost/services', { headers: cookie ? { Cookie: cookie } : {} })),
-  )
+  const result = await loader(routeArgs(getRequest('/services', cookie)))
   return { ...result.data, setCookie: new Headers(result.init?.headers).get('Set-Cookie') }
 }
-const callLoader = async () => (await loader(args(new Request('http://localhost/services')))).data
-async function post(fields: Record<string, string>, cookie?: string) {
-  const request = new Request('http://localhost/services', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-    body: new URLSearchParams(fields),
-  })
-  return action(args(request))
-}
+const callLoader = async () => (await loader(routeArgs(getRequest('/services')))).data
+const post = (fields: Record<string, string>, cookie?: string) =>
+  action(routeArgs(formRequest('/services', fields, cookie)))
 
 beforeEach(async () => {
   await prisma.service.deleteMany()

@@ -8,6 +8,7 @@ import {
   SESSION_EXTEND_AFTER_MS,
   SESSION_TTL_MS,
 } from '~/server/session.server'
+import { getRequest } from '../support/route-requests'
 
 let phoneCounter = 0
 async function newUser(profile: Record<string, unknown> = {}) {
@@ -15,9 +16,7 @@ async function newUser(profile: Record<string, unknown> = {}) {
   return prisma.user.create({ data: { phone: `+91900000${String(phoneCounter).padStart(4, '0')}`, ...profile } })
 }
 
-function requestWith(setCookie: string, path = '/subscriptions') {
-  return new Request(`http://localhost${path}`, { headers: { Cookie: setCookie.split(';')[0]! } })
-}
+const requestWith = (setCookie: string, path = '/subscriptions') => getRequest(path, setCookie)
 
 async function thrownResponse(promise: Promise<unknown>): Promise<Response> {
   const outcome = await promise.then(
@@ -74,7 +73,7 @@ describe('sessions', () => {
 
 describe('guards', () => {
   it('send a visitor without a session to /auth, remembering the page', async () => {
-    const response = await thrownResponse(requireUser(new Request('http://localhost/pay?step=2')))
+    const response = await thrownResponse(requireUser(getRequest('/pay?step=2')))
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe('/auth?redirectTo=%2Fpay%3Fstep%3D2')
   })

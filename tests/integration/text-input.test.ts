@@ -12,8 +12,9 @@ import * as outboxRoute from '~/demo/outbox'
 import * as callbackRoute from '~/routes/payments.callback'
 import * as cancelRoute from '~/routes/payments.cancel'
 import { prisma } from '~/server/db.server'
-import { createSession } from '~/server/session.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+import { formRequest, getRequest, jsonRequest } from '../support/route-requests'
+import { signedInUser } from '../support/sessions'
 
 // Postgres refuses NUL in text, so a NUL that reaches a query is a 500; the other control
 // characters are refused with it. Every text input that reaches the database is a row here.
@@ -27,27 +28,6 @@ afterEach(() => {
 
 const args = (request: Request, params: Record<string, string> = {}) =>
   ({ request, params, context: { clientIp: '203.0.113.9', cspNonce: '' } }) as never
-const get = (path: string, cookie?: string) =>
-  new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
-const postForm = (path: string, cookie: string | undefined, fields: Record<string, string>) =>
-  new Request(`http://localhost${path}`, {
-    method: 'POST',
-    headers: { ...(cookie ? { Cookie: cookie } : {}), 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields),
-  })
-const postJson = (path: string, cookie: string, body: unknown) =>
-  new Request(`http://localhost${path}`, {
-    method: 'POST',
-    headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-
-async function signedIn(role: 'CUSTOMER' | 'ADMIN' = 'CUSTOMER') {
-  const userId = await createUser()
-  await prisma.user.update({ where: { id: userId }, data: { role } })
-  return { userId, cookie: (await createSession(userId)).split(';')[0]! }
-}
-
 /** What a loader or action answered, whether it returned or threw it. */
 async function answer(call: () => unknown): Promise<{ status: number; body: unknown }> {
   let result: unknown
@@ -75,9 +55,11 @@ describe('a control character in a text input', () => {
     const shown = JSON.stringify(character)
 
     it(`${shown} in the details form's e-mail: 400 with the field's message, nothing saved`, async () => {
-      const { userId, cookie } = await signedIn()
+      const { userId, cookie } = await signedInUser()
       const reply = await answer(() =>
-        detailsRoute.action(args(postForm('/details', cookie, { ...profile, email: `asha${character}@example.in` }))),
+        detailsRoute.action(
+          args(formRequest('/details', { ...profile, email: `asha${character}@example.in` }, cookie)),
+        ),
       )
       expect(reply.status).toBe(400)
       expect(JSON.stringify(reply.body)).toContain('Enter an e-mail address like name@example.com.')
@@ -87,12 +69,14 @@ describe('a control character in a text input', () => {
     })
 
     it(`${shown} in a JSON string (set-details): 400 {message}, nothing saved`, async () => {
-      const { userId, cookie } = await signedIn()
+      const { userId, cookie } = await signedInUser()
       for (const body of [
         { ...profile, email: `asha${character}@example.in` },
         { ...profile, name: `asha${character}rao` },
       ]) {
-        const reply = await answer(() => setDetails.action(args(postJson('/api/v1/users/set-details', cookie, body))))
+        const reply = await answer(() =>
+          setDetails.action(args(jsonRequest('/api/v1/users/set-details', body, cookie))),
+        )
         expect(reply.status).toBe(400)
         expect(reply.body).toMatchObject({ message: expect.any(String) })
       }
@@ -102,14 +86,14 @@ describe('a control character in a text input', () => {
     })
 
     it(`${shown} in the order id sent to verify-payment: 400 {message}`, async () => {
-      const { cookie } = await signedIn()
+      const { cookie } = await signedInUser()
       const razorpayResponse = {
         razorpay_order_id: `order_${character}x`,
         razorpay_payment_id: 'pay_x',
         razorpay_signature: '0'.repeat(64),
       }
       const reply = await answer(() =>
-        verifyPayment.action(args(postJson('/api/v1/payments/verify-payment', cookie, { razorpayResponse }))),
+        verifyPayment.action(args(jsonRequest('/api/v1/payments/verify-payment', { razorpayResponse }, cookie))),
       )
       expect(reply.status).toBe(400)
       expect(reply.body).toEqual({ message: CONTROL_CHARACTER_MESSAGE })
@@ -118,12 +102,12 @@ describe('a control character in a text input', () => {
     it(`${shown} in the gateway's callback or cancel order id: the usual answers, nothing logged as a failure`, async () => {
       const failure = vi.spyOn(console, 'error').mockImplementation(() => {})
       vi.spyOn(console, 'warn').mockImplementation(() => {})
-      const { cookie } = await signedIn()
+      const { cookie } = await signedInUser()
       const orderId = `order_${character}x`
       const paid = await answer(() =>
         callbackRoute.action(
           args(
-            postForm('/payments/callback', undefined, {
+            formRequest('/payments/callback', {
               razorpay_order_id: orderId,
               razorpay_payment_id: 'pay_x',
               razorpay_signature: '0'.repeat(64),
@@ -134,7 +118,7 @@ describe('a control character in a text input', () => {
       const failed = await answer(() =>
         callbackRoute.action(
           args(
-            postForm('/payments/callback', undefined, {
+            formRequest('/payments/callback', {
               'error[code]': 'BAD_REQUEST_ERROR',
               'error[metadata]': JSON.stringify({ order_id: orderId, payment_id: 'pay_x' }),
             }),
@@ -142,16 +126,16 @@ describe('a control character in a text input', () => {
         ),
       )
       const cancelled = await answer(() =>
-        cancelRoute.loader(args(get(`/payments/cancel?order=${encodeURIComponent(orderId)}`, cookie))),
+        cancelRoute.loader(args(getRequest(`/payments/cancel?order=${encodeURIComponent(orderId)}`, cookie))),
       )
       expect([paid.status, failed.status, cancelled.status]).toEqual([303, 303, 303])
       expect(failure).not.toHaveBeenCalled()
     })
 
     it(`${shown} in the admin customer search: 400 with a message`, async () => {
-      const { cookie } = await signedIn('ADMIN')
+      const { cookie } = await signedInUser({ role: 'ADMIN' })
       const reply = await answer(() =>
-        customersRoute.loader(args(get(`/admin/customers?q=${encodeURIComponent(`as${character}ha`)}`, cookie))),
+        customersRoute.loader(args(getRequest(`/admin/customers?q=${encodeURIComponent(`as${character}ha`)}`, cookie))),
       )
       expect(reply.status).toBe(400)
       expect(JSON.stringify(reply.body)).toContain(CONTROL_CHARACTER_MESSAGE)
@@ -159,23 +143,25 @@ describe('a control character in a text input', () => {
 
     it(`${shown} in the outbox's "to": 400`, async () => {
       const json = await answer(() =>
-        outboxJsonRoute.loader(args(get(`/dev/outbox.json?to=${encodeURIComponent(`+91${character}1`)}`))),
+        outboxJsonRoute.loader(args(getRequest(`/dev/outbox.json?to=${encodeURIComponent(`+91${character}1`)}`))),
       )
       expect(json).toEqual({ status: 400, body: { message: CONTROL_CHARACTER_MESSAGE } })
       const page = await answer(() =>
-        outboxRoute.loader(args(get(`/dev/outbox?to=${encodeURIComponent(`+91${character}1`)}`))),
+        outboxRoute.loader(args(getRequest(`/dev/outbox?to=${encodeURIComponent(`+91${character}1`)}`))),
       )
       expect(page.status).toBe(400)
     })
 
     it(`${shown} in an admin's service name or description: 400 with the field's message, nothing saved`, async () => {
-      const { cookie } = await signedIn('ADMIN')
+      const { cookie } = await signedInUser({ role: 'ADMIN' })
       const before = await prisma.service.count()
       for (const fields of [
         { name: `Equity${character}`, description: 'Ideas', price: '2999', durationDays: '30' },
         { name: 'Equity plus', description: `Ideas${character}`, price: '2999', durationDays: '30' },
       ]) {
-        const reply = await answer(() => serviceEditRoute.action(args(postForm('/admin/services/new', cookie, fields))))
+        const reply = await answer(() =>
+          serviceEditRoute.action(args(formRequest('/admin/services/new', fields, cookie))),
+        )
         expect(reply.status).toBe(400)
         expect(JSON.stringify(reply.body)).toContain(CONTROL_CHARACTER_MESSAGE)
       }
@@ -183,17 +169,21 @@ describe('a control character in a text input', () => {
     })
 
     it(`${shown} in a grant reason or a rejection reason: 400 with the field's message, nothing written`, async () => {
-      const { cookie } = await signedIn('ADMIN')
+      const { cookie } = await signedInUser({ role: 'ADMIN' })
       const customer = await createUser()
       const service = await createService('Equity', 299_900, 30)
       const granted = await answer(() =>
         customerRoute.action(
           args(
-            postForm(`/admin/customers/${customer}`, cookie, {
-              serviceId: service.id,
-              durationDays: '30',
-              reason: `goodwill${character}`,
-            }),
+            formRequest(
+              `/admin/customers/${customer}`,
+              {
+                serviceId: service.id,
+                durationDays: '30',
+                reason: `goodwill${character}`,
+              },
+              cookie,
+            ),
             { userId: customer },
           ),
         ),
@@ -206,11 +196,15 @@ describe('a control character in a text input', () => {
       const rejected = await answer(() =>
         paymentsRoute.action(
           args(
-            postForm('/admin/payments', cookie, {
-              intent: 'reject',
-              paymentId: payment.id,
-              reason: `no such transfer${character}`,
-            }),
+            formRequest(
+              '/admin/payments',
+              {
+                intent: 'reject',
+                paymentId: payment.id,
+                reason: `no such transfer${character}`,
+              },
+              cookie,
+            ),
           ),
         ),
       )
@@ -223,17 +217,21 @@ describe('a control character in a text input', () => {
   }
 
   it('a multi-line field keeps its line breaks and tabs', async () => {
-    const { cookie } = await signedIn('ADMIN')
+    const { cookie } = await signedInUser({ role: 'ADMIN' })
     const customer = await createUser()
     const service = await createService('Equity', 299_900, 30)
     const granted = await answer(() =>
       customerRoute.action(
         args(
-          postForm(`/admin/customers/${customer}`, cookie, {
-            serviceId: service.id,
-            durationDays: '30',
-            reason: 'goodwill\r\nafter\tthe outage',
-          }),
+          formRequest(
+            `/admin/customers/${customer}`,
+            {
+              serviceId: service.id,
+              durationDays: '30',
+              reason: 'goodwill\r\nafter\tthe outage',
+            },
+            cookie,
+          ),
           { userId: customer },
         ),
       ),
@@ -249,12 +247,12 @@ describe('an e-mail address', () => {
     [tooLong, 'Your e-mail address can have at most 254 characters.'],
   ] as const) {
     it(`${email.slice(0, 24)} (${email.length} characters) is refused by the details form and the JSON API, nothing saved`, async () => {
-      const { userId, cookie } = await signedIn()
-      const page = await answer(() => detailsRoute.action(args(postForm('/details', cookie, { ...profile, email }))))
+      const { userId, cookie } = await signedInUser()
+      const page = await answer(() => detailsRoute.action(args(formRequest('/details', { ...profile, email }, cookie))))
       expect(page.status).toBe(400)
       expect(JSON.stringify(page.body)).toContain(message)
       const api = await answer(() =>
-        setDetails.action(args(postJson('/api/v1/users/set-details', cookie, { ...profile, email }))),
+        setDetails.action(args(jsonRequest('/api/v1/users/set-details', { ...profile, email }, cookie))),
       )
       expect(api).toEqual({
         status: 400,
@@ -276,7 +274,7 @@ describe('a redirectTo that is not plain ASCII', () => {
     ['//evil.example', '/'],
   ] as const) {
     it(`${target} is followed encoded, or falls back to /`, async () => {
-      const complete = await signedIn()
+      const complete = await signedInUser()
       await prisma.user.update({
         where: { id: complete.userId },
         data: {
@@ -289,7 +287,7 @@ describe('a redirectTo that is not plain ASCII', () => {
         },
       })
       const reply = await detailsRoute
-        .loader(args(get(`/details?redirectTo=${target}`, complete.cookie)))
+        .loader(args(getRequest(`/details?redirectTo=${target}`, complete.cookie)))
         .catch((thrown: unknown) => thrown)
       expect(reply).toBeInstanceOf(Response)
       expect((reply as Response).headers.get('Location')).toBe(expected)

@@ -1,0 +1,61 @@
+import { currentAgreement } from '~/content/legal/agreement.server'
+import { profileDetailsSchema } from '~/domain/profile'
+import type { Role } from '~/generated/prisma/client'
+import { agreementSigning } from '~/server/agreement-signing.server'
+import { businessDetails } from '~/server/business.server'
+import { prisma } from '~/server/db.server'
+import { savePanCard, saveProfileDetails } from '~/server/profile.server'
+import { createSession } from '~/server/session.server'
+import { ASHA_RAO, PNG_1X1, uniqueMobile } from './sample-customer'
+
+// People signed in without the SMS outbox, through the functions the sign-in and the profile
+// wizard call: for the integration tests, and for the end-to-end fixtures (tests/e2e/fixtures.ts),
+// which load this module with DATABASE_URL pointed at the end-to-end server's database.
+
+export type SignedInUser = {
+  userId: string
+  /** E.164, as the sign-in stores it. */
+  phone: string
+  /** The session cookie's `name=value` pair, for a Cookie header. */
+  cookie: string
+}
+
+export type SignedInUserOptions = {
+  role?: Role
+  /** The three steps of the profile wizard done: details, PAN card (stored), agreement. */
+  completeProfile?: boolean
+  /** Step one's details; `completeProfile` uses Asha Rao's unless given. */
+  details?: typeof ASHA_RAO
+}
+
+/**
+ * A user and a Session row, as a sign-in leaves them (the sign-in sets the role from ADMIN_PHONES;
+ * here the caller chooses it), optionally with a complete profile.
+ */
+export async function signedInUser({
+  role = 'CUSTOMER',
+  completeProfile = false,
+  details = completeProfile ? ASHA_RAO : undefined,
+}: SignedInUserOptions = {}): Promise<SignedInUser> {
+  const phone = `+91${uniqueMobile()}`
+  const user = await prisma.user.create({ data: { phone, role }, select: { id: true, panCardKey: true } })
+  // Through the wizard's schema, which stores the name and e-mail in lower case.
+  if (details) await saveProfileDetails(user.id, profileDetailsSchema(new Date()).parse(details))
+  if (completeProfile) {
+    await savePanCard(user, {
+      ok: true,
+      bytes: PNG_1X1,
+      contentType: 'image/png',
+      extension: 'png',
+      size: PNG_1X1.length,
+      fields: new FormData(),
+    })
+    const agreement = currentAgreement(businessDetails)
+    await agreementSigning().sign(user.id, {
+      version: agreement.version,
+      textSha256: agreement.textSha256,
+      ip: '127.0.0.1',
+    })
+  }
+  return { userId: user.id, phone, cookie: (await createSession(user.id)).split(';')[0]! }
+}
