@@ -1,13 +1,15 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { SiteFooter } from './components/site-footer'
 import { ErrorPage } from './components/error-page'
+import { FlashMessage } from './components/flash-message'
 import { SiteHeader } from './components/site-header'
 import type { RegistrationDetails } from './domain/business-details'
 import { useNonce } from './nonce'
 import { businessDetails } from './server/business.server'
 import { env } from './server/env.server'
+import { readFlash } from './server/flash.server'
 import { getSessionUser } from './server/session.server'
 
 export const links: Route.LinksFunction = () => [
@@ -16,17 +18,29 @@ export const links: Route.LinksFunction = () => [
 ]
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request)
+  const [user, { flash, clearFlash }] = await Promise.all([getSessionUser(request), readFlash(request)])
   const registration: RegistrationDetails = {
     name: businessDetails.name,
     sebiRegistrationNumber: businessDetails.sebiRegistrationNumber,
   }
-  // Serialised into every page: only what the header and footer show.
-  return {
-    demoMode: env.DEMO_MODE,
-    user: user ? { name: user.name, isAdmin: user.role === 'ADMIN' } : null,
-    registration,
-  }
+  // Serialised into every page: only what the header, the footer and the flash message show.
+  return data(
+    {
+      demoMode: env.DEMO_MODE,
+      user: user ? { name: user.name, isAdmin: user.role === 'ADMIN' } : null,
+      registration,
+      flash,
+    },
+    clearFlash ? { headers: { 'Set-Cookie': clearFlash } } : undefined,
+  )
+}
+
+/**
+ * Every navigation reads the root loader again, so a flash message shows on the page it was meant
+ * for and is gone on the next one (the session lookup is shared with the page's own loader).
+ */
+export function shouldRevalidate() {
+  return true
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -44,7 +58,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="flex min-h-dvh flex-col bg-white text-gray-900 antialiased dark:bg-gray-950 dark:text-gray-100">
         {rootData?.demoMode ? <DemoBanner /> : null}
         <SiteHeader user={rootData?.user ?? null} />
-        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">{children}</main>
+        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">
+          {rootData?.flash ? <FlashMessage flash={rootData.flash} /> : null}
+          {children}
+        </main>
         <SiteFooter registration={rootData?.registration ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -40,3 +40,8 @@ export type RegistrationDetails = Pick<BusinessDetails, 'name' | 'sebiRegistrati
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^+\d]/g, '')}`
 }
+
+/** A WhatsApp chat link for a phone number as written for people ("+91 00000 00000" -> "https://wa.me/910000000000"). */
+export function whatsappHref(phone: string): string {
+  return `https://wa.me/${phone.replace(/\D/g, '')}`
+}

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState, type MouseEvent } from 'react'
-import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-router'
+import { data, Form, Link, redirect, useFetcher } from 'react-router'
 import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { Modal } from '~/components/modal'
@@ -21,6 +21,7 @@ import { formatPriceLine, formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { pricedCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
+import { redirectWithFlash } from '~/server/flash.server'
 import { readForm } from '~/server/forms.server'
 import { gatewayCheckout } from '~/server/gateway-checkout.server'
 import {
@@ -29,6 +30,7 @@ import {
   startGatewayPayment,
   verifyCheckoutPayment,
 } from '~/server/payments/gateway.server'
+import { claimRecordedFlash, paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
 import { PaymentError } from '~/server/payments/core.server'
 import { getActiveServices } from '~/server/services.server'
@@ -102,7 +104,12 @@ export async function action({ request }: Route.ActionArgs) {
         source: intent === 'verify' ? 'checkout' : 'reverify',
         userId: user.id,
       })
-      return data({ verified: result.status }, { headers: { 'Set-Cookie': await serializeCart([]) } })
+      // A redirect, so the fetcher's page moves on and the confirmation survives it (a flash message).
+      const emptyCart = { headers: { 'Set-Cookie': await serializeCart([]) } }
+      const confirmation = result.status === 'paid' ? await paymentConfirmationFlash(result.paymentId) : null
+      return confirmation
+        ? redirectWithFlash('/subscriptions?from=payment', confirmation, emptyCart)
+        : redirect('/subscriptions?from=payment', emptyCart)
     } catch (error) {
       if (!(error instanceof PaymentError)) console.error(error)
       return data({ verifyFailed: intent }, 400)
@@ -125,8 +132,9 @@ export async function action({ request }: Route.ActionArgs) {
     // Parsed on the server only: /pay's JavaScript carries neither Zod nor Conform.
     const submission = parseWithZod(form, { schema: ManualPaymentFormSchema })
     if (submission.status !== 'success') return data({ manualResult: submission.reply() }, 400)
+    let claim
     try {
-      await createManualPayment(user.id, await readCart(request), {
+      claim = await createManualPayment(user.id, await readCart(request), {
         idempotencyKey: submission.value.paymentKey || undefined,
         utr: submission.value.utr,
         expectedAmountPaise: shownTotalPaise(form),
@@ -137,10 +145,28 @@ export async function action({ request }: Route.ActionArgs) {
       console.error(error)
       return data({ error: MANUAL_PAYMENT_FAILED }, 500)
     }
-    return redirect('/subscriptions?from=payment', { headers: { 'Set-Cookie': await serializeCart([]) } })
+    return redirectWithFlash('/subscriptions?from=payment', claimRecordedFlash(claim), {
+      headers: { 'Set-Cookie': await serializeCart([]) },
+    })
   }
 
   return data({ error: 'Something was missing from the form. Please try again.' }, 400)
+}
+
+/**
+ * The checkout's answer is sent by the page's script: when it cannot reach us (a network drop just
+ * after paying), the payment may be paid all the same, so the customer goes to /subscriptions,
+ * which asks the gateway and shows it as being confirmed, instead of an error page.
+ */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const intent = (await request.clone().formData()).get('intent')
+  try {
+    return await serverAction()
+  } catch (error) {
+    if (error instanceof Response || (intent !== 'verify' && intent !== 'reverify')) throw error
+    console.error(error)
+    return redirect('/subscriptions?from=payment')
+  }
 }
 
 function field(form: FormData, name: string): string {
@@ -322,7 +348,6 @@ function usePayOnWebsite(totalPaise: number) {
   const starter = useFetcher<typeof action>({ key: 'gateway-start' })
   const reporter = useFetcher<typeof action>({ key: 'gateway-report' })
   const openCheckout = useGatewayCheckout()
-  const navigate = useNavigate()
   const [checkoutOpen, setCheckoutOpen] = useState(false)
   const [message, setMessage] = useState<string | undefined>()
   const lastSuccess = useRef<CheckoutAnswer | null>(null)
@@ -366,9 +391,8 @@ function usePayOnWebsite(totalPaise: number) {
     const answer = reporter.data
     if (reporter.state !== 'idle' || !answer || handled.current.has(answer)) return
     handled.current.add(answer)
-    if ('verified' in answer) {
-      void navigate('/subscriptions?from=payment')
-    } else if ('verifyFailed' in answer) {
+    // A verified answer is a redirect to /subscriptions, which the router follows.
+    if ('verifyFailed' in answer) {
       if (answer.verifyFailed === 'verify' && lastSuccess.current) {
         void reporter.submit({ intent: 'reverify', ...lastSuccess.current }, { method: 'post' })
       } else {
@@ -378,7 +402,7 @@ function usePayOnWebsite(totalPaise: number) {
       // eslint-disable-next-line react-hooks/set-state-in-effect -- as above
       setMessage(CHECKOUT_OUTCOME_MESSAGES[answer.outcome])
     }
-  }, [reporter.state, reporter.data, reporter, navigate])
+  }, [reporter.state, reporter.data, reporter])
 
   return {
     busy: starter.state !== 'idle' || reporter.state !== 'idle' || checkoutOpen,

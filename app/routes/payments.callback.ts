@@ -1,5 +1,7 @@
 import { redirect } from 'react-router'
 import { serializeCart } from '~/server/cart.server'
+import { redirectWithFlash } from '~/server/flash.server'
+import { paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import { handleCheckoutCallback } from '~/server/payments/gateway.server'
 import { PaymentError } from '~/server/payments/core.server'
 import type { Route } from './+types/payments.callback'
@@ -22,7 +24,11 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const result = await handleCheckoutCallback(form)
     if (result.status === 'failed') return redirect('/pay?outcome=failed', 303)
-    return redirect('/subscriptions?from=payment', { status: 303, headers: { 'Set-Cookie': await serializeCart([]) } })
+    const paid = { status: 303, headers: { 'Set-Cookie': await serializeCart([]) } }
+    const confirmation = result.status === 'paid' ? await paymentConfirmationFlash(result.paymentId) : null
+    return confirmation
+      ? redirectWithFlash('/subscriptions?from=payment', confirmation, paid)
+      : redirect('/subscriptions?from=payment', paid)
   } catch (error) {
     if (!(error instanceof PaymentError)) console.error(error)
     return redirect('/pay?outcome=unverified', 303)

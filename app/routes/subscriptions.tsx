@@ -1,16 +1,25 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { useEffect } from 'react'
+import { data, Form, Link, redirect, useNavigate } from 'react-router'
 import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
 import { BankReferenceFormSchema } from '~/domain/bank-reference'
+import { whatsappHref, type BankAccount } from '~/domain/business-details'
 import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
+import { readCart, serializeCart } from '~/server/cart.server'
+import { redirectWithFlash } from '~/server/flash.server'
 import { readForm } from '~/server/forms.server'
-import { setManualPaymentUtr } from '~/server/payments/manual-claims.server'
+import { confirmOpenGatewayPayments, paymentConfirmationFlash } from '~/server/payments/confirmation.server'
+import {
+  recentlyRejectedClaims,
+  rejectedClaimServiceIds,
+  setManualPaymentUtr,
+} from '~/server/payments/manual-claims.server'
 import { activeSubscriptions } from '~/server/subscriptions.server'
 import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/subscriptions'
@@ -18,24 +27,62 @@ import type { Route } from './+types/subscriptions'
 export const meta: Route.MetaFunction = () => [{ title: 'My subscriptions | Research Store' }]
 
 const INFO_DIALOG = 'verification-info'
+/**
+ * With JavaScript, a payment being confirmed is checked again this often; without it, "Check again"
+ * does it (a meta refresh would move the page under a screen reader's feet: WCAG 2.2.1).
+ */
+const CONFIRMING_RECHECK_MS = 10_000
+/** ...while it is this young; later the webhook or the reconciliation job settles it, and "Check again" stays. */
+const CONFIRMING_REFRESH_WINDOW_MS = 15 * 60_000
+const CHECK_AGAIN_URL = '/subscriptions?check=1'
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
   const url = new URL(request.url)
   // Arriving from a payment always reads fresh (as in the original store), never the 10-minute cache.
-  const fresh = url.searchParams.get('from') === 'payment'
+  const fresh = url.searchParams.get('from') === 'payment' || url.searchParams.has('check')
   const now = new Date()
-  const [pending, active] = await Promise.all([
+  // A gateway payment whose answer never reached us (a network drop) is asked about here.
+  const [paidNow] = fresh ? await confirmOpenGatewayPayments(user.id, now) : []
+  if (paidNow) {
+    const confirmation = await paymentConfirmationFlash(paidNow)
+    throw confirmation
+      ? await redirectWithFlash('/subscriptions?from=payment', confirmation)
+      : redirect('/subscriptions')
+  }
+  const [pending, active, rejected] = await Promise.all([
     pendingPayments(user.id, now, { fresh }),
     activeSubscriptions(user.id, now, { fresh }),
+    recentlyRejectedClaims(user.id, now),
   ])
+  const { bankAccount, whatsappNumber, supportPhone } = businessDetails
+  const items = (cart: { serviceId: string; name: string; pricePaise: number }[]) =>
+    cart.map((item) => ({ serviceId: item.serviceId, name: item.name, pricePaise: item.pricePaise }))
+  const confirming = pending.filter((payment) => payment.method === 'GATEWAY')
   return {
-    pending: pending.map((payment) => ({
+    pending: pending
+      .filter((payment) => payment.method === 'MANUAL')
+      .map((payment) => ({
+        id: payment.id,
+        items: items(payment.cart),
+        amountPaise: payment.amountPaise,
+        utr: payment.utr,
+        payBy: payment.expiresAt ? formatIndiaDate(payment.expiresAt) : null,
+      })),
+    confirming: confirming.map((payment) => ({
       id: payment.id,
-      method: payment.method === 'MANUAL' ? 'Manual' : 'Gateway',
-      items: payment.cart.map((item) => ({ serviceId: item.serviceId, name: item.name, pricePaise: item.pricePaise })),
+      items: items(payment.cart),
       amountPaise: payment.amountPaise,
-      utr: payment.utr,
+    })),
+    refreshConfirming: confirming.some(
+      (payment) => now.getTime() - payment.createdAt.getTime() < CONFIRMING_REFRESH_WINDOW_MS,
+    ),
+    rejected: rejected.map((claim) => ({
+      id: claim.id,
+      items: items(claim.cart),
+      amountPaise: claim.amountPaise,
+      claimedOn: formatIndiaDate(claim.createdAt),
+      reason: claim.reason,
     })),
     active: active.map((subscription) => ({
       serviceId: subscription.serviceId,
@@ -44,14 +91,26 @@ export async function loader({ request }: Route.LoaderArgs) {
       endsOn: formatIndiaDate(subscription.endsAt),
     })),
     infoOpen: url.searchParams.get('dialog') === INFO_DIALOG,
-    contactPhone: businessDetails.supportPhone,
+    contactPhone: supportPhone,
+    bankAccount,
+    whatsappNumber,
+    whatsappLink: whatsappHref(whatsappNumber),
   }
 }
 
-/** The bank transfer reference (UTR) of a pending manual claim: optional, added or corrected here. */
+/**
+ * The bank transfer reference (UTR) of a pending manual claim: optional, added or corrected here.
+ * "Pay again" puts a rejected claim's services back in the cart and goes to /pay.
+ */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireCompleteProfile(request)
   const formData = await readForm(request)
+  if (formData.get('intent') === 'pay-again') {
+    const serviceIds = await rejectedClaimServiceIds(user.id, String(formData.get('paymentId') ?? ''))
+    if (serviceIds.length === 0) return redirect('/subscriptions')
+    const cart = await serializeCart([...(await readCart(request)), ...serviceIds])
+    return redirect('/pay', { headers: { 'Set-Cookie': cart } })
+  }
   const paymentId = String(formData.get('paymentId') ?? '')
   // Parsed on the server only, like /pay's forms: the page's JavaScript stays small.
   const submission = parseWithZod(formData, { schema: BankReferenceFormSchema })
@@ -64,9 +123,36 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Subscriptions({ loaderData, actionData }: Route.ComponentProps) {
-  const { pending, active, infoOpen, contactPhone } = loaderData
+  const { pending, confirming, refreshConfirming, rejected, active, infoOpen, contactPhone } = loaderData
+  useRecheckWhile(refreshConfirming)
   return (
     <>
+      {confirming.length > 0 ? (
+        <section
+          aria-labelledby="confirming-heading"
+          className="mb-6 rounded-lg border border-sky-300 p-4 dark:border-sky-700"
+        >
+          <h2 id="confirming-heading" className="text-lg font-semibold">
+            Payment being confirmed
+          </h2>
+          <p className="mt-2 text-sm">
+            If you paid on the website, we are confirming it with the payment gateway; this usually takes a few minutes.
+            Please do not pay again. The subscription starts as soon as it is confirmed.
+          </p>
+          <ul className="mt-3 grid gap-4 sm:grid-cols-2">
+            {confirming.map((payment) => (
+              <li key={payment.id} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
+                <PaymentLines items={payment.items} amountPaise={payment.amountPaise} />
+              </li>
+            ))}
+          </ul>
+          <p className="mt-3">
+            <Link to={CHECK_AGAIN_URL} className="font-medium text-green-700 underline dark:text-green-400">
+              Check again
+            </Link>
+          </p>
+        </section>
+      ) : null}
       {pending.length > 0 ? (
         <details open className="mb-6 rounded-lg border border-amber-300 p-4 dark:border-amber-700">
           <summary className="cursor-pointer text-lg font-semibold">Payment(s) Pending for Verification</summary>
@@ -81,28 +167,51 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
           </p>
           <ul className="mt-3 grid gap-4 sm:grid-cols-2">
             {pending.map((payment) => (
-              <li key={payment.id} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
-                <h3 className="font-semibold">{payment.method} Payment</h3>
-                <ul className="mt-2 space-y-1 text-sm">
-                  {payment.items.map((item) => (
-                    <li key={item.serviceId} className="flex justify-between gap-4">
-                      <span>{item.name}</span>
-                      <span>Rs. {formatRupees(item.pricePaise)}</span>
-                    </li>
-                  ))}
-                </ul>
-                <p className="mt-2 font-medium">Total Amount: Rs. {formatRupees(payment.amountPaise)}</p>
-                {payment.method === 'Manual' ? (
-                  <BankReferenceForm
-                    paymentId={payment.id}
-                    utr={payment.utr}
-                    answer={actionData?.paymentId === payment.id ? actionData : undefined}
-                  />
-                ) : null}
+              <li key={payment.id} className="min-w-0 rounded-md border border-gray-200 p-3 dark:border-gray-700">
+                <h3 className="font-semibold">Manual Payment</h3>
+                <PaymentLines items={payment.items} amountPaise={payment.amountPaise} />
+                <TransferInstructions {...loaderData} amountPaise={payment.amountPaise} payBy={payment.payBy} />
+                <BankReferenceForm
+                  paymentId={payment.id}
+                  utr={payment.utr}
+                  answer={actionData?.paymentId === payment.id ? actionData : undefined}
+                />
               </li>
             ))}
           </ul>
         </details>
+      ) : null}
+      {rejected.length > 0 ? (
+        <section
+          aria-labelledby="rejected-heading"
+          className="mb-6 rounded-lg border border-red-300 p-4 dark:border-red-800"
+        >
+          <h2 id="rejected-heading" className="text-lg font-semibold">
+            Rejected payment claims
+          </h2>
+          <ul className="mt-3 grid gap-4 sm:grid-cols-2">
+            {rejected.map((claim) => {
+              const names = claim.items.map((item) => item.name).join(', ')
+              return (
+                <li key={claim.id} className="min-w-0 rounded-md border border-gray-200 p-3 dark:border-gray-700">
+                  <h3 className="font-semibold">Bank transfer claimed on {claim.claimedOn}</h3>
+                  <PaymentLines items={claim.items} amountPaise={claim.amountPaise} />
+                  <p className="mt-2 text-sm break-words">
+                    <span className="font-medium">Reason: </span>
+                    {claim.reason ?? 'We could not find this transfer in our account.'}
+                  </p>
+                  <p className="mt-1 text-sm">Questions? Call us on {contactPhone}.</p>
+                  <Form method="post" className="mt-3">
+                    <input type="hidden" name="paymentId" value={claim.id} />
+                    <StatusButton name="intent" value="pay-again" aria-label={`Pay again for ${names}`}>
+                      Pay again
+                    </StatusButton>
+                  </Form>
+                </li>
+              )
+            })}
+          </ul>
+        </section>
       ) : null}
       <h1 className="text-2xl font-semibold">My Subscription(s)</h1>
       {active.length === 0 ? (
@@ -124,6 +233,12 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
             Our team verifies each payment claim against the bank account. Once it is confirmed, the subscription starts
             and we e-mail you.
           </p>
+          <p className="mt-2">
+            Not paid yet? Transfer the amount shown on your claim to the account below and send the screenshot on
+            WhatsApp.
+          </p>
+          <BankAccountDetails bankAccount={loaderData.bankAccount} />
+          <WhatsAppLine whatsappLink={loaderData.whatsappLink} whatsappNumber={loaderData.whatsappNumber} />
           <p className="mt-2">A claim that is not confirmed within 7 days is dismissed automatically.</p>
           <p className="mt-2">Questions? Call us on {contactPhone}.</p>
           <p className="mt-4">
@@ -139,6 +254,96 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
         </Modal>
       ) : null}
     </>
+  )
+}
+
+/** Checks a payment being confirmed again every CONFIRMING_RECHECK_MS while `active` (with JavaScript). */
+function useRecheckWhile(active: boolean) {
+  const navigate = useNavigate()
+  useEffect(() => {
+    if (!active) return
+    const timer = setTimeout(
+      () => void navigate(CHECK_AGAIN_URL, { replace: true, preventScrollReset: true }),
+      CONFIRMING_RECHECK_MS,
+    )
+    return () => clearTimeout(timer)
+  })
+}
+
+function PaymentLines({
+  items,
+  amountPaise,
+}: {
+  items: { serviceId: string; name: string; pricePaise: number }[]
+  amountPaise: number
+}) {
+  return (
+    <>
+      <ul className="mt-2 space-y-1 text-sm">
+        {items.map((item) => (
+          <li key={item.serviceId} className="flex justify-between gap-4">
+            <span>{item.name}</span>
+            <span>Rs. {formatRupees(item.pricePaise)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 font-medium">Total Amount: Rs. {formatRupees(amountPaise)}</p>
+    </>
+  )
+}
+
+/** What a pending claim still needs from the customer: the transfer, to whom, the screenshot, and by when. */
+function TransferInstructions({
+  amountPaise,
+  payBy,
+  bankAccount,
+  whatsappLink,
+  whatsappNumber,
+}: {
+  amountPaise: number
+  payBy: string | null
+  bankAccount: BankAccount
+  whatsappLink: string
+  whatsappNumber: string
+}) {
+  return (
+    <div className="mt-3 space-y-2 border-t border-gray-100 pt-3 text-sm dark:border-gray-800">
+      <p>Not paid yet? Transfer Rs. {formatRupees(amountPaise)} to:</p>
+      <BankAccountDetails bankAccount={bankAccount} />
+      <WhatsAppLine whatsappLink={whatsappLink} whatsappNumber={whatsappNumber} />
+      {payBy ? <p className="font-medium">Do both by {payBy}: a claim not confirmed by then is dismissed.</p> : null}
+    </div>
+  )
+}
+
+function BankAccountDetails({ bankAccount }: { bankAccount: BankAccount }) {
+  return (
+    <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 break-words">
+      <dt>Account number</dt>
+      <dd className="font-mono">{bankAccount.accountNumber}</dd>
+      <dt>IFSC</dt>
+      <dd className="font-mono">{bankAccount.ifsc}</dd>
+      <dt>Account name</dt>
+      <dd>{bankAccount.accountName}</dd>
+    </dl>
+  )
+}
+
+function WhatsAppLine({ whatsappLink, whatsappNumber }: { whatsappLink: string; whatsappNumber: string }) {
+  return (
+    <p className="mt-2">
+      Send the screenshot of the transfer on{' '}
+      <a
+        href={whatsappLink}
+        rel="noopener noreferrer"
+        target="_blank"
+        className="font-medium text-green-700 underline dark:text-green-400"
+      >
+        WhatsApp to {whatsappNumber}
+        <span className="sr-only"> (opens WhatsApp in a new tab)</span>
+      </a>
+      .
+    </p>
   )
 }
 

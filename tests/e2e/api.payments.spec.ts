@@ -65,6 +65,7 @@ test('create-order, manual-payment and verify-payment refuse what they must, and
       razorpayObject: { amount: total * 100, currency: 'INR', notes: { cart: expect.any(String) } },
       createdAt: expect.any(String),
       expiresAt: null,
+      state: 'being-confirmed',
     },
   ])
 
@@ -132,6 +133,7 @@ test('manual payment: a double submit is one claim, pending with its cart at the
     _id: paymentId,
     paymentMethod: 'manual',
     manualObject: { amount: Math.round(total * 100) },
+    state: 'awaiting-verification',
   })
   expect(JSON.parse(pending[0].manualObject.notes.cart)).toEqual(
     cart.map((entry) => ({

@@ -163,6 +163,7 @@ test('the whole customer journey through the API alone, as the existing client d
       manualObject: { amount: commodity.service.price * 100, currency: 'INR', notes: { cart: expect.any(String) } },
       createdAt: expect.any(String),
       expiresAt: claim.expiresAt,
+      state: 'awaiting-verification',
     },
   ])
   expect(JSON.parse(pending[0].manualObject.notes.cart)).toEqual([

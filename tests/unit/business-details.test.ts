@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { telHref } from '~/domain/business-details'
+import { telHref, whatsappHref } from '~/domain/business-details'
 import { DEMO_BUSINESS_ENV, parseBusinessDetails } from '~/server/business.server'
 import { E2E_BUSINESS_DETAILS, E2E_BUSINESS_ENV } from '../fixtures/business-details'
 
@@ -132,5 +132,11 @@ describe('telHref', () => {
   it('keeps only the plus sign and digits', () => {
     expect(telHref('+91 98765-43210')).toBe('tel:+919876543210')
     expect(telHref('1800 123 4567')).toBe('tel:18001234567')
+  })
+})
+
+describe('whatsappHref', () => {
+  it('keeps only the digits, country code included', () => {
+    expect(whatsappHref('+91 98765-43210')).toBe('https://wa.me/919876543210')
   })
 })

@@ -1,4 +1,4 @@
-import { readCartSnapshot, sameServices } from '~/domain/cart'
+import { readCartSnapshot, sameServices, type CartItem } from '~/domain/cart'
 import { MS_PER_DAY } from '~/domain/dates'
 import { openManualClaimWhere, overdueManualClaimWhere } from '~/domain/payment-status'
 import { isUuid } from '~/domain/uuid'
@@ -176,4 +176,44 @@ export async function expireManualPayments(now: Date): Promise<number> {
   })
   for (const userId of new Set(expired.map((row) => row.userId))) await invalidateUserPayments(userId)
   return expired.length
+}
+
+/** A rejected claim stays on the customer's /subscriptions, with its reason, for this long after it was made. */
+export const REJECTED_CLAIM_SHOWN_DAYS = 30
+
+export type RejectedClaim = {
+  id: string
+  amountPaise: number
+  cart: CartItem[]
+  createdAt: Date
+  reason: string | null
+}
+
+/** The customer's claims the team rejected in the last REJECTED_CLAIM_SHOWN_DAYS, newest first. */
+export async function recentlyRejectedClaims(userId: string, now: Date): Promise<RejectedClaim[]> {
+  const rows = await prisma.payment.findMany({
+    where: {
+      userId,
+      method: 'MANUAL',
+      status: 'REJECTED',
+      createdAt: { gt: new Date(now.getTime() - REJECTED_CLAIM_SHOWN_DAYS * MS_PER_DAY) },
+    },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, amountPaise: true, cart: true, createdAt: true, rejectedReason: true },
+  })
+  return rows.map(({ cart, rejectedReason, ...row }) => ({
+    ...row,
+    cart: readCartSnapshot(cart),
+    reason: rejectedReason,
+  }))
+}
+
+/** The service ids of the customer's rejected claim, to put back in the cart ("Pay again"); empty when it is not theirs. */
+export async function rejectedClaimServiceIds(userId: string, paymentId: string): Promise<string[]> {
+  if (!isUuid(paymentId)) return []
+  const claim = await prisma.payment.findFirst({
+    where: { id: paymentId, userId, method: 'MANUAL', status: 'REJECTED' },
+    select: { cart: true },
+  })
+  return claim ? readCartSnapshot(claim.cart).map((item) => item.serviceId) : []
 }

@@ -1,0 +1,85 @@
+import { formatIndiaDate } from '~/domain/dates'
+import type { Flash } from '~/domain/flash'
+import { formatRupees } from '~/domain/money'
+import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
+import { readCartSnapshot } from '~/domain/cart'
+import { prisma } from '../db.server'
+import { paymentGateway } from '../payment-gateway.server'
+import { payOrLog } from './core.server'
+import { capturedAttempt, type GatewayDeps } from './gateway.server'
+
+// What the customer is told once a payment is confirmed, and the check /subscriptions makes for
+// gateway payments that may be paid at the gateway but not yet confirmed to us.
+
+/**
+ * "Payment of Rs. X received": the amount, the reference (the gateway's payment id, or the bank
+ * reference of a transfer) and each service it added with its new end date. Null for a payment
+ * that is not paid.
+ */
+export async function paymentConfirmationFlash(paymentId: string): Promise<Flash | null> {
+  const payment = await prisma.payment.findUnique({
+    where: { id: paymentId },
+    select: {
+      status: true,
+      amountPaise: true,
+      gatewayPaymentId: true,
+      utr: true,
+      cart: true,
+      subscriptions: { select: { serviceId: true, endsAt: true } },
+    },
+  })
+  if (payment?.status !== 'PAID') return null
+  const names = new Map(readCartSnapshot(payment.cart).map((item) => [item.serviceId, item.name]))
+  const reference = payment.gatewayPaymentId ?? payment.utr
+  return {
+    tone: 'success',
+    message: `Payment of Rs. ${formatRupees(payment.amountPaise)} received.${reference ? ` Reference ${reference}.` : ''} Added to your subscriptions:`,
+    details: payment.subscriptions.map(
+      (subscription) =>
+        `${names.get(subscription.serviceId) ?? 'Service'} until ${formatIndiaDate(subscription.endsAt)}`,
+    ),
+  }
+}
+
+/**
+ * Asks the gateway about the customer's open gateway orders (inside the late-authorisation
+ * window) and pays those it reports captured: the checkout's answer may never have reached us (a
+ * network drop just after paying). Returns the ids it paid. A gateway that cannot be asked leaves
+ * the order as it was; the webhook or the reconciliation job settles it.
+ */
+export async function confirmOpenGatewayPayments(
+  userId: string,
+  now: Date,
+  deps: Omit<GatewayDeps, 'now'> = {},
+): Promise<string[]> {
+  const open = await prisma.payment.findMany({
+    where: {
+      userId,
+      method: 'GATEWAY',
+      status: 'CREATED',
+      gatewayOrderId: { not: null },
+      createdAt: { gt: new Date(now.getTime() - GATEWAY_LATE_AUTHORISATION_WINDOW_MS) },
+    },
+    select: { id: true, gatewayOrderId: true, amountPaise: true, currency: true },
+  })
+  if (open.length === 0) return []
+  const gateway = deps.gateway ?? paymentGateway()
+  const paid: string[] = []
+  for (const payment of open) {
+    try {
+      const captured = capturedAttempt(await gateway.fetchOrderPayments(payment.gatewayOrderId!), payment)
+      if (captured && (await payOrLog(payment.id, captured.id, now, 'reconciliation'))) paid.push(payment.id)
+    } catch {
+      // The gateway could not be asked: the order stays "being confirmed".
+    }
+  }
+  return paid
+}
+
+/** "Payment claim recorded": what the claim now waits for, said once on the page the claim leads to. */
+export function claimRecordedFlash(claim: { amountPaise: number; expiresAt: Date }): Flash {
+  return {
+    tone: 'info',
+    message: `Payment claim recorded. Transfer Rs. ${formatRupees(claim.amountPaise)} and send the screenshot by ${formatIndiaDate(claim.expiresAt)}: the bank details are below. We confirm it once the transfer reaches us.`,
+  }
+}
