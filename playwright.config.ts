@@ -37,6 +37,8 @@ export default defineConfig({
       name: 'no-js',
       testIgnore: /api\..*\.spec\.ts/,
       use: { ...devices['Desktop Chrome'], channel: undefined, javaScriptEnabled: false },
+      // Tests of what only the pages' scripts do are tagged @js-only.
+      grepInvert: /@js-only/,
     },
     // The JSON API needs no browser: its contract tests run once.
     { name: 'api', testMatch: /api\..*\.spec\.ts/ },

@@ -146,29 +146,30 @@ test('a confirmed payment says what was paid: amount, reference and the services
   await expectNoSeriousA11yViolations(page)
 })
 
-test('a network drop after paying at the gateway lands on /subscriptions, never a crash page', async ({
-  customerWithProfile: { page },
-  javaScriptEnabled,
-}) => {
-  test.skip(!javaScriptEnabled, 'the checkout answer is sent by the page script')
-  await cartOfTwoOnPayPage(page)
-  // The checkout's answer never reaches the store.
-  await page.route('**/pay.data*', async (route) => {
-    if (route.request().method() === 'POST' && /intent=(re)?verify/.test(route.request().postData() ?? '')) {
-      await route.abort('internetdisconnected')
-    } else {
-      await route.fallback()
-    }
-  })
-  await page.getByRole('button', { name: 'Pay on Website' }).click()
-  await page.getByRole('button', { name: 'Simulate success' }).click()
+// The checkout's answer is sent by the page's script: project no-js leaves @js-only tests out.
+test(
+  'a network drop after paying at the gateway lands on /subscriptions, never a crash page',
+  { tag: '@js-only' },
+  async ({ customerWithProfile: { page } }) => {
+    await cartOfTwoOnPayPage(page)
+    // The checkout's answer never reaches the store.
+    await page.route('**/pay.data*', async (route) => {
+      if (route.request().method() === 'POST' && /intent=(re)?verify/.test(route.request().postData() ?? '')) {
+        await route.abort('internetdisconnected')
+      } else {
+        await route.fallback()
+      }
+    })
+    await page.getByRole('button', { name: 'Pay on Website' }).click()
+    await page.getByRole('button', { name: 'Simulate success' }).click()
 
-  await expect(page).toHaveURL(/\/subscriptions/)
-  await expect(page.getByText('Unexpected Application Error!')).toHaveCount(0)
-  // /subscriptions asks the gateway itself, and the payment is confirmed.
-  await expect(page.getByRole('status').filter({ hasText: 'Payment of Rs. 4,498 received' })).toBeVisible()
-  await expect(page.getByRole('heading', { level: 2, name: PREMIUM, exact: true })).toBeVisible()
-})
+    await expect(page).toHaveURL(/\/subscriptions/)
+    await expect(page.getByText('Unexpected Application Error!')).toHaveCount(0)
+    // /subscriptions asks the gateway itself, and the payment is confirmed.
+    await expect(page.getByRole('status').filter({ hasText: 'Payment of Rs. 4,498 received' })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 2, name: PREMIUM, exact: true })).toBeVisible()
+  },
+)
 
 test('a gateway payment not yet confirmed to us shows "being confirmed", with a way to check again', async ({
   customerWithProfile: { page, userId },
