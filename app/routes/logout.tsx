@@ -1,9 +1,14 @@
 import { redirect } from 'react-router'
+import { redirectWithFlash } from '~/server/flash.server'
 import { destroySession } from '~/server/session.server'
 import type { Route } from './+types/logout'
 
 export async function action({ request }: Route.ActionArgs) {
-  return redirect('/services', { headers: { 'Set-Cookie': await destroySession(request) } })
+  return redirectWithFlash(
+    '/services',
+    { tone: 'info', message: 'You are signed out.' },
+    { headers: { 'Set-Cookie': await destroySession(request) } },
+  )
 }
 
 /** Logging out changes state, so a GET (a prefetch, a pasted link) does nothing. */

@@ -215,7 +215,14 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
       ) : null}
       <h1 className="text-2xl font-semibold">My Subscription(s)</h1>
       {active.length === 0 ? (
-        <p className="mt-4">No active subscriptions</p>
+        <>
+          <p className="mt-4">No active subscriptions</p>
+          <p className="mt-2">
+            <Link to="/services" className="underline">
+              Browse services
+            </Link>
+          </p>
+        </>
       ) : (
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {active.map((subscription) => (

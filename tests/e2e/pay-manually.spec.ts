@@ -47,6 +47,8 @@ test('pay manually: the claim appears under payments pending verification with t
   await expect(pending).toContainText('Total Amount: Rs. 4,498')
   await expect(page.getByRole('heading', { level: 1, name: 'My Subscription(s)' })).toBeVisible()
   await expect(page.getByText('No active subscriptions')).toBeVisible()
+  // An empty list offers the next step.
+  await expect(page.getByRole('link', { name: 'Browse services' })).toHaveAttribute('href', '/services')
   await expectNoSeriousA11yViolations(page)
 
   await page.getByRole('link', { name: 'What happens now?' }).click()

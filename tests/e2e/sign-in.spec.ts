@@ -158,6 +158,7 @@ test('a signed-in user who opens /auth lands on /details, and logging out signs 
   await page.getByRole('button', { name: 'Account' }).click()
   await page.getByRole('button', { name: 'Logout' }).click()
   await expect(page).toHaveURL(/\/services$/)
+  await expect(page.getByRole('status').filter({ hasText: 'You are signed out.' })).toBeVisible()
   await page.goto('/details')
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fdetails$/)
 })
