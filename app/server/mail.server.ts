@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer'
+import { businessDetails } from './business.server'
 import { env } from './env.server'
 import { isOutboxEnabled, recordOutboxMessage } from './outbox.server'
 
@@ -21,14 +22,19 @@ export class MailDeliveryError extends Error {
 
 export type MailProvider = { name: string; send(email: Email): Promise<void> }
 
-/** SMTP through nodemailer: `SMTP_URL` (smtp:// or smtps://, credentials in the URL) and `MAIL_FROM`. */
+/**
+ * SMTP through nodemailer: `SMTP_URL` (smtp:// or smtps://, credentials in the URL) and `MAIL_FROM`;
+ * replies go to `replyTo` (the support address), as the e-mails invite them.
+ */
 export function smtpMail({
   url,
   from,
+  replyTo,
   timeoutMs = SMTP_TIMEOUT_MS,
 }: {
   url: string
   from: string
+  replyTo?: string
   timeoutMs?: number
 }): MailProvider {
   const transport = nodemailer.createTransport({
@@ -41,7 +47,7 @@ export function smtpMail({
     name: 'smtp',
     async send({ to, subject, body, html }) {
       try {
-        await transport.sendMail({ from, to, subject, text: body, ...(html ? { html } : {}) })
+        await transport.sendMail({ from, replyTo, to, subject, text: body, ...(html ? { html } : {}) })
       } catch (error) {
         const { responseCode, message } = error as { responseCode?: number; message?: string }
         // An SMTP 5xx is the server's final word (unknown mailbox, refused sender); anything else may pass later.
@@ -65,7 +71,8 @@ let configured: MailProvider | null | undefined
 /** SMTP when `SMTP_URL` is set (env validation requires MAIL_FROM with it); else the dev outbox in demo mode and tests. */
 export function mailProvider(): MailProvider | null {
   if (configured !== undefined) return configured
-  if (env.SMTP_URL && env.MAIL_FROM) configured = smtpMail({ url: env.SMTP_URL, from: env.MAIL_FROM })
+  if (env.SMTP_URL && env.MAIL_FROM)
+    configured = smtpMail({ url: env.SMTP_URL, from: env.MAIL_FROM, replyTo: businessDetails.supportEmail })
   else configured = isOutboxEnabled() ? outboxMail : null
   return configured
 }

@@ -65,8 +65,8 @@ describe('SMTP mail (nodemailer)', () => {
     expect(received[0]!.message).toContain('Equity: ends on 01-01-2027')
   })
 
-  it('sends the HTML part beside the plain text when there is one', async () => {
-    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
+  it('sends the HTML part beside the plain text when there is one, replies going to support', async () => {
+    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in', replyTo: 'help@example.in' })
     await mail.send({
       to: 'ravi@example.in',
       subject: 'Your payment is confirmed',
@@ -78,6 +78,7 @@ describe('SMTP mail (nodemailer)', () => {
     expect(message).toContain('Content-Type: text/plain')
     expect(message).toContain('Content-Type: text/html')
     expect(message).toContain('<p>Hello Ravi,</p>')
+    expect(message).toContain('Reply-To: help@example.in')
   })
 
   it('a 5xx refusal is final (the job drops it); a server that cannot be reached is retried', async () => {
