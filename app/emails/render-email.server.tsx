@@ -24,8 +24,8 @@ export type EmailBlock =
 
 export type EmailContent = { subject: string; name: string | null | undefined; blocks: EmailBlock[] }
 
-/** An e-mail ready to queue: `body` is the plain-text part, `html` the HTML part. */
-export type RenderedEmail = { subject: string; body: string; html: string }
+/** An e-mail ready to queue: `body` is the plain-text part, `html` the HTML part; replies go to the support address. */
+export type RenderedEmail = { subject: string; body: string; html: string; replyTo: string }
 
 export const SEBI_REGISTRATION_LINE = 'SEBI Registered Research Analyst, Registration No.'
 
@@ -34,6 +34,7 @@ export function renderEmail(content: EmailContent, context: EmailContext): Rende
   const greeting = personName(content.name) ? `Hello ${personName(content.name)},` : 'Hello,'
   return {
     subject: content.subject,
+    replyTo: context.business.supportEmail,
     body: plainText(greeting, blocks, context),
     html: `<!DOCTYPE html>${renderToStaticMarkup(
       <EmailDocument subject={content.subject} context={context}>

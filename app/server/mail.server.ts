@@ -1,10 +1,9 @@
 import nodemailer from 'nodemailer'
-import { businessDetails } from './business.server'
 import { env } from './env.server'
 import { isOutboxEnabled, recordOutboxMessage } from './outbox.server'
 
-/** `body` is the plain text; `html`, when there is one, goes with it as the HTML alternative. */
-export type Email = { to: string; subject: string; body: string; html?: string }
+/** `body` is the plain text; `html`, when there is one, goes with it as the HTML alternative; replies go to `replyTo` if set. */
+export type Email = { to: string; subject: string; body: string; html?: string; replyTo?: string }
 
 /** A mail server that takes longer than this to connect, greet or answer is given up on (the job retries). */
 export const SMTP_TIMEOUT_MS = 20_000
@@ -22,19 +21,14 @@ export class MailDeliveryError extends Error {
 
 export type MailProvider = { name: string; send(email: Email): Promise<void> }
 
-/**
- * SMTP through nodemailer: `SMTP_URL` (smtp:// or smtps://, credentials in the URL) and `MAIL_FROM`;
- * replies go to `replyTo` (the support address), as the e-mails invite them.
- */
+/** SMTP through nodemailer: `SMTP_URL` (smtp:// or smtps://, credentials in the URL) and `MAIL_FROM`. */
 export function smtpMail({
   url,
   from,
-  replyTo,
   timeoutMs = SMTP_TIMEOUT_MS,
 }: {
   url: string
   from: string
-  replyTo?: string
   timeoutMs?: number
 }): MailProvider {
   const transport = nodemailer.createTransport({
@@ -45,9 +39,9 @@ export function smtpMail({
   })
   return {
     name: 'smtp',
-    async send({ to, subject, body, html }) {
+    async send({ to, subject, body, html, replyTo }) {
       try {
-        await transport.sendMail({ from, replyTo, to, subject, text: body, ...(html ? { html } : {}) })
+        await transport.sendMail({ from, to, replyTo, subject, text: body, html })
       } catch (error) {
         const { responseCode, message } = error as { responseCode?: number; message?: string }
         // An SMTP 5xx is the server's final word (unknown mailbox, refused sender); anything else may pass later.
@@ -71,8 +65,7 @@ let configured: MailProvider | null | undefined
 /** SMTP when `SMTP_URL` is set (env validation requires MAIL_FROM with it); else the dev outbox in demo mode and tests. */
 export function mailProvider(): MailProvider | null {
   if (configured !== undefined) return configured
-  if (env.SMTP_URL && env.MAIL_FROM)
-    configured = smtpMail({ url: env.SMTP_URL, from: env.MAIL_FROM, replyTo: businessDetails.supportEmail })
+  if (env.SMTP_URL && env.MAIL_FROM) configured = smtpMail({ url: env.SMTP_URL, from: env.MAIL_FROM })
   else configured = isOutboxEnabled() ? outboxMail : null
   return configured
 }

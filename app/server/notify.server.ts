@@ -3,7 +3,6 @@ import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDate } from '~/domain/dates'
 import { paymentConfirmedEmail, paymentRejectedEmail, subscriptionGrantedEmail } from '~/emails/customer-emails.server'
 import type { EmailContext, RenderedEmail } from '~/emails/render-email.server'
-import { businessDetails } from './business.server'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import { isOutboxEnabled } from './outbox.server'
@@ -15,7 +14,10 @@ export type CustomerNotice = { email: string | null } & RenderedEmail
  * Who the e-mails come from and where their links go: APP_ORIGIN, else in demo mode and tests the
  * local server; with neither, the e-mails carry no links rather than wrong ones.
  */
-export function emailContext(): EmailContext {
+export async function emailContext(): Promise<EmailContext> {
+  // Read when an e-mail is written, not when this module loads: the payment modules import it, and
+  // whatever imports them (the demo gateway in a deployment's tests too) should not need the business details.
+  const { businessDetails } = await import('./business.server')
   return {
     business: businessDetails,
     origin: env.APP_ORIGIN ?? (isOutboxEnabled() ? `http://localhost:${env.PORT}` : null),
@@ -27,13 +29,13 @@ export function emailContext(): EmailContext {
  * the change it reports has committed; never fails the admin's action: the change is done, the
  * notice is secondary, and a failure to queue it is logged.
  */
-export async function notifyCustomer({ email, subject, body, html }: CustomerNotice): Promise<boolean> {
+export async function notifyCustomer({ email, subject, body, html, replyTo }: CustomerNotice): Promise<boolean> {
   if (!email) {
     console.warn(`[notify] no e-mail address for "${subject}"; not sent`)
     return false
   }
   try {
-    await enqueueEmail({ to: email, subject, body, html })
+    await enqueueEmail({ to: email, subject, body, html, replyTo })
     return true
   } catch (error) {
     console.error(`[notify] could not queue "${subject}" to ${email}: ${getErrorMessage(error)}`)
@@ -69,7 +71,7 @@ export async function notifyPaymentConfirmed(paymentId: string): Promise<boolean
           endsOn: formatIndiaDate(subscription.endsAt),
         })),
       },
-      emailContext(),
+      await emailContext(),
     ),
   })
 }
@@ -90,7 +92,7 @@ export async function notifyPaymentRejected(paymentId: string): Promise<boolean>
         serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
         reason: payment.rejectedReason ?? '',
       },
-      emailContext(),
+      await emailContext(),
     ),
   })
 }
@@ -113,7 +115,7 @@ export async function notifySubscriptionGranted(grant: {
         endsOn: formatIndiaDate(grant.endsAt),
         reason: grant.reason,
       },
-      emailContext(),
+      await emailContext(),
     ),
   })
 }

@@ -66,12 +66,13 @@ describe('SMTP mail (nodemailer)', () => {
   })
 
   it('sends the HTML part beside the plain text when there is one, replies going to support', async () => {
-    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in', replyTo: 'help@example.in' })
+    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
     await mail.send({
       to: 'ravi@example.in',
       subject: 'Your payment is confirmed',
       body: 'Hello Ravi,',
       html: '<!DOCTYPE html><html><body><p>Hello Ravi,</p></body></html>',
+      replyTo: 'help@example.in',
     })
     const message = received.at(-1)!.message
     expect(message).toContain('Content-Type: multipart/alternative')

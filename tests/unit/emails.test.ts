@@ -74,6 +74,7 @@ describe.each([
     }
     expect(email.html).toContain('href="mailto:help@kavya.example.in"')
     expect(email.html).toContain('href="tel:+910000011111"')
+    expect(email.replyTo).toBe('help@kavya.example.in')
   })
 })
 
