@@ -16,13 +16,39 @@ export function otpResendWaitMs(codesInLastHour: number): number {
   return Math.min(OTP_RESEND_COOLDOWN_MS * 2 ** Math.min(codesInLastHour - 1, 16), OTP_RESEND_WAIT_MAX_MS)
 }
 
+export const MOBILE_NUMBER_MESSAGE = 'Enter your 10-digit mobile number, like 98765 43210.'
+
+/** What people type or paste between a phone number's digits: spaces, hyphens, dots, brackets. */
+export function stripPhoneSeparators(written: string): string {
+  return written.replace(/[\s\-\u2010-\u2015.()]/g, '')
+}
+
+/**
+ * The 10 national digits of a mobile number however it was written for the dial code chosen:
+ * "9876543210", "+91 98765 43210", "0091 98765 43210", "91 98765 43210" or "098765 43210" all give
+ * "9876543210"; null when the digits left are not 10 (or a "+" names another country code).
+ */
+export function nationalMobileNumber(written: string, dialCode: string): string | null {
+  const digits = stripPhoneSeparators(written)
+  const withLength = (length: number) => digits.length === length
+  let national = digits
+  if (digits.startsWith('+')) national = digits.startsWith(`+${dialCode}`) ? digits.slice(1 + dialCode.length) : ''
+  else if (withLength(2 + dialCode.length + MOBILE_NUMBER_DIGITS) && digits.startsWith(`00${dialCode}`))
+    national = digits.slice(2 + dialCode.length)
+  else if (withLength(dialCode.length + MOBILE_NUMBER_DIGITS) && digits.startsWith(dialCode))
+    national = digits.slice(dialCode.length)
+  else if (withLength(1 + MOBILE_NUMBER_DIGITS) && digits.startsWith('0')) national = digits.slice(1)
+  return national.length === MOBILE_NUMBER_DIGITS && /^\d+$/.test(national) ? national : null
+}
+
 export const SendCodeSchema = z.object({
   // An ISO country code, with the dial code when the country has several ("XK-383").
   country: z.string({ error: 'Choose your country code.' }).regex(/^[A-Z]{2}(-\d{1,4})?$/, 'Choose your country code.'),
+  // Digits with an optional leading "+": the action reads the national number for the country chosen (nationalMobileNumber).
   mobile: z
     .string({ error: 'Enter your 10-digit mobile number.' })
-    .transform((value) => value.replace(/[\s-]/g, ''))
-    .pipe(z.string().regex(/^\d{10}$/, 'Enter your 10-digit mobile number, digits only.')),
+    .transform(stripPhoneSeparators)
+    .pipe(z.string().regex(/^\+?\d{10,16}$/, MOBILE_NUMBER_MESSAGE)),
 })
 
 export const VerifyCodeSchema = z.object({

@@ -5,7 +5,13 @@ import { data, Form, redirect } from 'react-router'
 import { Field, FormMessage, repliedField, SelectField, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
-import { DEFAULT_COUNTRY, SignInFormSchema, toE164 } from '~/domain/sign-in'
+import {
+  DEFAULT_COUNTRY,
+  MOBILE_NUMBER_MESSAGE,
+  nationalMobileNumber,
+  SignInFormSchema,
+  toE164,
+} from '~/domain/sign-in'
 import {
   forgetPendingPhone,
   phoneOtpAuthenticator,
@@ -67,7 +73,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         400,
       )
     }
-    const phone = toE164(dialCode, mobile)
+    const national = nationalMobileNumber(mobile, dialCode)
+    if (!national) {
+      return data<ActionResult>({ result: submission.reply({ fieldErrors: { mobile: [MOBILE_NUMBER_MESSAGE] } }) }, 400)
+    }
+    const phone = toE164(dialCode, national)
     const sent = await requestOtp({ phone, ip: context.clientIp })
     if (!sent.ok && sent.refusedBy === 'address')
       return data<ActionResult>({ formError: sent.message, result: submission.reply() }, 429)
@@ -155,16 +165,15 @@ function SendCodeForm({
       />
       <Field
         label="Mobile number"
+        hint="10 digits. Spaces, dashes and the country code are fine."
         errors={mobile.errors}
         inputProps={{
           name: 'mobile',
           type: 'tel',
-          inputMode: 'numeric',
           autoComplete: 'tel-national',
           required: true,
-          pattern: '[0-9]{10}',
-          maxLength: 10,
-          title: 'Your 10-digit mobile number',
+          // Room for a pasted "+91 98765 43210" or "0091-98765-43210"; the server reads the digits and says what is wrong.
+          maxLength: 24,
           defaultValue: mobile.defaultValue,
         }}
       />

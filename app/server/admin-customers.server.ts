@@ -6,7 +6,7 @@ import { isUuid } from '~/domain/uuid'
 import type { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
-import { notifyCustomer } from './notify.server'
+import { notifySubscriptionGranted } from './notify.server'
 import { grantSubscription } from './subscriptions.server'
 
 const listSelect = { id: true, name: true, phone: true, email: true, pan: true, role: true } as const
@@ -158,10 +158,12 @@ export async function grantSubscriptionAsAdmin(
       ),
   )
   const endsOn = formatIndiaDate(granted.endsAt)
-  await notifyCustomer({
-    email: user.email,
-    subject: 'A subscription was added to your account',
-    body: `Hello ${user.name ?? ''},\n\nWe added ${grant.durationDays} days of ${service.name} to your account, at no charge. It ends on ${endsOn}.\n\nReason: ${grant.reason}`,
+  await notifySubscriptionGranted({
+    user,
+    serviceName: service.name,
+    durationDays: grant.durationDays,
+    endsAt: granted.endsAt,
+    reason: grant.reason,
   })
   return { ok: true, message: `Granted ${grant.durationDays} days of ${service.name}, ending on ${endsOn}.` }
 }

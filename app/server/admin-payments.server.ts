@@ -1,11 +1,10 @@
 import type { GatewayPaymentFilter } from '~/domain/admin'
-import { readCartSnapshot, type CartItem } from '~/domain/cart'
+import { readCartSnapshot } from '~/domain/cart'
 import { indiaMidnight, MS_PER_DAY } from '~/domain/dates'
-import { formatRupees } from '~/domain/money'
 import { openManualClaimWhere } from '~/domain/payment-status'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
-import { notifyCustomer } from './notify.server'
+import { notifyPaymentRejected } from './notify.server'
 import { confirmManualPayment, rejectManualPayment } from './payments/manual-claims.server'
 import { PaymentStateError } from './payments/core.server'
 
@@ -77,15 +76,6 @@ export async function gatewayPaymentsForAdmin(filter: GatewayPaymentFilter) {
 }
 
 export type ReviewOutcome = { ok: true; message: string } | { ok: false; status: 404 | 409; message: string }
-
-const serviceNames = (cart: CartItem[]) => cart.map((item) => item.name).join(', ')
-
-async function paymentForNotice(paymentId: string) {
-  return prisma.payment.findUnique({
-    where: { id: paymentId },
-    select: { amountPaise: true, cart: true, rejectedReason: true, user: { select: { name: true, email: true } } },
-  })
-}
 
 /**
  * Confirm: the transfer arrived. markPaymentPaid pays it exactly once however many admins click;
@@ -165,13 +155,6 @@ export async function rejectPaymentAsAdmin(
         }
       : { ok: false, status: 404, message: 'That payment does not exist.' }
   }
-  const payment = await paymentForNotice(paymentId)
-  if (payment) {
-    await notifyCustomer({
-      email: payment.user.email,
-      subject: 'We could not verify your payment',
-      body: `Hello ${payment.user.name ?? ''}, we could not find your transfer of Rs. ${formatRupees(payment.amountPaise)} for ${serviceNames(readCartSnapshot(payment.cart))}. Reason: ${payment.rejectedReason}`,
-    })
-  }
+  await notifyPaymentRejected(paymentId)
   return { ok: true, message: 'Payment rejected; the customer was e-mailed the reason.' }
 }

@@ -55,6 +55,15 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  /** The site's public address, for links in e-mails (which no request is at hand to give). */
+  APP_ORIGIN: z
+    .string()
+    .regex(
+      /^https?:\/\/[^/?#]+\/?$/,
+      'must be the public address of the site, like https://store.example.in, without a path',
+    )
+    .transform((url) => url.replace(/\/$/, ''))
+    .optional(),
   AGREEMENT_SIGNING: z
     .enum(AGREEMENT_SIGNING_METHODS, {
       error: `must be ${AGREEMENT_SIGNING_METHODS.join(' or ')} (the signing methods there are)`,

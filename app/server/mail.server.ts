@@ -2,7 +2,8 @@ import nodemailer from 'nodemailer'
 import { env } from './env.server'
 import { isOutboxEnabled, recordOutboxMessage } from './outbox.server'
 
-export type Email = { to: string; subject: string; body: string }
+/** `body` is the plain text; `html`, when there is one, goes with it as the HTML alternative; replies go to `replyTo` if set. */
+export type Email = { to: string; subject: string; body: string; html?: string; replyTo?: string }
 
 /** A mail server that takes longer than this to connect, greet or answer is given up on (the job retries). */
 export const SMTP_TIMEOUT_MS = 20_000
@@ -38,9 +39,9 @@ export function smtpMail({
   })
   return {
     name: 'smtp',
-    async send({ to, subject, body }) {
+    async send({ to, subject, body, html, replyTo }) {
       try {
-        await transport.sendMail({ from, to, subject, text: body })
+        await transport.sendMail({ from, to, replyTo, subject, text: body, html })
       } catch (error) {
         const { responseCode, message } = error as { responseCode?: number; message?: string }
         // An SMTP 5xx is the server's final word (unknown mailbox, refused sender); anything else may pass later.

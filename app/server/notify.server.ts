@@ -1,27 +1,44 @@
+import { readCartSnapshot } from '~/domain/cart'
+import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDate } from '~/domain/dates'
-import { formatRupees } from '~/domain/money'
+import { paymentConfirmedEmail, paymentRejectedEmail, subscriptionGrantedEmail } from '~/emails/customer-emails.server'
+import type { EmailContext, RenderedEmail } from '~/emails/render-email.server'
 import { prisma } from './db.server'
+import { env } from './env.server'
+import { isOutboxEnabled } from './outbox.server'
 import { enqueueEmail } from './queue.server'
 
-export type CustomerNotice = { email: string | null; subject: string; body: string }
+export type CustomerNotice = { email: string | null } & RenderedEmail
+
+/**
+ * Who the e-mails come from and where their links go: APP_ORIGIN, else in demo mode and tests the
+ * local server; with neither, the e-mails carry no links rather than wrong ones.
+ */
+export async function emailContext(): Promise<EmailContext> {
+  // Read when an e-mail is written, not when this module loads: the payment modules import it, and
+  // whatever imports them (the demo gateway in a deployment's tests too) should not need the business details.
+  const { businessDetails } = await import('./business.server')
+  return {
+    business: businessDetails,
+    origin: env.APP_ORIGIN ?? (isOutboxEnabled() ? `http://localhost:${env.PORT}` : null),
+  }
+}
 
 /**
  * Tells a customer what the team did, by e-mail through the job queue (retried there). Called after
  * the change it reports has committed; never fails the admin's action: the change is done, the
  * notice is secondary, and a failure to queue it is logged.
  */
-export async function notifyCustomer({ email, subject, body }: CustomerNotice): Promise<boolean> {
+export async function notifyCustomer({ email, subject, body, html, replyTo }: CustomerNotice): Promise<boolean> {
   if (!email) {
     console.warn(`[notify] no e-mail address for "${subject}"; not sent`)
     return false
   }
   try {
-    await enqueueEmail({ to: email, subject, body })
+    await enqueueEmail({ to: email, subject, body, html, replyTo })
     return true
   } catch (error) {
-    console.error(
-      `[notify] could not queue "${subject}" to ${email}: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    console.error(`[notify] could not queue "${subject}" to ${email}: ${getErrorMessage(error)}`)
     return false
   }
 }
@@ -42,18 +59,63 @@ export async function notifyPaymentConfirmed(paymentId: string): Promise<boolean
     },
   })
   if (!payment) return false
-  const lines = payment.subscriptions.map(
-    (subscription) => `- ${subscription.service.name}: ends on ${formatIndiaDate(subscription.endsAt)}`,
-  )
-  const how = payment.method === 'MANUAL' ? 'your bank transfer' : 'your payment'
   return notifyCustomer({
     email: payment.user.email,
-    subject: 'Your payment is confirmed',
-    body: [
-      `Hello ${payment.user.name ?? ''},`,
-      '',
-      `We received ${how} of Rs. ${formatRupees(payment.amountPaise)}. Your subscriptions:`,
-      ...lines,
-    ].join('\n'),
+    ...paymentConfirmedEmail(
+      {
+        name: payment.user.name,
+        method: payment.method,
+        amountPaise: payment.amountPaise,
+        subscriptions: payment.subscriptions.map((subscription) => ({
+          serviceName: subscription.service.name,
+          endsOn: formatIndiaDate(subscription.endsAt),
+        })),
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+/** The e-mail of a rejected manual claim: what was not found, the admin's reason, and what the customer can do next. */
+export async function notifyPaymentRejected(paymentId: string): Promise<boolean> {
+  const payment = await prisma.payment.findUnique({
+    where: { id: paymentId },
+    select: { amountPaise: true, cart: true, rejectedReason: true, user: { select: { name: true, email: true } } },
+  })
+  if (!payment) return false
+  return notifyCustomer({
+    email: payment.user.email,
+    ...paymentRejectedEmail(
+      {
+        name: payment.user.name,
+        amountPaise: payment.amountPaise,
+        serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
+        reason: payment.rejectedReason ?? '',
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+/** The e-mail of a subscription an admin granted without a payment. */
+export async function notifySubscriptionGranted(grant: {
+  user: { name: string | null; email: string | null }
+  serviceName: string
+  durationDays: number
+  endsAt: Date
+  reason: string
+}): Promise<boolean> {
+  return notifyCustomer({
+    email: grant.user.email,
+    ...subscriptionGrantedEmail(
+      {
+        name: grant.user.name,
+        serviceName: grant.serviceName,
+        durationDays: grant.durationDays,
+        endsOn: formatIndiaDate(grant.endsAt),
+        reason: grant.reason,
+      },
+      await emailContext(),
+    ),
   })
 }

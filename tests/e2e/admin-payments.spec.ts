@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { formatIndiaDate, subscriptionEndsAt } from '../../app/domain/dates'
 import { DEMO_SERVICES } from '../../prisma/seed'
+import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
 import { withE2eDatabase } from './database'
 import { ASHA_RAO, uniqueMobile } from '../support/sample-customer'
@@ -128,7 +129,17 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
   await expect(page.getByText('No active subscriptions')).toBeVisible()
   const [mail] = await emailsTo(request, customer.email)
   expect(mail).toMatchObject({ subject: 'We could not verify your payment' })
-  expect(mail!.body).toContain('No transfer with this UTR reached our account')
+  expect(mail!.body).toContain('\nReason: No transfer with this UTR reached our account\n')
+  // Who wrote, how to reach them, and what to do next (issue 17).
+  expect(mail!.body).toMatch(/^Hello Asha Rao,\n/)
+  for (const line of [
+    E2E_BUSINESS_DETAILS.name,
+    `SEBI Registered Research Analyst, Registration No. ${E2E_BUSINESS_DETAILS.sebiRegistrationNumber}`,
+    E2E_BUSINESS_DETAILS.supportEmail,
+    E2E_BUSINESS_DETAILS.supportPhone,
+    'Choose your services and pay again: http://localhost:',
+  ])
+    expect(mail!.body).toContain(line)
 })
 
 test('rejecting without a real reason shows the error next to the field and keeps the claim', async ({

@@ -85,11 +85,25 @@ test('asking for another code at once is refused with the wait, and changing the
 test('a number that is not 10 digits is refused with the typed value kept', async ({ page }) => {
   await page.goto('/auth')
   await page.getByLabel('Mobile number').fill('98765')
-  // The browser's own check stops the form first when it can; the server says the same.
-  await page.getByLabel('Mobile number').evaluate((input) => input.removeAttribute('pattern'))
   await page.getByRole('button', { name: 'Send OTP' }).click()
-  await expect(page.getByText('Enter your 10-digit mobile number, digits only.')).toBeVisible()
+  await expect(page.getByText('Enter your 10-digit mobile number, like 98765 43210.')).toBeVisible()
   await expect(page.getByLabel('Mobile number')).toHaveValue('98765')
+})
+
+test('a number pasted with spaces and +91 is kept whole and signs in', async ({ page, request }) => {
+  const mobile = uniqueMobile()
+  const pasted = `+91 ${mobile.slice(0, 5)} ${mobile.slice(5)}`
+  await page.goto('/auth')
+  const field = page.getByLabel('Mobile number')
+  await field.focus()
+  await page.keyboard.insertText(pasted)
+  await expect(field).toHaveValue(pasted)
+  expect(await field.evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(true)
+  await page.getByRole('button', { name: 'Send OTP' }).click()
+  await expect(page.getByText(`We sent a 6-digit code to +91${mobile}`)).toBeVisible()
+  await page.getByLabel('6-digit code').fill(await latestCode(request, `+91${mobile}`))
+  await page.getByRole('button', { name: 'Verify OTP' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Enter Details' })).toBeVisible()
 })
 
 test('the details step shows each error next to its field and keeps what was typed', async ({ page, request }) => {

@@ -1,8 +1,10 @@
 import { randomInt } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
+import { action as apiOtpRequest } from '~/routes/api.v1/otp.request'
 import { action } from '~/routes/auth'
 import { prisma } from '~/server/db.server'
 import { stopJobs } from '~/server/queue.server'
+import { jsonRequest, routeArgs } from '../support/route-requests'
 
 afterAll(() => stopJobs())
 
@@ -61,5 +63,48 @@ describe('sending a code from /auth', () => {
       init: { status: 400 },
       data: { result: { error: { country: ['Choose your country code.'] }, initialValue: { mobile } } },
     })
+  })
+
+  it('takes a pasted number with spaces, dashes and the country code, and sends to its E.164 form', async () => {
+    const mobile = uniqueMobile()
+    const pasted = `+91 ${mobile.slice(0, 5)}-${mobile.slice(5)}`
+    const response = (await send({ country: 'IN', mobile: pasted })) as Response
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/auth?sent=1')
+    expect(await prisma.otpChallenge.count({ where: { phone: `+91${mobile}` } })).toBe(1)
+  })
+
+  it('takes the number with a leading 0 or 91', async () => {
+    for (const prefix of ['0', '91']) {
+      const mobile = uniqueMobile()
+      expect(((await send({ country: 'IN', mobile: `${prefix}${mobile}` })) as Response).status).toBe(302)
+      expect(await prisma.otpChallenge.count({ where: { phone: `+91${mobile}` } })).toBe(1)
+    }
+  })
+
+  it('refuses a number of the wrong length, or with another country code, in its own words, keeping what was typed', async () => {
+    for (const mobile of ['98765 4321', '+44 98765 43210', '98765 432100']) {
+      expect(await send({ country: 'IN', mobile })).toMatchObject({
+        init: { status: 400 },
+        data: {
+          result: {
+            error: { mobile: ['Enter your 10-digit mobile number, like 98765 43210.'] },
+            initialValue: { mobile },
+          },
+        },
+      })
+    }
+  })
+})
+
+describe('asking for a code through the JSON API', () => {
+  it('takes the number with spaces, dashes, dots or brackets around its digits', async () => {
+    const mobile = uniqueMobile()
+    const written = `(+91) ${mobile.slice(0, 5)}.${mobile.slice(5, 7)}-${mobile.slice(7)}`
+    const response = await apiOtpRequest(
+      routeArgs(jsonRequest('/api/v1/otp/request', { number: written }), {}, { clientIp: uniqueIp(), cspNonce: '' }),
+    )
+    expect(response.status).toBe(200)
+    expect(await prisma.otpChallenge.count({ where: { phone: `+91${mobile}` } })).toBe(1)
   })
 })

@@ -65,6 +65,23 @@ describe('SMTP mail (nodemailer)', () => {
     expect(received[0]!.message).toContain('Equity: ends on 01-01-2027')
   })
 
+  it('sends the HTML part beside the plain text when there is one, replies going to support', async () => {
+    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
+    await mail.send({
+      to: 'ravi@example.in',
+      subject: 'Your payment is confirmed',
+      body: 'Hello Ravi,',
+      html: '<!DOCTYPE html><html><body><p>Hello Ravi,</p></body></html>',
+      replyTo: 'help@example.in',
+    })
+    const message = received.at(-1)!.message
+    expect(message).toContain('Content-Type: multipart/alternative')
+    expect(message).toContain('Content-Type: text/plain')
+    expect(message).toContain('Content-Type: text/html')
+    expect(message).toContain('<p>Hello Ravi,</p>')
+    expect(message).toContain('Reply-To: help@example.in')
+  })
+
   it('a 5xx refusal is final (the job drops it); a server that cannot be reached is retried', async () => {
     const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
     const refused = await mail.send({ to: UNKNOWN_MAILBOX, subject: 'Hi', body: 'Hi' }).catch((error: unknown) => error)
@@ -104,13 +121,14 @@ describe('the payment confirmation e-mail', () => {
       markPaymentPaid(payment.id, { gatewayPaymentId: 'pay_one', paidAt, source: 'checkout' }),
     ])
 
-    expect(await queuedEmails(email)).toEqual([
-      {
-        to: email,
-        subject: 'Your payment is confirmed',
-        body: `Hello asha rao,\n\nWe received your payment of Rs. 2,999. Your subscriptions:\n- ${service.name}: ends on 01-05-2026`,
-      },
+    const queued = await queuedEmails(email)
+    expect(queued).toEqual([
+      expect.objectContaining({ to: email, subject: 'Your payment is confirmed', html: expect.any(String) }),
     ])
+    expect(queued[0]!.body).toContain(
+      `Hello Asha Rao,\n\nWe received your payment of Rs. 2,999. Your subscriptions:\n\n- ${service.name}: ends on 01-05-2026\n`,
+    )
+    expect(queued[0]!.html).toContain('Hello Asha Rao,')
     expect(await notifyPaymentConfirmed('00000000-0000-4000-8000-000000000000')).toBe(false)
   })
 })

@@ -34,6 +34,15 @@ describe('parseEnv', () => {
     expect(parseEnv({ PORT: '' }).PORT).toBe(3000)
   })
 
+  it("takes the site's public address for e-mail links without a trailing slash, and refuses one with a path", () => {
+    expect(parseEnv({ APP_ORIGIN: 'https://store.example.in/' }).APP_ORIGIN).toBe('https://store.example.in')
+    expect(parseEnv({}).APP_ORIGIN).toBeUndefined()
+    expect(() => parseEnv({ APP_ORIGIN: 'https://store.example.in/shop' })).toThrow(
+      /^Invalid environment variable APP_ORIGIN: must be the public address of the site/,
+    )
+    expect(() => parseEnv({ APP_ORIGIN: 'store.example.in' })).toThrow(/APP_ORIGIN/)
+  })
+
   it('accepts a complete production configuration', () => {
     const env = parseEnv(PRODUCTION)
     expect(env.DEMO_MODE).toBe(false)

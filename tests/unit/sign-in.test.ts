@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
 import {
   MOBILE_NUMBER_DIGITS,
+  MOBILE_NUMBER_MESSAGE,
+  nationalMobileNumber,
   OTP_DIGITS,
   OTP_RESEND_COOLDOWN_MS,
   OTP_RESEND_MEMORY_MS,
@@ -29,8 +31,29 @@ describe('sign-in forms', () => {
   it('takes a 10-digit mobile number, spaces allowed', () => {
     expect(SendCodeSchema.parse({ country: 'IN', mobile: '98765 43210' }).mobile).toBe('9876543210')
     expect(SendCodeSchema.safeParse({ country: 'IN', mobile: '987654321' }).success).toBe(false)
-    expect(SendCodeSchema.safeParse({ country: 'IN', mobile: '98765432100' }).success).toBe(false)
     expect(SendCodeSchema.safeParse({ country: 'IN', mobile: '98765abcde' }).success).toBe(false)
+  })
+
+  it('takes a pasted number with spaces, dashes, dots, brackets or the country code, and says what it wants otherwise', () => {
+    const parsed = (mobile: string) => SendCodeSchema.safeParse({ country: 'IN', mobile })
+    expect(parsed('+91 98765 43210')).toMatchObject({ success: true, data: { mobile: '+919876543210' } })
+    expect(parsed('(987) 654-3210')).toMatchObject({ success: true, data: { mobile: '9876543210' } })
+    expect(parsed(' 98765.43210 ')).toMatchObject({ success: true, data: { mobile: '9876543210' } })
+    expect(parsed('98765 4321').error?.issues[0]?.message).toBe(MOBILE_NUMBER_MESSAGE)
+    expect(parsed('+91 98765 abcde').error?.issues[0]?.message).toBe(MOBILE_NUMBER_MESSAGE)
+  })
+
+  it('reads the 10 national digits from a number written with +91, 0091, 91 or a leading 0', () => {
+    for (const written of ['9876543210', '+919876543210', '00919876543210', '919876543210', '09876543210']) {
+      expect(nationalMobileNumber(written, '91'), written).toBe('9876543210')
+    }
+    expect(nationalMobileNumber('+3839876543210', '383')).toBe('9876543210')
+  })
+
+  it('refuses a number of the wrong length or for another country code', () => {
+    for (const written of ['98765432100', '987654321', '+449876543210', '+91987654321', '0919876543210']) {
+      expect(nationalMobileNumber(written, '91'), written).toBeNull()
+    }
   })
 
   it('takes exactly 6 digits as a code', () => {

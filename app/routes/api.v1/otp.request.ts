@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { stripPhoneSeparators } from '~/domain/sign-in'
 import { apiPost, postOnly, readJsonBody, tooManyRequests } from '~/server/api.server'
 import { requestOtp } from '~/server/otp.server'
 import type { Route } from './+types/otp.request'
@@ -6,7 +7,7 @@ import type { Route } from './+types/otp.request'
 export const PhoneNumberBody = z.object({
   number: z
     .string({ error: 'Send the mobile number with its dial code, like +919876543210.' })
-    .transform((value) => `+${value.replace(/[\s-]/g, '').replace(/^\+/, '')}`)
+    .transform((value) => `+${stripPhoneSeparators(value).replace(/^\+/, '')}`)
     .pipe(z.string().regex(/^\+[1-9]\d{10,14}$/, 'Send the mobile number with its dial code, like +919876543210.')),
 })
 

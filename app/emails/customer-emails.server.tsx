@@ -1,0 +1,80 @@
+import { formatRupees } from '~/domain/money'
+import { renderEmail, type EmailContext, type RenderedEmail } from './render-email.server'
+
+// The e-mails customers get, each from the facts it reports. Dates come formatted (DD-MM-YYYY, India time).
+
+export function paymentConfirmedEmail(
+  payment: {
+    name: string | null
+    method: 'GATEWAY' | 'MANUAL'
+    amountPaise: number
+    subscriptions: { serviceName: string; endsOn: string }[]
+  },
+  context: EmailContext,
+): RenderedEmail {
+  const how = payment.method === 'MANUAL' ? 'your bank transfer' : 'your payment'
+  return renderEmail(
+    {
+      subject: 'Your payment is confirmed',
+      name: payment.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `We received ${how} of Rs. ${formatRupees(payment.amountPaise)}. Your subscriptions:`,
+        },
+        {
+          kind: 'list',
+          items: payment.subscriptions.map(({ serviceName, endsOn }) => `${serviceName}: ends on ${endsOn}`),
+        },
+        { kind: 'action', label: 'See your subscriptions', path: '/subscriptions' },
+      ],
+    },
+    context,
+  )
+}
+
+export function paymentRejectedEmail(
+  payment: { name: string | null; amountPaise: number; serviceNames: string[]; reason: string },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      subject: 'We could not verify your payment',
+      name: payment.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `We could not find your bank transfer of Rs. ${formatRupees(payment.amountPaise)} for ${payment.serviceNames.join(', ')}, so nothing was added to your account.`,
+        },
+        { kind: 'note', label: 'Reason', text: payment.reason.trim() },
+        {
+          kind: 'paragraph',
+          text: `If you did send the money, reply to this e-mail or write to ${context.business.supportEmail} with the screenshot of the transfer and its UTR, and we will check again. If you have not paid yet, you can choose your services and pay again.`,
+        },
+        { kind: 'action', label: 'Choose your services and pay again', path: '/services' },
+      ],
+    },
+    context,
+  )
+}
+
+export function subscriptionGrantedEmail(
+  grant: { name: string | null; serviceName: string; durationDays: number; endsOn: string; reason: string },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      subject: 'A subscription was added to your account',
+      name: grant.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `We added ${grant.durationDays} days of ${grant.serviceName} to your account, at no charge. It ends on ${grant.endsOn}.`,
+        },
+        { kind: 'note', label: 'Reason', text: grant.reason.trim() },
+        { kind: 'action', label: 'See your subscriptions', path: '/subscriptions' },
+      ],
+    },
+    context,
+  )
+}

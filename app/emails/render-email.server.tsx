@@ -1,0 +1,210 @@
+import type { CSSProperties, ReactNode } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { SEBI_STANDARD_WARNING } from '~/content/legal/regulatory'
+import { telHref, type BusinessDetails } from '~/domain/business-details'
+import { personName } from '~/domain/names'
+
+// Customer e-mails: each template (customer-emails.server.tsx) describes its content as blocks, and
+// renderEmail writes them twice from the same data: an HTML part from the components below (inline
+// styles and a plain table layout, which mail clients render alike) and a plain-text part.
+
+/** Who is writing, and where the link back goes; `origin` null when the site's public address is unknown (no links then). */
+export type EmailContext = {
+  business: Pick<BusinessDetails, 'name' | 'sebiRegistrationNumber' | 'supportEmail' | 'supportPhone'>
+  origin: string | null
+}
+
+export type EmailBlock =
+  | { kind: 'paragraph'; text: string }
+  | { kind: 'list'; items: string[] }
+  /** A fact set apart on its own line, such as "Reason: ...". */
+  | { kind: 'note'; label: string; text: string }
+  /** A button to a page of the site ("/subscriptions"); left out when the site's address is unknown. */
+  | { kind: 'action'; label: string; path: string }
+
+export type EmailContent = { subject: string; name: string | null | undefined; blocks: EmailBlock[] }
+
+/** An e-mail ready to queue: `body` is the plain-text part, `html` the HTML part; replies go to the support address. */
+export type RenderedEmail = { subject: string; body: string; html: string; replyTo: string }
+
+export const SEBI_REGISTRATION_LINE = 'SEBI Registered Research Analyst, Registration No.'
+
+export function renderEmail(content: EmailContent, context: EmailContext): RenderedEmail {
+  const blocks = content.blocks.filter((block) => block.kind !== 'action' || context.origin)
+  const greeting = personName(content.name) ? `Hello ${personName(content.name)},` : 'Hello,'
+  return {
+    subject: content.subject,
+    replyTo: context.business.supportEmail,
+    body: plainText(greeting, blocks, context),
+    html: `<!DOCTYPE html>${renderToStaticMarkup(
+      <EmailDocument subject={content.subject} context={context}>
+        <Paragraph>{greeting}</Paragraph>
+        {blocks.map((block, index) => (
+          <Block key={index} block={block} origin={context.origin} />
+        ))}
+      </EmailDocument>,
+    )}`,
+  }
+}
+
+function plainText(greeting: string, blocks: EmailBlock[], { business, origin }: EmailContext): string {
+  const lines = blocks.map((block) => {
+    switch (block.kind) {
+      case 'paragraph':
+        return block.text
+      case 'list':
+        return block.items.map((item) => `- ${item}`).join('\n')
+      case 'note':
+        return `${block.label}: ${block.text}`
+      case 'action':
+        return `${block.label}: ${origin}${block.path}`
+    }
+  })
+  const footer = [
+    '--',
+    business.name,
+    `${SEBI_REGISTRATION_LINE} ${business.sebiRegistrationNumber}`,
+    `Questions? Write to ${business.supportEmail} or call ${business.supportPhone}.`,
+    ...(origin ? [origin] : []),
+    SEBI_STANDARD_WARNING,
+  ]
+  return [greeting, ...lines, footer.join('\n')].join('\n\n')
+}
+
+const FONT = 'Arial, Helvetica, sans-serif'
+const TEXT_COLOR = '#111827'
+const MUTED_COLOR = '#4b5563'
+const BRAND_COLOR = '#1d4ed8'
+const paragraphStyle: CSSProperties = { margin: '0 0 16px', fontSize: '16px', lineHeight: '24px' }
+
+function EmailDocument({
+  subject,
+  context,
+  children,
+}: {
+  subject: string
+  context: EmailContext
+  children: ReactNode
+}) {
+  const { business, origin } = context
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{subject}</title>
+      </head>
+      <body style={{ margin: 0, padding: 0, backgroundColor: '#f3f4f6' }}>
+        <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ backgroundColor: '#f3f4f6' }}>
+          <tbody>
+            <tr>
+              <td align="center" style={{ padding: '24px 12px' }}>
+                <table
+                  role="presentation"
+                  width="100%"
+                  cellPadding={0}
+                  cellSpacing={0}
+                  style={{
+                    maxWidth: '560px',
+                    backgroundColor: '#ffffff',
+                    border: '1px solid #e5e7eb',
+                    fontFamily: FONT,
+                    color: TEXT_COLOR,
+                  }}
+                >
+                  <tbody>
+                    <tr>
+                      <td style={{ padding: '20px 24px', borderBottom: `3px solid ${BRAND_COLOR}` }}>
+                        <span style={{ fontSize: '20px', fontWeight: 'bold' }}>{business.name}</span>
+                      </td>
+                    </tr>
+                    <tr>
+                      <td style={{ padding: '24px' }}>{children}</td>
+                    </tr>
+                    <tr>
+                      <td
+                        style={{
+                          padding: '16px 24px',
+                          borderTop: '1px solid #e5e7eb',
+                          fontSize: '13px',
+                          lineHeight: '20px',
+                          color: MUTED_COLOR,
+                        }}
+                      >
+                        <strong>{business.name}</strong>
+                        <br />
+                        {SEBI_REGISTRATION_LINE} {business.sebiRegistrationNumber}
+                        <br />
+                        Questions? Write to <a href={`mailto:${business.supportEmail}`}>{business.supportEmail}</a> or
+                        call <a href={telHref(business.supportPhone)}>{business.supportPhone}</a>.
+                        {origin ? (
+                          <>
+                            <br />
+                            <a href={origin}>{origin}</a>
+                          </>
+                        ) : null}
+                        <br />
+                        {SEBI_STANDARD_WARNING}
+                      </td>
+                    </tr>
+                  </tbody>
+                </table>
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </body>
+    </html>
+  )
+}
+
+function Paragraph({ children }: { children: ReactNode }) {
+  return <p style={paragraphStyle}>{children}</p>
+}
+
+function Block({ block, origin }: { block: EmailBlock; origin: string | null }) {
+  switch (block.kind) {
+    case 'paragraph':
+      return <Paragraph>{block.text}</Paragraph>
+    case 'list':
+      return (
+        <ul style={{ ...paragraphStyle, paddingLeft: '20px' }}>
+          {block.items.map((item, index) => (
+            <li key={index}>{item}</li>
+          ))}
+        </ul>
+      )
+    case 'note':
+      return (
+        <p
+          style={{
+            ...paragraphStyle,
+            padding: '12px 16px',
+            backgroundColor: '#f9fafb',
+            borderLeft: '4px solid #9ca3af',
+          }}
+        >
+          <strong>{block.label}:</strong> {block.text}
+        </p>
+      )
+    case 'action':
+      return (
+        <p style={{ ...paragraphStyle, margin: '24px 0' }}>
+          <a
+            href={`${origin}${block.path}`}
+            style={{
+              display: 'inline-block',
+              padding: '12px 20px',
+              backgroundColor: BRAND_COLOR,
+              color: '#ffffff',
+              fontWeight: 'bold',
+              textDecoration: 'none',
+              borderRadius: '6px',
+            }}
+          >
+            {block.label}
+          </a>
+        </p>
+      )
+  }
+}
