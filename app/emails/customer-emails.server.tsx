@@ -49,9 +49,9 @@ export function paymentRejectedEmail(
         { kind: 'note', label: 'Reason', text: payment.reason.trim() },
         {
           kind: 'paragraph',
-          text: `If you did send the money, reply to this e-mail or write to ${context.business.supportEmail} with the screenshot of the transfer and its UTR, and we will check again. If you have not paid yet, you can choose your services and pay again.`,
+          text: `If you did send the money, reply to this e-mail or write to ${context.business.supportEmail} with the screenshot of the transfer and its UTR, and we will check again. If you have not paid yet, the claim and its reason stay under My Subscription(s) for 30 days, with a button to pay again.`,
         },
-        { kind: 'action', label: 'Choose your services and pay again', path: '/services' },
+        { kind: 'action', label: 'See the claim and pay again', path: '/subscriptions' },
       ],
     },
     context,

@@ -137,7 +137,7 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
     `SEBI Registered Research Analyst, Registration No. ${E2E_BUSINESS_DETAILS.sebiRegistrationNumber}`,
     E2E_BUSINESS_DETAILS.supportEmail,
     E2E_BUSINESS_DETAILS.supportPhone,
-    'Choose your services and pay again: http://localhost:',
+    'See the claim and pay again: http://localhost:',
   ])
     expect(mail!.body).toContain(line)
 })
