@@ -110,7 +110,7 @@ describe('the payment rejected e-mail', () => {
       'If you did send the money, reply to this e-mail or write to help@kavya.example.in with the screenshot of the transfer and its UTR, and we will check again.',
     )
     expect(rejected.body).toContain('See the claim and pay again: https://store.example.in/subscriptions')
-    expect(rejected.html).toContain('href="https://store.example.in/services"')
+    expect(rejected.html).toContain('href="https://store.example.in/subscriptions"')
   })
 })
 
