@@ -1,17 +1,25 @@
-import { isRouteErrorResponse, useLocation } from 'react-router'
+import { isRouteErrorResponse, Link, useLocation, useRouteLoaderData } from 'react-router'
+
+const linkClass = 'font-medium text-green-700 underline dark:text-green-400'
+
+/** The root loader's answer, if it ran: only whether someone is signed in matters here. */
+type RootData = { user: unknown } | undefined
 
 /**
- * The root error boundary's page: the original store's 404 wording (docs/product.md), and no internals
- * outside development.
+ * The root error boundary's page: the original store's 404 wording (docs/product.md), no internals
+ * outside development, and always a way on: the services, the home page and, for someone signed
+ * in, their subscriptions.
  */
 export function ErrorPage({ error }: { error: unknown }) {
   const { pathname } = useLocation()
+  const signedIn = Boolean(useRouteLoaderData<RootData>('root')?.user)
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
       <section>
         <title>404 Not Found</title>
         <h1 className="text-2xl font-semibold">404 Not Found</h1>
-        <p className="mt-2">No route matches URL &quot;{pathname}&quot;</p>
+        <p className="mt-2 break-words">No route matches URL &quot;{pathname}&quot;</p>
+        <WaysOn signedIn={signedIn} />
       </section>
     )
   }
@@ -25,7 +33,36 @@ export function ErrorPage({ error }: { error: unknown }) {
           ? `${error.status} ${error.statusText}`
           : 'Something went wrong on our side. Please try again.'}
       </p>
+      <WaysOn signedIn={signedIn} />
       {detail ? <pre className="mt-4 overflow-x-auto text-xs">{detail}</pre> : null}
     </section>
+  )
+}
+
+function WaysOn({ signedIn }: { signedIn: boolean }) {
+  return (
+    <nav aria-label="Where to go next" className="mt-4">
+      <ul className="list-disc space-y-2 pl-6">
+        <li>
+          <Link to="/services" className={linkClass}>
+            Browse the services
+          </Link>
+        </li>
+        {signedIn ? (
+          <>
+            <li>
+              <Link to="/subscriptions" className={linkClass}>
+                My subscriptions
+              </Link>
+            </li>
+            <li>
+              <Link to="/" className={linkClass}>
+                Go to the home page
+              </Link>
+            </li>
+          </>
+        ) : null}
+      </ul>
+    </nav>
   )
 }

@@ -23,8 +23,10 @@ export function repliedField(result: SubmissionResult<string[]> | undefined, nam
   return { errors: result?.error?.[name] ?? undefined, defaultValue: typeof typed === 'string' ? typed : undefined }
 }
 
-const controlClass =
-  'mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900'
+/** A control with errors (aria-invalid) gets a red border, with or without JavaScript. */
+const invalidControlClass = 'aria-[invalid=true]:border-red-600 dark:aria-[invalid=true]:border-red-400'
+
+const controlClass = `mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-base dark:border-gray-600 dark:bg-gray-900 ${invalidControlClass}`
 
 export function ErrorList({ id, errors }: { id?: string; errors?: readonly string[] | null }) {
   if (!errors?.length) return null
@@ -294,16 +296,25 @@ function Tick() {
   )
 }
 
-/** A form-level message: a refusal (role alert) or news (role status). */
-export function FormMessage({ tone, children }: { tone: 'error' | 'info'; children: ReactNode }) {
-  return tone === 'error' ? (
-    <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-      {children}
-    </p>
-  ) : (
+export type MessageTone = 'error' | 'success' | 'info'
+
+const messageClass: Record<MessageTone, string> = {
+  error: 'border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200',
+  success: 'border-green-300 bg-green-50 text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100',
+  info: 'border-sky-300 bg-sky-50 text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100',
+}
+
+/**
+ * A form-level message: a refusal (`error`, role alert), something done (`success`) or neutral news
+ * such as a checkout the customer closed (`info`); the last two are role status. Each has its own
+ * colour, so news never reads as an error.
+ */
+export function FormMessage({ tone, children }: { tone: MessageTone; children: ReactNode }) {
+  return (
     <p
-      role="status"
-      className="rounded-md bg-green-50 p-3 text-sm text-green-900 dark:bg-green-950 dark:text-green-100"
+      role={tone === 'error' ? 'alert' : 'status'}
+      data-tone={tone}
+      className={`rounded-md border p-3 text-sm ${messageClass[tone]}`}
     >
       {children}
     </p>

@@ -46,7 +46,8 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
   return (
     <header className="sticky top-0 z-20 border-b border-gray-200 bg-white/95 backdrop-blur dark:border-gray-800 dark:bg-gray-950/95">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
-        <Link to="/" className="shrink-0">
+        {/* The home page is a signed-in customer's; a visitor's home is the catalogue, not the sign-in page. */}
+        <Link to={user ? '/' : '/services'} className="shrink-0">
           <ThemedImage light={logoLight} dark={logoDark} alt="Research Store home" size={56} className="h-auto w-14" />
         </Link>
         <nav aria-label="Main" className="hidden flex-1 items-center gap-1 xl:flex">

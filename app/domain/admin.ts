@@ -21,7 +21,8 @@ const paymentId = z.uuid({ error: 'Choose a payment' })
 
 /** The two buttons on a pending manual payment. */
 export const ReviewPaymentSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('confirm'), paymentId }),
+  // Confirming asks "are you sure?" first: only the second step's form sends confirmed=yes.
+  z.object({ intent: z.literal('confirm'), paymentId, confirmed: z.literal('yes').optional() }),
   z.object({
     intent: z.literal('reject'),
     paymentId,

@@ -51,6 +51,24 @@ export const CHECKOUT_OUTCOME_MESSAGES = {
 
 export type CheckoutOutcome = keyof typeof CHECKOUT_OUTCOME_MESSAGES
 
+/** How each outcome reads: closing the checkout is the customer's own choice, news and not an error. */
+export const CHECKOUT_OUTCOME_TONES = {
+  failed: 'error',
+  dismissed: 'info',
+  unverified: 'error',
+} as const satisfies Record<CheckoutOutcome, 'error' | 'info'>
+
+/**
+ * The tone of a message /pay shows after a checkout (an outcome's, or a refusal to start or verify
+ * one): news for a closed checkout, an error for everything else.
+ */
+export function checkoutMessageTone(message: string): 'error' | 'info' {
+  const outcome = (Object.keys(CHECKOUT_OUTCOME_MESSAGES) as CheckoutOutcome[]).find(
+    (key) => CHECKOUT_OUTCOME_MESSAGES[key] === message,
+  )
+  return outcome ? CHECKOUT_OUTCOME_TONES[outcome] : 'error'
+}
+
 export function checkoutOutcome(value: string | null | undefined): CheckoutOutcome | null {
   return value && Object.hasOwn(CHECKOUT_OUTCOME_MESSAGES, value) ? (value as CheckoutOutcome) : null
 }

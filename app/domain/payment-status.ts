@@ -51,7 +51,8 @@ type Transition = {
 export const PAYMENT_TRANSITIONS: readonly Transition[] = [
   { method: 'GATEWAY', from: ['CREATED', 'FAILED', 'CANCELLED'], event: 'paid', to: 'PAID' },
   { method: 'GATEWAY', from: ['CREATED'], event: 'failed', to: 'FAILED' },
-  { method: 'GATEWAY', from: ['CREATED', 'FAILED'], event: 'closed', to: 'CANCELLED' },
+  // Closing the checkout after a failed attempt keeps FAILED: the failure is what happened.
+  { method: 'GATEWAY', from: ['CREATED'], event: 'closed', to: 'CANCELLED' },
   { method: 'GATEWAY', from: ['CREATED'], event: 'abandoned', to: 'CANCELLED' },
   { method: 'MANUAL', from: ['PENDING_VERIFICATION'], event: 'paid', to: 'PAID' },
   { method: 'MANUAL', from: ['PENDING_VERIFICATION'], event: 'rejected', to: 'REJECTED' },

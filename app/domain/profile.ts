@@ -50,7 +50,11 @@ export function profileDetailsSchema(today: Date) {
       .pipe(
         z
           .string()
-          .regex(/^[A-Z]{5}\d{4}[A-Z]$/, 'Enter your PAN as 5 letters, 4 digits and 1 letter, like ABCPE1234F.')
+          // abort: a malformed PAN gets this one message, not also the fourth-letter one.
+          .regex(/^[A-Z]{5}\d{4}[A-Z]$/, {
+            error: 'Enter your PAN as 5 letters, 4 digits and 1 letter, like ABCPE1234F.',
+            abort: true,
+          })
           .refine((pan) => pan[3] === 'P', "This is not an individual's PAN: its fourth letter must be P."),
       ),
   })

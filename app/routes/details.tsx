@@ -216,7 +216,6 @@ function AgreementStep({
       >
         <LegalDocumentView document={termsAndConditions(agreement.details)} embedded />
       </div>
-      <p className="text-xs text-gray-600 dark:text-gray-400">Version {agreement.version}</p>
       <input type="hidden" name="version" value={agreement.version} />
       <StatusButton name="intent" value="accept-agreement" status={pending ? 'pending' : 'idle'}>
         Accept Terms and Continue

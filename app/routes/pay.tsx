@@ -12,6 +12,7 @@ import { cartTotalPaise } from '~/domain/cart'
 import { CheckoutAnswerSchema, type CheckoutAnswer } from '~/domain/checkout-request'
 import {
   CHECKOUT_OUTCOME_MESSAGES,
+  checkoutMessageTone,
   checkoutOutcome,
   PAYMENT_START_FAILED_MESSAGE,
   PAYMENT_VERIFY_FAILED_MESSAGE,
@@ -25,7 +26,7 @@ import { redirectWithFlash } from '~/server/flash.server'
 import { readForm } from '~/server/forms.server'
 import { gatewayCheckout } from '~/server/gateway-checkout.server'
 import {
-  cancelGatewayPayment,
+  closeGatewayCheckout,
   recordGatewayFailure,
   startGatewayPayment,
   verifyCheckoutPayment,
@@ -124,8 +125,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data({ outcome: 'failed' as const })
   }
   if (intent === 'cancel') {
-    await cancelGatewayPayment(user.id, field(form, 'orderId'))
-    return data({ outcome: 'dismissed' as const })
+    return data({ outcome: await closeGatewayCheckout(user.id, field(form, 'orderId')) })
   }
 
   if (intent === 'manual') {
@@ -198,7 +198,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
           <FormMessage tone="info">Services no longer available were removed from your cart.</FormMessage>
         ) : null}
         {actionError && !manualOpen ? <FormMessage tone="error">{actionError}</FormMessage> : null}
-        {message && !actionError ? <FormMessage tone="error">{message}</FormMessage> : null}
+        {message && !actionError ? <FormMessage tone={checkoutMessageTone(message)}>{message}</FormMessage> : null}
         <details open className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
           <summary className="cursor-pointer text-lg font-semibold">Selected Service(s)</summary>
           <ul className="mt-3 space-y-4">

@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { hasControlCharacter } from '~/domain/plain-text'
 import { getSessionUser } from '~/server/session.server'
-import { cancelGatewayPayment } from '~/server/payments/gateway.server'
+import { closeGatewayCheckout } from '~/server/payments/gateway.server'
 import type { Route } from './+types/payments.cancel'
 
 /**
@@ -12,6 +12,8 @@ import type { Route } from './+types/payments.cancel'
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request)
   const orderId = new URL(request.url).searchParams.get('order')
-  if (user && orderId && !hasControlCharacter(orderId)) await cancelGatewayPayment(user.id, orderId)
-  return redirect('/pay?outcome=dismissed', 303)
+  // An attempt that failed before the close stays FAILED, and /pay says the failure.
+  const outcome =
+    user && orderId && !hasControlCharacter(orderId) ? await closeGatewayCheckout(user.id, orderId) : 'dismissed'
+  return redirect(`/pay?outcome=${outcome}`, 303)
 }

@@ -84,6 +84,12 @@ test('an admin confirms a manual payment and the customer then has the subscript
   // The subscription runs from the confirmation: its end date is one of these (should India's midnight fall in between).
   const endsOn = new Set([formatIndiaDate(subscriptionEndsAt(new Date(), CLAIMED_SERVICE.durationDays))])
   await card.getByRole('button', { name: 'Confirm' }).click()
+  // A second step, with or without JavaScript: nothing is confirmed until "Yes, confirm".
+  const question = pendingCard(admin, customer.phone).getByText(/^Confirm payment of Rs\. 2,999 from asha rao\?$/i)
+  await expect(question).toBeVisible()
+  await expect(pendingCard(admin, customer.phone).getByRole('link', { name: 'Cancel' })).toBeVisible()
+  await expectNoSeriousA11yViolations(admin)
+  await pendingCard(admin, customer.phone).getByRole('button', { name: 'Yes, confirm' }).click()
   await expect(admin.getByRole('status')).toHaveText(
     'Payment confirmed; the subscriptions are active and the customer was e-mailed.',
   )
@@ -165,6 +171,43 @@ test('rejecting without a real reason shows the error next to the field and keep
   await expectNoSeriousA11yViolations(admin)
   await admin.goto('/admin/payments')
   await expect(pendingCard(admin, customer.phone)).toHaveCount(1)
+})
+
+test('after a refused reason the Reject panel stays open while the reason is typed, and rejects', async ({
+  page,
+  otherAdmin: { page: admin },
+}) => {
+  const customer = await customerWithProfile(page)
+  await claimManualPayment(page, `UTR${Date.now()}`)
+
+  await admin.goto('/admin/payments')
+  const card = () => pendingCard(admin, customer.phone)
+  await card().getByText('Reject…').click()
+  await card().getByLabel('Reason for rejecting (sent to the customer)').fill('   ')
+  await card().getByRole('button', { name: 'Reject payment' }).click()
+  await expect(card().getByText('Give the reason for rejecting this payment; the customer sees it.')).toBeVisible()
+  await card().getByLabel('Reason for rejecting (sent to the customer)').fill('No transfer with this UTR')
+  await card().getByLabel('Reason for rejecting (sent to the customer)').blur()
+  await expect(card().getByRole('button', { name: 'Reject payment' })).toBeVisible()
+  await card().getByRole('button', { name: 'Reject payment' }).click()
+  await expect(admin.getByRole('status')).toHaveText('Payment rejected; the customer was e-mailed the reason.')
+})
+
+test('Cancel on the confirmation step leaves the claim pending', async ({ page, otherAdmin: { page: admin } }) => {
+  const customer = await customerWithProfile(page)
+  await claimManualPayment(page, `UTR${Date.now()}`)
+  await admin.setViewportSize({ width: 360, height: 740 })
+  await admin.goto('/admin/payments')
+  await pendingCard(admin, customer.phone).getByRole('button', { name: 'Confirm' }).click()
+  await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Yes, confirm' })).toBeVisible()
+  const overflow = await admin.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+  expect(overflow, 'the confirmation step is wider than the phone').toBeLessThanOrEqual(0)
+  await pendingCard(admin, customer.phone).getByRole('link', { name: 'Cancel' }).click()
+  await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Yes, confirm' })).toHaveCount(0)
+  await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Confirm' })).toBeVisible()
+  await expect(admin.getByRole('status')).toHaveCount(0)
 })
 
 test('the admin console is a plain 404 for a customer and for a visitor', async ({ page }) => {

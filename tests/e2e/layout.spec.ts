@@ -41,10 +41,11 @@ test.describe('header at the xl breakpoint', () => {
     await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden()
   })
 
-  test('the logo links home and is 56 px wide; the avatar is 40 px', async ({ page }) => {
+  test('the logo links a visitor to the services and is 56 px wide; the avatar is 40 px', async ({ page }) => {
     await page.goto('/services')
     const logo = page.getByRole('link', { name: 'Research Store home' })
-    await expect(logo).toHaveAttribute('href', '/')
+    // The home page is a signed-in customer's (tests/e2e/polish.spec.ts); a visitor's is the catalogue.
+    await expect(logo).toHaveAttribute('href', '/services')
     expect((await logo.getByRole('img').boundingBox())?.width).toBe(56)
     expect((await page.getByRole('button', { name: 'Account' }).locator('img').boundingBox())?.width).toBe(40)
   })

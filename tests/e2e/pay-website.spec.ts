@@ -66,7 +66,7 @@ test('pay on website: success lands on /subscriptions with both subscriptions an
   await expect(page).toHaveURL(/\/services$/)
 })
 
-test('a failed payment keeps the cart and says so; closing the checkout then says it was cancelled', async ({
+test('a failed payment keeps the cart and says so, also after the checkout is closed', async ({
   customerWithProfile: { page },
   javaScriptEnabled,
 }) => {
@@ -77,9 +77,11 @@ test('a failed payment keeps the cart and says so; closing the checkout then say
   await expect(page.getByText(CHECKOUT_OUTCOME_MESSAGES.failed)).toBeVisible()
 
   if (javaScriptEnabled) {
-    // Like Razorpay's, the checkout stays open for another attempt; closing it cancels the order.
+    // Like Razorpay's, the checkout stays open for another attempt; closing it keeps the failure.
     await page.getByRole('button', { name: 'Close' }).click()
-    await expect(page.getByText(CHECKOUT_OUTCOME_MESSAGES.dismissed)).toBeVisible()
+    await expect(page.getByRole('dialog', { name: 'Sandbox checkout' })).toHaveCount(0)
+    await expect(page.getByRole('alert').filter({ hasText: CHECKOUT_OUTCOME_MESSAGES.failed })).toBeVisible()
+    await expect(page.getByText(CHECKOUT_OUTCOME_MESSAGES.dismissed)).toHaveCount(0)
   }
   await expect(page.getByRole('heading', { level: 1, name: 'Payment' })).toBeVisible()
   await expect(page.getByText('Total: Rs. 4,498')).toBeVisible()

@@ -94,7 +94,7 @@ describe('the payments action for an admin', () => {
     const { userId, cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
     const result = (await call(
       paymentsAction as Handler,
-      formRequest('/admin/payments', { intent: 'confirm', paymentId }, cookie),
+      formRequest('/admin/payments', { intent: 'confirm', paymentId, confirmed: 'yes' }, cookie),
     )) as {
       data: { outcome: { ok: boolean } }
       init: { status: number }
@@ -104,6 +104,24 @@ describe('the payments action for an admin', () => {
     expect(
       await prisma.auditLog.findMany({ where: { subjectId: paymentId }, select: { actorId: true, action: true } }),
     ).toEqual([{ actorId: userId, action: 'payment.confirm' }])
+  })
+
+  it('asks "are you sure?" before confirming: a first Confirm changes nothing', async () => {
+    const paymentId = await claim()
+    const { cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
+    const result = (await call(
+      paymentsAction as Handler,
+      formRequest('/admin/payments', { intent: 'confirm', paymentId }, cookie),
+    )) as {
+      data: { paymentId: string; intent: string; outcome: unknown; confirming: boolean }
+      init: { status: number } | null
+    }
+    expect(result.init?.status ?? 200).toBe(200)
+    expect(result.data).toMatchObject({ paymentId, intent: 'confirm', outcome: null, confirming: true })
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
+      status: 'PENDING_VERIFICATION',
+    })
+    expect(await prisma.auditLog.count({ where: { subjectId: paymentId } })).toBe(0)
   })
 
   it('asks for a reason before rejecting, keeping the claim pending', async () => {

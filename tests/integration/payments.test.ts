@@ -6,6 +6,7 @@ import { prisma } from '~/server/db.server'
 import {
   ALREADY_PAID_MESSAGE,
   cancelGatewayPayment,
+  closeGatewayCheckout,
   GATEWAY_ORDER_REUSE_MS,
   handleCheckoutCallback,
   recordGatewayFailure,
@@ -492,6 +493,22 @@ describe('cancel, failure reports and reconciliation', () => {
     gateway.pay(started.orderId) // the customer came back to the checkout and paid
     await reconcileOpenOrders(new Date(Date.now() + RECONCILE_AFTER_MS + 120_000), { gateway })
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).status).toBe('PAID')
+  })
+
+  it('a failed checkout that is then closed stays FAILED with its reason, and the page says the failure', async () => {
+    const { userId, started } = await startedCheckout()
+    await recordGatewayFailure({ orderId: started.orderId, reason: 'Card declined', userId })
+    expect(await closeGatewayCheckout(userId, started.orderId)).toBe('failed')
+    expect(await prisma.payment.findUniqueOrThrow({ where: { id: started.paymentId } })).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'Card declined',
+    })
+
+    const closedOnly = await startedCheckout()
+    expect(await closeGatewayCheckout(closedOnly.userId, closedOnly.started.orderId)).toBe('dismissed')
+    expect((await prisma.payment.findUniqueOrThrow({ where: { id: closedOnly.started.paymentId } })).status).toBe(
+      'CANCELLED',
+    )
   })
 
   it('records a failure report as FAILED, only for the reporting customer', async () => {

@@ -21,7 +21,8 @@ describe('which status can become which', () => {
   const table: [PaymentMethod, PaymentEvent['type'], PaymentStatus[]][] = [
     ['GATEWAY', 'paid', ['CREATED', 'FAILED', 'CANCELLED']],
     ['GATEWAY', 'failed', ['CREATED']],
-    ['GATEWAY', 'closed', ['CREATED', 'FAILED']],
+    // Closing the checkout after a failure keeps the failure: the payment stays FAILED.
+    ['GATEWAY', 'closed', ['CREATED']],
     ['GATEWAY', 'abandoned', ['CREATED']],
     ['GATEWAY', 'rejected', []],
     ['GATEWAY', 'expired', []],

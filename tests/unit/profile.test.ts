@@ -79,6 +79,15 @@ describe('profile details', () => {
     expect(firstError({ pan: 'ABCCE1234F' })).toBe("This is not an individual's PAN: its fourth letter must be P.")
     expect(firstError({ pan: 'ABCP1234EF' })).toMatch(/^Enter your PAN as 5 letters, 4 digits and 1 letter/)
   })
+
+  it('says one thing about a malformed PAN, not also that its fourth letter is not P', () => {
+    const messages = (pan: string) => {
+      const result = parse({ pan })
+      return result.success ? [] : result.error.issues.map((issue) => issue.message)
+    }
+    expect(messages('AB12')).toEqual(['Enter your PAN as 5 letters, 4 digits and 1 letter, like ABCPE1234F.'])
+    expect(messages('ABCDE1234F')).toEqual(["This is not an individual's PAN: its fourth letter must be P."])
+  })
 })
 
 describe('profileStep', () => {

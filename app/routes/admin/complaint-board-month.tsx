@@ -85,12 +85,12 @@ export default function AdminComplaintMonth({ loaderData, actionData }: Route.Co
       </p>
       <div className="mt-4 space-y-3">
         {published ? (
-          <FormMessage tone="info">
+          <FormMessage tone="success">
             {month.label} is on the board now, with no complaints. Enter its figures below.
           </FormMessage>
         ) : null}
         {saved === 'changed' ? (
-          <FormMessage tone="info">
+          <FormMessage tone="success">
             Figures saved. The{' '}
             <Link to="/complaint-board" className="underline">
               Complaint Board

@@ -207,7 +207,7 @@ function GrantForm({
   })
   return (
     <Form method="post" {...getFormProps(form)} preventScrollReset className="mt-3 space-y-4">
-      {answer?.message ? <FormMessage tone={answer.ok ? 'info' : 'error'}>{answer.message}</FormMessage> : null}
+      {answer?.message ? <FormMessage tone={answer.ok ? 'success' : 'error'}>{answer.message}</FormMessage> : null}
       <SelectField
         label="Service"
         errors={fields.serviceId.errors}

@@ -1,6 +1,7 @@
 import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { useState } from 'react'
+import { data, Form, Link, useLocation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { Field, FormMessage, SelectField, secondaryButtonClass, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import {
@@ -70,6 +71,8 @@ type ActionResult = {
   intent: string
   result: SubmissionResult<string[]>
   outcome: ReviewOutcome | null
+  /** A first press of Confirm: the page asks "are you sure?" for this payment. */
+  confirming?: boolean
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -81,6 +84,9 @@ export async function action({ request }: Route.ActionArgs) {
     return data<ActionResult>({ ...echo, result: submission.reply(), outcome: null }, 400)
   }
   const review = submission.value
+  if (review.intent === 'confirm' && review.confirmed !== 'yes') {
+    return data<ActionResult>({ ...echo, result: submission.reply(), outcome: null, confirming: true })
+  }
   const outcome =
     review.intent === 'confirm'
       ? await confirmPaymentAsAdmin(admin.id, review.paymentId)
@@ -106,7 +112,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       <h1 className="text-2xl font-semibold">Payments</h1>
       {actionData?.outcome ? (
         <div className="mt-4">
-          <FormMessage tone={actionData.outcome.ok ? 'info' : 'error'}>{actionData.outcome.message}</FormMessage>
+          <FormMessage tone={actionData.outcome.ok ? 'success' : 'error'}>{actionData.outcome.message}</FormMessage>
         </div>
       ) : null}
 
@@ -206,11 +212,15 @@ function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; 
         </div>
       </dl>
       <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start">
-        <Form method="post">
-          <input type="hidden" name="intent" value="confirm" />
-          <input type="hidden" name="paymentId" value={payment.id} />
-          <StatusButton status={busy ? 'pending' : 'idle'}>Confirm</StatusButton>
-        </Form>
+        {actionData?.confirming ? (
+          <ConfirmStep payment={payment} customerName={customerName} busy={busy} />
+        ) : (
+          <Form method="post">
+            <input type="hidden" name="intent" value="confirm" />
+            <input type="hidden" name="paymentId" value={payment.id} />
+            <StatusButton status={busy ? 'pending' : 'idle'}>Confirm</StatusButton>
+          </Form>
+        )}
         <RejectForm
           paymentId={payment.id}
           busy={busy}
@@ -218,6 +228,37 @@ function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; 
         />
       </div>
     </article>
+  )
+}
+
+/** Confirm's second step, a form of its own so that it works without JavaScript; Cancel reloads the page. */
+function ConfirmStep({
+  payment,
+  customerName,
+  busy,
+}: {
+  payment: PendingPayment
+  customerName: string
+  busy: boolean
+}) {
+  const { search } = useLocation()
+  return (
+    <div className="flex-1 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950">
+      <p className="font-medium">
+        Confirm payment of Rs. {payment.total} from <span className="capitalize">{customerName}</span>?
+      </p>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <Form method="post">
+          <input type="hidden" name="intent" value="confirm" />
+          <input type="hidden" name="paymentId" value={payment.id} />
+          <input type="hidden" name="confirmed" value="yes" />
+          <StatusButton status={busy ? 'pending' : 'idle'}>Yes, confirm</StatusButton>
+        </Form>
+        <Link to={`/admin/payments${search}`} className={secondaryButtonClass}>
+          Cancel
+        </Link>
+      </div>
+    </div>
   )
 }
 
@@ -237,8 +278,13 @@ function RejectForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ReviewPaymentSchema }),
   })
+  // Once the reason was refused, the panel stays open while it is corrected (the errors clear as
+  // it is typed, which must not fold the panel away with its button).
+  const refused = Boolean(fields.reason.errors?.length)
+  const [keptOpen, setKeptOpen] = useState(refused)
+  if (refused && !keptOpen) setKeptOpen(true)
   return (
-    <details open={Boolean(fields.reason.errors?.length)} className="flex-1">
+    <details open={refused || keptOpen} className="flex-1">
       <summary className={`${secondaryButtonClass} cursor-pointer`}>Reject…</summary>
       <Form method="post" {...getFormProps(form)} className="mt-3 space-y-2">
         <input type="hidden" name="intent" value="reject" />

@@ -45,7 +45,7 @@ export default function AdminServices({ loaderData, actionData }: Route.Componen
       </div>
       {saved ? (
         <div className="mt-4">
-          <FormMessage tone="info">
+          <FormMessage tone="success">
             {saved === 'created' ? 'Service created; it is on sale now.' : 'Service saved.'}
           </FormMessage>
         </div>
@@ -88,7 +88,7 @@ export default function AdminServices({ loaderData, actionData }: Route.Componen
                 ) : null}
                 {result ? (
                   <div className="mt-3">
-                    <FormMessage tone={result.ok ? 'info' : 'error'}>{result.message}</FormMessage>
+                    <FormMessage tone={result.ok ? 'success' : 'error'}>{result.message}</FormMessage>
                   </div>
                 ) : null}
                 <div className="mt-3 flex flex-wrap gap-3">

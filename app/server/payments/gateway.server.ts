@@ -264,7 +264,23 @@ export async function handleCheckoutCallback(form: FormData, deps: GatewayDeps =
   return { status: 'failed', paymentId: payment.id }
 }
 
-/** The customer closed the checkout. Not final either: a capture that still arrives pays. */
+/**
+ * The customer closed the checkout: how /pay says it ended. An attempt that failed before the
+ * close stays FAILED (closing only cancels an order with no failure), and the page says the failure.
+ */
+export async function closeGatewayCheckout(userId: string, orderId: string): Promise<'failed' | 'dismissed'> {
+  if (await cancelGatewayPayment(userId, orderId)) return 'dismissed'
+  const payment = await prisma.payment.findFirst({
+    where: { userId, gatewayOrderId: orderId, method: 'GATEWAY' },
+    select: { status: true },
+  })
+  return payment?.status === 'FAILED' ? 'failed' : 'dismissed'
+}
+
+/**
+ * The customer closed the checkout of an order with no failed attempt. Not final either: a capture
+ * that still arrives pays.
+ */
 export async function cancelGatewayPayment(userId: string, orderId: string): Promise<boolean> {
   const { count } = await prisma.payment.updateMany({
     where: { userId, gatewayOrderId: orderId, method: 'GATEWAY', status: { in: statusesFor('GATEWAY', 'closed') } },
