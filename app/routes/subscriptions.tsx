@@ -374,7 +374,7 @@ function BankReferenceForm({
       className="mt-3 space-y-2 border-t border-gray-100 pt-3 dark:border-gray-800"
     >
       <input type="hidden" name="paymentId" value={paymentId} />
-      {saved ? <FormMessage tone="info">Bank reference saved</FormMessage> : null}
+      {saved ? <FormMessage tone="success">Bank reference saved</FormMessage> : null}
       <Field
         key={utr ?? ''}
         label={utr ? 'Bank reference (UTR)' : 'Add the bank reference (UTR), optional'}
