@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { formatRupees } from './money'
 
+// The total has a module of its own, without Zod, so /services can show it in the browser.
+export { cartTotalPaise } from './cart-total'
+
 /** A cart line as a payment records it: the price and duration at the moment of purchase. */
 export const CartItemSchema = z.object({
   serviceId: z.string(),
@@ -27,19 +30,6 @@ export const MAX_CART_SERVICES = 50
 /** Service ids in first-seen order, each once, blanks dropped. */
 export function dedupeServiceIds(ids: readonly string[]): string[] {
   return [...new Set(ids.map((id) => id.trim()).filter(Boolean))].slice(0, MAX_CART_SERVICES)
-}
-
-/** THE cart total: the sum of the items' integer paise. */
-export function cartTotalPaise(items: readonly Pick<CartItem, 'pricePaise'>[]): number {
-  let total = 0
-  for (const { pricePaise } of items) {
-    if (!Number.isSafeInteger(pricePaise) || pricePaise <= 0) {
-      throw new RangeError(`pricePaise must be a positive whole number of paise, got ${pricePaise}`)
-    }
-    total += pricePaise
-  }
-  if (!Number.isSafeInteger(total)) throw new RangeError('cart total is too large')
-  return total
 }
 
 /** Ids added in order, without repeats. */

@@ -2,7 +2,7 @@ import { useEffect, useState, type MouseEvent } from 'react'
 import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-router'
 import { CheckboxButton, FormMessage, primaryButtonClass } from '~/components/forms'
 import { ServiceDescription } from '~/components/service-description'
-import { cartTotalPaise } from '~/domain/cart'
+import { cartTotalPaise } from '~/domain/cart-total'
 import { formatIndiaDate } from '~/domain/dates'
 import { formatPriceLine, formatRupees } from '~/domain/money'
 import {
