@@ -97,12 +97,17 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
             className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-end gap-x-4 gap-y-2 border-t border-gray-200 bg-white/95 px-4 py-3 dark:border-gray-700 dark:bg-gray-950/95"
           >
             <p className="text-sm font-medium">{cartSummary(services, cartIds)}</p>
-            <Link to="/pay" onClick={cart.proceedWhenSaved} className={`${primaryButtonClass} min-h-11`}>
-              Proceed to Pay
-            </Link>
-            <span role="status" className="sr-only">
+            <span role="status" className={cart.waitingToProceed ? 'text-sm' : 'sr-only'}>
               {cart.waitingToProceed ? 'Saving your cart…' : ''}
             </span>
+            <Link
+              to="/pay"
+              onClick={cart.proceedWhenSaved}
+              aria-busy={cart.waitingToProceed || undefined}
+              className={`${primaryButtonClass} min-h-11`}
+            >
+              Proceed to Pay
+            </Link>
           </section>
         ) : null}
       </div>
@@ -200,10 +205,10 @@ function ServiceCard({
 }) {
   const nameId = `service-${service.id}-name`
   return (
-    // The bottom scroll margin keeps a card scrolled into view clear of the sticky cart bar.
+    // The scroll margins keep a card, and its checkbox when focused, clear of the sticky header and cart bar.
     <article
       id={cardId(service.id)}
-      className="relative h-full scroll-mt-20 scroll-mb-36 rounded-lg border border-gray-200 p-4 shadow-sm has-[button:hover]:border-green-700 sm:scroll-mb-24 dark:border-gray-700"
+      className="relative h-full scroll-mt-20 scroll-mb-36 rounded-lg [&_button]:scroll-mt-20 [&_button]:scroll-mb-36 sm:[&_button]:scroll-mb-24 border border-gray-200 p-4 shadow-sm has-[button:hover]:border-green-700 sm:scroll-mb-24 dark:border-gray-700"
       aria-labelledby={nameId}
     >
       <Form method="post" preventScrollReset className="flex items-start gap-3">

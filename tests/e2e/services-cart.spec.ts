@@ -85,6 +85,7 @@ for (const [size, viewport] of [
     const summary = page.getByText('2 services selected, total Rs. 4,498', { exact: true })
     await expect(summary).toBeVisible()
     await expect(page.getByRole('link', { name: 'Proceed to Pay' })).toBeVisible()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width)
 
     // Every card, scrolled into view at the bottom of the screen, keeps its text clear of the bar.
     const bar = page.getByRole('region', { name: 'Your cart' })
