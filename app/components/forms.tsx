@@ -207,28 +207,36 @@ export function RadioGroupField({
  */
 export function CheckboxButton({
   checked,
+  coversCard = false,
   ...buttonProps
-}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'role' | 'type' | 'className' | 'children'> & { checked: boolean }) {
+}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'role' | 'type' | 'className' | 'children'> & {
+  checked: boolean
+  /** The click target stretches over the nearest positioned ancestor (a card), so the whole card toggles. */
+  coversCard?: boolean
+}) {
+  // A 44 px target around a 24 px box.
   return (
     <button
       {...buttonProps}
       type="submit"
       role="checkbox"
       aria-checked={checked}
-      className="mt-1 flex h-5 w-5 shrink-0 items-center justify-center rounded border-2 border-green-700 bg-white aria-checked:bg-green-700 dark:bg-gray-900 dark:aria-checked:bg-green-600"
+      className={`group -m-2.5 flex h-11 w-11 shrink-0 cursor-pointer items-center justify-center rounded-md ${coversCard ? "after:absolute after:inset-0 after:rounded-lg after:content-['']" : ''}`}
     >
-      {checked ? (
-        <svg aria-hidden="true" viewBox="0 0 16 16" className="h-4 w-4 text-white">
-          <path
-            d="M3 8.5l3 3 7-7"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2.5"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
-      ) : null}
+      <span className="flex h-6 w-6 items-center justify-center rounded border-2 border-green-700 bg-white group-aria-checked:bg-green-700 dark:bg-gray-900 dark:group-aria-checked:bg-green-600">
+        {checked ? (
+          <svg aria-hidden="true" viewBox="0 0 16 16" className="h-4 w-4 text-white">
+            <path
+              d="M3 8.5l3 3 7-7"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.5"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+        ) : null}
+      </span>
     </button>
   )
 }

@@ -1,4 +1,8 @@
 import { z } from 'zod'
+import { formatRupees } from './money'
+
+// The total has a module of its own, without Zod, so /services can show it in the browser.
+export { cartTotalPaise } from './cart-total'
 
 /** A cart line as a payment records it: the price and duration at the moment of purchase. */
 export const CartItemSchema = z.object({
@@ -28,19 +32,6 @@ export function dedupeServiceIds(ids: readonly string[]): string[] {
   return [...new Set(ids.map((id) => id.trim()).filter(Boolean))].slice(0, MAX_CART_SERVICES)
 }
 
-/** THE cart total: the sum of the items' integer paise. */
-export function cartTotalPaise(items: readonly Pick<CartItem, 'pricePaise'>[]): number {
-  let total = 0
-  for (const { pricePaise } of items) {
-    if (!Number.isSafeInteger(pricePaise) || pricePaise <= 0) {
-      throw new RangeError(`pricePaise must be a positive whole number of paise, got ${pricePaise}`)
-    }
-    total += pricePaise
-  }
-  if (!Number.isSafeInteger(total)) throw new RangeError('cart total is too large')
-  return total
-}
-
 /** Ids added in order, without repeats. */
 export function addToCart(ids: readonly string[], serviceId: string): string[] {
   return dedupeServiceIds([...ids, serviceId])
@@ -55,4 +46,47 @@ export function sameServices(a: readonly string[], b: readonly string[]): boolea
   const left = dedupeServiceIds(a).sort()
   const right = dedupeServiceIds(b).sort()
   return left.length === right.length && left.every((id, index) => id === right[index])
+}
+
+/** A cart line as a page showed it: the service and the price it showed. */
+export type ShownCartLine = { serviceId: string; pricePaise: number }
+
+/** The cart a page showed, as one form value ("id:paise,id:paise") sent back with a payment. */
+export function shownCartValue(items: readonly ShownCartLine[]): string {
+  return items.map((item) => `${item.serviceId}:${item.pricePaise}`).join(',')
+}
+
+/** Reads `shownCartValue` back; a malformed pair is skipped (the total check still guards the amount). */
+export function readShownCart(value: string): ShownCartLine[] {
+  return value.split(',').flatMap((pair) => {
+    const [serviceId, paise] = pair.split(':')
+    const pricePaise = Number(paise)
+    return serviceId && Number.isSafeInteger(pricePaise) ? [{ serviceId, pricePaise }] : []
+  })
+}
+
+/**
+ * What changed between the cart a page showed and the cart now, in words: services added or
+ * removed (in another tab) and prices changed meanwhile; undefined when nothing did.
+ * `nameOf` names a service that is no longer in the cart.
+ */
+export function describeCartChange(
+  shown: readonly ShownCartLine[],
+  current: readonly CartItem[],
+  nameOf: (serviceId: string) => string,
+): string | undefined {
+  const shownById = new Map(shown.map((line) => [line.serviceId, line]))
+  const currentIds = new Set(current.map((item) => item.serviceId))
+  const changes: string[] = []
+  for (const item of current) {
+    const before = shownById.get(item.serviceId)
+    if (!before) changes.push(`${item.name} was added`)
+    else if (before.pricePaise !== item.pricePaise)
+      changes.push(
+        `the price of ${item.name} is now Rs. ${formatRupees(item.pricePaise)} (was Rs. ${formatRupees(before.pricePaise)})`,
+      )
+  }
+  for (const line of shown) if (!currentIds.has(line.serviceId)) changes.push(`${nameOf(line.serviceId)} was removed`)
+  if (changes.length === 0) return undefined
+  return `Your cart changed since this page was shown: ${changes.join('; ')}. Please check the total below and try again.`
 }

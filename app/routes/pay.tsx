@@ -1,14 +1,23 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState, type MouseEvent } from 'react'
-import { data, Form, Link, redirect, useFetcher } from 'react-router'
+import {
+  data,
+  Form,
+  Link,
+  type ShouldRevalidateFunctionArgs,
+  redirect,
+  useFetcher,
+  useNavigation,
+  useRevalidator,
+} from 'react-router'
 import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
 import { useGatewayCheckout, type CheckoutFailure } from '~/components/use-gateway-checkout'
 import { ManualPaymentFormSchema } from '~/domain/bank-reference'
-import { cartTotalPaise } from '~/domain/cart'
+import { cartTotalPaise, shownCartValue } from '~/domain/cart'
 import { CheckoutAnswerSchema, type CheckoutAnswer } from '~/domain/checkout-request'
 import {
   CHECKOUT_OUTCOME_MESSAGES,
@@ -21,7 +30,7 @@ import {
 import { formatPriceLine, formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
-import { pricedCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
+import { cartChangeSinceShown, pricedCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
 import { redirectWithFlash } from '~/server/flash.server'
 import { readForm } from '~/server/forms.server'
 import { gatewayCheckout } from '~/server/gateway-checkout.server'
@@ -60,6 +69,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       items: items.map((item) => ({ ...item, description: descriptions.get(item.serviceId) ?? [] })),
       totalPaise: cartTotalPaise(items),
+      // Sent back with a payment, so a cart changed meanwhile is explained precisely.
+      shownCart: shownCartValue(items),
       droppedCount: droppedIds.length,
       manualOpen: new URL(request.url).searchParams.get('dialog') === MANUAL_DIALOG,
       // How a hosted checkout that did not pay ended (/payments/callback and /payments/cancel send it).
@@ -74,6 +85,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   )
 }
 
+/** A payment refused because the cart changed (409) re-reads the cart, so the page shows the cart it now holds. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 || defaultShouldRevalidate
+}
+
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireCompleteProfile(request)
   const form = await readForm(request)
@@ -82,6 +98,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === 'remove') {
     const { ids, setCookie } = await removeServiceFromCart(request, String(form.get('serviceId') ?? ''))
     return redirect(ids.length ? '/pay' : '/services', { headers: { 'Set-Cookie': setCookie } })
+  }
+
+  if (intent === 'gateway' || intent === 'manual') {
+    const changed = await cartChangeSinceShown(request, field(form, 'shownCart'))
+    if (changed) return data({ error: changed }, 409)
   }
 
   if (intent === 'gateway') {
@@ -182,10 +203,13 @@ function shownTotalPaise(form: FormData): number | undefined {
 }
 
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, totalPaise, droppedCount, manualOpen, outcome } = loaderData
+  const { items, totalPaise, shownCart, droppedCount, manualOpen, outcome } = loaderData
   const navigating = useIsPending()
-  const website = usePayOnWebsite(totalPaise)
+  const removing = useIsPending({ fields: { intent: 'remove' } })
+  const removingId = useNavigation().formData?.get('serviceId')
+  const website = usePayOnWebsite(totalPaise, shownCart)
   const busy = navigating || website.busy
+  useRevalidateOnReturn(!busy)
   const hostedCheckout = actionData && 'checkout' in actionData ? actionData.checkout : undefined
   if (hostedCheckout) return <HostedCheckoutForm checkout={hostedCheckout} />
   const actionError = actionData && 'error' in actionData ? actionData.error : undefined
@@ -218,6 +242,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
                     name="intent"
                     value="remove"
                     disabled={busy}
+                    status={removing && removingId === item.serviceId ? 'pending' : 'idle'}
                     className="inline-flex items-center gap-2 rounded-md border border-gray-300 px-3 py-1 text-sm hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800"
                     aria-label={`Remove ${item.name}`}
                   >
@@ -232,6 +257,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         <div className="flex flex-col items-stretch gap-3 sm:flex-row sm:items-center">
           <Form method="post" className="flex">
             <input type="hidden" name="shownTotalPaise" value={totalPaise} />
+            <input type="hidden" name="shownCart" value={shownCart} />
             <StatusButton
               name="intent"
               value="gateway"
@@ -246,19 +272,28 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
           <p className="text-center font-semibold" aria-hidden="true">
             OR
           </p>
-          <Link
-            to={`?dialog=${MANUAL_DIALOG}`}
-            preventScrollReset
-            className="rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white hover:bg-red-800"
-          >
-            Pay Manually
-          </Link>
+          {busy ? (
+            // While a payment is on its way the other way to pay cannot be opened (one payment at a time).
+            <span
+              role="link"
+              aria-disabled="true"
+              className="rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white opacity-60"
+            >
+              Pay Manually
+            </span>
+          ) : (
+            <Link
+              to={`?dialog=${MANUAL_DIALOG}`}
+              preventScrollReset
+              className="rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white hover:bg-red-800"
+            >
+              Pay Manually
+            </Link>
+          )}
         </div>
-        {busy ? (
-          <p role="status" className="text-sm">
-            Working…
-          </p>
-        ) : null}
+        <p role="status" className="sr-only">
+          {busy ? 'Working…' : ''}
+        </p>
       </div>
       {manualOpen ? (
         <ManualPaymentDialog
@@ -280,6 +315,7 @@ function ManualPaymentDialog({
   manualPaymentKey,
   error,
   manualResult,
+  shownCart,
   busy,
 }: Route.ComponentProps['loaderData'] & {
   error: string | undefined
@@ -287,6 +323,7 @@ function ManualPaymentDialog({
   busy: boolean
 }) {
   const utr = repliedField(manualResult, 'utr')
+  const claiming = useIsPending({ fields: { intent: 'manual' } })
   return (
     <Modal title="Manual Payment Instructions" closeTo="/pay">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
@@ -320,6 +357,7 @@ function ManualPaymentDialog({
       <Form method="post" className="mt-4 space-y-3">
         <input type="hidden" name="paymentKey" value={manualPaymentKey} />
         <input type="hidden" name="shownTotalPaise" value={totalPaise} />
+        <input type="hidden" name="shownCart" value={shownCart} />
         <Field
           label="Bank transfer reference (UTR), if you have it"
           hint="Optional. You can also add it later on your subscriptions page."
@@ -330,6 +368,7 @@ function ManualPaymentDialog({
           name="intent"
           value="manual"
           disabled={busy}
+          status={claiming ? 'pending' : 'idle'}
           className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60"
         >
           I'll Pay &amp; Send Screenshot
@@ -344,7 +383,7 @@ function ManualPaymentDialog({
  * checkout, verify its answer (re-verify when that fails), and go to /subscriptions; a failure or a
  * dismissed checkout is reported and said on the page, with the cart kept.
  */
-function usePayOnWebsite(totalPaise: number) {
+function usePayOnWebsite(totalPaise: number, shownCart: string) {
   const starter = useFetcher<typeof action>({ key: 'gateway-start' })
   const reporter = useFetcher<typeof action>({ key: 'gateway-report' })
   const openCheckout = useGatewayCheckout()
@@ -410,9 +449,25 @@ function usePayOnWebsite(totalPaise: number) {
     start(event: MouseEvent) {
       event.preventDefault()
       setMessage(undefined)
-      void starter.submit({ intent: 'gateway', shownTotalPaise: totalPaise }, { method: 'post' })
+      void starter.submit({ intent: 'gateway', shownTotalPaise: totalPaise, shownCart }, { method: 'post' })
     },
   }
+}
+
+/**
+ * Re-reads the cart when the customer comes back to this tab (the cart may have changed in
+ * another), unless a payment is on its way.
+ */
+function useRevalidateOnReturn(enabled: boolean) {
+  const { revalidate } = useRevalidator()
+  useEffect(() => {
+    if (!enabled) return
+    const onReturn = () => {
+      if (document.visibilityState === 'visible') void revalidate()
+    }
+    document.addEventListener('visibilitychange', onReturn)
+    return () => document.removeEventListener('visibilitychange', onReturn)
+  }, [enabled, revalidate])
 }
 
 /**

@@ -2,7 +2,9 @@ import { useEffect, useState, type MouseEvent } from 'react'
 import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-router'
 import { CheckboxButton, FormMessage, primaryButtonClass } from '~/components/forms'
 import { ServiceDescription } from '~/components/service-description'
-import { formatPriceLine } from '~/domain/money'
+import { cartTotalPaise } from '~/domain/cart-total'
+import { formatIndiaDate } from '~/domain/dates'
+import { formatPriceLine, formatRupees } from '~/domain/money'
 import {
   addServiceOnSaleToCart,
   cartOnSale,
@@ -11,6 +13,8 @@ import {
 } from '~/server/cart.server'
 import { readForm } from '~/server/forms.server'
 import { getActiveServices } from '~/server/services.server'
+import { getSessionUser } from '~/server/session.server'
+import { activeSubscriptions } from '~/server/subscriptions.server'
 import type { Route } from './+types/services'
 
 export const meta: Route.MetaFunction = () => [
@@ -26,7 +30,16 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const services = await getActiveServices()
   const { cartIds, droppedCount, setCookie } = await cartOnSale(request, services)
-  return data({ services, cartIds, droppedCount }, { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined })
+  const user = await getSessionUser(request)
+  const now = new Date()
+  // What a signed-in customer holds already, so a repeat purchase is a choice, not a slip.
+  const activeUntil: Record<string, string> = Object.fromEntries(
+    (user ? await activeSubscriptions(user.id, now) : []).map((held) => [held.serviceId, formatIndiaDate(held.endsAt)]),
+  )
+  return data(
+    { services, cartIds, droppedCount, activeUntil },
+    { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
+  )
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -41,11 +54,12 @@ export async function action({ request }: Route.ActionArgs) {
   const { setCookie } = changed
   // A plain form post gets the page again (post/redirect/get); a click sent by script only the cookie.
   if (form.get('via') === 'script') return data({ message: undefined }, { headers: { 'Set-Cookie': setCookie } })
-  return redirect('/services', { headers: { 'Set-Cookie': setCookie } })
+  // Back at the card just ticked, not at the top of the page.
+  return redirect(`/services#${cardId(serviceId)}`, { headers: { 'Set-Cookie': setCookie } })
 }
 
 export default function Services({ loaderData, actionData }: Route.ComponentProps) {
-  const { services, droppedCount } = loaderData
+  const { services, droppedCount, activeUntil } = loaderData
   const cart = useCartClicks(loaderData.cartIds)
   const cartIds = cart.ids
   const errorMessage = actionData?.message ?? cart.errorMessage
@@ -67,25 +81,49 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {services.map((service) => (
               <li key={service.id}>
-                <ServiceCard service={service} inCart={cartIds.has(service.id)} onToggle={cart.toggle} />
+                <ServiceCard
+                  service={service}
+                  inCart={cartIds.has(service.id)}
+                  activeUntil={activeUntil[service.id]}
+                  onToggle={cart.toggle}
+                />
               </li>
             ))}
           </ul>
         )}
         {cartIds.size > 0 ? (
-          <p className="sticky bottom-4 flex justify-end">
-            <Link to="/pay" onClick={cart.proceedWhenSaved} className={`${primaryButtonClass} shadow-lg`}>
-              Proceed to Pay
-            </Link>
-            <span role="status" className="sr-only">
+          <section
+            aria-label="Your cart"
+            className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-end gap-x-4 gap-y-2 border-t border-gray-200 bg-white/95 px-4 py-3 dark:border-gray-700 dark:bg-gray-950/95"
+          >
+            <p className="text-sm font-medium">{cartSummary(services, cartIds)}</p>
+            <span role="status" className={cart.waitingToProceed ? 'text-sm' : 'sr-only'}>
               {cart.waitingToProceed ? 'Saving your cart…' : ''}
             </span>
-          </p>
+            <Link
+              to="/pay"
+              onClick={cart.proceedWhenSaved}
+              aria-busy={cart.waitingToProceed || undefined}
+              className={`${primaryButtonClass} min-h-11`}
+            >
+              Proceed to Pay
+            </Link>
+          </section>
         ) : null}
       </div>
     </>
   )
 }
+
+/** "2 services selected, total Rs. 4,498": the cart as the page shows it. */
+function cartSummary(services: readonly ServiceListing[], cartIds: ReadonlySet<string>) {
+  const inCart = services.filter((service) => cartIds.has(service.id))
+  const count = `${inCart.length} service${inCart.length === 1 ? '' : 's'} selected`
+  return `${count}, total Rs. ${formatRupees(cartTotalPaise(inCart))}`
+}
+
+/** The card's id: the page comes back scrolled to it after a tick without JavaScript. */
+const cardId = (serviceId: string) => `service-${encodeURIComponent(serviceId)}`
 
 type CartClick = { serviceId: string; intent: 'add' | 'remove' }
 
@@ -157,16 +195,20 @@ type ServiceListing = Route.ComponentProps['loaderData']['services'][number]
 function ServiceCard({
   service,
   inCart,
+  activeUntil,
   onToggle,
 }: {
   service: ServiceListing
   inCart: boolean
+  activeUntil: string | undefined
   onToggle: (serviceId: string) => void
 }) {
   const nameId = `service-${service.id}-name`
   return (
+    // The scroll margins keep a card, and its checkbox when focused, clear of the sticky header and cart bar.
     <article
-      className="h-full rounded-lg border border-gray-200 p-4 shadow-sm dark:border-gray-700"
+      id={cardId(service.id)}
+      className="relative h-full scroll-mt-20 scroll-mb-36 rounded-lg [&_button]:scroll-mt-20 [&_button]:scroll-mb-36 sm:[&_button]:scroll-mb-24 border border-gray-200 p-4 shadow-sm has-[button:hover]:border-green-700 sm:scroll-mb-24 dark:border-gray-700"
       aria-labelledby={nameId}
     >
       <Form method="post" preventScrollReset className="flex items-start gap-3">
@@ -175,18 +217,22 @@ function ServiceCard({
           name="intent"
           value={inCart ? 'remove' : 'add'}
           checked={inCart}
+          coversCard
           aria-labelledby={nameId}
           onClick={(event) => {
             event.preventDefault()
             onToggle(service.id)
           }}
         />
-        <h2 id={nameId} className="text-lg font-semibold">
+        <h2 id={nameId} className="pt-2 text-lg font-semibold">
           {service.name}
         </h2>
       </Form>
       <ServiceDescription lines={service.description} className="mt-3" />
       <p className="mt-3 font-medium">{formatPriceLine(service.pricePaise, service.durationDays)}</p>
+      {activeUntil ? (
+        <p className="mt-1 text-sm font-medium text-green-800 dark:text-green-300">Active until {activeUntil}</p>
+      ) : null}
     </article>
   )
 }

@@ -1,5 +1,12 @@
 import { createCookie } from 'react-router'
-import { dedupeServiceIds, addToCart, removeFromCart, type CartItem } from '~/domain/cart'
+import {
+  dedupeServiceIds,
+  addToCart,
+  removeFromCart,
+  describeCartChange,
+  readShownCart,
+  type CartItem,
+} from '~/domain/cart'
 import { isUuid } from '~/domain/uuid'
 import { prisma } from './db.server'
 import { env } from './env.server'
@@ -116,4 +123,22 @@ export async function pricedCart(ids: readonly string[]): Promise<PricedCart> {
   const nameById = new Map(inactive.map((service) => [service.id, service.name]))
   const droppedNames = droppedIds.flatMap((id) => nameById.get(id) ?? [])
   return { items, droppedIds, droppedNames }
+}
+
+/**
+ * What changed in the request's cart since a page showed it (`shown`, the page's `shownCartValue`):
+ * services added or removed in another tab, prices changed meanwhile. Undefined when nothing did or
+ * the form carried no shown cart.
+ */
+export async function cartChangeSinceShown(request: Request, shown: string): Promise<string | undefined> {
+  const shownLines = readShownCart(shown)
+  if (shownLines.length === 0) return undefined
+  const { items } = await pricedCart(await readCart(request))
+  const inCart = new Set(items.map((item) => item.serviceId))
+  const goneIds = shownLines.map((line) => line.serviceId).filter((id) => !inCart.has(id) && isUuid(id))
+  const gone = goneIds.length
+    ? await prisma.service.findMany({ where: { id: { in: goneIds } }, select: { id: true, name: true } })
+    : []
+  const nameById = new Map(gone.map((service) => [service.id, service.name]))
+  return describeCartChange(shownLines, items, (id) => nameById.get(id) ?? 'A service')
 }

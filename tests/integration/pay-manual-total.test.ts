@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { shownCartValue } from '~/domain/cart'
 import * as payRoute from '~/routes/pay'
 import { serializeCart } from '~/server/cart.server'
 import { prisma } from '~/server/db.server'
@@ -32,5 +33,24 @@ describe('/pay: "I\'ll Pay & Send Screenshot"', () => {
     expect(await prisma.payment.findMany({ where: { userId } })).toMatchObject([
       { method: 'MANUAL', status: 'PENDING_VERIFICATION', amountPaise: 299_900 },
     ])
+  })
+
+  it('says what changed since the page was shown (added, removed, a new price) and makes no claim', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    const equity = await createService('Equity', 299_900, 30)
+    const swing = await createService('Swing', 149_900, 30)
+    const shownCart = shownCartValue([
+      { serviceId: equity.id, pricePaise: 249_900 },
+      { serviceId: swing.id, pricePaise: 149_900 },
+    ])
+    const result = await submitManual(cookie, [equity.id], { shownTotalPaise: '399800', shownCart })
+    expect(result).toMatchObject({
+      init: { status: 409 },
+      data: {
+        error: `Your cart changed since this page was shown: the price of ${equity.name} is now Rs. 2,999 (was Rs. 2,499); ${swing.name} was removed. Please check the total below and try again.`,
+      },
+    })
+    expect(await prisma.payment.count({ where: { userId } })).toBe(0)
+    expect(payRoute.shouldRevalidate({ actionStatus: 409, defaultShouldRevalidate: false } as never)).toBe(true)
   })
 })

@@ -3,6 +3,9 @@ import {
   addToCart,
   cartTotalPaise,
   dedupeServiceIds,
+  describeCartChange,
+  readShownCart,
+  shownCartValue,
   MAX_CART_SERVICES,
   readCartSnapshot,
   removeFromCart,
@@ -51,5 +54,34 @@ describe('readCartSnapshot', () => {
     expect(() => readCartSnapshot({ items: [item] })).toThrow()
     expect(() => readCartSnapshot([{ ...item, pricePaise: '2999' }])).toThrow()
     expect(() => readCartSnapshot([{ serviceId: 's1' }])).toThrow()
+  })
+})
+
+describe('describeCartChange', () => {
+  const premium = { serviceId: 'a', name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 }
+  const swing = { serviceId: 'b', name: 'Swing Trading Ideas', pricePaise: 149_900, durationDays: 30 }
+  const names = (id: string) => ({ a: 'Equity Premium', b: 'Swing Trading Ideas' })[id] ?? id
+
+  it('says nothing when the cart is as shown, and round-trips the shown value', () => {
+    const shown = readShownCart(shownCartValue([premium, swing]))
+    expect(shown).toEqual([
+      { serviceId: 'a', pricePaise: 299_900 },
+      { serviceId: 'b', pricePaise: 149_900 },
+    ])
+    expect(describeCartChange(shown, [swing, premium], names)).toBeUndefined()
+  })
+
+  it('names services added and removed, and a changed price with its old and new amount', () => {
+    expect(describeCartChange([premium], [premium, swing], names)).toBe(
+      'Your cart changed since this page was shown: Swing Trading Ideas was added. Please check the total below and try again.',
+    )
+    expect(describeCartChange([premium, swing], [premium], names)).toMatch(/: Swing Trading Ideas was removed\./)
+    expect(describeCartChange([premium], [{ ...premium, pricePaise: 349_950 }], names)).toMatch(
+      /: the price of Equity Premium is now Rs\. 3,499\.50 \(was Rs\. 2,999\)\./,
+    )
+  })
+
+  it('skips malformed pairs of a shown value', () => {
+    expect(readShownCart('a:100,b:x,:5,,c')).toEqual([{ serviceId: 'a', pricePaise: 100 }])
   })
 })
