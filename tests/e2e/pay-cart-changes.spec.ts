@@ -111,58 +111,60 @@ test('a price changed meanwhile: the refusal names the service, its old and new 
   }
 })
 
-test('while a payment is on its way only its button shows it, and nothing else can be pressed', async ({
-  customerWithProfile: { page },
-  javaScriptEnabled,
-}) => {
-  test.skip(!javaScriptEnabled, 'Without JavaScript the browser itself shows the page loading')
-  await addToCart(page, ['Equity Premium'])
-  await page.goto('/pay')
+// Without JavaScript the browser itself shows the page loading: project no-js leaves @js-only out.
+test(
+  'while a payment is on its way only its button shows it, and nothing else can be pressed',
+  { tag: '@js-only' },
+  async ({ customerWithProfile: { page } }) => {
+    await addToCart(page, ['Equity Premium'])
+    await page.goto('/pay')
 
-  let release!: () => void
-  const held = new Promise<void>((resolve) => (release = resolve))
-  await page.route(
-    (url) => url.pathname.startsWith('/pay'),
-    async (route) => {
-      if (route.request().method() === 'POST') await held
-      await route.continue()
-    },
-  )
-  await page.getByRole('link', { name: 'Pay Manually' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Manual Payment Instructions' })
-  const claim = dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" })
-  await claim.click()
-  await expect(claim).toHaveAttribute('aria-busy', 'true')
-  await expect(claim).toBeDisabled()
-  release()
-  await expect(page).toHaveURL(/\/subscriptions\?from=payment$/)
-})
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(
+      (url) => url.pathname.startsWith('/pay'),
+      async (route) => {
+        if (route.request().method() === 'POST') await held
+        await route.continue()
+      },
+    )
+    await page.getByRole('link', { name: 'Pay Manually' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Manual Payment Instructions' })
+    const claim = dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" })
+    await claim.click()
+    await expect(claim).toHaveAttribute('aria-busy', 'true')
+    await expect(claim).toBeDisabled()
+    release()
+    await expect(page).toHaveURL(/\/subscriptions\?from=payment$/)
+  },
+)
 
-test('while Pay on Website is on its way, Pay Manually and Remove cannot be pressed', async ({
-  customerWithProfile: { page },
-  javaScriptEnabled,
-}) => {
-  test.skip(!javaScriptEnabled, 'Without JavaScript the browser itself shows the page loading')
-  await addToCart(page, ['Equity Premium'])
-  await page.goto('/pay')
-  let release!: () => void
-  const held = new Promise<void>((resolve) => (release = resolve))
-  await page.route(
-    (url) => url.pathname.startsWith('/pay'),
-    async (route) => {
-      if (route.request().method() === 'POST') await held
-      await route.continue()
-    },
-  )
-  const website = page.getByRole('button', { name: 'Pay on Website' })
-  await website.click()
-  await expect(website).toHaveAttribute('aria-busy', 'true')
-  const manual = page.getByText('Pay Manually', { exact: true })
-  await expect(manual).toHaveAttribute('aria-disabled', 'true')
-  const box = (await manual.boundingBox())!
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
-  await expect(page.getByRole('dialog', { name: 'Manual Payment Instructions' })).toHaveCount(0)
-  await expect(page.getByRole('button', { name: 'Remove Equity Premium' })).toBeDisabled()
-  release()
-  await expect(page.getByRole('dialog', { name: 'Sandbox checkout' })).toBeVisible()
-})
+// Without JavaScript the browser itself shows the page loading: project no-js leaves @js-only out.
+test(
+  'while Pay on Website is on its way, Pay Manually and Remove cannot be pressed',
+  { tag: '@js-only' },
+  async ({ customerWithProfile: { page } }) => {
+    await addToCart(page, ['Equity Premium'])
+    await page.goto('/pay')
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(
+      (url) => url.pathname.startsWith('/pay'),
+      async (route) => {
+        if (route.request().method() === 'POST') await held
+        await route.continue()
+      },
+    )
+    const website = page.getByRole('button', { name: 'Pay on Website' })
+    await website.click()
+    await expect(website).toHaveAttribute('aria-busy', 'true')
+    const manual = page.getByText('Pay Manually', { exact: true })
+    await expect(manual).toHaveAttribute('aria-disabled', 'true')
+    const box = (await manual.boundingBox())!
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+    await expect(page.getByRole('dialog', { name: 'Manual Payment Instructions' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Remove Equity Premium' })).toBeDisabled()
+    release()
+    await expect(page.getByRole('dialog', { name: 'Sandbox checkout' })).toBeVisible()
+  },
+)
