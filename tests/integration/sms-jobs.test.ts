@@ -131,7 +131,14 @@ describe('the job queue when the database stops', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
       // What a stopping PostgreSQL does to its clients (and what Ctrl-C does to the embedded one).
-      await prisma.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'pgboss' AND datname = current_database()`
+      // The queue's pool opens its connections as it works: wait for one, or there is nothing to end.
+      const terminated = async () =>
+        (
+          await prisma.$queryRaw<
+            { ended: boolean }[]
+          >`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'pgboss' AND datname = current_database()`
+        ).length
+      await expect.poll(terminated, { timeout: 10_000 }).toBeGreaterThan(0)
       await vi.waitFor(
         () =>
           expect(warn).toHaveBeenCalledWith(
