@@ -13,6 +13,7 @@ import {
 } from 'react-router'
 import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
+import { BankAccountDetails } from '~/components/bank-account-details'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
 import { useGatewayCheckout, type CheckoutFailure } from '~/components/use-gateway-checkout'
@@ -330,14 +331,7 @@ function ManualPaymentDialog({
       <ol className="mt-2 list-decimal space-y-2 pl-6">
         <li>Transfer Rs. {formatRupees(totalPaise)} to our bank account.</li>
         <li>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3">
-            <dt>Account number</dt>
-            <dd className="font-mono">{bankAccount.accountNumber}</dd>
-            <dt>IFSC</dt>
-            <dd className="font-mono">{bankAccount.ifsc}</dd>
-            <dt>Account name</dt>
-            <dd>{bankAccount.accountName}</dd>
-          </dl>
+          <BankAccountDetails bankAccount={bankAccount} />
         </li>
         <li>
           Take a screenshot of the transfer and send it on WhatsApp to{' '}

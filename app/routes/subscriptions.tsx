@@ -3,6 +3,7 @@ import { useEffect } from 'react'
 import { data, Form, Link, redirect, useNavigate } from 'react-router'
 import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
+import { BankAccountDetails } from '~/components/bank-account-details'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
 import { BankReferenceFormSchema } from '~/domain/bank-reference'
@@ -320,19 +321,6 @@ function TransferInstructions({
       <WhatsAppLine whatsappLink={whatsappLink} whatsappNumber={whatsappNumber} />
       {payBy ? <p className="font-medium">Do both by {payBy}: a claim not confirmed by then is dismissed.</p> : null}
     </div>
-  )
-}
-
-function BankAccountDetails({ bankAccount }: { bankAccount: BankAccount }) {
-  return (
-    <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 break-words">
-      <dt>Account number</dt>
-      <dd className="font-mono">{bankAccount.accountNumber}</dd>
-      <dt>IFSC</dt>
-      <dd className="font-mono">{bankAccount.ifsc}</dd>
-      <dt>Account name</dt>
-      <dd>{bankAccount.accountName}</dd>
-    </dl>
   )
 }
 

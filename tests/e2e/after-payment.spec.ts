@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import { formatIndiaDate } from '../../app/domain/dates'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
+import { cartOfTwoOnPayPage, PREMIUM, SWING } from './cart-helpers'
 import { withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
@@ -11,19 +12,7 @@ import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-const PREMIUM = 'Equity Premium'
-const SWING = 'Swing Trading Ideas'
 const DAY_MS = 24 * 60 * 60_000
-
-async function cartOfTwoOnPayPage(page: Page) {
-  await page.goto('/services')
-  for (const name of [PREMIUM, SWING]) {
-    await page.getByRole('checkbox', { name, exact: true }).click()
-    await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked()
-  }
-  await page.getByRole('link', { name: 'Proceed to Pay' }).click()
-  await expect(page.getByText('Total: Rs. 4,498')).toBeVisible()
-}
 
 async function expectNoHorizontalOverflow(page: Page) {
   for (const width of [360, 1280]) {

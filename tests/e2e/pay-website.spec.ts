@@ -2,24 +2,11 @@ import type { Page } from '@playwright/test'
 import { formatIndiaDate, subscriptionEndsAt } from '../../app/domain/dates'
 import { CHECKOUT_OUTCOME_MESSAGES } from '../../app/domain/gateway-checkout'
 import { expectNoSeriousA11yViolations } from './axe'
+import { cartOfTwoOnPayPage, PREMIUM, SWING } from './cart-helpers'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
-
-const PREMIUM = 'Equity Premium'
-const SWING = 'Swing Trading Ideas'
-
-/** For a signed-in customer with a complete profile: both services in the cart, on /pay. */
-async function cartOfTwoOnPayPage(page: Page) {
-  await page.goto('/services')
-  for (const name of [PREMIUM, SWING]) {
-    await page.getByRole('checkbox', { name, exact: true }).click()
-    await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked()
-  }
-  await page.getByRole('link', { name: 'Proceed to Pay' }).click()
-  await expect(page.getByText('Total: Rs. 4,498')).toBeVisible()
-}
 
 /** Pay on Website up to the sandbox's checkout: its dialog with JavaScript, its hosted page without. */
 async function openSandboxCheckout(page: Page, javaScriptEnabled: boolean) {

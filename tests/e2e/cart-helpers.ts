@@ -1,0 +1,16 @@
+import { expect, type Page } from '@playwright/test'
+
+/** Two of the demo's services, Rs. 4,498 together. */
+export const PREMIUM = 'Equity Premium'
+export const SWING = 'Swing Trading Ideas'
+
+/** For a signed-in customer with a complete profile: both services in the cart, on /pay. */
+export async function cartOfTwoOnPayPage(page: Page) {
+  await page.goto('/services')
+  for (const name of [PREMIUM, SWING]) {
+    await page.getByRole('checkbox', { name, exact: true }).click()
+    await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked()
+  }
+  await page.getByRole('link', { name: 'Proceed to Pay' }).click()
+  await expect(page.getByText('Total: Rs. 4,498')).toBeVisible()
+}
