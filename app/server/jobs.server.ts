@@ -1,3 +1,4 @@
+import { getErrorMessage } from '~/domain/error-message'
 import type PgBoss from 'pg-boss'
 import { prisma } from './db.server'
 import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
@@ -19,7 +20,7 @@ export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProv
   try {
     await provider.sendOtp(sms)
   } catch (error) {
-    console.error(`[jobs] SMS to ${sms.to} failed: ${error instanceof Error ? error.message : String(error)}`)
+    console.error(`[jobs] SMS to ${sms.to} failed: ${getErrorMessage(error)}`)
     // pg-boss retries a job whose handler throws; a permanent refusal is logged and dropped.
     if (!(error instanceof SmsDeliveryError) || error.retryable) throw error
   }
@@ -41,7 +42,7 @@ export async function sendEmail(email: Email): Promise<void> {
   try {
     await deliverEmail(email)
   } catch (error) {
-    console.error(`[jobs] e-mail to ${email.to} failed: ${error instanceof Error ? error.message : String(error)}`)
+    console.error(`[jobs] e-mail to ${email.to} failed: ${getErrorMessage(error)}`)
     // As for SMS: retried unless the mail server refused it for good.
     if (!(error instanceof MailDeliveryError) || error.retryable) throw error
   }

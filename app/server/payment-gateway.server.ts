@@ -1,3 +1,4 @@
+import { getErrorMessage } from '~/domain/error-message'
 import { env } from './env.server'
 import { razorpayGateway, type PaymentGateway } from './razorpay.server'
 import { assertSandboxAllowed, SANDBOX_KEY_ID, sandboxSecrets, type SandboxGateway } from './sandbox-gateway.server'
@@ -13,7 +14,7 @@ function loadSandbox(): Promise<SandboxGateway> {
     (sandbox) => sandbox.sandboxGateway(),
     (error: unknown) => {
       sandboxLoading = undefined
-      const detail = error instanceof Error ? error.message : String(error)
+      const detail = getErrorMessage(error)
       throw new Error(
         `The sandbox payment gateway could not load (it needs the msw package: run npm install): ${detail}`,
       )

@@ -1,3 +1,4 @@
+import { getErrorMessage } from '~/domain/error-message'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import Razorpay from 'razorpay'
 
@@ -121,7 +122,7 @@ export function toGatewayError(operation: string, error: unknown): GatewayError 
       code,
     )
   }
-  const detail = error instanceof Error ? error.message : String(error)
+  const detail = getErrorMessage(error)
   return new GatewayError(
     `Razorpay ${operation} failed: no answer from the gateway (network error or timeout; SDK said: ${detail})`,
     true,

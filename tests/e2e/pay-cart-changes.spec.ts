@@ -111,6 +111,20 @@ test('a price changed meanwhile: the refusal names the service, its old and new 
   }
 })
 
+/** Holds every POST to /pay until the returned function is called: the page stays busy meanwhile. */
+async function holdPostsToPay(page: Page): Promise<() => void> {
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route(
+    (url) => url.pathname.startsWith('/pay'),
+    async (route) => {
+      if (route.request().method() === 'POST') await held
+      await route.continue()
+    },
+  )
+  return release
+}
+
 // Without JavaScript the browser itself shows the page loading: project no-js leaves @js-only out.
 test(
   'while a payment is on its way only its button shows it, and nothing else can be pressed',
@@ -119,15 +133,7 @@ test(
     await addToCart(page, ['Equity Premium'])
     await page.goto('/pay')
 
-    let release!: () => void
-    const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route(
-      (url) => url.pathname.startsWith('/pay'),
-      async (route) => {
-        if (route.request().method() === 'POST') await held
-        await route.continue()
-      },
-    )
+    const release = await holdPostsToPay(page)
     await page.getByRole('link', { name: 'Pay Manually' }).click()
     const dialog = page.getByRole('dialog', { name: 'Manual Payment Instructions' })
     const claim = dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" })
@@ -146,15 +152,7 @@ test(
   async ({ customerWithProfile: { page } }) => {
     await addToCart(page, ['Equity Premium'])
     await page.goto('/pay')
-    let release!: () => void
-    const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route(
-      (url) => url.pathname.startsWith('/pay'),
-      async (route) => {
-        if (route.request().method() === 'POST') await held
-        await route.continue()
-      },
-    )
+    const release = await holdPostsToPay(page)
     const website = page.getByRole('button', { name: 'Pay on Website' })
     await website.click()
     await expect(website).toHaveAttribute('aria-busy', 'true')

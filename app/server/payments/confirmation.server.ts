@@ -5,8 +5,7 @@ import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
 import { readCartSnapshot } from '~/domain/cart'
 import { prisma } from '../db.server'
 import { paymentGateway } from '../payment-gateway.server'
-import { payOrLog } from './core.server'
-import { capturedAttempt, type GatewayDeps } from './gateway.server'
+import { payIfCaptured, type GatewayDeps } from './gateway.server'
 
 // What the customer is told once a payment is confirmed, and the check /subscriptions makes for
 // gateway payments that may be paid at the gateway but not yet confirmed to us.
@@ -67,8 +66,8 @@ export async function confirmOpenGatewayPayments(
   const paid: string[] = []
   for (const payment of open) {
     try {
-      const captured = capturedAttempt(await gateway.fetchOrderPayments(payment.gatewayOrderId!), payment)
-      if (captured && (await payOrLog(payment.id, captured.id, now, 'reconciliation'))) paid.push(payment.id)
+      const result = await payIfCaptured(gateway, { ...payment, gatewayOrderId: payment.gatewayOrderId! }, now)
+      if (result.paid) paid.push(payment.id)
     } catch {
       // The gateway could not be asked: the order stays "being confirmed".
     }

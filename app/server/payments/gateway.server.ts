@@ -1,3 +1,4 @@
+import { getErrorMessage } from '~/domain/error-message'
 import { readCartSnapshot, sameServices } from '~/domain/cart'
 import { CheckoutAnswerSchema, type CheckoutAnswer } from '~/domain/checkout-request'
 import { PAYMENT_START_FAILED_MESSAGE, PAYMENT_VERIFY_FAILED_MESSAGE } from '~/domain/gateway-checkout'
@@ -39,6 +40,22 @@ export function matchesOrder(gatewayPayment: GatewayPayment, payment: OrderTerms
 /** Among an order's payment attempts at the gateway, the captured one that pays it. */
 export function capturedAttempt(attempts: GatewayPayment[], payment: OrderTerms): GatewayPayment | undefined {
   return attempts.find((candidate) => candidate.status === 'captured' && matchesOrder(candidate, payment))
+}
+
+/**
+ * Asks the gateway about one of our orders and pays it when a payment for it was captured (the
+ * reconciliation job and /subscriptions' check both do this). Returns the attempts the gateway
+ * reported, whether one was captured, and whether this call paid the order (a refusal is logged).
+ */
+export async function payIfCaptured(
+  gateway: PaymentGateway,
+  payment: OrderTerms & { id: string; gatewayOrderId: string },
+  now: Date,
+): Promise<{ attempts: GatewayPayment[]; captured: boolean; paid: boolean }> {
+  const attempts = await gateway.fetchOrderPayments(payment.gatewayOrderId)
+  const captured = capturedAttempt(attempts, payment)
+  if (!captured) return { attempts, captured: false, paid: false }
+  return { attempts, captured: true, paid: await payOrLog(payment.id, captured.id, now, 'reconciliation') }
 }
 
 export type StartedGatewayPayment = {
@@ -120,7 +137,7 @@ export async function startGatewayPayment(
     await prisma.payment.delete({ where: { id: payment.id } }).catch(() => {})
     // A pending list read while the order was being created may hold the row just removed.
     await invalidateUserPayments(userId)
-    const reason = error instanceof Error ? error.message : String(error)
+    const reason = getErrorMessage(error)
     // GatewayErrors were logged by the client already; log anything else here.
     if (!(error instanceof GatewayError)) console.error(`[payments] could not start gateway payment: ${reason}`)
     throw new PaymentError('gateway-unavailable', PAYMENT_START_FAILED_MESSAGE, 503)

@@ -1,8 +1,9 @@
+import { getErrorMessage } from '~/domain/error-message'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, statusesFor } from '~/domain/payment-status'
 import { prisma } from '../db.server'
 import { paymentGateway } from '../payment-gateway.server'
-import { invalidateUserPayments, payOrLog } from './core.server'
-import { capturedAttempt, type GatewayDeps } from './gateway.server'
+import { invalidateUserPayments } from './core.server'
+import { payIfCaptured, type GatewayDeps } from './gateway.server'
 
 /** The checkout normally answers within minutes; an order still open after this is asked about. */
 export const RECONCILE_AFTER_MS = 15 * 60_000
@@ -35,10 +36,13 @@ export async function reconcileOpenOrders(now: Date, deps: Omit<GatewayDeps, 'no
   const report: ReconcileReport = { checked: candidates.length, paid: 0, abandoned: 0, errors: 0 }
   for (const payment of candidates) {
     try {
-      const attempts = await gateway.fetchOrderPayments(payment.gatewayOrderId!)
-      const captured = capturedAttempt(attempts, payment)
+      const { attempts, captured, paid } = await payIfCaptured(
+        gateway,
+        { ...payment, gatewayOrderId: payment.gatewayOrderId! },
+        now,
+      )
       if (captured) {
-        if (await payOrLog(payment.id, captured.id, now, 'reconciliation')) report.paid += 1
+        if (paid) report.paid += 1
       } else if (attempts.length === 0 || payment.createdAt <= windowStart) {
         // No attempt at all: the customer left the checkout. Still payable should they come back to it.
         const { count } = await prisma.payment.updateMany({
@@ -58,9 +62,7 @@ export async function reconcileOpenOrders(now: Date, deps: Omit<GatewayDeps, 'no
       }
     } catch (error) {
       report.errors += 1
-      console.error(
-        `[payments] reconciliation of payment ${payment.id} failed: ${error instanceof Error ? error.message : String(error)}`,
-      )
+      console.error(`[payments] reconciliation of payment ${payment.id} failed: ${getErrorMessage(error)}`)
     }
   }
   return report

@@ -1,3 +1,4 @@
+import { getErrorMessage } from '~/domain/error-message'
 import { createHash } from 'node:crypto'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
@@ -76,9 +77,7 @@ export async function handleWebhook(
   } catch (error) {
     // Forget the event so Razorpay's retry processes it again; markPaymentPaid makes that safe.
     await prisma.webhookEvent.delete({ where: { eventId } }).catch(() => {})
-    console.error(
-      `[payments] webhook ${eventId} (${type}) failed: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    console.error(`[payments] webhook ${eventId} (${type}) failed: ${getErrorMessage(error)}`)
     return { status: 500, outcome: 'error' }
   }
 }
