@@ -24,7 +24,7 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
     .optional(),
   DEMO_MODE: flag.default(true),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(25432),
   EMBEDDED_PG_DIR: z.string().min(1).default('.data/postgres'),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_PHONES: z

