@@ -2,6 +2,8 @@
  * Who we are, as the regulatory pages, the footer, the agreement and the payment instructions show
  * it. Parsed once from the environment by app/server/business.server.ts; pages get it from loaders.
  */
+import type { GstRegistration } from './gst'
+
 export type Officer = { name: string; phone: string; email: string }
 
 export type PerformanceReportLink = { label: string; url: string }
@@ -31,6 +33,8 @@ export type BusinessDetails = {
   disciplinaryHistory: string
   aiToolsDisclosure: string
   complianceAuditStatus: string
+  /** Null when the business is not GST-registered: payments then get receipts, not tax invoices. */
+  gst: GstRegistration | null
 }
 
 /** What the footer of every page shows; kept small because it is serialised into every page. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { BusinessDetails } from '~/domain/business-details'
+import { BASIS_POINTS_PER_PERCENT, GSTIN_PATTERN, type GstRegistration } from '~/domain/gst'
 import { env, EnvError } from './env.server'
 
 const phone = z
@@ -79,6 +80,47 @@ const BusinessEnvSchema = z.object({
 })
 
 type BusinessVariable = keyof z.input<typeof BusinessEnvSchema>
+
+/** Optional even in a deployment: a business below the GST threshold leaves GSTIN unset and issues receipts. */
+const GstEnvSchema = z.object({
+  GSTIN: z.string().trim().regex(GSTIN_PATTERN, 'must be a 15-character GSTIN, e.g. 27ABCDE1234F1Z5').optional(),
+  GST_LEGAL_NAME: text.optional(),
+  GST_SAC_CODE: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'must be the 6-digit service accounting code printed on invoices')
+    .optional(),
+  GST_RATE_PERCENT: z.coerce
+    .number({ error: 'must be a number of percent, e.g. 18' })
+    .positive('must be more than 0')
+    .max(40, 'must be at most 40')
+    .refine((percent) => Number.isInteger(percent * BASIS_POINTS_PER_PERCENT), 'must have at most 2 decimals')
+    .default(18),
+})
+
+/** Demo mode's GST registration: state code 00 and a zero SAC code exist nowhere, like the other demo values. */
+export const DEMO_GST_ENV = { GSTIN: '00AAAAA0000A1Z5', GST_SAC_CODE: '000000' } as const
+
+function parseGstRegistration(
+  source: Record<string, string | undefined>,
+  { demoMode, businessName }: { demoMode: boolean; businessName: string },
+): GstRegistration | null {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''))
+  const result = GstEnvSchema.safeParse(demoMode ? { ...DEMO_GST_ENV, ...present } : present)
+  if (!result.success) {
+    const issue = result.error.issues[0]!
+    throw new EnvError(`Invalid environment variable ${String(issue.path[0])}: ${issue.message}`)
+  }
+  const { GSTIN, GST_LEGAL_NAME, GST_SAC_CODE, GST_RATE_PERCENT } = result.data
+  if (!GSTIN) return null
+  if (!GST_SAC_CODE) throw new EnvError('Missing environment variable GST_SAC_CODE; required when GSTIN is set')
+  return {
+    gstin: GSTIN,
+    legalName: GST_LEGAL_NAME ?? businessName,
+    sacCode: GST_SAC_CODE,
+    rateBasisPoints: Math.round(GST_RATE_PERCENT * BASIS_POINTS_PER_PERCENT),
+  }
+}
 
 /**
  * Demo mode's values: plainly fake (nobody's name, no real account, numbers starting 00000), so a
@@ -182,6 +224,15 @@ export function parseBusinessDetails(
     disciplinaryHistory: values.DISCLOSURE_DISCIPLINARY_HISTORY,
     aiToolsDisclosure: values.DISCLOSURE_AI_TOOLS,
     complianceAuditStatus: values.DISCLOSURE_COMPLIANCE_AUDIT,
+    gst: parseGstRegistration(
+      {
+        GSTIN: source.GSTIN,
+        GST_LEGAL_NAME: source.GST_LEGAL_NAME,
+        GST_SAC_CODE: source.GST_SAC_CODE,
+        GST_RATE_PERCENT: source.GST_RATE_PERCENT,
+      },
+      { demoMode, businessName: values.BUSINESS_NAME },
+    ),
   }
 }
 

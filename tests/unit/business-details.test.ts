@@ -91,7 +91,51 @@ describe('parseBusinessDetails', () => {
       disciplinaryHistory: 'No penalties or directions have been issued by SEBI against the research analyst.',
       aiToolsDisclosure: 'We do not use artificial intelligence tools in our research services.',
       complianceAuditStatus: 'FY 2025-26: completed on 30 September 2026.',
+      gst: null,
     })
+  })
+
+  it('reads a GST registration when GSTIN is set: 18% and the business name unless configured', () => {
+    const details = parseBusinessDetails(
+      { ...DEPLOYMENT, GSTIN: '27ABCDE1234F1Z5', GST_SAC_CODE: '998399' },
+      { demoMode: false },
+    )
+    expect(details.gst).toEqual({
+      gstin: '27ABCDE1234F1Z5',
+      legalName: 'Asha Kulkarni',
+      sacCode: '998399',
+      rateBasisPoints: 1800,
+    })
+    const configured = parseBusinessDetails(
+      {
+        ...DEPLOYMENT,
+        GSTIN: '27ABCDE1234F1Z5',
+        GST_SAC_CODE: '998399',
+        GST_LEGAL_NAME: 'Asha K',
+        GST_RATE_PERCENT: '12.5',
+      },
+      { demoMode: false },
+    )
+    expect(configured.gst).toMatchObject({ legalName: 'Asha K', rateBasisPoints: 1250 })
+  })
+
+  it('gives demo mode a plainly fake GST registration, so the demo shows the GST lines', () => {
+    expect(demo().gst).toEqual({
+      gstin: '00AAAAA0000A1Z5',
+      legalName: 'Demo Research Analyst',
+      sacCode: '000000',
+      rateBasisPoints: 1800,
+    })
+  })
+
+  it.each([
+    [{ GSTIN: '27abcde1234f1z5', GST_SAC_CODE: '998399' }, /^Invalid environment variable GSTIN: /],
+    [{ GSTIN: '27ABCDE1234F1Z5' }, /^Missing environment variable GST_SAC_CODE; required when GSTIN is set$/],
+    [{ GSTIN: '27ABCDE1234F1Z5', GST_SAC_CODE: '9983' }, /^Invalid environment variable GST_SAC_CODE: /],
+    [{ GSTIN: '27ABCDE1234F1Z5', GST_SAC_CODE: '998399', GST_RATE_PERCENT: 'eighteen' }, /GST_RATE_PERCENT/],
+    [{ GSTIN: '27ABCDE1234F1Z5', GST_SAC_CODE: '998399', GST_RATE_PERCENT: '18.125' }, /GST_RATE_PERCENT: must have/],
+  ])('refuses the GST configuration %j in one line', (gst, message) => {
+    expect(() => parseBusinessDetails({ ...DEPLOYMENT, ...gst }, { demoMode: false })).toThrow(message)
   })
 
   it.each([

@@ -14,6 +14,7 @@ import { pricedCart } from '../cart.server'
 import { prisma } from '../db.server'
 import { notifyPaymentConfirmed } from '../notify.server'
 import { createPaidSubscriptions, subscriptionsCacheKey } from '../subscriptions.server'
+import { recordPaymentInLedger } from './ledger.server'
 
 // The core of payments: the one path to "paid", the customer's pending list, and what every kind
 // of payment shares (the priced cart, the refusals). Gateway payments, webhooks, reconciliation
@@ -118,6 +119,7 @@ type LockedPayment = {
   user_id: string
   method: PaymentMethod
   status: PaymentStatus
+  amount_paise: number
   cart: unknown
   expires_at: Date | null
 }
@@ -144,8 +146,9 @@ function refusalMessage(refusal: PayRefusal, payment: LockedPayment, source: Pai
 /**
  * THE one path from a payment to subscriptions. Checkout verify, re-verify, the hosted-checkout
  * callback, webhooks, the reconciliation job and the admin console all call this. In one
- * transaction it locks the payment row, marks it PAID and creates one subscription per cart item,
- * so whatever order or concurrency those paths run in, a payment pays exactly once.
+ * transaction it locks the payment row, marks it PAID, creates one subscription per cart item and
+ * writes the ledger row with its invoice number, so whatever order or concurrency those paths run
+ * in, a payment pays (and is invoiced) exactly once.
  */
 export async function markPaymentPaid(
   paymentId: string,
@@ -167,7 +170,7 @@ export async function markPaymentPaid(
     async (tx) => {
       await tx.$queryRaw`SELECT set_config('lock_timeout', ${`${waitMs}ms`}, true)`
       const [payment] = await tx.$queryRaw<LockedPayment[]>`
-        SELECT id::text, user_id::text, method, status, cart, expires_at FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
+        SELECT id::text, user_id::text, method, status, amount_paise, cart, expires_at FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
       if (!payment) throw new PaymentStateError(`Payment ${paymentId} does not exist`, 'not-found')
       if (payment.status === 'PAID') return { alreadyPaid: true, paymentId, userId: payment.user_id }
       const refusal = payRefusal(
@@ -186,6 +189,7 @@ export async function markPaymentPaid(
         items: readCartSnapshot(payment.cart),
         paidAt,
       })
+      await recordPaymentInLedger(tx, { paymentId, userId: payment.user_id, amountPaise: payment.amount_paise, paidAt })
       await onPaid?.(tx, { paymentId, userId: payment.user_id, status: payment.status, subscriptionIds })
       return { alreadyPaid: false, paymentId, userId: payment.user_id }
     },
