@@ -45,12 +45,17 @@ export const ServiceOnSaleSchema = z.discriminatedUnion('intent', [
 /** The accountant's export: at most a year and a day per file, so one request stays small. */
 export const EXPORT_MAX_DAYS = 366
 export const EXPORT_MAX_ROWS = 10_000
-export const EXPORT_KINDS = ['payments', 'subscriptions'] as const
+export const EXPORT_KINDS = ['payments', 'subscriptions', 'ledger'] as const
+export const EXPORT_KIND_LABELS: Record<(typeof EXPORT_KINDS)[number], string> = {
+  payments: 'Payments',
+  subscriptions: 'Subscriptions',
+  ledger: 'Invoices and credit notes (the money ledger)',
+}
 
 /** /admin/export?kind=&from=&to= (India calendar dates, both included). */
 export const ExportRequestSchema = z
   .object({
-    kind: z.enum(EXPORT_KINDS, { error: 'Choose payments or subscriptions.' }),
+    kind: z.enum(EXPORT_KINDS, { error: 'Choose payments, subscriptions or invoices and credit notes.' }),
     from: isoDate.refine((value) => !Number.isNaN(Date.parse(value)), 'Use a real date'),
     to: isoDate.refine((value) => !Number.isNaN(Date.parse(value)), 'Use a real date'),
   })

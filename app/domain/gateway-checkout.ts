@@ -32,11 +32,12 @@ export const CHECKOUT_THEME_COLOR = '#2196F3'
 /** Razorpay refuses payment descriptions longer than this. */
 const DESCRIPTION_MAX_LENGTH = 255
 
-export function checkoutDescription(serviceIds: readonly string[]): string {
-  const description = `Services: ${serviceIds.join(', ')}`
-  return description.length <= DESCRIPTION_MAX_LENGTH
-    ? description
-    : `${description.slice(0, DESCRIPTION_MAX_LENGTH - 1)}…`
+/** "Services: <ids>", then the GST line when the business is GST-registered, which a long list never cuts off. */
+export function checkoutDescription(serviceIds: readonly string[], gstLine: string | null = null): string {
+  const services = `Services: ${serviceIds.join(', ')}`
+  const tail = gstLine ? `. ${gstLine}` : ''
+  const room = DESCRIPTION_MAX_LENGTH - tail.length
+  return (services.length <= room ? services : `${services.slice(0, room - 1)}…`) + tail
 }
 
 /**

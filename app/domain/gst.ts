@@ -1,3 +1,5 @@
+import { formatRupees } from './money'
+
 /**
  * GST on the store's fees. Prices are GST-inclusive: what a card shows is what the customer pays,
  * and when the business is GST-registered the GST contained in that total is shown and invoiced
@@ -54,4 +56,9 @@ export function intraStateSplit(gstPaise: number): { cgstPaise: number; sgstPais
 /** "18%", "12.5%". */
 export function formatGstRate(rateBasisPoints: number): string {
   return `${rateBasisPoints / BASIS_POINTS_PER_PERCENT}%`
+}
+
+/** The line /pay, the bank-transfer dialog and the gateway's checkout show under a total: "Includes GST of Rs. 457.47 (18%)". */
+export function gstIncludedText(totalPaise: number, rateBasisPoints: number): string {
+  return `Includes GST of Rs. ${formatRupees(gstContainedPaise(totalPaise, rateBasisPoints))} (${formatGstRate(rateBasisPoints)})`
 }

@@ -28,6 +28,7 @@ import {
   PAYMENT_VERIFY_FAILED_MESSAGE,
   type GatewayCheckout,
 } from '~/domain/gateway-checkout'
+import { gstIncludedText } from '~/domain/gst'
 import { formatPriceLine, formatRupees } from '~/domain/money'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
@@ -79,6 +80,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       // One key per rendering of the form: a double click submits it twice, and makes one claim.
       manualPaymentKey: crypto.randomUUID(),
       bankAccount,
+      // Prices include GST: when the business is GST-registered, the page shows how much of the total it is.
+      gstRateBasisPoints: businessDetails.gst?.rateBasisPoints ?? null,
       whatsappLink: `https://wa.me/${whatsappNumber.replace(/\D/g, '')}`,
       whatsappNumber,
     },
@@ -204,7 +207,7 @@ function shownTotalPaise(form: FormData): number | undefined {
 }
 
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, totalPaise, shownCart, droppedCount, manualOpen, outcome } = loaderData
+  const { items, totalPaise, gstRateBasisPoints, shownCart, droppedCount, manualOpen, outcome } = loaderData
   const navigating = useIsPending()
   const removing = useIsPending({ fields: { intent: 'remove' } })
   const removingId = useNavigation().formData?.get('serviceId')
@@ -254,7 +257,14 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
             ))}
           </ul>
         </details>
-        <p className="text-lg font-semibold">Total: Rs. {formatRupees(totalPaise)}</p>
+        <div>
+          <p className="text-lg font-semibold">Total: Rs. {formatRupees(totalPaise)}</p>
+          {gstRateBasisPoints ? (
+            <p className="text-sm text-gray-700 dark:text-gray-300">
+              {gstIncludedText(totalPaise, gstRateBasisPoints)}
+            </p>
+          ) : null}
+        </div>
         <div className="flex flex-col items-stretch gap-3 sm:flex-row sm:items-center">
           <Form method="post" className="flex">
             <input type="hidden" name="shownTotalPaise" value={totalPaise} />
@@ -310,6 +320,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
 
 function ManualPaymentDialog({
   totalPaise,
+  gstRateBasisPoints,
   bankAccount,
   whatsappLink,
   whatsappNumber,
@@ -329,7 +340,10 @@ function ManualPaymentDialog({
     <Modal title="Manual Payment Instructions" closeTo="/pay">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       <ol className="mt-2 list-decimal space-y-2 pl-6">
-        <li>Transfer Rs. {formatRupees(totalPaise)} to our bank account.</li>
+        <li>
+          Transfer Rs. {formatRupees(totalPaise)} to our bank account.
+          {gstRateBasisPoints ? ` ${gstIncludedText(totalPaise, gstRateBasisPoints)}.` : null}
+        </li>
         <li>
           <BankAccountDetails bankAccount={bankAccount} />
         </li>

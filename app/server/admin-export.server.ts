@@ -2,7 +2,9 @@ import { EXPORT_MAX_ROWS, type ExportRequest } from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
 import { toCsv } from '~/domain/csv'
 import { formatIndiaDateTime, indiaMidnight, MS_PER_DAY } from '~/domain/dates'
+import { BASIS_POINTS_PER_PERCENT, intraStateSplit } from '~/domain/gst'
 import { PAISE_PER_RUPEE } from '~/domain/money'
+import { DOCUMENT_TITLES, seriesOf } from '~/domain/tax-documents'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
 
@@ -13,7 +15,7 @@ export const TOO_MANY_ROWS_MESSAGE = `More than ${EXPORT_MAX_ROWS.toLocaleString
 const rupees = (paise: number) => (paise / PAISE_PER_RUPEE).toFixed(2)
 
 /**
- * Payments created, or subscriptions started, on the India dates `from` to `to` (both included), as
+ * Payments created, subscriptions started, or ledger rows (invoices, credit notes) written on the India dates `from` to `to` (both included), as
  * CSV for the accountant; refused above EXPORT_MAX_ROWS rows (a narrower range works). Amounts are
  * rupees with two decimals; times are India time. The export is audited: it carries personal data.
  */
@@ -23,7 +25,7 @@ export async function exportCsv(
   { now = new Date(), maxRows = EXPORT_MAX_ROWS }: { now?: Date; maxRows?: number } = {},
 ): Promise<CsvExport> {
   const range = { gte: indiaMidnight(from), lt: new Date(indiaMidnight(to).getTime() + MS_PER_DAY) }
-  const table = kind === 'payments' ? await paymentRows(range, maxRows) : await subscriptionRows(range, maxRows)
+  const table = await EXPORT_TABLES[kind](range, maxRows)
   if (table.rows.length > maxRows) {
     return {
       ok: false,
@@ -55,6 +57,14 @@ export async function exportCsv(
 
 type Range = { gte: Date; lt: Date }
 
+type Table = { header: string[]; rows: (string | null)[][] }
+
+const EXPORT_TABLES: Record<ExportRequest['kind'], (range: Range, maxRows: number) => Promise<Table>> = {
+  payments: paymentRows,
+  subscriptions: subscriptionRows,
+  ledger: ledgerRows,
+}
+
 async function paymentRows(createdAt: Range, maxRows: number) {
   const payments = await prisma.payment.findMany({
     where: { createdAt },
@@ -74,6 +84,7 @@ async function paymentRows(createdAt: Range, maxRows: number) {
       gatewayOrderId: true,
       gatewayPaymentId: true,
       user: { select: { name: true, phone: true, email: true, pan: true } },
+      ledgerEntries: { select: { kind: true, amountPaise: true, gstPaise: true, documentNumber: true } },
     },
   })
   return {
@@ -94,27 +105,106 @@ async function paymentRows(createdAt: Range, maxRows: number) {
       'UTR',
       'Gateway order id',
       'Gateway payment id',
+      'Invoice or receipt',
+      'Taxable value (Rs.)',
+      'GST (Rs.)',
+      'Refunded (Rs.)',
     ],
-    rows: payments.map((payment) => [
-      payment.id,
-      formatIndiaDateTime(payment.createdAt),
-      payment.paidAt ? formatIndiaDateTime(payment.paidAt) : null,
-      payment.method,
-      payment.status,
-      payment.paidVia,
-      payment.user.name,
-      payment.user.phone,
-      payment.user.email,
-      payment.user.pan,
-      readCartSnapshot(payment.cart)
-        .map((item) => `${item.name} (Rs. ${rupees(item.pricePaise)}, ${item.durationDays} days)`)
-        .join('; '),
-      rupees(payment.amountPaise),
-      payment.currency,
-      payment.utr,
-      payment.gatewayOrderId,
-      payment.gatewayPaymentId,
-    ]),
+    rows: payments.map((payment) => {
+      const paid = payment.ledgerEntries.find((entry) => entry.kind === 'PAYMENT')
+      const refundedPaise = -payment.ledgerEntries
+        .filter((entry) => entry.kind === 'REFUND')
+        .reduce((sum, entry) => sum + entry.amountPaise, 0)
+      return [
+        payment.id,
+        formatIndiaDateTime(payment.createdAt),
+        payment.paidAt ? formatIndiaDateTime(payment.paidAt) : null,
+        payment.method,
+        payment.status,
+        payment.paidVia,
+        payment.user.name,
+        payment.user.phone,
+        payment.user.email,
+        payment.user.pan,
+        readCartSnapshot(payment.cart)
+          .map((item) => `${item.name} (Rs. ${rupees(item.pricePaise)}, ${item.durationDays} days)`)
+          .join('; '),
+        rupees(payment.amountPaise),
+        payment.currency,
+        payment.utr,
+        payment.gatewayOrderId,
+        payment.gatewayPaymentId,
+        paid?.documentNumber ?? null,
+        paid ? rupees(paid.amountPaise - paid.gstPaise) : null,
+        paid ? rupees(paid.gstPaise) : null,
+        paid ? rupees(refundedPaise) : null,
+      ]
+    }),
+  }
+}
+
+/** Every invoice, receipt and credit note issued in the range: what a GST return is filed from. */
+async function ledgerRows(occurredAt: Range, maxRows: number) {
+  const entries = await prisma.ledgerEntry.findMany({
+    where: { occurredAt },
+    orderBy: [{ occurredAt: 'asc' }, { id: 'asc' }],
+    take: maxRows + 1,
+    select: {
+      documentNumber: true,
+      kind: true,
+      occurredAt: true,
+      amountPaise: true,
+      gstPaise: true,
+      gstRateBasisPoints: true,
+      sellerGstin: true,
+      paymentId: true,
+      refundId: true,
+      payment: {
+        select: { method: true, ledgerEntries: { where: { kind: 'PAYMENT' }, select: { documentNumber: true } } },
+      },
+      user: { select: { name: true, phone: true, pan: true } },
+    },
+  })
+  return {
+    header: [
+      'Document',
+      'Type',
+      'Date (IST)',
+      'Against invoice',
+      'Customer',
+      'Phone',
+      'PAN',
+      'Taxable value (Rs.)',
+      'GST rate (%)',
+      'CGST (Rs.)',
+      'SGST (Rs.)',
+      'Total (Rs.)',
+      'Our GSTIN',
+      'Payment id',
+      'Payment method',
+      'Refund id',
+    ],
+    rows: entries.map((entry) => {
+      const { cgstPaise, sgstPaise } = intraStateSplit(entry.gstPaise)
+      return [
+        entry.documentNumber,
+        DOCUMENT_TITLES[seriesOf(entry.documentNumber) ?? 'RCT'],
+        formatIndiaDateTime(entry.occurredAt),
+        entry.kind === 'REFUND' ? (entry.payment.ledgerEntries[0]?.documentNumber ?? null) : null,
+        entry.user.name,
+        entry.user.phone,
+        entry.user.pan,
+        rupees(entry.amountPaise - entry.gstPaise),
+        String(entry.gstRateBasisPoints / BASIS_POINTS_PER_PERCENT),
+        rupees(cgstPaise),
+        rupees(sgstPaise),
+        rupees(entry.amountPaise),
+        entry.sellerGstin,
+        entry.paymentId,
+        entry.payment.method,
+        entry.refundId,
+      ]
+    }),
   }
 }
 

@@ -1,4 +1,5 @@
 import { checkoutDescription, type GatewayCheckout } from '~/domain/gateway-checkout'
+import { gstIncludedText } from '~/domain/gst'
 import { businessDetails } from './business.server'
 import type { StartedGatewayPayment } from './payments/gateway.server'
 import { paymentGateway } from './payment-gateway.server'
@@ -26,7 +27,10 @@ export function gatewayCheckout(
     amountPaise: started.amountPaise,
     currency: started.currency,
     name: businessDetails.name,
-    description: checkoutDescription(serviceIds),
+    description: checkoutDescription(
+      serviceIds,
+      businessDetails.gst ? gstIncludedText(started.amountPaise, businessDetails.gst.rateBasisPoints) : null,
+    ),
     prefill: { name: user.name ?? '', email: user.email ?? '', contact: user.phone },
     scriptUrl: sandbox ? '/dev/sandbox/checkout.js' : RAZORPAY_CHECKOUT_SCRIPT,
     hostedCheckoutUrl: sandbox ? '/dev/sandbox/checkout' : RAZORPAY_HOSTED_CHECKOUT,

@@ -22,12 +22,14 @@ test('pay manually: the claim appears under payments pending verification with t
   await expect(page.getByRole('heading', { name: 'Equity Premium' })).toBeVisible()
   await expect(page.getByText('Rs. 1,499 for 30 Days')).toBeVisible()
   await expect(page.getByText('Total: Rs. 4,498')).toBeVisible()
+  // The end-to-end business is GST-registered at 18%: 4,498 x 18/118.
+  await expect(page.getByText('Includes GST of Rs. 686.14 (18%)')).toBeVisible()
   await expectNoSeriousA11yViolations(page)
 
   await page.getByRole('link', { name: 'Pay Manually' }).click()
   const dialog = page.getByRole('dialog', { name: 'Manual Payment Instructions' })
   await expect(dialog).toBeVisible()
-  await expect(dialog).toContainText('Transfer Rs. 4,498')
+  await expect(dialog).toContainText('Transfer Rs. 4,498 to our bank account. Includes GST of Rs. 686.14 (18%).')
   await expect(dialog).toContainText(E2E_BUSINESS_DETAILS.bankAccount.accountNumber)
   await expect(dialog).toContainText(E2E_BUSINESS_DETAILS.bankAccount.ifsc)
   await expect(dialog).toContainText(E2E_BUSINESS_DETAILS.bankAccount.accountName)

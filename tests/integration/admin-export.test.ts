@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import * as exportRoute from '~/routes/admin/export'
 import * as exportCsvRoute from '~/routes/admin/export-csv'
 import { exportCsv } from '~/server/admin-export.server'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
+import { recordRefundInLedger } from '~/server/payments/ledger.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 import { getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
@@ -55,6 +57,36 @@ describe('exportCsv', () => {
     ])
     expect(lines(subscriptions.csv)[1]).toContain(',2999.50,')
     expect(await prisma.auditLog.count({ where: { actorId: userId, action: 'export.csv' } })).toBe(2)
+  })
+
+  it("gives each payment its invoice number, taxable value, GST and refunds, and exports the ledger's invoices and credit notes", async () => {
+    const { userId } = await admin()
+    const { paymentId } = await paidPayment('ledger customer', new Date('2026-04-10T06:00:00Z'))
+    await prisma.$transaction((tx) =>
+      recordRefundInLedger(tx, {
+        refundId: randomUUID(),
+        paymentId,
+        refundPaise: 100_000,
+        at: new Date('2026-04-12T06:00:00Z'),
+      }),
+    )
+
+    const payments = await exportCsv(userId, { kind: 'payments', from: '2026-04-10', to: '2026-04-10' })
+    if (!payments.ok) throw new Error(payments.message)
+    const [header, row] = lines(payments.csv)
+    expect(header).toMatch(/,Invoice or receipt,Taxable value \(Rs\.\),GST \(Rs\.\),Refunded \(Rs\.\)$/)
+    // 2,999.50 at 18% GST-inclusive: 457.55 of GST, 2,541.95 taxable.
+    expect(row).toMatch(/,INV\/2627\/\d{6},2541\.95,457\.55,1000\.00$/)
+
+    const ledger = await exportCsv(userId, { kind: 'ledger', from: '2026-04-10', to: '2026-04-12' })
+    if (!ledger.ok) throw new Error(ledger.message)
+    const [ledgerHeader, invoice, creditNote] = lines(ledger.csv)
+    expect(ledgerHeader).toMatch(/^Document,Type,Date \(IST\),Against invoice,Customer,Phone,PAN,Taxable value/)
+    const invoiceNumber = invoice!.split(',')[0]!
+    expect(invoice).toMatch(/^INV\/2627\/\d{6},Tax invoice,10-04-2026 11:30 IST,,ledger customer,/)
+    expect(invoice).toContain(',2541.95,18,228.77,228.78,2999.50,')
+    expect(creditNote).toMatch(new RegExp(`^CN/2627/\\d{6},Credit note,12-04-2026 11:30 IST,${invoiceNumber},`))
+    expect(creditNote).toContain(',-847.46,18,-76.27,-76.27,-1000.00,')
   })
 
   it('defuses a customer name a spreadsheet would run as a formula', async () => {

@@ -9,7 +9,7 @@ declare module 'vitest' {
 
 /** Once per run: a database server and a migrated template that each test file copies. */
 export default async function setup(project: TestProject) {
-  const server = await provideTestServer({ dataDir: '.data/postgres-test', port: 54330 })
+  const server = await provideTestServer({ dataDir: '.data/postgres-test', port: 25430 })
   const template = await createMigratedTemplate(server.url)
   project.provide('testDatabase', { serverUrl: server.url, template })
   return async () => {

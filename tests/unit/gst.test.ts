@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatGstRate, gstContainedPaise, gstShareOfRefundPaise, intraStateSplit } from '~/domain/gst'
+import { checkoutDescription } from '~/domain/gateway-checkout'
+import { formatGstRate, gstContainedPaise, gstIncludedText, gstShareOfRefundPaise, intraStateSplit } from '~/domain/gst'
 import { documentNumber, financialYearOf, seriesOf } from '~/domain/tax-documents'
 
 describe('gstContainedPaise', () => {
@@ -64,5 +65,22 @@ describe('financialYearOf and documentNumber', () => {
     expect(seriesOf(number)).toBe('INV')
     expect(seriesOf('X/2627/000001')).toBeNull()
     expect(() => documentNumber('CN', { label: '2026-27', code: '2627' }, 0)).toThrow(RangeError)
+  })
+})
+
+describe('the GST line', () => {
+  it('says how much of a GST-inclusive total is GST', () => {
+    expect(gstIncludedText(449_800, 1800)).toBe('Includes GST of Rs. 686.14 (18%)')
+  })
+
+  it("ends the gateway's description, which a long list of services never cuts off", () => {
+    expect(checkoutDescription(['a', 'b'])).toBe('Services: a, b')
+    expect(checkoutDescription(['a', 'b'], gstIncludedText(449_800, 1800))).toBe(
+      'Services: a, b. Includes GST of Rs. 686.14 (18%)',
+    )
+    const many = Array.from({ length: 20 }, (_, index) => `00000000-0000-4000-8000-0000000000${index}`)
+    const described = checkoutDescription(many, gstIncludedText(449_800, 1800))
+    expect(described.length).toBe(255)
+    expect(described).toMatch(/…\. Includes GST of Rs\. 686\.14 \(18%\)$/)
   })
 })

@@ -1,7 +1,7 @@
 import { Form } from 'react-router'
 import { z } from 'zod'
 import { Field, FormMessage, RadioGroupField, StatusButton } from '~/components/forms'
-import { EXPORT_KINDS, EXPORT_MAX_DAYS, EXPORT_MAX_ROWS, ExportRequestSchema } from '~/domain/admin'
+import { EXPORT_KIND_LABELS, EXPORT_KINDS, EXPORT_MAX_DAYS, EXPORT_MAX_ROWS, ExportRequestSchema } from '~/domain/admin'
 import { indiaIsoDate } from '~/domain/dates'
 import { requireAdmin } from '~/server/admin.server'
 import { TOO_MANY_ROWS_MESSAGE } from '~/server/admin-export.server'
@@ -32,9 +32,9 @@ export default function AdminExport({ loaderData }: Route.ComponentProps) {
     <section className="max-w-xl">
       <h1 className="text-2xl font-semibold">Export for the accountant</h1>
       <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
-        A CSV file (opens in Excel or Sheets) of the payments created, or the subscriptions started, between two dates
-        in India time, both included: at most {EXPORT_MAX_DAYS} days and {EXPORT_MAX_ROWS.toLocaleString('en-IN')} rows
-        per file. Amounts are in rupees.
+        A CSV file (opens in Excel or Sheets) of the payments created, the subscriptions started, or the invoices and
+        credit notes issued between two dates in India time, both included: at most {EXPORT_MAX_DAYS} days and{' '}
+        {EXPORT_MAX_ROWS.toLocaleString('en-IN')} rows per file. Amounts are in rupees.
       </p>
       {message ? (
         <div className="mt-4">
@@ -46,10 +46,7 @@ export default function AdminExport({ loaderData }: Route.ComponentProps) {
         <RadioGroupField
           legend="What to export"
           name="kind"
-          options={EXPORT_KINDS.map((kind) => ({
-            value: kind,
-            label: kind === 'payments' ? 'Payments' : 'Subscriptions',
-          }))}
+          options={EXPORT_KINDS.map((kind) => ({ value: kind, label: EXPORT_KIND_LABELS[kind] }))}
           defaultValue={values.kind}
           errors={errors.kind}
         />
