@@ -11,6 +11,9 @@ export default [
   route('services', 'routes/services.tsx'),
   route('pay', 'routes/pay.tsx'),
   route('subscriptions', 'routes/subscriptions.tsx'),
+  // A customer's invoices and credit notes; a document's number is its path (INV/2627/000001).
+  route('invoices', 'routes/invoices.tsx'),
+  route('invoices/:series/:year/:sequence', 'routes/invoice.tsx'),
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),
   route('payments/cancel', 'routes/payments.cancel.ts'),

@@ -22,7 +22,7 @@ const linkClass =
  */
 export function SiteFooter({ registration }: { registration: RegistrationDetails | null }) {
   return (
-    <footer className="border-t border-gray-200 bg-gray-50 text-sm dark:border-gray-800 dark:bg-gray-900">
+    <footer className="border-t border-gray-200 bg-gray-50 text-sm print:hidden dark:border-gray-800 dark:bg-gray-900">
       <div className="mx-auto max-w-6xl space-y-3 px-4 py-4">
         <nav aria-label="Legal" className="flex flex-wrap gap-x-4 gap-y-2">
           {LEGAL_LINKS.map((link) => (

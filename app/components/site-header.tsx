@@ -44,7 +44,7 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
   }, [location])
 
   return (
-    <header className="sticky top-0 z-20 border-b border-gray-200 bg-white/95 backdrop-blur dark:border-gray-800 dark:bg-gray-950/95">
+    <header className="sticky top-0 z-20 border-b print:hidden border-gray-200 bg-white/95 backdrop-blur dark:border-gray-800 dark:bg-gray-950/95">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
         {/* The home page is a signed-in customer's; a visitor's home is the catalogue, not the sign-in page. */}
         <Link to={user ? '/' : '/services'} className="shrink-0">
@@ -108,6 +108,9 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
           <>
             <Link to="/subscriptions" className={menuItemClass}>
               Subscriptions
+            </Link>
+            <Link to="/invoices" className={menuItemClass}>
+              Invoices
             </Link>
             {user.isAdmin ? (
               <Link to="/admin" className={menuItemClass}>

@@ -44,3 +44,39 @@ export function seriesOf(number: string): DocumentSeries | null {
   const prefix = number.split('/')[0]
   return prefix === 'INV' || prefix === 'RCT' || prefix === 'CN' ? prefix : null
 }
+
+/** An invoice, receipt or credit note as its printable page shows it (app/server/tax-documents.server.ts builds it). */
+export type TaxDocumentView = {
+  number: string
+  customerId: string
+  title: string
+  /** DD-MM-YYYY, India time. */
+  issuedOn: string
+  /** A credit note's invoice. */
+  againstNumber: string | null
+  seller: {
+    name: string
+    legalName: string
+    address: string
+    /** Null on a receipt: the business was not GST-registered. */
+    gstin: string | null
+    sacCode: string | null
+    sebiRegistrationNumber: string
+    supportEmail: string
+    supportPhone: string
+  }
+  buyer: { name: string | null; phone: string; email: string | null; pan: string | null }
+  lines: { description: string; period: string | null; amountPaise: number }[]
+  /** GST-inclusive; negative on a credit note. */
+  totalPaise: number
+  gstPaise: number
+  cgstPaise: number
+  sgstPaise: number
+  gstRateBasisPoints: number
+  paidBy: string
+}
+
+/** The page of a document number: INV/2627/000001 -> /invoices/INV/2627/000001 (its slashes are path segments). */
+export function taxDocumentHref(number: string): string {
+  return `/invoices/${number}`
+}

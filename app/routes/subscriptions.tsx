@@ -235,6 +235,12 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
           ))}
         </ul>
       )}
+      <p className="mt-6">
+        <Link to="/invoices" className="underline">
+          Invoices and credit notes
+        </Link>{' '}
+        for your payments and refunds.
+      </p>
       {infoOpen ? (
         <Modal title="Payment Verification Information" closeTo="/subscriptions">
           <p>

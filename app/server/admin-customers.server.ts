@@ -62,6 +62,7 @@ export async function customerForAdmin(userId: string) {
           createdAt: true,
           paidAt: true,
           rejectedReason: true,
+          ledgerEntries: { orderBy: { id: 'asc' }, select: { documentNumber: true } },
         },
       },
       subscriptions: {

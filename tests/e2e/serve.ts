@@ -11,7 +11,7 @@ import {
   uniqueDatabaseName,
 } from '../support/test-database'
 
-const server = await provideTestServer({ dataDir: '.data/postgres-e2e', port: 54331 })
+const server = await provideTestServer({ dataDir: '.data/postgres-e2e', port: 25431 })
 await dropDatabasesOfDeadRuns(server.url)
 const databaseName = uniqueDatabaseName('e2e')
 const databaseUrl = await createDatabase(server.url, databaseName)

@@ -6,6 +6,7 @@ import { useIsPending } from '~/components/use-is-pending'
 import { GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
+import { taxDocumentHref } from '~/domain/tax-documents'
 import { requireAdmin } from '~/server/admin.server'
 import { customerForAdmin, grantableServices, grantSubscriptionAsAdmin } from '~/server/admin-customers.server'
 import { readForm } from '~/server/forms.server'
@@ -53,6 +54,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       createdAt: formatIndiaDateTime(payment.createdAt),
       paidAt: payment.paidAt ? formatIndiaDateTime(payment.paidAt) : null,
       rejectedReason: payment.rejectedReason,
+      // Its invoice (or receipt) first, then any credit notes.
+      documents: payment.ledgerEntries.map((entry) => entry.documentNumber),
     })),
     subscriptions: customer.subscriptions.map((subscription) => ({
       id: subscription.id,
@@ -179,6 +182,18 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                   {payment.utr ? `; UTR ${payment.utr}` : ''}
                 </p>
                 {payment.rejectedReason ? <p className="text-sm">Rejected: {payment.rejectedReason}</p> : null}
+                {payment.documents.length ? (
+                  <p className="text-sm">
+                    {payment.documents.map((number, index) => (
+                      <span key={number}>
+                        {index ? ', ' : 'Documents: '}
+                        <Link to={taxDocumentHref(number)} className="underline">
+                          {number}
+                        </Link>
+                      </span>
+                    ))}
+                  </p>
+                ) : null}
               </li>
             ))}
           </ul>
