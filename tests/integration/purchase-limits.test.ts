@@ -6,11 +6,13 @@ import * as manualPaymentRoute from '~/routes/api.v1/payments.manual-payment'
 import * as payRoute from '~/routes/pay'
 import * as servicesRoute from '~/routes/services'
 import { confirmPaymentAsAdmin, overLimitPeriods } from '~/server/admin-payments.server'
+import { invalidate } from '~/server/cache.server'
 import { serializeCart } from '~/server/cart.server'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid, PaymentError } from '~/server/payments/core.server'
 import { startGatewayPayment } from '~/server/payments/gateway.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
+import { ACTIVE_SERVICES_CACHE_KEY } from '~/server/services.server'
 import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 import { formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
@@ -233,7 +235,7 @@ describe('/pay, the JSON API and /services', () => {
   it('/pay refuses both ways to pay with 409 and the message, and shows "Renewable from" beforehand', async () => {
     const { userId, cookie, equity } = await customerPaidUp()
     const cart = await serializeCart([equity.id])
-    const loaded = (await payRoute.loader(routeArgs(getRequest('/pay', [cookie, cart])))) as {
+    const loaded = (await payRoute.loader(routeArgs(getRequest('/pay', [cookie, cart])))) as unknown as {
       data: { items: { renewableFrom?: string }[]; advanceRefusal?: string }
     }
     expect(loaded.data.items[0]!.renewableFrom).toMatch(/^Renewable from \d\d-\d\d-\d{4}$/)
@@ -242,11 +244,7 @@ describe('/pay, the JSON API and /services', () => {
     for (const intent of ['gateway', 'manual']) {
       const result = await payRoute.action(
         routeArgs(
-          formRequest(
-            '/pay',
-            { intent, shownTotalPaise: '299900', paymentKey: crypto.randomUUID() },
-            [cookie, cart],
-          ),
+          formRequest('/pay', { intent, shownTotalPaise: '299900', paymentKey: crypto.randomUUID() }, [cookie, cart]),
         ),
       )
       expect(result).toMatchObject({ init: { status: 409 } })
@@ -274,7 +272,8 @@ describe('/pay, the JSON API and /services', () => {
   it('/services gives "Renewable from" for a service that cannot be bought yet, and none for the others', async () => {
     const { cookie, equity } = await customerPaidUp()
     const other = await createService('Other', 100_000, 30)
-    const loaded = (await servicesRoute.loader(routeArgs(getRequest('/services', cookie)))) as {
+    await invalidate(ACTIVE_SERVICES_CACHE_KEY)
+    const loaded = (await servicesRoute.loader(routeArgs(getRequest('/services', cookie)))) as unknown as {
       data: { renewableFrom: Record<string, string> }
     }
     expect(loaded.data.renewableFrom[equity.id]).toMatch(/^Renewable from \d\d-\d\d-\d{4}$/)

@@ -46,7 +46,12 @@ describe('renewableFrom', () => {
     { case: 'expired: allowed', paidUpTo: days(-1), durationDays: 365, expected: null },
     { case: 'end exactly at the limit: allowed', paidUpTo: days(335), durationDays: 30, expected: null },
     // Buying at t ends at now + 336 + 30 days; allowed from now + 1 day (10:00 IST), so from the next midnight.
-    { case: 'one day over: the IST midnight after', paidUpTo: days(336), durationDays: 30, expected: '2026-11-27T18:30:00.000Z' },
+    {
+      case: 'one day over: the IST midnight after',
+      paidUpTo: days(336),
+      durationDays: 30,
+      expected: '2026-11-27T18:30:00.000Z',
+    },
     { case: 'a year ahead, 365 more', paidUpTo: days(365), durationDays: 365, expected: '2027-11-26T18:30:00.000Z' },
     { case: 'longer than the limit: never', paidUpTo: undefined, durationDays: 366, expected: 'never' },
   ])('$case', ({ paidUpTo, durationDays, expected }) => {
@@ -72,9 +77,27 @@ describe('advanceRefusals', () => {
     { case: 'a first purchase of a year', committed: [], items: [equity], refused: [] },
     { case: 'a month renewal well inside the year', committed: [['swing', days(100)]], items: [swing], refused: [] },
     { case: 'a second year bought now', committed: [['equity', days(300)]], items: [equity], refused: ['equity'] },
-    { case: 'only the service over the limit', committed: [['equity', days(300)]], items: [equity, swing], refused: ['equity'] },
-    { case: 'both over', committed: [['equity', days(300)], ['swing', days(340)]], items: [swing, equity], refused: ['swing', 'equity'] },
-    { case: 'the same service twice in one cart chains', committed: [], items: [equity, { ...equity }], refused: ['equity'] },
+    {
+      case: 'only the service over the limit',
+      committed: [['equity', days(300)]],
+      items: [equity, swing],
+      refused: ['equity'],
+    },
+    {
+      case: 'both over',
+      committed: [
+        ['equity', days(300)],
+        ['swing', days(340)],
+      ],
+      items: [swing, equity],
+      refused: ['swing', 'equity'],
+    },
+    {
+      case: 'the same service twice in one cart chains',
+      committed: [],
+      items: [equity, { ...equity }],
+      refused: ['equity'],
+    },
   ] as const)('$case', ({ committed, items, refused }) => {
     const refusals = advanceRefusals(now, new Map(committed.map(([id, end]) => [id, end])), items)
     expect(refusals.map((refusal) => refusal.serviceId)).toEqual(refused)
@@ -126,10 +149,31 @@ describe('advanceExcess', () => {
   const paidAt = now
   it.each([
     { case: 'within the limit: nothing', startsAt: days(0), length: 365, excessDays: 0, excessPaise: 0, capped: 365 },
-    { case: 'chained a year on: all of it', startsAt: days(365), length: 365, excessDays: 365, excessPaise: 1_000_000, capped: 365 },
+    {
+      case: 'chained a year on: all of it',
+      startsAt: days(365),
+      length: 365,
+      excessDays: 365,
+      excessPaise: 1_000_000,
+      capped: 365,
+    },
     { case: 'partly over', startsAt: days(300), length: 365, excessDays: 300, excessPaise: 821_917, capped: 365 },
-    { case: 'part of a day over counts as a day', startsAt: days(335.5), length: 30, excessDays: 1, excessPaise: 33_333, capped: 365 },
-    { case: 'a chain already past the limit', startsAt: days(400), length: 30, excessDays: 30, excessPaise: 1_000_000, capped: 400 },
+    {
+      case: 'part of a day over counts as a day',
+      startsAt: days(335.5),
+      length: 30,
+      excessDays: 1,
+      excessPaise: 33_333,
+      capped: 365,
+    },
+    {
+      case: 'a chain already past the limit',
+      startsAt: days(400),
+      length: 30,
+      excessDays: 30,
+      excessPaise: 1_000_000,
+      capped: 400,
+    },
   ])('$case', ({ startsAt, length, excessDays, excessPaise, capped }) => {
     const excess = advanceExcess({
       paidAt,

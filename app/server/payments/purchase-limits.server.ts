@@ -4,10 +4,9 @@ import {
   advanceRefusalMessage,
   advanceRefusals,
   committedEnds,
-  renewableFrom,
+  renewableFrom as firstRenewalDate,
   renewableFromLabel,
   type PurchaseItem,
-  type ServicePeriod,
 } from '~/domain/purchase-limits'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
@@ -88,19 +87,21 @@ export async function assertPurchaseAllowed(
 }
 
 /**
- * "Renewable from DD-MM-YYYY" for each of these services the customer cannot buy yet (/services,
- * /pay); services they can buy now have no entry.
+ * What /services and /pay show before anything is bought: "Renewable from DD-MM-YYYY" for each of
+ * these services the customer cannot buy yet, and, for a cart, the message a payment would be
+ * refused with (undefined when it would pass).
  */
-export async function renewableFromLabels(
+export async function advanceLimitFor(
   userId: string,
-  services: readonly ServicePeriod[],
+  services: readonly PurchaseItem[],
   now: Date,
-): Promise<Record<string, string>> {
+): Promise<{ renewableFrom: Record<string, string>; refusal: string | undefined }> {
   const committed = await readCommittedEnds(prisma, userId, now)
-  return Object.fromEntries(
-    services.flatMap((service) => {
-      const from = renewableFrom(now, committed.get(service.serviceId), service.durationDays)
-      return from instanceof Date ? [[service.serviceId, renewableFromLabel(from)]] : []
-    }),
-  )
+  const renewableFrom: Record<string, string> = {}
+  for (const service of services) {
+    const from = firstRenewalDate(now, committed.get(service.serviceId), service.durationDays)
+    if (from instanceof Date) renewableFrom[service.serviceId] = renewableFromLabel(from)
+  }
+  const refusals = advanceRefusals(now, committed, services)
+  return { renewableFrom, refusal: refusals.length > 0 ? advanceRefusalMessage(refusals) : undefined }
 }
