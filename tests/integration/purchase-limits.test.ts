@@ -3,6 +3,7 @@ import { MS_PER_DAY } from '~/domain/dates'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
 import * as createOrderRoute from '~/routes/api.v1/payments.create-order'
 import * as manualPaymentRoute from '~/routes/api.v1/payments.manual-payment'
+import * as adminPaymentsRoute from '~/routes/admin/payments'
 import * as payRoute from '~/routes/pay'
 import * as servicesRoute from '~/routes/services'
 import { confirmPaymentAsAdmin, overLimitPeriods } from '~/server/admin-payments.server'
@@ -219,6 +220,21 @@ describe('a gateway capture past the limit', () => {
         excessPaise: 365_000,
       }),
     ])
+    // The admin's payments page lists it, read-only.
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const page = (await adminPaymentsRoute.loader(routeArgs(getRequest('/admin/payments', admin.cookie)))) as {
+      overLimit: unknown[]
+    }
+    expect(page.overLimit).toContainEqual(
+      expect.objectContaining({
+        serviceName: year.name,
+        paidOn: '16-11-2026',
+        endsOn: '15-11-2028',
+        cutAtLimit: false,
+        excessDays: 365,
+        refund: '3,650',
+      }),
+    )
     // Once it no longer runs, nothing is left to refund for it.
     expect((await overLimitPeriods(days(721))).filter((period) => period.customer.id === userId)).toEqual([])
   })
