@@ -221,7 +221,7 @@ export function CheckboxButton({
       type="submit"
       role="checkbox"
       aria-checked={checked}
-      className={`group -m-2.5 flex h-11 w-11 shrink-0 cursor-pointer items-center justify-center rounded-md ${coversCard ? "after:absolute after:inset-0 after:rounded-lg after:content-['']" : ''}`}
+      className={`group -m-2.5 flex h-11 w-11 shrink-0 cursor-pointer items-center disabled:cursor-not-allowed disabled:opacity-50 justify-center rounded-md ${coversCard ? "after:absolute after:inset-0 after:rounded-lg after:content-['']" : ''}`}
     >
       <span className="flex h-6 w-6 items-center justify-center rounded border-2 border-green-700 bg-white group-aria-checked:bg-green-700 dark:bg-gray-900 dark:group-aria-checked:bg-green-600">
         {checked ? (

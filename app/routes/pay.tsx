@@ -44,6 +44,7 @@ import {
 } from '~/server/payments/gateway.server'
 import { claimRecordedFlash, paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
+import { advanceLimitFor } from '~/server/payments/purchase-limits.server'
 import { PaymentError } from '~/server/payments/core.server'
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/pay'
@@ -59,7 +60,7 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireCompleteProfile(request)
+  const user = await requireCompleteProfile(request)
   const { items, droppedIds } = await pricedCart(await readCart(request))
   const cleanedCart = droppedIds.length
     ? { 'Set-Cookie': await serializeCart(items.map((item) => item.serviceId)) }
@@ -67,9 +68,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (items.length === 0) throw redirect('/services', { headers: cleanedCart })
   const descriptions = new Map((await getActiveServices()).map((service) => [service.id, service.description]))
   const { bankAccount, whatsappNumber } = businessDetails
+  // Said before paying: a service the one-year advance limit stops for now, and the refusal a payment would get.
+  const advanceLimit = await advanceLimitFor(user.id, items, new Date())
   return data(
     {
-      items: items.map((item) => ({ ...item, description: descriptions.get(item.serviceId) ?? [] })),
+      items: items.map((item) => ({
+        ...item,
+        description: descriptions.get(item.serviceId) ?? [],
+        renewableFrom: advanceLimit.renewableFrom[item.serviceId],
+      })),
+      advanceRefusal: advanceLimit.refusal,
       totalPaise: cartTotalPaise(items),
       // Sent back with a payment, so a cart changed meanwhile is explained precisely.
       shownCart: shownCartValue(items),
@@ -207,7 +215,8 @@ function shownTotalPaise(form: FormData): number | undefined {
 }
 
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, totalPaise, gstRateBasisPoints, shownCart, droppedCount, manualOpen, outcome } = loaderData
+  const { items, totalPaise, gstRateBasisPoints, shownCart, droppedCount, manualOpen, outcome, advanceRefusal } =
+    loaderData
   const navigating = useIsPending()
   const removing = useIsPending({ fields: { intent: 'remove' } })
   const removingId = useNavigation().formData?.get('serviceId')
@@ -226,6 +235,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
           <FormMessage tone="info">Services no longer available were removed from your cart.</FormMessage>
         ) : null}
         {actionError && !manualOpen ? <FormMessage tone="error">{actionError}</FormMessage> : null}
+        {advanceRefusal && !actionError ? <FormMessage tone="info">{advanceRefusal}</FormMessage> : null}
         {message && !actionError ? <FormMessage tone={checkoutMessageTone(message)}>{message}</FormMessage> : null}
         <details open className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
           <summary className="cursor-pointer text-lg font-semibold">Selected Service(s)</summary>
@@ -239,6 +249,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
                   <h2 className="font-semibold">{item.name}</h2>
                   <ServiceDescription lines={item.description} className="mt-1" />
                   <p className="mt-1 font-medium">{formatPriceLine(item.pricePaise, item.durationDays)}</p>
+                  {item.renewableFrom ? <p className="mt-1 text-sm font-medium">{item.renewableFrom}</p> : null}
                 </div>
                 <Form method="post" preventScrollReset>
                   <input type="hidden" name="serviceId" value={item.serviceId} />

@@ -12,6 +12,7 @@ import {
   SERVICE_NOT_ON_SALE_MESSAGE,
 } from '~/server/cart.server'
 import { readForm } from '~/server/forms.server'
+import { advanceLimitFor } from '~/server/payments/purchase-limits.server'
 import { getActiveServices } from '~/server/services.server'
 import { getSessionUser } from '~/server/session.server'
 import { activeSubscriptions } from '~/server/subscriptions.server'
@@ -36,8 +37,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const activeUntil: Record<string, string> = Object.fromEntries(
     (user ? await activeSubscriptions(user.id, now) : []).map((held) => [held.serviceId, formatIndiaDate(held.endsAt)]),
   )
+  // Services paid up so far ahead that SEBI's one-year advance limit stops a renewal for now.
+  const { renewableFrom } = user
+    ? await advanceLimitFor(
+        user.id,
+        services.map((service) => ({ serviceId: service.id, name: service.name, durationDays: service.durationDays })),
+        now,
+      )
+    : { renewableFrom: {} as Record<string, string> }
   return data(
-    { services, cartIds, droppedCount, activeUntil },
+    { services, cartIds, droppedCount, activeUntil, renewableFrom },
     { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
   )
 }
@@ -59,7 +68,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Services({ loaderData, actionData }: Route.ComponentProps) {
-  const { services, droppedCount, activeUntil } = loaderData
+  const { services, droppedCount, activeUntil, renewableFrom } = loaderData
   const cart = useCartClicks(loaderData.cartIds)
   const cartIds = cart.ids
   const errorMessage = actionData?.message ?? cart.errorMessage
@@ -85,6 +94,7 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
                   service={service}
                   inCart={cartIds.has(service.id)}
                   activeUntil={activeUntil[service.id]}
+                  renewableFrom={renewableFrom[service.id]}
                   onToggle={cart.toggle}
                 />
               </li>
@@ -191,19 +201,25 @@ type ServiceListing = Route.ComponentProps['loaderData']['services'][number]
 /**
  * The checkbox is a submit button with the checkbox role: without JavaScript a click posts the
  * form and the page comes back with the cart updated; with it, the click joins the cart's queue.
+ * A service that cannot be renewed yet (the one-year advance limit) cannot be ticked; the card
+ * says from when it can, and one already in the cart can still be unticked.
  */
 function ServiceCard({
   service,
   inCart,
   activeUntil,
+  renewableFrom,
   onToggle,
 }: {
   service: ServiceListing
   inCart: boolean
   activeUntil: string | undefined
+  renewableFrom: string | undefined
   onToggle: (serviceId: string) => void
 }) {
   const nameId = `service-${service.id}-name`
+  const renewableFromId = `service-${service.id}-renewable-from`
+  const notYet = renewableFrom !== undefined && !inCart
   return (
     // The scroll margins keep a card, and its checkbox when focused, clear of the sticky header and cart bar.
     <article
@@ -218,7 +234,9 @@ function ServiceCard({
           value={inCart ? 'remove' : 'add'}
           checked={inCart}
           coversCard
+          disabled={notYet}
           aria-labelledby={nameId}
+          aria-describedby={renewableFrom ? renewableFromId : undefined}
           onClick={(event) => {
             event.preventDefault()
             onToggle(service.id)
@@ -232,6 +250,12 @@ function ServiceCard({
       <p className="mt-3 font-medium">{formatPriceLine(service.pricePaise, service.durationDays)}</p>
       {activeUntil ? (
         <p className="mt-1 text-sm font-medium text-green-800 dark:text-green-300">Active until {activeUntil}</p>
+      ) : null}
+      {renewableFrom ? (
+        <p id={renewableFromId} className="mt-1 text-sm font-medium">
+          {renewableFrom}
+          <span className="font-normal">: fees can be paid at most one year in advance.</span>
+        </p>
       ) : null}
     </article>
   )

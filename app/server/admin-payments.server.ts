@@ -2,11 +2,13 @@ import type { GatewayPaymentFilter } from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
 import { indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { openManualClaimWhere } from '~/domain/payment-status'
+import { ADVANCE_LIMIT_DAYS, advanceExcess } from '~/domain/purchase-limits'
+import { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
 import { notifyPaymentRejected } from './notify.server'
 import { confirmManualPayment, rejectManualPayment } from './payments/manual-claims.server'
-import { PaymentStateError } from './payments/core.server'
+import { PaymentError, PaymentStateError } from './payments/core.server'
 
 /** Rows per list: the review queue is short in practice; the gateway list is a recent window. */
 export const ADMIN_LIST_LIMIT = 200
@@ -110,6 +112,8 @@ export async function confirmPaymentAsAdmin(
         ),
     })
   } catch (error) {
+    // The purchase's limits, checked again as the claim is paid (the same message /pay gives).
+    if (error instanceof PaymentError) return { ok: false, status: 409, message: error.message }
     if (!(error instanceof PaymentStateError)) throw error
     if (error.reason === 'not-found') return { ok: false, status: 404, message: 'That payment does not exist.' }
     if (error.reason === 'expired')
@@ -157,4 +161,79 @@ export async function rejectPaymentAsAdmin(
   }
   await notifyPaymentRejected(paymentId)
   return { ok: true, message: 'Payment rejected; the customer was e-mailed the reason.' }
+}
+
+type OverLimitRow = {
+  subscriptionId: string
+  paymentId: string
+  paidAt: Date
+  startsAt: Date
+  endsAt: Date
+  cart: unknown
+  serviceId: string
+  customerId: string
+  customerName: string | null
+  customerPhone: string
+}
+
+/** One paid subscription whose period reaches beyond SEBI's one-year advance limit, and what is owed back for it. */
+export type OverLimitPeriod = {
+  subscriptionId: string
+  paymentId: string
+  customer: { id: string; name: string | null; phone: string }
+  serviceName: string
+  paidAt: Date
+  endsAt: Date
+  /** True when the end was cut at the limit when the payment was captured; false when it still runs beyond it. */
+  cutAtLimit: boolean
+  excessDays: number
+  excessPaise: number
+}
+
+/**
+ * "Over the one-year advance limit": paid subscriptions the admin should refund in part, read-only.
+ * Two kinds: periods sold before the rule that still end more than ADVANCE_LIMIT_DAYS after their
+ * payment, and periods cut at the limit because a gateway capture raced the check (they end exactly
+ * at the limit and are shorter than the days bought). Oldest payment first.
+ */
+export async function overLimitPeriods(now: Date): Promise<OverLimitPeriod[]> {
+  const limit = Prisma.sql`make_interval(days => ${ADVANCE_LIMIT_DAYS}::int)`
+  const rows = await prisma.$queryRaw<OverLimitRow[]>`
+    SELECT s.id::text AS "subscriptionId", p.id::text AS "paymentId", p.paid_at AS "paidAt",
+           s.starts_at AS "startsAt", s.ends_at AS "endsAt", p.cart, s.service_id::text AS "serviceId",
+           u.id::text AS "customerId", u.name AS "customerName", u.phone AS "customerPhone"
+    FROM subscriptions s
+    JOIN payments p ON p.id = s.payment_id
+    JOIN users u ON u.id = s.user_id
+    WHERE p.paid_at IS NOT NULL
+      AND ((s.ends_at > p.paid_at + ${limit} AND s.ends_at > ${now})
+        OR (s.ends_at = p.paid_at + ${limit} AND s.ends_at - s.starts_at < make_interval(days => (
+              SELECT (line->>'durationDays')::int FROM jsonb_array_elements(p.cart) line
+              WHERE line->>'serviceId' = s.service_id::text LIMIT 1))))
+    ORDER BY p.paid_at, s.starts_at
+    LIMIT ${ADMIN_LIST_LIMIT}`
+  return rows.flatMap((row) => {
+    const line = readCartSnapshot(row.cart).find((item) => item.serviceId === row.serviceId)
+    if (!line) return []
+    const boughtEndsAt = new Date(row.startsAt.getTime() + line.durationDays * MS_PER_DAY)
+    const excess = advanceExcess({
+      ...row,
+      endsAt: boughtEndsAt,
+      durationDays: line.durationDays,
+      pricePaise: line.pricePaise,
+    })
+    return [
+      {
+        subscriptionId: row.subscriptionId,
+        paymentId: row.paymentId,
+        customer: { id: row.customerId, name: row.customerName, phone: row.customerPhone },
+        serviceName: line.name,
+        paidAt: row.paidAt,
+        endsAt: row.endsAt,
+        cutAtLimit: row.endsAt < boughtEndsAt,
+        excessDays: excess.excessDays,
+        excessPaise: excess.excessPaise,
+      },
+    ]
+  })
 }

@@ -1,5 +1,6 @@
 import type { CartItem } from '~/domain/cart'
 import { renewalStartsAt, subscriptionEndsAt } from '~/domain/dates'
+import { advanceExcess, ADVANCE_LIMIT_DAYS } from '~/domain/purchase-limits'
 import type { Prisma } from '~/generated/prisma/client'
 import { cached, forget, invalidate } from './cache.server'
 import { prisma } from './db.server'
@@ -65,7 +66,11 @@ export async function grantSubscription(
 /**
  * The subscriptions a payment buys, one per cart item, each chained after the customer's current
  * one to that service. Runs inside markPaymentPaid's transaction (app/server/payments/core.server.ts),
- * the only caller: a payment becomes subscriptions nowhere else.
+ * the only caller: a payment becomes subscriptions nowhere else. No subscription ends more than
+ * ADVANCE_LIMIT_DAYS after `paidAt`: every way in refuses such a purchase, but a gateway capture
+ * can race the check, and money taken is honoured, so the end is capped there and the days cut
+ * off are logged; the subscription is then shorter than its cart line's days, which is how
+ * overLimitPeriods (app/server/admin-payments.server.ts) finds the excess to refund.
  */
 export async function createPaidSubscriptions(
   tx: Prisma.TransactionClient,
@@ -80,13 +85,22 @@ export async function createPaidSubscriptions(
     select: { id: true },
     data: items.map((item) => {
       const startsAt = renewalStartsAt(paidAt, currentEndOf.get(item.serviceId) ?? null)
-      return {
-        userId,
-        serviceId: item.serviceId,
-        paymentId,
+      const endsAt = subscriptionEndsAt(startsAt, item.durationDays)
+      const excess = advanceExcess({
+        paidAt,
         startsAt,
-        endsAt: subscriptionEndsAt(startsAt, item.durationDays),
+        endsAt,
+        durationDays: item.durationDays,
+        pricePaise: item.pricePaise,
+      })
+      if (excess.excessDays > 0) {
+        console.warn(
+          `[payments] payment ${paymentId}: ${item.name} would end more than ${ADVANCE_LIMIT_DAYS} days after it was paid; ` +
+            `capped at ${excess.cappedEndsAt.toISOString()}, ${excess.excessDays} days (${excess.excessPaise} paise) to refund`,
+        )
       }
+      currentEndOf.set(item.serviceId, excess.cappedEndsAt)
+      return { userId, serviceId: item.serviceId, paymentId, startsAt, endsAt: excess.cappedEndsAt }
     }),
   })
   return created.map((row) => row.id)

@@ -10,12 +10,13 @@ import {
   REJECT_REASON_MAX_LENGTH,
   ReviewPaymentSchema,
 } from '~/domain/admin'
-import { formatIndiaDateTime } from '~/domain/dates'
+import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
 import { formatDuration } from '~/domain/durations'
 import { formatRupees } from '~/domain/money'
 import {
   confirmPaymentAsAdmin,
   gatewayPaymentsForAdmin,
+  overLimitPeriods,
   pendingManualPaymentsForReview,
   rejectPaymentAsAdmin,
   type ReviewOutcome,
@@ -32,7 +33,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const parsedFilter = GatewayPaymentFilterSchema.safeParse(params)
   const filter = parsedFilter.success ? parsedFilter.data : {}
   const now = new Date()
-  const [pending, gateway] = await Promise.all([pendingManualPaymentsForReview(now), gatewayPaymentsForAdmin(filter)])
+  const [pending, gateway, overLimit] = await Promise.all([
+    pendingManualPaymentsForReview(now),
+    gatewayPaymentsForAdmin(filter),
+    overLimitPeriods(now),
+  ])
   // Times are formatted here, on the server, so the page reads the same with and without JavaScript.
   return {
     filter,
@@ -50,6 +55,16 @@ export async function loader({ request }: Route.LoaderArgs) {
       age: formatDuration(payment.ageMs),
       timeLeft: formatDuration(payment.timeLeftMs),
       expiresAt: formatIndiaDateTime(payment.expiresAt),
+    })),
+    overLimit: overLimit.map((period) => ({
+      subscriptionId: period.subscriptionId,
+      customer: period.customer,
+      serviceName: period.serviceName,
+      paidOn: formatIndiaDate(period.paidAt),
+      endsOn: formatIndiaDate(period.endsAt),
+      cutAtLimit: period.cutAtLimit,
+      excessDays: period.excessDays,
+      refund: formatRupees(period.excessPaise),
     })),
     gateway: gateway.map((payment) => ({
       id: payment.id,
@@ -106,7 +121,7 @@ type PendingPayment = Route.ComponentProps['loaderData']['pending'][number]
 type GatewayPayment = Route.ComponentProps['loaderData']['gateway'][number]
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
-  const { pending, gateway, filter } = loaderData
+  const { pending, gateway, filter, overLimit } = loaderData
   return (
     <>
       <h1 className="text-2xl font-semibold">Payments</h1>
@@ -138,6 +153,8 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
           </ul>
         )}
       </section>
+
+      <OverLimitPeriods periods={overLimit} />
 
       <section aria-labelledby="gateway-heading" className="mt-10">
         <h2 id="gateway-heading" className="text-xl font-semibold">
@@ -330,6 +347,71 @@ function GatewayFilter({ filter }: { filter: { status?: string; from?: string; t
         Filter
       </StatusButton>
     </Form>
+  )
+}
+
+/** Read-only: what to refund by hand until refunds are built (docs/payments.md, "The one-year advance limit"). */
+function OverLimitPeriods({ periods }: { periods: Route.ComponentProps['loaderData']['overLimit'] }) {
+  return (
+    <section aria-labelledby="over-limit-heading" className="mt-10">
+      <h2 id="over-limit-heading" className="text-xl font-semibold">
+        Paid beyond the one-year advance limit
+      </h2>
+      <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+        SEBI allows fees at most one year in advance. These periods were sold before the store enforced it, or were cut
+        at the limit when a gateway payment arrived after the check; refund the days beyond the limit.
+      </p>
+      {periods.length === 0 ? (
+        <p className="mt-4">No paid period reaches beyond the limit.</p>
+      ) : (
+        <div className="mt-4 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead>
+              <tr className="border-b border-gray-200 dark:border-gray-700">
+                <th scope="col" className="py-2 pr-4">
+                  Customer
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Service
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Paid on
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Ends on
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Days beyond the limit
+                </th>
+                <th scope="col" className="py-2">
+                  To refund
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {periods.map((period) => (
+                <tr key={period.subscriptionId} className="border-b border-gray-100 dark:border-gray-800">
+                  <td className="py-2 pr-4">
+                    <Link to={`/admin/customers/${period.customer.id}`} className="underline">
+                      <span className="capitalize">{period.customer.name ?? 'No name yet'}</span> (
+                      {period.customer.phone})
+                    </Link>
+                  </td>
+                  <td className="py-2 pr-4">{period.serviceName}</td>
+                  <td className="py-2 pr-4">{period.paidOn}</td>
+                  <td className="py-2 pr-4">
+                    {period.endsOn}
+                    {period.cutAtLimit ? ' (cut at the limit)' : ''}
+                  </td>
+                  <td className="py-2 pr-4">{period.excessDays}</td>
+                  <td className="py-2">Rs. {period.refund}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   )
 }
 

@@ -44,6 +44,7 @@ export type PaymentErrorCode =
   | 'already-paid'
   | 'too-many-open-claims'
   | 'idempotency-key-reused'
+  | 'advance-limit'
 
 /** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
 export class PaymentError extends Error {
@@ -156,11 +157,14 @@ export async function markPaymentPaid(
     gatewayPaymentId,
     paidAt,
     source,
+    beforePaid,
     onPaid,
   }: {
     gatewayPaymentId?: string
     paidAt: Date
     source: PaidSource
+    /** Runs inside the paying transaction before anything is written; throwing refuses the payment (the admin's limit check). */
+    beforePaid?: (tx: Prisma.TransactionClient, payment: { userId: string; items: CartItem[] }) => Promise<void>
     /** Runs inside the paying transaction, only when this call is the one that paid. */
     onPaid?: (tx: Prisma.TransactionClient, paid: PaidPayment) => Promise<void>
   },
@@ -178,6 +182,8 @@ export async function markPaymentPaid(
         { source, paidAt, gatewayPaymentId },
       )
       if (refusal) throw new PaymentStateError(refusalMessage(refusal, payment, source), refusal)
+      const items = readCartSnapshot(payment.cart)
+      await beforePaid?.(tx, { userId: payment.user_id, items })
 
       await tx.payment.update({
         where: { id: paymentId },
@@ -186,7 +192,7 @@ export async function markPaymentPaid(
       const subscriptionIds = await createPaidSubscriptions(tx, {
         userId: payment.user_id,
         paymentId,
-        items: readCartSnapshot(payment.cart),
+        items,
         paidAt,
       })
       await recordPaymentInLedger(tx, { paymentId, userId: payment.user_id, amountPaise: payment.amount_paise, paidAt })

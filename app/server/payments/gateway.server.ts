@@ -16,6 +16,7 @@ import {
   PaymentError,
   payOrLog,
 } from './core.server'
+import { assertPurchaseAllowed, lockPurchasesOf } from './purchase-limits.server'
 
 // Gateway payments: starting one (the order), the checkout's answer (verify, re-verify, the
 // hosted checkout's callback), and what the checkout reports without paying (failed, closed).
@@ -67,8 +68,8 @@ export type StartedGatewayPayment = {
 }
 
 /**
- * Prices the cart on the server, records a CREATED payment and opens a gateway order for it. The
- * order's receipt and notes carry only our payment id. If the gateway fails, the payment row is
+ * Prices the cart on the server, checks the purchase's limits (assertPurchaseAllowed), records a
+ * CREATED payment and opens a gateway order for it. The order's receipt and notes carry only our payment id. If the gateway fails, the payment row is
  * removed again, so nothing half-made remains, and a PaymentError says to try again.
  */
 export async function startGatewayPayment(
@@ -79,27 +80,49 @@ export async function startGatewayPayment(
   const gateway = deps.gateway ?? paymentGateway()
   const { items, amountPaise } = await checkoutCart(cartIds, deps.expectedAmountPaise)
   const now = deps.now ?? new Date()
-  // A second click on "Pay on Website" for the same cart reopens the same order (Razorpay accepts
-  // further attempts on an order until one is captured) instead of leaving another one open.
-  const open = await prisma.payment.findMany({
-    where: {
-      userId,
-      method: 'GATEWAY',
-      status: 'CREATED',
-      amountPaise,
-      gatewayOrderId: { not: null },
-      createdAt: { gt: new Date(now.getTime() - GATEWAY_ORDER_REUSE_MS) },
-    },
-    orderBy: { createdAt: 'desc' },
-    select: { id: true, gatewayOrderId: true, cart: true, amountPaise: true, currency: true },
+  // The check and the new row are one transaction under the customer's purchase lock, so two tabs
+  // cannot each pass the check (assertPurchaseAllowed) and each open an order.
+  const outcome = await prisma.$transaction(async (tx) => {
+    await lockPurchasesOf(tx, userId)
+    // A second click on "Pay on Website" for the same cart reopens the same order (Razorpay accepts
+    // further attempts on an order until one is captured) instead of leaving another one open.
+    const open = await tx.payment.findMany({
+      where: {
+        userId,
+        method: 'GATEWAY',
+        status: 'CREATED',
+        amountPaise,
+        gatewayOrderId: { not: null },
+        createdAt: { gt: new Date(now.getTime() - GATEWAY_ORDER_REUSE_MS) },
+      },
+      orderBy: { createdAt: 'desc' },
+      select: { id: true, gatewayOrderId: true, cart: true, amountPaise: true, currency: true },
+    })
+    const reusable = open.find((candidate) =>
+      sameServices(
+        readCartSnapshot(candidate.cart).map((item) => item.serviceId),
+        items.map((item) => item.serviceId),
+      ),
+    )
+    // The order reopened is not counted twice: it is what this purchase is.
+    await assertPurchaseAllowed(tx, { userId, items, now, excludePaymentId: reusable?.id })
+    if (reusable) return { reused: true as const, payment: reusable }
+    const created = await tx.payment.create({
+      data: {
+        userId,
+        method: 'GATEWAY',
+        status: 'CREATED',
+        amountPaise,
+        currency: CURRENCY,
+        cart: items,
+        createdAt: now,
+      },
+      select: { id: true },
+    })
+    return { reused: false as const, payment: created }
   })
-  const reusable = open.find((candidate) =>
-    sameServices(
-      readCartSnapshot(candidate.cart).map((item) => item.serviceId),
-      items.map((item) => item.serviceId),
-    ),
-  )
-  if (reusable) {
+  if (outcome.reused) {
+    const reusable = outcome.payment
     if (await paidMeanwhile(reusable, gateway, now)) throw new PaymentError('already-paid', ALREADY_PAID_MESSAGE, 409)
     return {
       paymentId: reusable.id,
@@ -109,19 +132,7 @@ export async function startGatewayPayment(
       keyId: gateway.keyId,
     }
   }
-
-  const payment = await prisma.payment.create({
-    data: {
-      userId,
-      method: 'GATEWAY',
-      status: 'CREATED',
-      amountPaise,
-      currency: CURRENCY,
-      cart: items,
-      createdAt: now,
-    },
-    select: { id: true },
-  })
+  const { payment } = outcome
   let orderId: string
   try {
     const order = await gateway.createOrder({ amountPaise, receipt: payment.id, notes: { paymentId: payment.id } })

@@ -13,6 +13,7 @@ import {
   markPaymentPaid,
   PaymentError,
 } from './core.server'
+import { assertPurchaseAllowed, lockPurchasesOf } from './purchase-limits.server'
 
 // Manual claims ("I'll Pay & Send Screenshot"): the customer's claim of a bank transfer, which the
 // team confirms or rejects in the admin console while it is open (isOpenManualClaim), or which expires.
@@ -35,7 +36,8 @@ export type ManualPaymentResult = { paymentId: string; created: boolean; amountP
  * expiring after MANUAL_PAYMENT_EXPIRY_DAYS. A double submit creates one claim: the same
  * idempotency key (a hidden field the form renders) returns the first claim, and without a key an
  * identical pending claim of the last MANUAL_DUPLICATE_WINDOW_MS is reused. Submits of one user
- * are serialised so two racing requests cannot both create.
+ * are serialised (the purchase lock) so two racing requests cannot both create, and a new claim
+ * must pass the purchase's limits (assertPurchaseAllowed).
  */
 export async function createManualPayment(
   userId: string,
@@ -51,7 +53,7 @@ export async function createManualPayment(
   const serviceIds = items.map((item) => item.serviceId)
   const claimedServiceIds = (claim: { cart: unknown }) => readCartSnapshot(claim.cart).map((item) => item.serviceId)
   const result = await prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`manual-payment:${userId}`}, 0))::text`
+    await lockPurchasesOf(tx, userId)
     const select = { id: true, amountPaise: true, expiresAt: true, cart: true } as const
     const existing = idempotencyKey
       ? await tx.payment.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select })
@@ -89,6 +91,7 @@ export async function createManualPayment(
         409,
       )
     }
+    await assertPurchaseAllowed(tx, { userId, items, now })
     const expiresAt = new Date(now.getTime() + MANUAL_PAYMENT_EXPIRY_DAYS * MS_PER_DAY)
     const payment = await tx.payment.create({
       data: {
@@ -111,12 +114,22 @@ export async function createManualPayment(
   return result
 }
 
-/** Admin console: the transfer arrived. Goes through the one path to subscriptions. */
+/**
+ * Admin console: the transfer arrived. Goes through the one path to subscriptions; inside its
+ * transaction the claim must still pass the purchase's limits, counting everything committed but
+ * the claim itself (a PaymentError otherwise, and nothing is paid).
+ */
 export function confirmManualPayment(
   paymentId: string,
   { now = new Date(), onPaid }: { now?: Date; onPaid?: Parameters<typeof markPaymentPaid>[1]['onPaid'] } = {},
 ) {
-  return markPaymentPaid(paymentId, { paidAt: now, source: 'admin', onPaid })
+  return markPaymentPaid(paymentId, {
+    paidAt: now,
+    source: 'admin',
+    beforePaid: (tx, payment) =>
+      assertPurchaseAllowed(tx, { userId: payment.userId, items: payment.items, now, excludePaymentId: paymentId }),
+    onPaid,
+  })
 }
 
 /**
