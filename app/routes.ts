@@ -11,6 +11,8 @@ export default [
   route('services', 'routes/services.tsx'),
   route('pay', 'routes/pay.tsx'),
   route('subscriptions', 'routes/subscriptions.tsx'),
+  // The PANs of the customer's family, counted together for SEBI's fee cap (docs/regulatory.md).
+  route('family-members', 'routes/family-members.tsx'),
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),
   route('payments/cancel', 'routes/payments.cancel.ts'),

@@ -109,6 +109,9 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
             <Link to="/subscriptions" className={menuItemClass}>
               Subscriptions
             </Link>
+            <Link to="/family-members" className={menuItemClass}>
+              Family members
+            </Link>
             {user.isAdmin ? (
               <Link to="/admin" className={menuItemClass}>
                 Admin

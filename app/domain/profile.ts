@@ -99,3 +99,8 @@ export function profileStep(user: ProfileFacts): ProfileStep {
   if (!user.agreementAcceptedAt) return 'agreement'
   return 'complete'
 }
+
+/** A second account saving a PAN another account holds (users.pan is unique: docs/regulatory.md). */
+export function panTakenMessage(supportEmail: string): string {
+  return `This PAN is already registered with another account. If it is yours, sign in with that account's mobile number; if not, or you no longer have that number, write to us at ${supportEmail}.`
+}
