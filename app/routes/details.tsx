@@ -10,7 +10,7 @@ import { useIsPending } from '~/components/use-is-pending'
 import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
 import { detailsWithFamilySchema, familyPansReason } from '~/domain/family'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
-import { AcceptAgreementSchema, profileStep, type ProfileStep } from '~/domain/profile'
+import { AcceptAgreementSchema, profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
 import { acceptAgreement, AGREEMENT_CHANGED_MESSAGE } from '~/server/agreement-signing.server'
 import { requireUser } from '~/server/auth.server'
@@ -136,7 +136,8 @@ function DetailsStep({
   const [form, fields] = useForm({
     lastResult,
     defaultValue: saved,
-    constraint: getZodConstraint(schema),
+    // The details' constraints (required, lengths); getZodConstraint cannot read the family rows' transform.
+    constraint: getZodConstraint(profileDetailsSchema(new Date())),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { FamilyMembersFieldset } from '~/components/family-members-fieldset'
 import { StatusButton } from '~/components/forms'
@@ -33,7 +33,6 @@ export default function FamilyMembers({ loaderData, actionData }: Route.Componen
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     defaultValue: { family: loaderData.family.length ? loaderData.family : [{ pan: '', relation: '' }] },
-    constraint: getZodConstraint(familyMembersSchema(null)),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: familyMembersSchema(null) }),

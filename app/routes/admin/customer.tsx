@@ -330,7 +330,7 @@ function FeeCapForm({
         options={FEE_CAP_EXEMPTIONS.map((exemption) => ({ value: exemption, label: FEE_CAP_EXEMPTION_LABELS[exemption] }))}
       />
       <TextareaField
-        label="Reason"
+        label="Reason for the exemption"
         hint="Such as the accreditation certificate's number and validity, or the entity and its registration."
         errors={fields.reason.errors}
         textareaProps={{ ...getTextareaProps(fields.reason), rows: 3, maxLength: FEE_CAP_EXEMPTION_REASON_MAX_LENGTH }}
