@@ -5,7 +5,10 @@ import { ErrorList, Field, SelectField, secondaryButtonClass } from './forms'
 /** One row as the form holds it: both may be empty (an unused row). */
 export type FamilyRow = { pan?: string; relation?: string }
 
-const RELATION_OPTIONS = FAMILY_RELATIONS.map((relation) => ({ value: relation, label: FAMILY_RELATION_LABELS[relation] }))
+const RELATION_OPTIONS = FAMILY_RELATIONS.map((relation) => ({
+  value: relation,
+  label: FAMILY_RELATION_LABELS[relation],
+}))
 
 /**
  * The family members' PANs: a row per member (PAN and relation), "Remove" on each and "Add a
@@ -47,7 +50,11 @@ export function FamilyMembersFieldset({
             <Field
               label={`${label}: PAN`}
               errors={member.pan.errors}
-              inputProps={{ ...getInputProps(member.pan, { type: 'text' }), autoCapitalize: 'characters', maxLength: 10 }}
+              inputProps={{
+                ...getInputProps(member.pan, { type: 'text' }),
+                autoCapitalize: 'characters',
+                maxLength: 10,
+              }}
             />
             <SelectField
               label={`${label}: relation`}

@@ -1,6 +1,5 @@
-import { z } from 'zod'
+// No Zod here: the legal pages quote SEBI_FEE_CAP_PAISE (app/content/legal/rules.ts) and stay light.
 import { PAISE_PER_RUPEE } from './money'
-import { plainText } from './plain-text'
 
 /** SEBI's cap on the fees one family (individual and HUF clients) pays a research analyst: Rs 1,51,000 a year. */
 export const SEBI_FEE_CAP_PAISE = 151_000 * PAISE_PER_RUPEE
@@ -22,22 +21,3 @@ export const FEE_CAP_EXEMPTION_LABELS: Record<FeeCapExemption, string> = {
 }
 
 export const FEE_CAP_EXEMPTION_REASON_MAX_LENGTH = 500
-
-const REASON_MESSAGE = 'Give the reason, such as the accreditation certificate or the entity and its registration.'
-
-/** The admin's two buttons on a customer's page: mark exempt from the fee cap (with a reason), or remove the mark. */
-export const FeeCapExemptionSchema = z.discriminatedUnion('intent', [
-  z.object({
-    intent: z.literal('fee-cap-exempt'),
-    exemption: z.enum(FEE_CAP_EXEMPTIONS, { error: 'Choose accredited investor or non-individual client.' }),
-    reason: plainText(z.string({ error: REASON_MESSAGE }), { multiLine: true })
-      .trim()
-      .min(3, REASON_MESSAGE)
-      .max(
-        FEE_CAP_EXEMPTION_REASON_MAX_LENGTH,
-        `Keep the reason under ${FEE_CAP_EXEMPTION_REASON_MAX_LENGTH} characters.`,
-      ),
-  }),
-  z.object({ intent: z.literal('fee-cap-unexempt') }),
-])
-export type FeeCapExemptionChange = z.infer<typeof FeeCapExemptionSchema>

@@ -1,7 +1,12 @@
-import { CUSTOMER_SEARCH_LIMIT, CUSTOMER_SEARCH_MIN_LENGTH, type GrantSubscription } from '~/domain/admin'
+import {
+  CUSTOMER_SEARCH_LIMIT,
+  CUSTOMER_SEARCH_MIN_LENGTH,
+  type FeeCapExemptionChange,
+  type GrantSubscription,
+} from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
-import { FEE_CAP_EXEMPTION_LABELS, type FeeCapExemptionChange } from '~/domain/fee-cap'
+import { FEE_CAP_EXEMPTION_LABELS } from '~/domain/fee-cap'
 import { profileStep } from '~/domain/profile'
 import { isUuid } from '~/domain/uuid'
 import type { Prisma } from '~/generated/prisma/client'
@@ -143,7 +148,8 @@ export async function setFeeCapExemption(
       tx,
       {
         actorId,
-        action: change.intent === 'fee-cap-exempt' ? 'customer.fee-cap-exemption.set' : 'customer.fee-cap-exemption.remove',
+        action:
+          change.intent === 'fee-cap-exempt' ? 'customer.fee-cap-exemption.set' : 'customer.fee-cap-exemption.remove',
         subjectType: 'User',
         subjectId: userId,
         before: { exemption: user.exemption, reason: user.reason },

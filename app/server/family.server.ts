@@ -30,13 +30,15 @@ export async function replaceFamilyMembers(
     where: { userId, NOT: { OR: family.filter(unchanged).map(({ pan, relation }) => ({ pan, relation })) } },
   })
   await tx.familyMember.createMany({
-    data: family.filter((member) => !unchanged(member)).map((member, index) => ({
-      userId,
-      pan: member.pan,
-      relation: member.relation,
-      // Declared together, kept in the order given.
-      createdAt: new Date(now.getTime() + index),
-    })),
+    data: family
+      .filter((member) => !unchanged(member))
+      .map((member, index) => ({
+        userId,
+        pan: member.pan,
+        relation: member.relation,
+        // Declared together, kept in the order given.
+        createdAt: new Date(now.getTime() + index),
+      })),
   })
 }
 
@@ -61,15 +63,16 @@ export async function familyUserIds(tx: Prisma.TransactionClient, userId: string
   })
   if (!user) return []
   const declaredBy = user.pan
-    ? await tx.familyMember.findMany({ where: { pan: user.pan }, select: { user: { select: { id: true, pan: true } } } })
+    ? await tx.familyMember.findMany({
+        where: { pan: user.pan },
+        select: { user: { select: { id: true, pan: true } } },
+      })
     : []
   const pans = familyGroupPans(
     user.pan,
     user.familyMembers.map((member) => member.pan),
     declaredBy.map((declaration) => declaration.user.pan),
   )
-  const holders = pans.size
-    ? await tx.user.findMany({ where: { pan: { in: [...pans] } }, select: { id: true } })
-    : []
+  const holders = pans.size ? await tx.user.findMany({ where: { pan: { in: [...pans] } }, select: { id: true } }) : []
   return [...new Set([userId, ...declaredBy.map((declaration) => declaration.user.id), ...holders.map((u) => u.id)])]
 }

@@ -13,7 +13,10 @@ const CLAIMED_SERVICE = DEMO_SERVICES[0]
 /** `page` signed in as a customer with a complete profile and an e-mail address of their own (the tests read their mail). */
 async function customerWithProfile(page: Page) {
   const email = `asha${uniqueMobile()}@example.in`
-  const { phone } = await signInContext(page.context(), { completeProfile: true, details: { ...ASHA_RAO, email, pan: uniquePan() } })
+  const { phone } = await signInContext(page.context(), {
+    completeProfile: true,
+    details: { ...ASHA_RAO, email, pan: uniquePan() },
+  })
   return { phone, email }
 }
 

@@ -1,6 +1,6 @@
 import { expectNoSeriousA11yViolations } from './axe'
 import { createSignedInUser, expect, test } from './fixtures'
-import { completePanCardStep, fillProfileDetails, uniquePan, useOwnClientAddress } from './sign-in-helpers'
+import { fillProfileDetails, uniquePan, useOwnClientAddress } from './sign-in-helpers'
 import { ASHA_RAO } from '../support/sample-customer'
 import { withE2eDatabase } from './database'
 
@@ -117,15 +117,23 @@ test('an admin sees the declared family PANs and marks a customer exempt from th
   // Without JavaScript the server refuses the empty form; with it, the page does.
   await expect(page.getByText('Choose accredited investor or non-individual client.')).toBeVisible()
   await page.getByLabel('Exempt as').selectOption('Non-individual client')
-  await page.getByLabel('Reason for the exemption').fill('A private trust (PAN AAATT1234Q), trust deed seen on 26-11-2026')
+  await page
+    .getByLabel('Reason for the exemption')
+    .fill('A private trust (PAN AAATT1234Q), trust deed seen on 26-11-2026')
   await expectNoSeriousA11yViolations(page)
   await page.getByRole('button', { name: 'Mark exempt from the fee cap' }).click()
-  await expect(page.getByRole('status').filter({ hasText: 'Marked exempt from the fee cap: Non-individual client.' })).toBeVisible()
   await expect(
-    page.getByText('Exempt: Non-individual client. Reason: A private trust (PAN AAATT1234Q), trust deed seen on 26-11-2026'),
+    page.getByRole('status').filter({ hasText: 'Marked exempt from the fee cap: Non-individual client.' }),
+  ).toBeVisible()
+  await expect(
+    page.getByText(
+      'Exempt: Non-individual client. Reason: A private trust (PAN AAATT1234Q), trust deed seen on 26-11-2026',
+    ),
   ).toBeVisible()
 
   await page.getByRole('button', { name: 'Remove the exemption' }).click()
-  await expect(page.getByRole('status').filter({ hasText: 'The fee cap applies to this customer again.' })).toBeVisible()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The fee cap applies to this customer again.' }),
+  ).toBeVisible()
   await expect(page.getByRole('button', { name: 'Mark exempt from the fee cap' })).toBeVisible()
 })

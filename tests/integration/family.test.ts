@@ -20,7 +20,11 @@ type Reply = {
 }
 
 /** Step 1 of /details as the page's form posts it: the details, then the family rows. */
-function postDetails(cookie: string, details: Record<string, string>, family: { pan?: string; relation?: string }[] = []) {
+function postDetails(
+  cookie: string,
+  details: Record<string, string>,
+  family: { pan?: string; relation?: string }[] = [],
+) {
   const fields: Record<string, string> = { ...details }
   family.forEach((row, index) => {
     fields[`family[${index}].pan`] = row.pan ?? ''
@@ -30,7 +34,11 @@ function postDetails(cookie: string, details: Record<string, string>, family: { 
 }
 
 const declared = (userId: string) =>
-  prisma.familyMember.findMany({ where: { userId }, orderBy: { createdAt: 'asc' }, select: { pan: true, relation: true } })
+  prisma.familyMember.findMany({
+    where: { userId },
+    orderBy: { createdAt: 'asc' },
+    select: { pan: true, relation: true },
+  })
 
 describe('one account per PAN', () => {
   it('gives a second account saving a taken PAN a clear message on the field, and saves nothing', async () => {
@@ -216,7 +224,13 @@ describe('the family members page', () => {
 
 describe('familyUserIds', () => {
   it("is the customer, the accounts whose PAN they declared and the accounts that declared theirs, and no one's family beyond", async () => {
-    const pans = { asha: uniquePan(), ravi: uniquePan(), mira: uniquePan(), raviMother: uniquePan(), stranger: uniquePan() }
+    const pans = {
+      asha: uniquePan(),
+      ravi: uniquePan(),
+      mira: uniquePan(),
+      raviMother: uniquePan(),
+      stranger: uniquePan(),
+    }
     const account = async (pan: string) => (await signedInUser({ details: { ...ASHA_RAO, pan } })).userId
     const asha = await account(pans.asha)
     const ravi = await account(pans.ravi)
@@ -262,7 +276,9 @@ describe('fee cap exemption (admin)', () => {
       feeCapExemption: 'ACCREDITED_INVESTOR',
       feeCapExemptionReason: 'Accreditation certificate AI-2026-0042 from NSDL, valid to 31-03-2028',
     })
-    const page = await customerRoute.loader(routeArgs(getRequest(`/admin/customers/${userId}`, admin.cookie), { userId }))
+    const page = await customerRoute.loader(
+      routeArgs(getRequest(`/admin/customers/${userId}`, admin.cookie), { userId }),
+    )
     expect(page.customer.feeCap).toEqual({
       exemption: 'Accredited investor',
       reason: 'Accreditation certificate AI-2026-0042 from NSDL, valid to 31-03-2028',

@@ -21,7 +21,12 @@ describe('familyMembersSchema', () => {
   const parse = (family: unknown) => familyMembersSchema(OWN).safeParse({ family })
 
   it('reads the filled rows upper-cased and leaves out the empty ones', () => {
-    const result = parse([{ pan: ' bcdpf2345g ', relation: 'SPOUSE' }, {}, undefined, { pan: 'CDEPG3456H', relation: 'CHILD' }])
+    const result = parse([
+      { pan: ' bcdpf2345g ', relation: 'SPOUSE' },
+      {},
+      undefined,
+      { pan: 'CDEPG3456H', relation: 'CHILD' },
+    ])
     expect(result.data).toEqual({
       family: [
         { pan: 'BCDPF2345G', relation: 'SPOUSE' },
@@ -60,7 +65,10 @@ describe('familyMembersSchema', () => {
 
   it(`takes at most ${FAMILY_MEMBERS_MAX} members`, () => {
     const members = (count: number) =>
-      Array.from({ length: count }, (_, index) => ({ pan: `BCDPF${String(index).padStart(4, '0')}G`, relation: 'CHILD' }))
+      Array.from({ length: count }, (_, index) => ({
+        pan: `BCDPF${String(index).padStart(4, '0')}G`,
+        relation: 'CHILD',
+      }))
     expect(parse(members(FAMILY_MEMBERS_MAX)).success).toBe(true)
     expect(errorsOf(parse(members(FAMILY_MEMBERS_MAX + 1)))).toEqual({ family: TOO_MANY_FAMILY_MEMBERS_MESSAGE })
   })
@@ -71,7 +79,10 @@ describe('detailsWithFamilySchema', () => {
   const today = new Date('2026-11-26T00:00:00Z')
 
   it('gives the details and the family apart', () => {
-    const result = detailsWithFamilySchema(today).parse({ ...details, family: [{ pan: 'BCDPF2345G', relation: 'PARENT' }] })
+    const result = detailsWithFamilySchema(today).parse({
+      ...details,
+      family: [{ pan: 'BCDPF2345G', relation: 'PARENT' }],
+    })
     expect(result).toEqual({
       details: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: OWN },
       family: [{ pan: 'BCDPF2345G', relation: 'PARENT' }],

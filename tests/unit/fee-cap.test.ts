@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { FeeCapExemptionSchema, SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
+import { FeeCapExemptionSchema } from '~/domain/admin'
+import { SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
 import { parseEnv } from '~/server/env.server'
 
 describe('parseEnv: the family fee cap', () => {
@@ -34,7 +35,11 @@ describe('parseEnv: the family fee cap', () => {
 describe('FeeCapExemptionSchema', () => {
   it('needs a kind and a reason to mark a customer exempt', () => {
     expect(
-      FeeCapExemptionSchema.parse({ intent: 'fee-cap-exempt', exemption: 'NON_INDIVIDUAL', reason: '  A trust, PAN AAATT1234Q  ' }),
+      FeeCapExemptionSchema.parse({
+        intent: 'fee-cap-exempt',
+        exemption: 'NON_INDIVIDUAL',
+        reason: '  A trust, PAN AAATT1234Q  ',
+      }),
     ).toEqual({ intent: 'fee-cap-exempt', exemption: 'NON_INDIVIDUAL', reason: 'A trust, PAN AAATT1234Q' })
     const refused = FeeCapExemptionSchema.safeParse({ intent: 'fee-cap-exempt', exemption: 'RICH', reason: '' })
     expect(refused.error?.issues.map((issue) => issue.path.join('.')).sort()).toEqual(['exemption', 'reason'])

@@ -3,15 +3,10 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, SelectField, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
-import { GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
+import { FeeCapExemptionSchema, GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
 import { FAMILY_RELATION_LABELS } from '~/domain/family'
-import {
-  FEE_CAP_EXEMPTION_LABELS,
-  FEE_CAP_EXEMPTION_REASON_MAX_LENGTH,
-  FEE_CAP_EXEMPTIONS,
-  FeeCapExemptionSchema,
-} from '~/domain/fee-cap'
+import { FEE_CAP_EXEMPTION_LABELS, FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from '~/domain/fee-cap'
 import { formatRupees } from '~/domain/money'
 import { requireAdmin } from '~/server/admin.server'
 import {
@@ -96,12 +91,22 @@ export async function action({ request, params }: Route.ActionArgs) {
     const outcome = await setFeeCapExemption(admin.id, params.userId, submission.value)
     if (!outcome.ok)
       return data({ form: 'fee-cap' as const, result: submission.reply(), message: outcome.message, ok: false }, 404)
-    return { form: 'fee-cap' as const, result: submission.reply({ resetForm: true }), message: outcome.message, ok: true }
+    return {
+      form: 'fee-cap' as const,
+      result: submission.reply({ resetForm: true }),
+      message: outcome.message,
+      ok: true,
+    }
   }
   const submission = parseWithZod(formData, { schema: GrantSubscriptionSchema })
-  if (submission.status !== 'success') return data({ form: 'grant' as const, result: submission.reply(), message: null, ok: false }, 400)
+  if (submission.status !== 'success')
+    return data({ form: 'grant' as const, result: submission.reply(), message: null, ok: false }, 400)
   const outcome = await grantSubscriptionAsAdmin(admin.id, params.userId, submission.value)
-  if (!outcome.ok) return data({ form: 'grant' as const, result: submission.reply(), message: outcome.message, ok: false }, outcome.status)
+  if (!outcome.ok)
+    return data(
+      { form: 'grant' as const, result: submission.reply(), message: outcome.message, ok: false },
+      outcome.status,
+    )
   return { form: 'grant' as const, result: submission.reply({ resetForm: true }), message: outcome.message, ok: true }
 }
 
@@ -327,7 +332,10 @@ function FeeCapForm({
         errors={fields.exemption.errors}
         selectProps={getSelectProps(fields.exemption)}
         placeholder="Choose"
-        options={FEE_CAP_EXEMPTIONS.map((exemption) => ({ value: exemption, label: FEE_CAP_EXEMPTION_LABELS[exemption] }))}
+        options={FEE_CAP_EXEMPTIONS.map((exemption) => ({
+          value: exemption,
+          label: FEE_CAP_EXEMPTION_LABELS[exemption],
+        }))}
       />
       <TextareaField
         label="Reason for the exemption"
