@@ -84,7 +84,7 @@ export const GrantSubscriptionSchema = z.object({
 export type GrantSubscription = z.infer<typeof GrantSubscriptionSchema>
 
 const FEE_CAP_REASON_MESSAGE =
-  'Give the reason, such as the accreditation certificate or the entity and its registration.'
+  'Give the grounds, such as the accreditation certificate or the entity and its registration.'
 
 /** The admin's two buttons on a customer's page: mark exempt from the fee cap (with a reason), or remove the mark. */
 export const FeeCapExemptionSchema = z.discriminatedUnion('intent', [

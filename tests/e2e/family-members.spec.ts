@@ -118,7 +118,7 @@ test('an admin sees the declared family PANs and marks a customer exempt from th
   await expect(page.getByText('Choose accredited investor or non-individual client.')).toBeVisible()
   await page.getByLabel('Exempt as').selectOption('Non-individual client')
   await page
-    .getByLabel('Reason for the exemption')
+    .getByLabel('Grounds for the exemption')
     .fill('A private trust (PAN AAATT1234Q), trust deed seen on 26-11-2026')
   await expectNoSeriousA11yViolations(page)
   await page.getByRole('button', { name: 'Mark exempt from the fee cap' }).click()

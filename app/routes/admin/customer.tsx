@@ -338,7 +338,7 @@ function FeeCapForm({
         }))}
       />
       <TextareaField
-        label="Reason for the exemption"
+        label="Grounds for the exemption"
         hint="Such as the accreditation certificate's number and validity, or the entity and its registration."
         errors={fields.reason.errors}
         textareaProps={{ ...getTextareaProps(fields.reason), rows: 3, maxLength: FEE_CAP_EXEMPTION_REASON_MAX_LENGTH }}
