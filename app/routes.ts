@@ -14,6 +14,8 @@ export default [
   // A customer's invoices and credit notes; a document's number is its path (INV/2627/000001).
   route('invoices', 'routes/invoices.tsx'),
   route('invoices/:series/:year/:sequence', 'routes/invoice.tsx'),
+  // The PANs of the customer's family, counted together for SEBI's fee cap (docs/regulatory.md).
+  route('family-members', 'routes/family-members.tsx'),
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),
   route('payments/cancel', 'routes/payments.cancel.ts'),

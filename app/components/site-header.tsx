@@ -112,6 +112,9 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
             <Link to="/invoices" className={menuItemClass}>
               Invoices
             </Link>
+            <Link to="/family-members" className={menuItemClass}>
+              Family members
+            </Link>
             {user.isAdmin ? (
               <Link to="/admin" className={menuItemClass}>
                 Admin

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from './fee-cap'
 import { plainText } from './plain-text'
 
 /** Gateway payment states the admin list filters by (manual ones have their own list). */
@@ -86,3 +87,23 @@ export const GrantSubscriptionSchema = z.object({
     .max(GRANT_REASON_MAX_LENGTH, `Keep the reason under ${GRANT_REASON_MAX_LENGTH} characters.`),
 })
 export type GrantSubscription = z.infer<typeof GrantSubscriptionSchema>
+
+const FEE_CAP_REASON_MESSAGE =
+  'Give the grounds, such as the accreditation certificate or the entity and its registration.'
+
+/** The admin's two buttons on a customer's page: mark exempt from the fee cap (with a reason), or remove the mark. */
+export const FeeCapExemptionSchema = z.discriminatedUnion('intent', [
+  z.object({
+    intent: z.literal('fee-cap-exempt'),
+    exemption: z.enum(FEE_CAP_EXEMPTIONS, { error: 'Choose accredited investor or non-individual client.' }),
+    reason: plainText(z.string({ error: FEE_CAP_REASON_MESSAGE }), { multiLine: true })
+      .trim()
+      .min(3, FEE_CAP_REASON_MESSAGE)
+      .max(
+        FEE_CAP_EXEMPTION_REASON_MAX_LENGTH,
+        `Keep the reason under ${FEE_CAP_EXEMPTION_REASON_MAX_LENGTH} characters.`,
+      ),
+  }),
+  z.object({ intent: z.literal('fee-cap-unexempt') }),
+])
+export type FeeCapExemptionChange = z.infer<typeof FeeCapExemptionSchema>

@@ -44,20 +44,28 @@ export function profileDetailsSchema(today: Date) {
       .refine(isCalendarDate, 'Enter a real date of birth.')
       .refine((dob) => dob >= EARLIEST_BIRTH_DATE, 'Enter a real date of birth.')
       .refine((dob) => dob <= latestBirthDate, 'You must be 18 or older to subscribe.'),
-    pan: z
-      .string({ error: 'Enter your PAN.' })
-      .transform((value) => value.trim().toUpperCase())
-      .pipe(
-        z
-          .string()
-          // abort: a malformed PAN gets this one message, not also the fourth-letter one.
-          .regex(/^[A-Z]{5}\d{4}[A-Z]$/, {
-            error: 'Enter your PAN as 5 letters, 4 digits and 1 letter, like ABCPE1234F.',
-            abort: true,
-          })
-          .refine((pan) => pan[3] === 'P', "This is not an individual's PAN: its fourth letter must be P."),
-      ),
+    pan: individualPan('Enter your PAN.'),
   })
+}
+
+/**
+ * The PAN rule (an individual's PAN, stored trimmed and upper-case), for the customer's own and
+ * for their family members' (app/domain/family.ts).
+ */
+export function individualPan(requiredMessage: string, whose = 'your PAN') {
+  return z
+    .string({ error: requiredMessage })
+    .transform((value) => value.trim().toUpperCase())
+    .pipe(
+      z
+        .string()
+        // abort: a malformed PAN gets this one message, not also the fourth-letter one.
+        .regex(/^[A-Z]{5}\d{4}[A-Z]$/, {
+          error: `Enter ${whose} as 5 letters, 4 digits and 1 letter, like ABCPE1234F.`,
+          abort: true,
+        })
+        .refine((pan) => pan[3] === 'P', "This is not an individual's PAN: its fourth letter must be P."),
+    )
 }
 
 /** The wizard's last step: the version of the agreement the customer read and accepts. */
@@ -90,4 +98,9 @@ export function profileStep(user: ProfileFacts): ProfileStep {
   if (!user.panCardKey) return 'pan-card'
   if (!user.agreementAcceptedAt) return 'agreement'
   return 'complete'
+}
+
+/** A second account saving a PAN another account holds (users.pan is unique: docs/regulatory.md). */
+export function panTakenMessage(supportEmail: string): string {
+  return `This PAN is already registered with another account. If it is yours, sign in with that account's mobile number; if not, or you no longer have that number, write to us at ${supportEmail}.`
 }

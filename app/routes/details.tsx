@@ -3,16 +3,20 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
 import { currentAgreement } from '~/content/legal/agreement.server'
 import { termsAndConditions } from '~/content/legal/terms'
+import { FamilyMembersFieldset } from '~/components/family-members-fieldset'
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { Field, FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
+import { detailsWithFamilySchema, familyPansReason } from '~/domain/family'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
 import { AcceptAgreementSchema, profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
 import { acceptAgreement, AGREEMENT_CHANGED_MESSAGE } from '~/server/agreement-signing.server'
 import { requireUser } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
+import { env } from '~/server/env.server'
+import { familyMembersOf } from '~/server/family.server'
 import { readForm } from '~/server/forms.server'
 import { readPanCardUpload } from '~/server/pan-card-image.server'
 import { savePanCard, saveProfileDetails } from '~/server/profile.server'
@@ -35,16 +39,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   const step = profileStep(user)
   if (step === 'complete') throw afterWizard(request)
   const today = new Date()
+  const family = step === 'details' ? await familyMembersOf(user.id) : []
   return {
     step,
     agreement:
       step === 'agreement' ? { version: currentAgreement(businessDetails).version, details: businessDetails } : null,
     latestBirthDate: latestAdultBirthDate(today),
+    familyReason: familyPansReason(env.FEE_CAP_PAISE),
     saved: {
       name: user.name ?? '',
       email: user.email ?? '',
       dob: user.dateOfBirth ? indiaIsoDate(user.dateOfBirth) : '',
       pan: user.pan ?? '',
+      // One empty row to start from; more with "Add a family member".
+      family: family.length ? family : [{ pan: '', relation: '' }],
     },
   }
 }
@@ -77,9 +85,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return profileStep({ ...user, agreementAcceptedAt: new Date() }) === 'complete' ? afterWizard(request) : nextStep
   }
 
-  const submission = parseWithZod(formData, { schema: profileDetailsSchema(new Date()) })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
-  await saveProfileDetails(user.id, submission.value)
+  const submission = parseWithZod(formData, { schema: detailsWithFamilySchema(new Date()) })
+  // No status: "Add a family member" or "Remove" without JavaScript; the page comes back with the rows changed.
+  if (submission.status !== 'success') return data({ result: submission.reply() }, submission.status ? 400 : 200)
+  const saved = await saveProfileDetails(user.id, submission.value.details, submission.value.family)
+  if (!saved.ok) return data({ result: submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }) }, 409)
   return nextStep
 }
 
@@ -93,6 +103,7 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
         {step === 'details' ? (
           <DetailsStep
             latestBirthDate={loaderData.latestBirthDate}
+            familyReason={loaderData.familyReason}
             saved={loaderData.saved}
             lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
           />
@@ -111,19 +122,22 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
 
 function DetailsStep({
   latestBirthDate,
+  familyReason,
   saved,
   lastResult,
 }: {
   latestBirthDate: string
+  familyReason: string
   saved: Route.ComponentProps['loaderData']['saved']
   lastResult: SubmissionResult<string[]> | undefined
 }) {
   const pending = useIsPending()
-  const schema = profileDetailsSchema(new Date())
+  const schema = detailsWithFamilySchema(new Date())
   const [form, fields] = useForm({
     lastResult,
     defaultValue: saved,
-    constraint: getZodConstraint(schema),
+    // The details' constraints (required, lengths); getZodConstraint cannot read the family rows' transform.
+    constraint: getZodConstraint(profileDetailsSchema(new Date())),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
@@ -135,6 +149,8 @@ function DetailsStep({
   }
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
+      {/* Enter in a field submits with the form's first button: this one saves, not "Remove". */}
+      <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
       {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
       <Field
         label="Name"
@@ -172,6 +188,7 @@ function DetailsStep({
           onInput: transformCase('upper'),
         }}
       />
+      <FamilyMembersFieldset form={form} field={fields.family} reason={familyReason} />
       <StatusButton status={pending ? 'pending' : 'idle'}>Save and continue</StatusButton>
     </Form>
   )

@@ -1,6 +1,12 @@
-import { CUSTOMER_SEARCH_LIMIT, CUSTOMER_SEARCH_MIN_LENGTH, type GrantSubscription } from '~/domain/admin'
+import {
+  CUSTOMER_SEARCH_LIMIT,
+  CUSTOMER_SEARCH_MIN_LENGTH,
+  type FeeCapExemptionChange,
+  type GrantSubscription,
+} from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
+import { FEE_CAP_EXEMPTION_LABELS } from '~/domain/fee-cap'
 import { profileStep } from '~/domain/profile'
 import { isUuid } from '~/domain/uuid'
 import type { Prisma } from '~/generated/prisma/client'
@@ -50,6 +56,9 @@ export async function customerForAdmin(userId: string) {
       panCardKey: true,
       agreementAcceptedAt: true,
       agreementVersion: true,
+      feeCapExemption: true,
+      feeCapExemptionReason: true,
+      familyMembers: { orderBy: [{ createdAt: 'asc' }, { pan: 'asc' }], select: { pan: true, relation: true } },
       payments: {
         orderBy: { createdAt: 'desc' },
         select: {
@@ -107,6 +116,58 @@ export async function panCardKeyForAdmin(adminId: string, userId: string): Promi
     }),
   )
   return user.panCardKey
+}
+
+export type FeeCapExemptionOutcome = { ok: true; message: string } | { ok: false; status: 404; message: string }
+
+/**
+ * Marks a customer as outside SEBI's family fee cap (an accredited investor or a non-individual
+ * client), with the reason, or removes the mark; audited with before and after in the same
+ * transaction, the user's row locked so two admins' changes come one after the other.
+ */
+export async function setFeeCapExemption(
+  actorId: string,
+  userId: string,
+  change: FeeCapExemptionChange,
+  now = new Date(),
+): Promise<FeeCapExemptionOutcome> {
+  if (!isUuid(userId)) return { ok: false, status: 404, message: 'That customer does not exist.' }
+  const after =
+    change.intent === 'fee-cap-exempt'
+      ? { exemption: change.exemption, reason: change.reason }
+      : { exemption: null, reason: null }
+  const found = await prisma.$transaction(async (tx) => {
+    const [user] = await tx.$queryRaw<{ exemption: string | null; reason: string | null }[]>`
+      SELECT "fee_cap_exemption"::text AS "exemption", "fee_cap_exemption_reason" AS "reason"
+      FROM "users" WHERE "id" = ${userId}::uuid FOR UPDATE`
+    if (!user) return false
+    await tx.user.update({
+      where: { id: userId },
+      data: { feeCapExemption: after.exemption, feeCapExemptionReason: after.reason },
+    })
+    await recordAudit(
+      tx,
+      {
+        actorId,
+        action:
+          change.intent === 'fee-cap-exempt' ? 'customer.fee-cap-exemption.set' : 'customer.fee-cap-exemption.remove',
+        subjectType: 'User',
+        subjectId: userId,
+        before: { exemption: user.exemption, reason: user.reason },
+        after,
+      },
+      now,
+    )
+    return true
+  })
+  if (!found) return { ok: false, status: 404, message: 'That customer does not exist.' }
+  return {
+    ok: true,
+    message:
+      change.intent === 'fee-cap-exempt'
+        ? `Marked exempt from the fee cap: ${FEE_CAP_EXEMPTION_LABELS[change.exemption]}.`
+        : 'The fee cap applies to this customer again.',
+  }
 }
 
 export type GrantOutcome = { ok: true; message: string } | { ok: false; status: 404; message: string }

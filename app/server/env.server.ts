@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FEE_CAP_WINDOWS, SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
 import { isDemoOpenToNetwork } from './listen-host.server'
 
 const flag = z
@@ -89,6 +90,16 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   MANUAL_OPEN_CLAIMS_MAX: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100).default(3),
+  /** SEBI's yearly fee cap per family, in paise (Rs 1,51,000 unless SEBI changes it). */
+  FEE_CAP_PAISE: z.coerce
+    .number({ error: 'must be a whole number of paise, such as 15100000 for Rs 1,51,000' })
+    .int('must be a whole number of paise, such as 15100000 for Rs 1,51,000')
+    .min(1, 'must be a whole number of paise, such as 15100000 for Rs 1,51,000')
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(SEBI_FEE_CAP_PAISE),
+  FEE_CAP_WINDOW: z
+    .enum(FEE_CAP_WINDOWS, { error: `must be ${FEE_CAP_WINDOWS.join(' or ')}` })
+    .default('rolling-12-months'),
 })
 
 /** S3-compatible storage is configured with all of these or none of them. */

@@ -4,7 +4,7 @@ import { DEMO_SERVICES } from '../../prisma/seed'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
 import { withE2eDatabase } from './database'
-import { ASHA_RAO, uniqueMobile } from '../support/sample-customer'
+import { ASHA_RAO, uniqueMobile, uniquePan } from '../support/sample-customer'
 import { expect, signInContext, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
@@ -13,7 +13,10 @@ const CLAIMED_SERVICE = DEMO_SERVICES[0]
 /** `page` signed in as a customer with a complete profile and an e-mail address of their own (the tests read their mail). */
 async function customerWithProfile(page: Page) {
   const email = `asha${uniqueMobile()}@example.in`
-  const { phone } = await signInContext(page.context(), { completeProfile: true, details: { ...ASHA_RAO, email } })
+  const { phone } = await signInContext(page.context(), {
+    completeProfile: true,
+    details: { ...ASHA_RAO, email, pan: uniquePan() },
+  })
   return { phone, email }
 }
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import { expect, type APIRequestContext, type APIResponse, type request as playwrightRequest } from '@playwright/test'
-import { ASHA_RAO, PNG_1X1 } from '../support/sample-customer'
+import { ASHA_RAO, PNG_1X1, uniquePan } from '../support/sample-customer'
 import type { SignedInUserOptions } from '../support/sessions'
 import { createSignedInUser } from './fixtures'
 import { latestCode } from './sign-in-helpers'
@@ -86,7 +86,8 @@ export const PROFILE_DETAILS = ASHA_RAO
 
 /** The wizard's three steps through the API: details, PAN card, agreement. */
 export async function completeProfileThroughApi(api: APIRequestContext, xsrf: Record<string, string>): Promise<void> {
-  expect((await api.post('/api/v1/users/set-details', { headers: xsrf, data: PROFILE_DETAILS })).status()).toBe(200)
+  const details = { ...PROFILE_DETAILS, pan: uniquePan() }
+  expect((await api.post('/api/v1/users/set-details', { headers: xsrf, data: details })).status()).toBe(200)
   const card = await api.post('/api/v1/users/set-pancard', {
     headers: xsrf,
     multipart: { pancard: { name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 } },

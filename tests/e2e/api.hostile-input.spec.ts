@@ -301,6 +301,51 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_A_FORM,
     },
   ],
+  'routes/family-members.tsx': [
+    { what: 'a visitor is sent to sign in', url: '/family-members', status: 302, location: /^\/auth/ },
+    {
+      what: 'NUL in a family member’s PAN',
+      as: 'complete',
+      method: 'POST',
+      url: '/family-members',
+      form: { 'family[0].pan': `BCDPF${NUL}345G`, 'family[0].relation': 'SPOUSE' },
+      status: 400,
+      says: /control characters|5 letters, 4 digits/i,
+    },
+    {
+      what: 'a relation that is not one of the three',
+      as: 'complete',
+      method: 'POST',
+      url: '/family-members',
+      form: { 'family[0].pan': 'BCDPF2345G', 'family[0].relation': 'FRIEND' },
+      status: 400,
+      says: 'Choose how this person is related to you.',
+    },
+    {
+      what: 'eleven family members',
+      as: 'complete',
+      method: 'POST',
+      url: '/family-members',
+      form: Object.fromEntries(
+        Array.from({ length: 11 }, (_, index) => [
+          [`family[${index}].pan`, `BCDPF${String(index).padStart(4, '0')}G`],
+          [`family[${index}].relation`, 'CHILD'],
+        ]).flat(),
+      ),
+      status: 400,
+      says: 'List at most 10 family members.',
+    },
+    {
+      what: 'JSON instead of a form',
+      as: 'complete',
+      method: 'POST',
+      url: '/family-members',
+      body: '{}',
+      headers: JSON_BODY,
+      status: 400,
+      says: NOT_A_FORM,
+    },
+  ],
   'routes/payments.callback.ts': [
     {
       what: 'a forged signature',

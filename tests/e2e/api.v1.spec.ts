@@ -12,7 +12,7 @@ import {
   sandboxPay,
   type ServiceEntry,
 } from './api-client'
-import { latestCode, uniqueMobile } from './sign-in-helpers'
+import { latestCode, uniqueMobile, uniquePan } from './sign-in-helpers'
 
 const MS_PER_DAY = 24 * 60 * 60_000
 /** docs/api.md: JSON bodies above this are refused with 413. */
@@ -64,14 +64,15 @@ test('the whole customer journey through the API alone, as the existing client d
     data: { currentUser: { name: null, email: null, dob: null, pan: null, pancard: null, agreement: false } },
   })
 
-  // The profile wizard's three steps.
+  // The profile wizard's three steps (a PAN no other account has: one account per PAN).
+  const pan = uniquePan()
   const details = await api.post('/api/v1/users/set-details', {
     headers: xsrf,
-    data: { ...PROFILE_DETAILS, email: 'Asha@Example.in', pan: 'abcpe1234f' },
+    data: { ...PROFILE_DETAILS, email: 'Asha@Example.in', pan: pan.toLowerCase() },
   })
   expect(await json(details)).toEqual({
     message: 'Details saved.',
-    data: { details: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' } },
+    data: { details: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan } },
   })
   const card = await api.post('/api/v1/users/set-pancard', {
     headers: xsrf,
@@ -92,7 +93,7 @@ test('the whole customer journey through the API alone, as the existing client d
     name: 'asha rao',
     email: 'asha@example.in',
     dob: '2001-05-17',
-    pan: 'ABCPE1234F',
+    pan,
     pancard: '/details/pan-card',
     agreement: true,
   })

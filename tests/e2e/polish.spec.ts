@@ -90,7 +90,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     await page.goto('/details')
     await fillProfileDetails(page, { ...ASHA_RAO, pan: 'AB12' })
     const name = page.getByLabel('Name')
-    const pan = page.getByLabel('PAN')
+    const pan = page.getByLabel('PAN', { exact: true })
     const [red, green, blue] = await borderColour(name)
     // Valid: the grey border.
     expect(red).toBeLessThan(230)

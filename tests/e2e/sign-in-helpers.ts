@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { expect, type APIRequestContext, type Page } from '@playwright/test'
-import { ASHA_RAO, PNG_1X1, uniqueMobile } from '../support/sample-customer'
+import { ASHA_RAO, PNG_1X1, uniqueMobile, uniquePan } from '../support/sample-customer'
 
-export { PNG_1X1, uniqueMobile }
+export { PNG_1X1, uniqueMobile, uniquePan }
 
 /**
  * Every test appears to come from its own address (the server trusts X-Forwarded-For from loopback),
@@ -51,12 +51,12 @@ export async function fillProfileDetails(
   await page.getByLabel('Name').fill(details.name)
   await page.getByLabel('E-mail').fill(details.email)
   await page.getByLabel('Date of birth').fill(details.dob)
-  await page.getByLabel('PAN').fill(details.pan)
+  await page.getByLabel('PAN', { exact: true }).fill(details.pan)
 }
 
-/** Step 1 of /details with valid details (Asha Rao's, at `email`), through to step 2. */
+/** Step 1 of /details with valid details (Asha Rao's, at `email`, with a PAN of its own), through to step 2. */
 export async function completeDetailsStep(page: Page, email = ASHA_RAO.email) {
-  await fillProfileDetails(page, { ...ASHA_RAO, email })
+  await fillProfileDetails(page, { ...ASHA_RAO, email, pan: uniquePan() })
   await page.getByRole('button', { name: 'Save and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
 }

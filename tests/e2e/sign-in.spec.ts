@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
-import { fillProfileDetails, latestCode, signIn, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
+import { fillProfileDetails, latestCode, signIn, uniqueMobile, uniquePan, useOwnClientAddress } from './sign-in-helpers'
 
 // Every test here signs in through /auth, its code sent by the job queue to the dev outbox.
 test.describe.configure({ timeout: 120_000 })
@@ -121,7 +121,7 @@ test('the details step shows each error next to its field and keeps what was typ
   await expect(page.getByLabel('Name')).toHaveValue(javaScript ? 'asha rao' : 'Asha Rao')
   await expect(page.getByLabel('E-mail')).toHaveAttribute('aria-invalid', 'true')
   await expect(page.getByLabel('E-mail')).toHaveValue('asha@example')
-  await expect(page.getByLabel('PAN')).toHaveValue(javaScript ? 'ABCDE1234F' : 'abcde1234f')
+  await expect(page.getByLabel('PAN', { exact: true })).toHaveValue(javaScript ? 'ABCDE1234F' : 'abcde1234f')
 })
 
 test('the details step refuses someone under 18', async ({ page, request }) => {
@@ -153,7 +153,7 @@ test('the wizard resumes at the details step when left before it, then at the PA
   await expect(page.getByRole('heading', { name: 'Step 1 of 3: Your details' })).toBeVisible()
   await expect(page.getByLabel('Name')).toHaveValue('')
 
-  await fillProfileDetails(page, { name: 'Asha Rao', email: 'Asha@Example.in', dob: '2001-05-17', pan: 'abcpe1234f' })
+  await fillProfileDetails(page, { name: 'Asha Rao', email: 'Asha@Example.in', dob: '2001-05-17', pan: uniquePan() })
   await page.getByRole('button', { name: 'Save and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
   await page.goto('/services')

@@ -10,6 +10,7 @@ import { prisma } from '~/server/db.server'
 import { createSession } from '~/server/session.server'
 import { cartItemOf, createPaymentRow, createService } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
+import { uniquePan } from '../support/sample-customer'
 import { formRequest, getRequest, routeArgs } from '../support/route-requests'
 
 async function person(role: 'ADMIN' | 'CUSTOMER' = 'CUSTOMER') {
@@ -20,7 +21,7 @@ async function person(role: 'ADMIN' | 'CUSTOMER' = 'CUSTOMER') {
       role,
       name: `meera ${digits}`,
       email: `meera${digits}@example.in`,
-      pan: `ABCPM${digits.slice(0, 4)}K`,
+      pan: uniquePan(),
       dateOfBirth: new Date('1990-04-01T00:00:00Z'),
     },
   })

@@ -8,7 +8,7 @@ import { stopJobs } from '~/server/queue.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
 import { createService } from '../support/payment-fixtures'
 import { formRequest, getRequest, routeArgs } from '../support/route-requests'
-import { ASHA_RAO } from '../support/sample-customer'
+import { ASHA_RAO, uniquePan } from '../support/sample-customer'
 import { signedInUser } from '../support/sessions'
 
 afterAll(() => stopJobs())
@@ -18,7 +18,7 @@ type Handler = (args: { request: Request; params: object; context: object }) => 
 const call = (handler: Handler, request: Request) => handler(routeArgs(request))
 
 async function claim() {
-  const { userId } = await signedInUser({ role: 'CUSTOMER', details: ASHA_RAO })
+  const { userId } = await signedInUser({ role: 'CUSTOMER', details: { ...ASHA_RAO, pan: uniquePan() } })
   const service = await createService('Equity', 299_900, 30)
   return (await createManualPayment(userId, [service.id], { utr: 'UTR42' })).paymentId
 }
@@ -32,7 +32,7 @@ const loaders: [string, Handler, string][] = [
 
 describe('the admin console is invisible to anyone but an ADMIN', () => {
   it.each(loaders)('the %s loader answers 404 without a session and for a customer', async (_name, loader, path) => {
-    const { cookie } = await signedInUser({ role: 'CUSTOMER', details: ASHA_RAO })
+    const { cookie } = await signedInUser({ role: 'CUSTOMER', details: { ...ASHA_RAO, pan: uniquePan() } })
     await expect(call(loader, getRequest(path))).rejects.toMatchObject({ data: 'Not Found', init: { status: 404 } })
     await expect(call(loader, getRequest(path, cookie))).rejects.toMatchObject({
       data: 'Not Found',
@@ -47,7 +47,7 @@ describe('the admin console is invisible to anyone but an ADMIN', () => {
     'the payments action (%s) answers 404 without a session and for a customer, and changes nothing',
     async (intent, extra) => {
       const paymentId = await claim()
-      const { cookie } = await signedInUser({ role: 'CUSTOMER', details: ASHA_RAO })
+      const { cookie } = await signedInUser({ role: 'CUSTOMER', details: { ...ASHA_RAO, pan: uniquePan() } })
       const fields = { intent, paymentId, ...extra }
       await expect(call(paymentsAction as Handler, formRequest('/admin/payments', fields))).rejects.toMatchObject({
         init: { status: 404 },
@@ -66,7 +66,7 @@ describe('the admin console is invisible to anyone but an ADMIN', () => {
 
   it('lets an admin in: /admin redirects to the payments page, which lists the pending claim', async () => {
     const paymentId = await claim()
-    const { cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
+    const { cookie } = await signedInUser({ role: 'ADMIN', details: { ...ASHA_RAO, pan: uniquePan() } })
     const redirect = (await call(indexLoader as Handler, getRequest('/admin', cookie))) as Response
     expect(redirect.status).toBe(302)
     expect(redirect.headers.get('Location')).toBe('/admin/payments')
@@ -91,7 +91,7 @@ describe('the payments action for an admin', () => {
     vi.spyOn(console, 'info').mockImplementation(() => {})
     vi.spyOn(console, 'log').mockImplementation(() => {})
     const paymentId = await claim()
-    const { userId, cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
+    const { userId, cookie } = await signedInUser({ role: 'ADMIN', details: { ...ASHA_RAO, pan: uniquePan() } })
     const result = (await call(
       paymentsAction as Handler,
       formRequest('/admin/payments', { intent: 'confirm', paymentId, confirmed: 'yes' }, cookie),
@@ -108,7 +108,7 @@ describe('the payments action for an admin', () => {
 
   it('asks "are you sure?" before confirming: a first Confirm changes nothing', async () => {
     const paymentId = await claim()
-    const { cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
+    const { cookie } = await signedInUser({ role: 'ADMIN', details: { ...ASHA_RAO, pan: uniquePan() } })
     const result = (await call(
       paymentsAction as Handler,
       formRequest('/admin/payments', { intent: 'confirm', paymentId }, cookie),
@@ -126,7 +126,7 @@ describe('the payments action for an admin', () => {
 
   it('asks for a reason before rejecting, keeping the claim pending', async () => {
     const paymentId = await claim()
-    const { cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
+    const { cookie } = await signedInUser({ role: 'ADMIN', details: { ...ASHA_RAO, pan: uniquePan() } })
     const result = (await call(
       paymentsAction as Handler,
       formRequest('/admin/payments', { intent: 'reject', paymentId, reason: ' ' }, cookie),
@@ -147,7 +147,7 @@ describe('the payments action for an admin', () => {
   it('rejects with a reason, and answers 409 to a second reject', async () => {
     vi.spyOn(console, 'log').mockImplementation(() => {})
     const paymentId = await claim()
-    const { cookie } = await signedInUser({ role: 'ADMIN', details: ASHA_RAO })
+    const { cookie } = await signedInUser({ role: 'ADMIN', details: { ...ASHA_RAO, pan: uniquePan() } })
     const fields = { intent: 'reject', paymentId, reason: 'No transfer with this UTR' }
     const first = (await call(paymentsAction as Handler, formRequest('/admin/payments', fields, cookie))) as {
       init: { status: number }

@@ -14,6 +14,7 @@ import * as cancelRoute from '~/routes/payments.cancel'
 import { prisma } from '~/server/db.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 import { formRequest, getRequest, jsonRequest } from '../support/route-requests'
+import { uniquePan } from '../support/sample-customer'
 import { signedInUser } from '../support/sessions'
 
 // Postgres refuses NUL in text, so a NUL that reaches a query is a 500; the other control
@@ -280,7 +281,7 @@ describe('a redirectTo that is not plain ASCII', () => {
         data: {
           name: profile.name,
           email: profile.email,
-          pan: profile.pan,
+          pan: uniquePan(),
           dateOfBirth: new Date('2001-05-17'),
           panCardKey: 'k',
           agreementAcceptedAt: new Date(),

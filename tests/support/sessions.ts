@@ -6,7 +6,7 @@ import { businessDetails } from '~/server/business.server'
 import { prisma } from '~/server/db.server'
 import { savePanCard, saveProfileDetails } from '~/server/profile.server'
 import { createSession } from '~/server/session.server'
-import { ASHA_RAO, PNG_1X1, uniqueMobile } from './sample-customer'
+import { ASHA_RAO, PNG_1X1, uniqueMobile, uniquePan } from './sample-customer'
 
 // People signed in without the SMS outbox, through the functions the sign-in and the profile
 // wizard call: for the integration tests, and for the end-to-end fixtures (tests/e2e/fixtures.ts),
@@ -24,7 +24,7 @@ export type SignedInUserOptions = {
   role?: Role
   /** The three steps of the profile wizard done: details, PAN card (stored), agreement. */
   completeProfile?: boolean
-  /** Step one's details; `completeProfile` uses Asha Rao's unless given. */
+  /** Step one's details; `completeProfile` uses Asha Rao's (with a PAN of its own: one account per PAN) unless given. */
   details?: typeof ASHA_RAO
 }
 
@@ -35,12 +35,15 @@ export type SignedInUserOptions = {
 export async function signedInUser({
   role = 'CUSTOMER',
   completeProfile = false,
-  details = completeProfile ? ASHA_RAO : undefined,
+  details = completeProfile ? { ...ASHA_RAO, pan: uniquePan() } : undefined,
 }: SignedInUserOptions = {}): Promise<SignedInUser> {
   const phone = `+91${uniqueMobile()}`
   const user = await prisma.user.create({ data: { phone, role }, select: { id: true, panCardKey: true } })
   // Through the wizard's schema, which stores the name and e-mail in lower case.
-  if (details) await saveProfileDetails(user.id, profileDetailsSchema(new Date()).parse(details))
+  if (details) {
+    const saved = await saveProfileDetails(user.id, profileDetailsSchema(new Date()).parse(details))
+    if (!saved.ok) throw new Error(`signedInUser: ${saved.message}`)
+  }
   if (completeProfile) {
     await savePanCard(user, {
       ok: true,

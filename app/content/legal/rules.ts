@@ -4,12 +4,15 @@
  * footer's JavaScript, loaded on every page, does not carry them.
  */
 
+import { SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
+import { formatRupees } from '~/domain/money'
+
 /** Where physical complaints to SEBI go (investor charter, June 2025). */
 export const SEBI_OIAE_ADDRESS =
   'Office of Investor Assistance and Education, Securities and Exchange Board of India, SEBI Bhavan, Plot No. C4-A, G Block, Bandra-Kurla Complex, Bandra (East), Mumbai 400 051'
 
 /** Maximum fee per family of an individual or HUF client, per year, excluding statutory charges (January 2025). */
-export const FEE_CAP_PER_FAMILY_PER_YEAR = 'Rs. 1,51,000'
+export const FEE_CAP_PER_FAMILY_PER_YEAR = `Rs. ${formatRupees(SEBI_FEE_CAP_PAISE)}`
 
 /** Investor charter of June 2025 and SCORES 2.0 (the 2024 site's "20 days" and "30 days" predate them). */
 export const GRIEVANCE_RESOLUTION_DAYS = 21

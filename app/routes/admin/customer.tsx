@@ -3,12 +3,19 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, SelectField, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
-import { GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
+import { FeeCapExemptionSchema, GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
+import { FAMILY_RELATION_LABELS } from '~/domain/family'
+import { FEE_CAP_EXEMPTION_LABELS, FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from '~/domain/fee-cap'
 import { formatRupees } from '~/domain/money'
 import { taxDocumentHref } from '~/domain/tax-documents'
 import { requireAdmin } from '~/server/admin.server'
-import { customerForAdmin, grantableServices, grantSubscriptionAsAdmin } from '~/server/admin-customers.server'
+import {
+  customerForAdmin,
+  grantableServices,
+  grantSubscriptionAsAdmin,
+  setFeeCapExemption,
+} from '~/server/admin-customers.server'
 import { readForm } from '~/server/forms.server'
 import type { Route } from './+types/customer'
 
@@ -43,6 +50,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         ? { version: customer.agreementVersion, acceptedAt: formatIndiaDateTime(customer.agreementAcceptedAt) }
         : null,
       profileStatus: PROFILE_STEP_LABELS[customer.profileStep],
+      feeCap: customer.feeCapExemption
+        ? { exemption: FEE_CAP_EXEMPTION_LABELS[customer.feeCapExemption], reason: customer.feeCapExemptionReason }
+        : null,
+      family: customer.familyMembers.map((member) => ({
+        pan: member.pan,
+        relation: FAMILY_RELATION_LABELS[member.relation],
+      })),
     },
     payments: customer.payments.map((payment) => ({
       id: payment.id,
@@ -69,14 +83,34 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-/** Grant a complimentary or corrective subscription, with a reason. */
+/** Grant a complimentary or corrective subscription, with a reason; or mark the customer exempt from the fee cap, or not. */
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const submission = parseWithZod(await readForm(request), { schema: GrantSubscriptionSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply(), message: null, ok: false }, 400)
+  const formData = await readForm(request)
+  if (String(formData.get('intent')).startsWith('fee-cap-')) {
+    const submission = parseWithZod(formData, { schema: FeeCapExemptionSchema })
+    if (submission.status !== 'success')
+      return data({ form: 'fee-cap' as const, result: submission.reply(), message: null, ok: false }, 400)
+    const outcome = await setFeeCapExemption(admin.id, params.userId, submission.value)
+    if (!outcome.ok)
+      return data({ form: 'fee-cap' as const, result: submission.reply(), message: outcome.message, ok: false }, 404)
+    return {
+      form: 'fee-cap' as const,
+      result: submission.reply({ resetForm: true }),
+      message: outcome.message,
+      ok: true,
+    }
+  }
+  const submission = parseWithZod(formData, { schema: GrantSubscriptionSchema })
+  if (submission.status !== 'success')
+    return data({ form: 'grant' as const, result: submission.reply(), message: null, ok: false }, 400)
   const outcome = await grantSubscriptionAsAdmin(admin.id, params.userId, submission.value)
-  if (!outcome.ok) return data({ result: submission.reply(), message: outcome.message, ok: false }, outcome.status)
-  return { result: submission.reply({ resetForm: true }), message: outcome.message, ok: true }
+  if (!outcome.ok)
+    return data(
+      { form: 'grant' as const, result: submission.reply(), message: outcome.message, ok: false },
+      outcome.status,
+    )
+  return { form: 'grant' as const, result: submission.reply({ resetForm: true }), message: outcome.message, ok: true }
 }
 
 export default function AdminCustomer({ loaderData, actionData }: Route.ComponentProps) {
@@ -110,6 +144,20 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
               ? `Version ${customer.agreement.version ?? 'unknown'}, accepted ${customer.agreement.acceptedAt}`
               : 'Not accepted'}
           </dd>
+          <dt className="font-medium">Family members' PANs</dt>
+          <dd>
+            {customer.family.length ? (
+              <ul>
+                {customer.family.map((member) => (
+                  <li key={member.pan}>
+                    {member.pan} ({member.relation})
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              'None declared'
+            )}
+          </dd>
           <dt className="font-medium">PAN card</dt>
           <dd>
             {customer.hasPanCard ? (
@@ -126,6 +174,13 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             )}
           </dd>
         </dl>
+      </section>
+
+      <section aria-labelledby="fee-cap-heading" className="mt-8 max-w-xl">
+        <h2 id="fee-cap-heading" className="text-xl font-semibold">
+          Fee cap
+        </h2>
+        <FeeCapForm feeCap={customer.feeCap} answer={actionData?.form === 'fee-cap' ? actionData : undefined} />
       </section>
 
       <section aria-labelledby="subscriptions-heading" className="mt-8">
@@ -158,7 +213,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           Complimentary or corrective, without a payment. It follows on from a running subscription to the same service;
           the customer is e-mailed and the grant is audited with its reason.
         </p>
-        <GrantForm services={services} answer={actionData} />
+        <GrantForm services={services} answer={actionData?.form === 'grant' ? actionData : undefined} />
       </section>
 
       <section aria-labelledby="payments-heading" className="mt-8">
@@ -208,7 +263,7 @@ function GrantForm({
   answer,
 }: {
   services: Route.ComponentProps['loaderData']['services']
-  answer: Route.ComponentProps['actionData']
+  answer: Extract<Route.ComponentProps['actionData'], { form: 'grant' }> | undefined
 }) {
   const pending = useIsPending()
   const [form, fields] = useForm({
@@ -244,6 +299,66 @@ function GrantForm({
         textareaProps={{ ...getTextareaProps(fields.reason), rows: 3, maxLength: GRANT_REASON_MAX_LENGTH }}
       />
       <StatusButton status={pending ? 'pending' : answer?.ok ? 'success' : 'idle'}>Grant subscription</StatusButton>
+    </Form>
+  )
+}
+
+function FeeCapForm({
+  feeCap,
+  answer,
+}: {
+  feeCap: Route.ComponentProps['loaderData']['customer']['feeCap']
+  answer: Extract<Route.ComponentProps['actionData'], { form: 'fee-cap' }> | undefined
+}) {
+  const pending = useIsPending()
+  const [form, fields] = useForm({
+    id: 'fee-cap',
+    lastResult: answer?.result,
+    defaultValue: { exemption: '', reason: '' },
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: FeeCapExemptionSchema }),
+  })
+  const message = answer?.message ? (
+    <FormMessage tone={answer.ok ? 'success' : 'error'}>{answer.message}</FormMessage>
+  ) : null
+  if (feeCap)
+    return (
+      <Form method="post" preventScrollReset className="mt-2 space-y-3">
+        {message}
+        <p>
+          Exempt: {feeCap.exemption}. Reason: {feeCap.reason}
+        </p>
+        <StatusButton name="intent" value="fee-cap-unexempt" variant="secondary" status={pending ? 'pending' : 'idle'}>
+          Remove the exemption
+        </StatusButton>
+      </Form>
+    )
+  return (
+    <Form method="post" {...getFormProps(form)} preventScrollReset className="mt-2 space-y-4">
+      {message}
+      <p className="text-sm text-gray-700 dark:text-gray-300">
+        SEBI&apos;s yearly fee cap per family applies to individual and HUF clients. Accredited investors and
+        non-individual clients are outside it: mark them here, with the evidence. The change is audited.
+      </p>
+      <input type="hidden" name="intent" value="fee-cap-exempt" />
+      <SelectField
+        label="Exempt as"
+        errors={fields.exemption.errors}
+        selectProps={getSelectProps(fields.exemption)}
+        placeholder="Choose"
+        options={FEE_CAP_EXEMPTIONS.map((exemption) => ({
+          value: exemption,
+          label: FEE_CAP_EXEMPTION_LABELS[exemption],
+        }))}
+      />
+      <TextareaField
+        label="Grounds for the exemption"
+        hint="Such as the accreditation certificate's number and validity, or the entity and its registration."
+        errors={fields.reason.errors}
+        textareaProps={{ ...getTextareaProps(fields.reason), rows: 3, maxLength: FEE_CAP_EXEMPTION_REASON_MAX_LENGTH }}
+      />
+      <StatusButton status={pending ? 'pending' : 'idle'}>Mark exempt from the fee cap</StatusButton>
     </Form>
   )
 }

@@ -1,5 +1,5 @@
 import { profileDetailsSchema } from '~/domain/profile'
-import { apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
+import { apiError, apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
 import { saveProfileDetails } from '~/server/profile.server'
 import type { Route } from './+types/users.set-details'
 
@@ -8,6 +8,7 @@ export const loader = postOnly
 export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   const user = await requireApiUser(request)
   const details = await readJsonBody(request, profileDetailsSchema(new Date()))
-  await saveProfileDetails(user.id, details)
+  const saved = await saveProfileDetails(user.id, details)
+  if (!saved.ok) return apiError(409, saved.message, { errors: { [saved.field]: [saved.message] } })
   return Response.json({ message: 'Details saved.', data: { details } })
 })
