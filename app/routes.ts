@@ -11,6 +11,7 @@ export default [
   route('services', 'routes/services.tsx'),
   route('pay', 'routes/pay.tsx'),
   route('subscriptions', 'routes/subscriptions.tsx'),
+  route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),
   route('payments/cancel', 'routes/payments.cancel.ts'),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MS_PER_DAY } from './dates'
 import { UtrSchema } from './bank-reference'
+import { formatRupees } from './money'
 
 // What ending a subscription gives back (docs/payments.md, "Refunds"). Pure: the server module
 // (app/server/payments/refunds.server.ts) reads the rows and writes the refund.
@@ -109,3 +110,23 @@ export const StopAllServicesFormSchema = z.object({
   effectiveFrom: z.string({ error: 'Choose the date' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose the date'),
   reason: z.string({ error: 'Give a reason' }).trim().min(3, 'Give a reason').max(500, 'At most 500 characters'),
 })
+
+/** The flash after ending: what ended and how much comes back, and how. */
+export function subscriptionEndedFlash(ended: {
+  serviceName: string
+  refunds: { amountPaise: number; status: 'DUE' | 'PENDING' }[]
+}): { tone: 'success'; message: string; details?: string[] } {
+  const total = ended.refunds.reduce((sum, refund) => sum + refund.amountPaise, 0)
+  if (total === 0)
+    return { tone: 'success', message: `Your subscription to ${ended.serviceName} has ended. No refund is due.` }
+  const details = ended.refunds.map((refund) =>
+    refund.status === 'PENDING'
+      ? `Rs. ${formatRupees(refund.amountPaise)} back to the card or UPI account you paid with, in 5 to 7 working days`
+      : `Rs. ${formatRupees(refund.amountPaise)} by bank transfer to the account you gave, within 7 working days`,
+  )
+  return {
+    tone: 'success',
+    message: `Your subscription to ${ended.serviceName} has ended. We are refunding Rs. ${formatRupees(total)}.`,
+    details,
+  }
+}
