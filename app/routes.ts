@@ -30,9 +30,12 @@ export default [
       route('complaint-board/:month', 'routes/admin/complaint-board-month.tsx'),
       route('export', 'routes/admin/export.tsx'),
       route('audit', 'routes/admin/audit.tsx'),
+      route('refunds', 'routes/admin/refunds.tsx'),
+      route('stop-services', 'routes/admin/stop-services.tsx'),
     ]),
     route('export.csv', 'routes/admin/export-csv.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),
+    route('customers/:userId/end-subscription', 'routes/admin/customer-end-subscription.ts'),
   ]),
   // Demo mode and tests only (the outbox, the sandbox gateway's stand-ins); 404 in a deployment.
   ...demoRoutes(),
