@@ -122,7 +122,7 @@ export function subscriptionEndedFlash(ended: {
   const details = ended.refunds.map((refund) =>
     refund.status === 'PENDING'
       ? `Rs. ${formatRupees(refund.amountPaise)} back to the card or UPI account you paid with, in 5 to 7 working days`
-      : `Rs. ${formatRupees(refund.amountPaise)} by bank transfer to the account you gave, within 7 working days`,
+      : `Rs. ${formatRupees(refund.amountPaise)} by bank transfer to the account you gave, within 30 days`,
   )
   return {
     tone: 'success',

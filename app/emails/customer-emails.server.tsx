@@ -91,7 +91,7 @@ export function subscriptionEndedEmail(
   const total = ended.refunds.reduce((sum, refund) => sum + refund.amountPaise, 0)
   const refundLines = ended.refunds.map(
     (refund) =>
-      `Rs. ${formatRupees(refund.amountPaise)} ${refund.byBankTransfer ? 'by bank transfer to the account you gave, within 7 working days' : 'to the card or UPI account you paid with, in 5 to 7 working days'} (credit note ${refund.creditNote})`,
+      `Rs. ${formatRupees(refund.amountPaise)} ${refund.byBankTransfer ? 'by bank transfer to the account you gave, within 30 days' : 'to the card or UPI account you paid with, in 5 to 7 working days'} (credit note ${refund.creditNote})`,
   )
   return renderEmail(
     {
