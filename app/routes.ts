@@ -16,6 +16,7 @@ export default [
   route('invoices/:series/:year/:sequence', 'routes/invoice.tsx'),
   // The PANs of the customer's family, counted together for SEBI's fee cap (docs/regulatory.md).
   route('family-members', 'routes/family-members.tsx'),
+  route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),
   route('payments/cancel', 'routes/payments.cancel.ts'),
@@ -34,9 +35,12 @@ export default [
       route('complaint-board/:month', 'routes/admin/complaint-board-month.tsx'),
       route('export', 'routes/admin/export.tsx'),
       route('audit', 'routes/admin/audit.tsx'),
+      route('refunds', 'routes/admin/refunds.tsx'),
+      route('stop-services', 'routes/admin/stop-services.tsx'),
     ]),
     route('export.csv', 'routes/admin/export-csv.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),
+    route('customers/:userId/end-subscription', 'routes/admin/customer-end-subscription.ts'),
   ]),
   // Demo mode and tests only (the outbox, the sandbox gateway's stand-ins); 404 in a deployment.
   ...demoRoutes(),

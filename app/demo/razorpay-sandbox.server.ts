@@ -70,9 +70,22 @@ type SandboxPayment = {
   createdAtSeconds: number
 }
 
+type SandboxRefund = {
+  id: string
+  paymentId: string
+  amountPaise: number
+  notes: Record<string, string>
+  receipt: string | null
+  createdAtSeconds: number
+}
+
 type SandboxState = {
   orders: Map<string, SandboxOrder>
   payments: Map<string, SandboxPayment>
+  /** By id; and by X-Refund-Idempotency key, answered again for a repeated request. */
+  refunds: Map<string, SandboxRefund>
+  refundsByIdempotencyKey: Map<string, SandboxRefund>
+  failingRefunds: number
   api: SetupServer | null
 }
 
@@ -80,7 +93,14 @@ type SandboxState = {
 const globalForSandbox = globalThis as { razorpaySandbox?: SandboxState }
 
 function sandboxState(): SandboxState {
-  return (globalForSandbox.razorpaySandbox ??= { orders: new Map(), payments: new Map(), api: null })
+  return (globalForSandbox.razorpaySandbox ??= {
+    orders: new Map(),
+    payments: new Map(),
+    refunds: new Map(),
+    refundsByIdempotencyKey: new Map(),
+    failingRefunds: 0,
+    api: null,
+  })
 }
 
 /** True once this process answers api.razorpay.com itself; a deployment must never see it. */
@@ -88,7 +108,7 @@ export function isSandboxApiInstalled(): boolean {
   return !!globalForSandbox.razorpaySandbox?.api
 }
 
-function sandboxId(prefix: 'order' | 'pay' | 'evt'): string {
+function sandboxId(prefix: 'order' | 'pay' | 'evt' | 'rfnd'): string {
   return `${prefix}_${randomBytes(7).toString('hex')}`
 }
 
@@ -121,6 +141,31 @@ const PAYMENT_FAILURE = {
   error_source: 'bank',
   error_step: 'payment_authorization',
   error_reason: 'payment_failed',
+}
+
+/** Sandbox refunds are processed at once (a real one is `pending` for days on a normal-speed refund). */
+function refundEntity(refund: SandboxRefund) {
+  return {
+    id: refund.id,
+    entity: 'refund',
+    amount: refund.amountPaise,
+    currency: 'INR',
+    payment_id: refund.paymentId,
+    notes: refund.notes,
+    receipt: refund.receipt,
+    acquirer_data: { arn: null },
+    created_at: refund.createdAtSeconds,
+    batch_id: null,
+    status: 'processed',
+    speed_processed: 'normal',
+    speed_requested: 'normal',
+  }
+}
+
+function refundedPaise(state: SandboxState, paymentId: string): number {
+  return [...state.refunds.values()]
+    .filter((refund) => refund.paymentId === paymentId)
+    .reduce((sum, refund) => sum + refund.amountPaise, 0)
 }
 
 function paymentEntity(payment: SandboxPayment) {
@@ -270,6 +315,54 @@ function fakeApiHandlers(state: SandboxState) {
         return payment ? HttpResponse.json(paymentEntity(payment)) : apiError(400, ID_NOT_FOUND)
       }),
     ),
+    http.post(
+      `${API}/payments/:paymentId/refund`,
+      authenticated(async ({ params, request }) => {
+        if (state.failingRefunds > 0) {
+          state.failingRefunds -= 1
+          return apiError(502, 'The bank could not be reached. Please try again.', {
+            code: 'SERVER_ERROR',
+            reason: 'server_error',
+          })
+        }
+        const key = request.headers.get('x-refund-idempotency')
+        const repeated = key ? state.refundsByIdempotencyKey.get(key) : undefined
+        if (repeated) return HttpResponse.json(refundEntity(repeated))
+        const payment = state.payments.get(params.paymentId!)
+        if (!payment) return apiError(400, ID_NOT_FOUND)
+        if (payment.status !== 'captured' && payment.status !== 'refunded')
+          return apiError(400, 'The payment has not been captured yet')
+        const body = (await request.json().catch(() => null)) as Record<string, unknown> | null
+        const left = payment.amountPaise - refundedPaise(state, payment.id)
+        if (left === 0) return apiError(400, 'The payment has been fully refunded already')
+        const amount = body?.amount === undefined ? left : body.amount
+        if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 100)
+          return apiError(400, 'The amount must be atleast INR 1.00', { field: 'amount' })
+        if (amount > left)
+          return apiError(400, 'The refund amount provided is greater than amount captured', { field: 'amount' })
+        const refund: SandboxRefund = {
+          id: sandboxId('rfnd'),
+          paymentId: payment.id,
+          amountPaise: amount,
+          notes: (body?.notes as Record<string, string> | undefined) ?? {},
+          receipt: typeof body?.receipt === 'string' ? body.receipt : null,
+          createdAtSeconds: nowSeconds(),
+        }
+        state.refunds.set(refund.id, refund)
+        if (key) state.refundsByIdempotencyKey.set(key, refund)
+        if (refund.amountPaise === left) payment.status = 'refunded'
+        return HttpResponse.json(refundEntity(refund))
+      }),
+    ),
+    http.get(
+      `${API}/payments/:paymentId/refunds`,
+      authenticated(({ params }) => {
+        const items = [...state.refunds.values()]
+          .filter((refund) => refund.paymentId === params.paymentId)
+          .map(refundEntity)
+        return HttpResponse.json({ entity: 'collection', count: items.length, items })
+      }),
+    ),
     // Anything else on Razorpay's host is what Razorpay answers for an unknown URL.
     http.all(`${RAZORPAY_API}/*`, () => apiError(400, 'The requested URL was not found on the server.')),
   ]
@@ -317,6 +410,9 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
   return {
     ...razorpayGateway({ keyId: SANDBOX_KEY_ID, keySecret, webhookSecret }),
     name: 'sandbox',
+    failNextRefunds(count) {
+      state.failingRefunds = count
+    },
     pay(orderId, outcome = 'captured') {
       const target = order(orderId)
       if (target.status === 'paid') {

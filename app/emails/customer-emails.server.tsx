@@ -78,3 +78,34 @@ export function subscriptionGrantedEmail(
     context,
   )
 }
+
+export function subscriptionEndedEmail(
+  ended: {
+    name: string | null
+    serviceName: string
+    endedOn: string
+    refunds: { amountPaise: number; byBankTransfer: boolean; creditNote: string }[]
+  },
+  context: EmailContext,
+): RenderedEmail {
+  const total = ended.refunds.reduce((sum, refund) => sum + refund.amountPaise, 0)
+  const refundLines = ended.refunds.map(
+    (refund) =>
+      `Rs. ${formatRupees(refund.amountPaise)} ${refund.byBankTransfer ? 'by bank transfer to the account you gave, within 30 days' : 'to the card or UPI account you paid with, in 5 to 7 working days'} (credit note ${refund.creditNote})`,
+  )
+  return renderEmail(
+    {
+      subject: 'Your subscription has ended',
+      name: ended.name,
+      blocks: [
+        { kind: 'paragraph', text: `Your subscription to ${ended.serviceName} ended on ${ended.endedOn}.` },
+        total > 0
+          ? { kind: 'paragraph', text: `We are refunding Rs. ${formatRupees(total)} for its unexpired days:` }
+          : { kind: 'paragraph', text: 'No refund is due: no whole day of a paid period was left.' },
+        ...(total > 0 ? [{ kind: 'list' as const, items: refundLines }] : []),
+        { kind: 'action', label: 'See your subscriptions', path: '/subscriptions' },
+      ],
+    },
+    context,
+  )
+}

@@ -231,6 +231,15 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
               <h2 className="text-lg font-semibold capitalize">{subscription.name}</h2>
               <ServiceDescription lines={subscription.description} className="mt-2" />
               <p className="mt-3 font-medium">Ends on {subscription.endsOn}</p>
+              <p className="mt-3">
+                <Link
+                  to={`/subscriptions/${subscription.serviceId}/end`}
+                  aria-label={`End subscription to ${subscription.name}`}
+                  className="text-sm font-medium text-red-700 underline dark:text-red-400"
+                >
+                  End subscription
+                </Link>
+              </p>
             </li>
           ))}
         </ul>

@@ -82,7 +82,7 @@ export async function customerForAdmin(userId: string) {
           endsAt: true,
           paymentId: true,
           grantReason: true,
-          service: { select: { name: true } },
+          service: { select: { id: true, name: true } },
         },
       },
     },

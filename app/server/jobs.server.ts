@@ -4,7 +4,16 @@ import { prisma } from './db.server'
 import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
 import { expireManualPayments } from './payments/manual-claims.server'
 import { reconcileOpenOrders } from './payments/reconciliation.server'
-import { jobQueue, PRUNE_QUEUE, SEND_EMAIL_QUEUE, SEND_SMS_QUEUE, SETTLE_PAYMENTS_QUEUE } from './queue.server'
+import { sendGatewayRefund } from './payments/refunds.server'
+import {
+  jobQueue,
+  PRUNE_QUEUE,
+  REFUND_PAYMENT_QUEUE,
+  SEND_EMAIL_QUEUE,
+  SEND_SMS_QUEUE,
+  SETTLE_PAYMENTS_QUEUE,
+  type GatewayRefundJob,
+} from './queue.server'
 import { smsProvider, SmsDeliveryError, type OtpSms, type SmsProvider } from './sms.server'
 
 // The workers: what each queued or scheduled job does. Queueing lives in queue.server.ts.
@@ -75,6 +84,10 @@ export async function startJobWorkers(): Promise<void> {
   await boss.work(SETTLE_PAYMENTS_QUEUE, () => settlePayments())
   await boss.work<Email>(SEND_EMAIL_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
     for (const job of jobs) await sendEmail(job.data)
+  })
+  await boss.work<GatewayRefundJob>(REFUND_PAYMENT_QUEUE, { includeMetadata: true }, async (jobs) => {
+    for (const job of jobs)
+      await sendGatewayRefund(job.data.refundId, { lastAttempt: job.retryCount >= job.retryLimit })
   })
   await boss.work<OtpSms>(
     SEND_SMS_QUEUE,

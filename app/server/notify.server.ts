@@ -1,7 +1,12 @@
 import { readCartSnapshot } from '~/domain/cart'
 import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDate } from '~/domain/dates'
-import { paymentConfirmedEmail, paymentRejectedEmail, subscriptionGrantedEmail } from '~/emails/customer-emails.server'
+import {
+  paymentConfirmedEmail,
+  paymentRejectedEmail,
+  subscriptionEndedEmail,
+  subscriptionGrantedEmail,
+} from '~/emails/customer-emails.server'
 import type { EmailContext, RenderedEmail } from '~/emails/render-email.server'
 import { prisma } from './db.server'
 import { env } from './env.server'
@@ -114,6 +119,33 @@ export async function notifySubscriptionGranted(grant: {
         durationDays: grant.durationDays,
         endsOn: formatIndiaDate(grant.endsAt),
         reason: grant.reason,
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+/** The e-mail of an ended subscription: when it ended and each refund, how it will be paid, and its credit note. */
+export async function notifyRefund(ended: {
+  userId: string
+  serviceName: string
+  endedAt: Date
+  refunds: { amountPaise: number; status: 'DUE' | 'PENDING'; creditNote: string }[]
+}): Promise<boolean> {
+  const user = await prisma.user.findUnique({ where: { id: ended.userId }, select: { name: true, email: true } })
+  if (!user) return false
+  return notifyCustomer({
+    email: user.email,
+    ...subscriptionEndedEmail(
+      {
+        name: user.name,
+        serviceName: ended.serviceName,
+        endedOn: formatIndiaDate(ended.endedAt),
+        refunds: ended.refunds.map((refund) => ({
+          amountPaise: refund.amountPaise,
+          byBankTransfer: refund.status === 'DUE',
+          creditNote: refund.creditNote,
+        })),
       },
       await emailContext(),
     ),

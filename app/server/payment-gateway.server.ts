@@ -35,6 +35,7 @@ function lazySandboxGateway(): PaymentGateway {
     createOrder: async (input) => (await loadSandbox()).createOrder(input),
     fetchOrderPayments: async (orderId) => (await loadSandbox()).fetchOrderPayments(orderId),
     fetchPayment: async (paymentId) => (await loadSandbox()).fetchPayment(paymentId),
+    refundPayment: async (input) => (await loadSandbox()).refundPayment(input),
   }
 }
 

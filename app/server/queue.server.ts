@@ -29,6 +29,15 @@ const SEND_EMAIL_RETRY_LIMIT = 8
 const SEND_EMAIL_RETRY_DELAY_SECONDS = 30
 const SEND_EMAIL_TIMEOUT_SECONDS = 60
 
+/**
+ * A refund through the payment gateway (app/server/payments/refunds.server.ts): retried with
+ * backoff from 1 minute over about 4 hours (1, 2, 4, ... 128 min), then FAILED for the admin's Retry.
+ */
+export const REFUND_PAYMENT_QUEUE = 'refund-payment'
+const REFUND_PAYMENT_RETRY_LIMIT = 8
+const REFUND_PAYMENT_RETRY_DELAY_SECONDS = 60
+const REFUND_PAYMENT_TIMEOUT_SECONDS = 60
+
 /** Hourly clean-up of rows that only mattered for a while: limit events, old codes, ended sessions. */
 export const PRUNE_QUEUE = 'prune-expired'
 
@@ -59,6 +68,7 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(SEND_EMAIL_QUEUE)
     await boss.createQueue(PRUNE_QUEUE)
     await boss.createQueue(SETTLE_PAYMENTS_QUEUE)
+    await boss.createQueue(REFUND_PAYMENT_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue
@@ -85,6 +95,19 @@ export async function enqueueEmail(email: Email): Promise<void> {
     retryDelay: SEND_EMAIL_RETRY_DELAY_SECONDS,
     retryBackoff: true,
     expireInSeconds: SEND_EMAIL_TIMEOUT_SECONDS,
+  })
+}
+
+export type GatewayRefundJob = { refundId: string }
+
+export async function enqueueGatewayRefund(refundId: string): Promise<void> {
+  await (
+    await jobQueue()
+  ).send(REFUND_PAYMENT_QUEUE, { refundId } satisfies GatewayRefundJob, {
+    retryLimit: REFUND_PAYMENT_RETRY_LIMIT,
+    retryDelay: REFUND_PAYMENT_RETRY_DELAY_SECONDS,
+    retryBackoff: true,
+    expireInSeconds: REFUND_PAYMENT_TIMEOUT_SECONDS,
   })
 }
 

@@ -86,6 +86,20 @@ export type CreateOrderInput = {
   notes: Record<string, string>
 }
 
+/** Razorpay's refund statuses: `pending` until the bank confirms it (a webhook says `processed` or `failed`). */
+export type GatewayRefundStatus = 'pending' | 'processed' | 'failed'
+
+export type GatewayRefund = { id: string; paymentId: string; amountPaise: number; status: GatewayRefundStatus }
+
+export type RefundPaymentInput = {
+  /** Razorpay's payment id (pay_...). */
+  paymentId: string
+  amountPaise: number
+  /** Our refund id: sent as X-Refund-Idempotency, so a retry after a lost answer refunds once. */
+  idempotencyKey: string
+  notes: Record<string, string>
+}
+
 export type PaymentGateway = {
   name: 'razorpay' | 'sandbox'
   /** Public key for checkout.js. */
@@ -97,6 +111,41 @@ export type PaymentGateway = {
   createOrder(input: CreateOrderInput): Promise<GatewayOrder>
   fetchOrderPayments(orderId: string): Promise<GatewayPayment[]>
   fetchPayment(paymentId: string): Promise<GatewayPayment>
+  /** A (partial) refund of a captured payment: POST /v1/payments/:id/refund. */
+  refundPayment(input: RefundPaymentInput): Promise<GatewayRefund>
+}
+
+const RAZORPAY_API_URL = 'https://api.razorpay.com/v1'
+
+/**
+ * The refund call over plain fetch: the SDK drops every header but two, and Razorpay's idempotent
+ * refunds need X-Refund-Idempotency (docs/payments.md, "Refunds"). Errors are shaped as the SDK's,
+ * so toGatewayError reads both alike.
+ */
+async function postRefund(
+  { keyId, keySecret, timeoutMs }: { keyId: string; keySecret: string; timeoutMs: number },
+  { paymentId, amountPaise, idempotencyKey, notes }: RefundPaymentInput,
+): Promise<GatewayRefund> {
+  const response = await fetch(`${RAZORPAY_API_URL}/payments/${encodeURIComponent(paymentId)}/refund`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}`,
+      'content-type': 'application/json',
+      'x-refund-idempotency': idempotencyKey,
+    },
+    body: JSON.stringify({ amount: amountPaise, speed: 'normal', notes, receipt: idempotencyKey.slice(0, 40) }),
+    signal: AbortSignal.timeout(timeoutMs),
+  })
+  const body = (await response.json().catch(() => null)) as Record<string, unknown> | null
+  if (!response.ok || !body) {
+    throw { statusCode: response.status, error: (body?.error as object | undefined) ?? { description: 'no JSON body' } }
+  }
+  return {
+    id: String(body.id),
+    paymentId: String(body.payment_id),
+    amountPaise: Number(body.amount),
+    status: body.status as GatewayRefundStatus,
+  }
 }
 
 /** The SDK sets no timeout (axios waits forever); a checkout must not hang on a stuck gateway. */
@@ -200,6 +249,10 @@ export function razorpayGateway(config: {
     fetchPayment: (paymentId) =>
       call(`fetch of payment ${paymentId}`, async () =>
         fromSdkPayment((await sdk.payments.fetch(paymentId)) as SdkPayment),
+      ),
+    refundPayment: (input) =>
+      call(`refund of payment ${input.paymentId}`, () =>
+        postRefund({ keyId, keySecret, timeoutMs: config.timeoutMs ?? GATEWAY_TIMEOUT_MS }, input),
       ),
   }
 }

@@ -63,6 +63,8 @@ export function webhookHeaders(delivery: WebhookDelivery): Record<string, string
 /** The sandbox gateway (app/demo/razorpay-sandbox.server.ts): the real client plus what Razorpay does outside its API. */
 export type SandboxGateway = PaymentGateway & {
   name: 'sandbox'
+  /** The next `count` refund requests fail as Razorpay's do when the bank is down (HTTP 502), for tests of the retries. */
+  failNextRefunds(count: number): void
   /**
    * What checkout.js does when the customer pays: a gateway payment for the order with this
    * outcome, and the three fields the checkout posts back, signed with the sandbox key secret.

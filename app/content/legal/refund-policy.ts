@@ -2,7 +2,7 @@ import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
 import { MANUAL_PAYMENT_EXPIRY_DAYS, REFUND_PAYMENT_DAYS, REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS } from './rules'
 
-export const REFUND_POLICY_UPDATED = '22 November 2026'
+export const REFUND_POLICY_UPDATED = '26 November 2026'
 
 /**
  * Refunds as SEBI's MITC (17 February 2025) requires: a proportionate refund of the fee for the
@@ -39,8 +39,8 @@ export function refundPolicy(details: BusinessDetails): LegalDocument {
         id: 'how-much',
         heading: 'How much you get back',
         blocks: [
-          'The refund is the fee multiplied by the number of whole days left in the subscription, divided by the number of days in the subscription, rounded to the nearest paisa. The days already used are not refunded.',
-          'For example, if you paid Rs. 2,999 for 30 days and end the subscription with 12 whole days left, the refund is Rs. 2,999 × 12 ÷ 30 = Rs. 1,199.60.',
+          'The refund is the fee you paid for the subscription multiplied by the number of whole days left in it, divided by the number of days you bought, rounded down to the paisa. A whole day is 24 hours counted from the moment the subscription ends early; part of a day left is not counted, so nothing is refunded on the last day. A renewal you bought that has not started yet is refunded in full. The days already used are not refunded. A subscription we gave you without payment is not refunded.',
+          'For example, if you paid Rs. 2,999 for 30 days and end the subscription with 12 whole days (and a few hours) left, the refund is Rs. 2,999 × 12 ÷ 30 = Rs. 1,199.60.',
           'Statutory charges such as GST on the refunded part are refunded or adjusted as tax law allows.',
         ],
       },
@@ -48,14 +48,15 @@ export function refundPolicy(details: BusinessDetails): LegalDocument {
         id: 'how-to-ask',
         heading: 'How to end a subscription and ask for a refund',
         blocks: [
-          `Write to ${supportEmail} from the e-mail address in your profile, naming the subscription you want to end. We confirm the end date and the refund amount by e-mail. When we end a subscription, we refund you without your having to ask.`,
+          'On your Subscriptions page, choose End subscription next to it. The next page shows the refund and how it will be paid before you confirm; if you paid by bank transfer, it asks for the bank account (account holder name, account number and IFSC) to pay the refund to. The subscription ends as soon as you confirm, and we e-mail you the refund amount and its credit note.',
+          `You can also write to ${supportEmail} from the e-mail address in your profile, naming the subscription you want to end. When we end a subscription, we refund you without your having to ask.`,
         ],
       },
       {
         id: 'when-and-where',
         heading: 'When and where we pay it',
         blocks: [
-          `We send the refund within ${REFUND_PAYMENT_DAYS} days of the date the subscription ended, to the bank account, card or UPI account you paid from. Your bank's own time to credit it is outside our control.`,
+          `We send the refund within ${REFUND_PAYMENT_DAYS} days of the date the subscription ended. If you paid on the website, it goes back to the card or UPI account you paid with through our payment gateway, which usually takes 5 to 7 working days. If you paid by bank transfer, we transfer it to the bank account you gave when you ended the subscription (or, when we end it, to the account you give us when we ask). Your bank's own time to credit it is outside our control.`,
         ],
       },
       {

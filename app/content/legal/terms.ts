@@ -243,7 +243,7 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
         id: 'termination',
         heading: 'Termination',
         blocks: [
-          `You may end a subscription or close your account at any time by writing to ${supportEmail} from the e-mail address in your profile.`,
+          `You may end a subscription at any time with End subscription on your Subscriptions page, or end it or close your account by writing to ${supportEmail} from the e-mail address in your profile.`,
           "We may end your subscription or suspend your account if you seriously breach these Terms (for example by sharing or reselling the research, giving false KYC information or paying from someone else's account), if the law or SEBI requires us to, or if we stop providing the service. Unless we must act at once, we will tell you the reason before we do so.",
           'Whoever ends a subscription early, you receive a proportionate refund of the fee for the unexpired period, as set out in "Refund policy" and in the MITC.',
           'Clauses that by their nature continue after termination (such as intellectual property, limitation of liability, indemnification, governing law and the keeping of records) continue to apply.',
@@ -269,9 +269,9 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
         id: 'refund-policy',
         heading: 'Refund policy',
         blocks: [
-          'If your subscription ends before its end date, whether you end it or we do, we refund the proportionate fee for the unexpired period: the fee multiplied by the number of whole days left, divided by the number of days in the subscription. We do not charge any cancellation or breakage fee. The days already used are not refunded.',
+          'If your subscription ends before its end date, whether you end it or we do, we refund the proportionate fee for the unexpired period: the fee multiplied by the number of whole days (24 hours each) left, divided by the number of days bought, rounded down to the paisa; a renewal not yet started is refunded in full. We do not charge any cancellation or breakage fee. The days already used are not refunded.',
           `If SEBI suspends our registration for more than ${REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS} days or cancels it, we refund the fee for the period from the date the suspension or cancellation takes effect to the end of your subscription.`,
-          `We pay refunds within ${REFUND_PAYMENT_DAYS} days, to the bank account or payment instrument you paid from. Our [Refund Policy](/refund-policy) gives the details.`,
+          `We pay refunds within ${REFUND_PAYMENT_DAYS} days: a payment made on the website back to the card or UPI account it came from, a bank transfer to the bank account you give us. Our [Refund Policy](/refund-policy) gives the details.`,
         ],
       },
       {

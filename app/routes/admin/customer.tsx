@@ -17,6 +17,7 @@ import {
   setFeeCapExemption,
 } from '~/server/admin-customers.server'
 import { readForm } from '~/server/forms.server'
+import { AdminEndSubscriptionForm } from '~/components/admin-end-subscription'
 import type { Route } from './+types/customer'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
@@ -80,6 +81,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       grantReason: subscription.grantReason,
     })),
     services,
+    // One per service still running or to come: ending it ends all of its periods, with their refunds.
+    endable: [
+      ...new Map(
+        customer.subscriptions
+          .filter((subscription) => subscription.endsAt > now)
+          .map((subscription) => [subscription.service.id, subscription.service.name]),
+      ),
+    ].map(([serviceId, name]) => ({ serviceId, name })),
   }
 }
 
@@ -203,6 +212,9 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             ))}
           </ul>
         )}
+        {loaderData.endable.map((service) => (
+          <AdminEndSubscriptionForm key={service.serviceId} userId={customer.id} {...service} />
+        ))}
       </section>
 
       <section aria-labelledby="grant-heading" className="mt-8 max-w-xl">

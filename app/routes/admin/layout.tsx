@@ -21,6 +21,9 @@ export default function AdminLayout() {
         <NavLink to="/admin/customers" className={navLinkClass}>
           Customers
         </NavLink>
+        <NavLink to="/admin/refunds" className={navLinkClass}>
+          Refunds
+        </NavLink>
         <NavLink to="/admin/services" className={navLinkClass}>
           Services
         </NavLink>

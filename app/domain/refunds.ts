@@ -1,0 +1,132 @@
+import { z } from 'zod'
+import { MS_PER_DAY } from './dates'
+import { UtrSchema } from './bank-reference'
+import { formatRupees } from './money'
+
+// What ending a subscription gives back (docs/payments.md, "Refunds"). Pure: the server module
+// (app/server/payments/refunds.server.ts) reads the rows and writes the refund.
+
+/** Why a refund was made; stored on the refund row. */
+export type RefundReason = 'CUSTOMER_ENDED' | 'ADMIN_ENDED' | 'SERVICES_STOPPED' | 'ADVANCE_LIMIT'
+
+/** The period a subscription row covers and what its cart line cost. */
+export type RefundablePeriod = {
+  startsAt: Date
+  endsAt: Date
+  /** The cart line's price (GST included) of the payment that bought it; null for a granted subscription. */
+  feePaise: number | null
+  /** The days the cart line bought (its durationDays). */
+  daysBought: number
+  /** What was already refunded of this subscription (an advance-limit excess), never refunded twice. */
+  alreadyRefundedPaise?: number
+}
+
+/**
+ * The whole days of a period still to come at `now`: floor((endsAt - max(now, startsAt)) / 24 h),
+ * never below 0. A period not yet started has all its days unexpired; a part of a day left is not
+ * counted (the last day is not refunded, the first day is: ending one second after buying a
+ * 30-day period leaves 29 whole days).
+ */
+export function wholeUnexpiredDays(
+  { startsAt, endsAt }: Pick<RefundablePeriod, 'startsAt' | 'endsAt'>,
+  now: Date,
+): number {
+  const from = Math.max(now.getTime(), startsAt.getTime())
+  return Math.max(0, Math.floor((endsAt.getTime() - from) / MS_PER_DAY))
+}
+
+/**
+ * The refund for ending a period at `now`: fee x whole unexpired days / days bought, rounded down
+ * to the paisa; the fee in full for a period not yet started, 0 for one that has ended or was
+ * granted without payment. Never more than what is left of the fee after earlier refunds.
+ */
+export function endingRefundPaise(period: RefundablePeriod, now: Date): number {
+  if (period.feePaise === null) return 0
+  if (!Number.isInteger(period.daysBought) || period.daysBought <= 0)
+    throw new RangeError(`daysBought must be a positive whole number, got ${period.daysBought}`)
+  const unexpired = Math.min(wholeUnexpiredDays(period, now), period.daysBought)
+  const proportionate = Math.floor((period.feePaise * unexpired) / period.daysBought)
+  const left = period.feePaise - (period.alreadyRefundedPaise ?? 0)
+  return Math.max(0, Math.min(proportionate, left))
+}
+
+/** The refund for the `excessDays` of a period bought beyond the one-year advance limit. */
+export function excessRefundPaise(
+  { feePaise, daysBought }: { feePaise: number; daysBought: number },
+  excessDays: number,
+): number {
+  if (!Number.isInteger(excessDays) || excessDays < 0)
+    throw new RangeError(`excessDays must be a whole number, got ${excessDays}`)
+  return Math.floor((feePaise * Math.min(excessDays, daysBought)) / daysBought)
+}
+
+/** How a refund reaches the customer: back to the card/UPI on the gateway, or by bank transfer. */
+export type RefundRoute = 'GATEWAY' | 'BANK_TRANSFER'
+
+const IFSC_MESSAGE = 'Enter the IFSC as printed on your cheque book: 11 characters, like SBIN0001234.'
+const ACCOUNT_NUMBER_MESSAGE = 'Enter the account number: 9 to 18 digits.'
+const ACCOUNT_NAME_MESSAGE = 'Enter the account holder name as the bank has it.'
+
+/** The account a bank-transfer refund is paid to. */
+export const RefundBankAccountSchema = z.object({
+  accountName: z
+    .string({ error: ACCOUNT_NAME_MESSAGE })
+    .trim()
+    .min(2, ACCOUNT_NAME_MESSAGE)
+    .max(100, ACCOUNT_NAME_MESSAGE),
+  accountNumber: z
+    .string({ error: ACCOUNT_NUMBER_MESSAGE })
+    .transform((value) => value.replace(/\s+/g, ''))
+    .pipe(z.string().regex(/^\d{9,18}$/, ACCOUNT_NUMBER_MESSAGE)),
+  ifsc: z
+    .string({ error: IFSC_MESSAGE })
+    .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+    .pipe(z.string().regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, IFSC_MESSAGE)),
+})
+export type RefundBankAccount = z.infer<typeof RefundBankAccountSchema>
+
+/** /subscriptions/:serviceId/end without a bank transfer to pay. */
+export const EndSubscriptionFormSchema = z.object({ intent: z.literal('end') })
+
+/** /subscriptions/:serviceId/end when part of the refund is a bank transfer. */
+export const EndSubscriptionWithAccountFormSchema = RefundBankAccountSchema.extend({ intent: z.literal('end') })
+
+/** The admin ends a customer's subscription: a reason is required (it goes to the audit log). */
+export const AdminEndSubscriptionFormSchema = z.object({
+  intent: z.literal('end-subscription'),
+  serviceId: z.string({ error: 'Choose a subscription' }).uuid('Choose a subscription'),
+  reason: z.string({ error: 'Give a reason' }).trim().min(3, 'Give a reason').max(500, 'At most 500 characters'),
+})
+
+/** The admin marks a bank-transfer refund paid. */
+export const MarkRefundPaidFormSchema = z.object({
+  intent: z.literal('mark-paid'),
+  refundId: z.string({ error: 'Choose a refund' }).uuid('Choose a refund'),
+  bankReference: z.string({ error: 'Enter the bank reference (UTR) of the transfer.' }).trim().pipe(UtrSchema),
+})
+
+/** "Stop all services": the effective date (India calendar) and why. */
+export const StopAllServicesFormSchema = z.object({
+  effectiveFrom: z.string({ error: 'Choose the date' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose the date'),
+  reason: z.string({ error: 'Give a reason' }).trim().min(3, 'Give a reason').max(500, 'At most 500 characters'),
+})
+
+/** The flash after ending: what ended and how much comes back, and how. */
+export function subscriptionEndedFlash(ended: {
+  serviceName: string
+  refunds: { amountPaise: number; status: 'DUE' | 'PENDING' }[]
+}): { tone: 'success'; message: string; details?: string[] } {
+  const total = ended.refunds.reduce((sum, refund) => sum + refund.amountPaise, 0)
+  if (total === 0)
+    return { tone: 'success', message: `Your subscription to ${ended.serviceName} has ended. No refund is due.` }
+  const details = ended.refunds.map((refund) =>
+    refund.status === 'PENDING'
+      ? `Rs. ${formatRupees(refund.amountPaise)} back to the card or UPI account you paid with, in 5 to 7 working days`
+      : `Rs. ${formatRupees(refund.amountPaise)} by bank transfer to the account you gave, within 30 days`,
+  )
+  return {
+    tone: 'success',
+    message: `Your subscription to ${ended.serviceName} has ended. We are refunding Rs. ${formatRupees(total)}.`,
+    details,
+  }
+}

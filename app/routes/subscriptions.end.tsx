@@ -1,0 +1,163 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
+import { formatIndiaDate } from '~/domain/dates'
+import { formatRupees } from '~/domain/money'
+import {
+  EndSubscriptionFormSchema,
+  EndSubscriptionWithAccountFormSchema,
+  RefundBankAccountSchema,
+  subscriptionEndedFlash,
+} from '~/domain/refunds'
+import { isUuid } from '~/domain/uuid'
+import { requireCompleteProfile } from '~/server/auth.server'
+import { redirectWithFlash } from '~/server/flash.server'
+import { readForm } from '~/server/forms.server'
+import {
+  BankAccountNeededError,
+  endingPreview,
+  endSubscription,
+  NothingToEndError,
+} from '~/server/payments/refunds.server'
+import type { Route } from './+types/subscriptions.end'
+
+export const meta: Route.MetaFunction = () => [{ title: 'End subscription | Research Store' }]
+
+const ALREADY_ENDED = { tone: 'info', message: 'This subscription has already ended.' } as const
+
+async function previewOr404(userId: string, serviceId: string, now: Date) {
+  if (!isUuid(serviceId)) throw data('Not found', { status: 404 })
+  return endingPreview(userId, serviceId, now)
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireCompleteProfile(request)
+  const preview = await previewOr404(user.id, params.serviceId, new Date())
+  if (!preview) throw await redirectWithFlash('/subscriptions', ALREADY_ENDED)
+  return { ...preview, endsAt: undefined, endsOn: formatIndiaDate(preview.endsAt) }
+}
+
+/** Ends the customer's own subscription now; a bank-transfer refund needs the account it is paid to. */
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireCompleteProfile(request)
+  const formData = await readForm(request)
+  const now = new Date()
+  const preview = await previewOr404(user.id, params.serviceId, now)
+  if (!preview) return redirectWithFlash('/subscriptions', ALREADY_ENDED)
+  const submission = parseWithZod(formData, {
+    schema: preview.bankTransferPaise > 0 ? EndSubscriptionWithAccountFormSchema : EndSubscriptionFormSchema,
+  })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
+  const account = RefundBankAccountSchema.safeParse(submission.value)
+  try {
+    const ended = await endSubscription({
+      userId: user.id,
+      serviceId: params.serviceId,
+      by: { kind: 'customer' },
+      reason: 'CUSTOMER_ENDED',
+      payeeAccount: account.success ? account.data : null,
+      now,
+    })
+    return redirectWithFlash('/subscriptions', subscriptionEndedFlash(ended))
+  } catch (error) {
+    if (error instanceof NothingToEndError) return redirectWithFlash('/subscriptions', ALREADY_ENDED)
+    // The refund's route changed between the page and the click (rare): ask for the account.
+    if (error instanceof BankAccountNeededError)
+      return data({ result: submission.reply({ formErrors: [error.message] }) }, 409)
+    throw error
+  }
+}
+
+export default function EndSubscription({ loaderData, actionData }: Route.ComponentProps) {
+  const { serviceName, endsOn, refundPaise, gatewayPaise, bankTransferPaise } = loaderData
+  const pending = useIsPending()
+  const result = actionData?.result
+  const field = (name: string) => repliedField(result, name)
+  const formErrors = result?.error?.[''] ?? null
+  return (
+    <section aria-labelledby="end-heading" className="max-w-xl">
+      <h1 id="end-heading" className="text-2xl font-semibold">
+        End your subscription to {serviceName}?
+      </h1>
+      <p className="mt-3">
+        It runs until {endsOn}. If you end it now, it stops at once and you can no longer see its research.
+      </p>
+      <h2 className="mt-4 text-lg font-semibold">Your refund</h2>
+      {refundPaise === 0 ? (
+        <p className="mt-2">No refund is due: no whole day of a paid period is left.</p>
+      ) : (
+        <>
+          <p className="mt-2 text-xl font-semibold">Rs. {formatRupees(refundPaise)}</p>
+          <p className="mt-1 text-sm">
+            The fee for each whole day left, and any renewal not yet started in full. There is no cancellation charge.
+          </p>
+          <ul className="mt-2 list-disc space-y-1 pl-6">
+            {gatewayPaise > 0 ? (
+              <li>
+                Rs. {formatRupees(gatewayPaise)} back to the card or UPI account you paid with, in 5 to 7 working days.
+              </li>
+            ) : null}
+            {bankTransferPaise > 0 ? (
+              <li>
+                Rs. {formatRupees(bankTransferPaise)} by bank transfer to the account you give below, within 7 working
+                days.
+              </li>
+            ) : null}
+          </ul>
+        </>
+      )}
+      <Form method="post" className="mt-6 space-y-4">
+        {formErrors ? <FormMessage tone="error">{formErrors.join(' ')}</FormMessage> : null}
+        {bankTransferPaise > 0 ? (
+          <fieldset className="space-y-3">
+            <legend className="font-semibold">Bank account for the refund</legend>
+            <Field
+              label="Account holder name"
+              errors={field('accountName').errors}
+              inputProps={{
+                name: 'accountName',
+                autoComplete: 'name',
+                required: true,
+                maxLength: 100,
+                defaultValue: field('accountName').defaultValue,
+              }}
+            />
+            <Field
+              label="Account number"
+              errors={field('accountNumber').errors}
+              inputProps={{
+                name: 'accountNumber',
+                inputMode: 'numeric',
+                autoComplete: 'off',
+                required: true,
+                maxLength: 24,
+                defaultValue: field('accountNumber').defaultValue,
+              }}
+            />
+            <Field
+              label="IFSC"
+              hint="11 characters, printed on your cheque book, like SBIN0001234."
+              errors={field('ifsc').errors}
+              inputProps={{
+                name: 'ifsc',
+                autoComplete: 'off',
+                required: true,
+                maxLength: 15,
+                defaultValue: field('ifsc').defaultValue,
+              }}
+            />
+          </fieldset>
+        ) : null}
+        <div className="flex flex-wrap items-center gap-4">
+          <StatusButton name="intent" value="end" status={pending ? 'pending' : 'idle'}>
+            End subscription now
+          </StatusButton>
+          <Link to="/subscriptions" className="font-medium text-green-700 underline dark:text-green-400">
+            Keep my subscription
+          </Link>
+        </div>
+      </Form>
+    </section>
+  )
+}
