@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import * as exportRoute from '~/routes/admin/export'
 import * as exportCsvRoute from '~/routes/admin/export-csv'
 import { exportCsv } from '~/server/admin-export.server'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
-import { recordRefundInLedger } from '~/server/payments/ledger.server'
-import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+import { cartItemOf, createPaymentRow, createService, createUser, recordTestRefund } from '../support/payment-fixtures'
 import { getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
 
@@ -62,14 +60,7 @@ describe('exportCsv', () => {
   it("gives each payment its invoice number, taxable value, GST and refunds, and exports the ledger's invoices and credit notes", async () => {
     const { userId } = await admin()
     const { paymentId } = await paidPayment('ledger customer', new Date('2026-04-10T06:00:00Z'))
-    await prisma.$transaction((tx) =>
-      recordRefundInLedger(tx, {
-        refundId: randomUUID(),
-        paymentId,
-        refundPaise: 100_000,
-        at: new Date('2026-04-12T06:00:00Z'),
-      }),
-    )
+    await recordTestRefund(paymentId, 100_000, { at: new Date('2026-04-12T06:00:00Z') })
 
     const payments = await exportCsv(userId, { kind: 'payments', from: '2026-04-10', to: '2026-04-10' })
     if (!payments.ok) throw new Error(payments.message)

@@ -6,10 +6,9 @@ import {
   customerLedger,
   nextDocumentNumber,
   recordPaymentInLedger,
-  recordRefundInLedger,
   taxableFeesPaidPaise,
 } from '~/server/payments/ledger.server'
-import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+import { cartItemOf, createPaymentRow, createService, createUser, recordTestRefund } from '../support/payment-fixtures'
 
 async function paidPayment(pricePaise = 118_000, paidAt = new Date()) {
   const userId = await createUser()
@@ -97,12 +96,8 @@ describe('refunds in the ledger', () => {
   it("are negative rows with a credit note and the payment's own GST share; all of them return exactly the GST paid", async () => {
     const { userId, paymentId } = await paidPayment(299_900)
     const at = new Date()
-    const half = await prisma.$transaction((tx) =>
-      recordRefundInLedger(tx, { refundId: randomUUID(), paymentId, refundPaise: 149_950, at }),
-    )
-    await prisma.$transaction((tx) =>
-      recordRefundInLedger(tx, { refundId: randomUUID(), paymentId, refundPaise: 149_950, at }),
-    )
+    const half = await recordTestRefund(paymentId, 149_950, { at })
+    await recordTestRefund(paymentId, 149_950, { at, kind: 'EXCESS' })
     expect(half.documentNumber).toMatch(/^CN\//)
 
     const rows = await customerLedger(userId)
@@ -113,12 +108,11 @@ describe('refunds in the ledger', () => {
 
   it('can never exceed what was paid, even when two are recorded at once', async () => {
     const { userId, paymentId } = await paidPayment(100_000)
-    const refund = (refundPaise: number) =>
-      prisma.$transaction((tx) =>
-        recordRefundInLedger(tx, { refundId: randomUUID(), paymentId, refundPaise, at: new Date() }),
-      )
-    await expect(refund(100_001)).rejects.toThrow(/would exceed what was paid/)
-    const outcomes = await Promise.allSettled([refund(60_000), refund(60_000)])
+    await expect(recordTestRefund(paymentId, 100_001)).rejects.toThrow(/would exceed what was paid/)
+    const outcomes = await Promise.allSettled([
+      recordTestRefund(paymentId, 60_000),
+      recordTestRefund(paymentId, 60_000, { kind: 'EXCESS' }),
+    ])
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected'])
     expect((await customerLedger(userId)).reduce((sum, row) => sum + row.amountPaise, 0)).toBe(40_000)
   })
@@ -145,9 +139,7 @@ describe('taxableFeesPaidPaise', () => {
     const now = new Date()
     const { userId: recent, paymentId } = await paidPayment(118_000, now)
     const { userId: old } = await paidPayment(118_000, new Date(now.getTime() - 400 * 86_400_000))
-    await prisma.$transaction((tx) =>
-      recordRefundInLedger(tx, { refundId: randomUUID(), paymentId, refundPaise: 59_000, at: now }),
-    )
+    await recordTestRefund(paymentId, 59_000, { at: now })
     const since = new Date(now.getTime() - 365 * 86_400_000)
 
     expect(await prisma.$transaction((tx) => taxableFeesPaidPaise(tx, [recent, old], since))).toBe(50_000)

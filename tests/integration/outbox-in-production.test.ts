@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { E2E_BUSINESS_ENV } from '../fixtures/business-details'
 
 describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
   it('answers 404, as a page and as JSON', async () => {
-    Object.assign(process.env, {
+    // A deployment sets its business details too (the payment modules read them: GST, invoices).
+    Object.assign(process.env, E2E_BUSINESS_ENV, {
       NODE_ENV: 'production',
       DEMO_MODE: '0',
       SESSION_SECRET: 'x'.repeat(32),

@@ -4,9 +4,8 @@ import * as invoiceRoute from '~/routes/invoice'
 import * as invoicesRoute from '~/routes/invoices'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
-import { recordRefundInLedger } from '~/server/payments/ledger.server'
 import { taxDocument } from '~/server/tax-documents.server'
-import { cartItemOf, createPaymentRow, createService } from '../support/payment-fixtures'
+import { cartItemOf, createPaymentRow, createService, recordTestRefund } from '../support/payment-fixtures'
 import { getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
 
@@ -54,14 +53,7 @@ describe('taxDocument', () => {
 
   it("is a refund's credit note against the payment's invoice", async () => {
     const { customer, paymentId, invoiceNumber } = await customerWhoPaid()
-    const { documentNumber } = await prisma.$transaction((tx) =>
-      recordRefundInLedger(tx, {
-        refundId: randomUUID(),
-        paymentId,
-        refundPaise: 100_000,
-        at: new Date('2026-04-20T06:00:00Z'),
-      }),
-    )
+    const { documentNumber } = await recordTestRefund(paymentId, 100_000, { at: new Date('2026-04-20T06:00:00Z') })
     const document = await taxDocument({ id: customer.userId, role: 'CUSTOMER' }, documentNumber)
     expect(document).toMatchObject({
       title: 'Credit note',
@@ -95,9 +87,7 @@ describe('taxDocument', () => {
 describe('/invoices', () => {
   it("lists the customer's own invoices and credit notes, newest first", async () => {
     const { customer, paymentId, invoiceNumber } = await customerWhoPaid()
-    const { documentNumber } = await prisma.$transaction((tx) =>
-      recordRefundInLedger(tx, { refundId: randomUUID(), paymentId, refundPaise: 50_000, at: new Date() }),
-    )
+    const { documentNumber } = await recordTestRefund(paymentId, 50_000)
     const { documents } = await invoicesRoute.loader(routeArgs(getRequest('/invoices', customer.cookie)))
     expect(documents.map((document) => [document.number, document.title, document.amountPaise])).toEqual([
       [documentNumber, 'Credit note', -50_000],

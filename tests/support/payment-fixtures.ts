@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import type { CartItem } from '~/domain/cart'
 import type { PaymentMethod, PaymentStatus } from '~/generated/prisma/client'
 import { prisma } from '~/server/db.server'
+import { recordRefundInLedger } from '~/server/payments/ledger.server'
 
 export async function createUser(): Promise<string> {
   const user = await prisma.user.create({
@@ -53,5 +54,32 @@ export async function createPaymentRow(
       ...(method === 'MANUAL' ? { expiresAt: expiresAt ?? new Date(Date.now() + 7 * 86_400_000) } : {}),
       ...(method === 'GATEWAY' ? { gatewayOrderId: `order_${randomInt(0, 1e12)}` } : {}),
     },
+  })
+}
+
+/**
+ * A refund of `refundPaise` of a paid payment with its ledger row, as the refund functions write
+ * them, for tests of the ledger itself: the refund covers the payment's first subscription, `kind`
+ * tells two refunds of one subscription apart.
+ */
+export async function recordTestRefund(
+  paymentId: string,
+  refundPaise: number,
+  { at = new Date(), kind = 'ENDING' }: { at?: Date; kind?: 'ENDING' | 'EXCESS' } = {},
+) {
+  return prisma.$transaction(async (tx) => {
+    const subscription = await tx.subscription.findFirstOrThrow({ where: { paymentId }, orderBy: { startsAt: 'asc' } })
+    const refund = await tx.refund.create({
+      data: {
+        userId: subscription.userId,
+        paymentId,
+        subscriptionId: subscription.id,
+        kind,
+        reason: kind === 'ENDING' ? 'CUSTOMER_ENDED' : 'ADVANCE_LIMIT',
+        amountPaise: refundPaise,
+        status: 'PENDING',
+      },
+    })
+    return recordRefundInLedger(tx, { refundId: refund.id, paymentId, refundPaise, at })
   })
 }
