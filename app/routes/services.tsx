@@ -1,6 +1,6 @@
 import { useEffect, useState, type MouseEvent } from 'react'
-import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-router'
-import { CheckboxButton, FormMessage, primaryButtonClass } from '~/components/forms'
+import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router'
+import { CheckboxButton, FormMessage, primaryButtonClass, Spinner } from '~/components/forms'
 import { ServiceDescription } from '~/components/service-description'
 import { cartTotalPaise } from '~/domain/cart-total'
 import { formatIndiaDate } from '~/domain/dates'
@@ -61,6 +61,9 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Services({ loaderData, actionData }: Route.ComponentProps) {
   const { services, droppedCount, activeUntil } = loaderData
   const cart = useCartClicks(loaderData.cartIds)
+  // From the press of "Proceed to Pay" until /pay is shown: the link busy, the cards' boxes inert.
+  const goingTo = useNavigation().location?.pathname
+  const proceeding = cart.waitingToProceed || goingTo === '/pay'
   const cartIds = cart.ids
   const errorMessage = actionData?.message ?? cart.errorMessage
   return (
@@ -86,6 +89,7 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
                   inCart={cartIds.has(service.id)}
                   activeUntil={activeUntil[service.id]}
                   onToggle={cart.toggle}
+                  disabled={proceeding}
                 />
               </li>
             ))}
@@ -103,9 +107,10 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
             <Link
               to="/pay"
               onClick={cart.proceedWhenSaved}
-              aria-busy={cart.waitingToProceed || undefined}
+              aria-busy={proceeding || undefined}
               className={`${primaryButtonClass} min-h-11`}
             >
+              {proceeding ? <Spinner /> : null}
               Proceed to Pay
             </Link>
           </section>
@@ -197,11 +202,13 @@ function ServiceCard({
   inCart,
   activeUntil,
   onToggle,
+  disabled,
 }: {
   service: ServiceListing
   inCart: boolean
   activeUntil: string | undefined
   onToggle: (serviceId: string) => void
+  disabled: boolean
 }) {
   const nameId = `service-${service.id}-name`
   return (
@@ -218,6 +225,7 @@ function ServiceCard({
           value={inCart ? 'remove' : 'add'}
           checked={inCart}
           coversCard
+          disabled={disabled}
           aria-labelledby={nameId}
           onClick={(event) => {
             event.preventDefault()
