@@ -280,7 +280,8 @@ export function StatusButton({
   )
 }
 
-function Spinner() {
+/** The pending sign of a button, or of a link whose page is on its way. */
+export function Spinner() {
   return (
     <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 animate-spin motion-reduce:animate-none">
       <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="3" opacity="0.3" />

@@ -23,6 +23,8 @@ export const PAN_CARD_MESSAGES = {
   tooLarge: 'The file is larger than 10 MB. Upload a smaller photo or scan of your PAN card.',
   wrongType: 'Upload a JPEG, PNG or WebP image of your PAN card. PDFs and other files are not accepted.',
   unreadable: 'The upload could not be read. Choose the image of your PAN card and try again.',
+  /** The page's script got no answer (the connection dropped); the chosen file is still there. */
+  interrupted: 'The upload did not go through. Check your connection and press Upload and continue again.',
 } as const
 
 const JPEG_SIGNATURE = [0xff, 0xd8, 0xff]

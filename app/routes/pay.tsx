@@ -11,7 +11,7 @@ import {
   useNavigation,
   useRevalidator,
 } from 'react-router'
-import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
+import { Field, FormMessage, repliedField, Spinner, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { BankAccountDetails } from '~/components/bank-account-details'
 import { Modal } from '~/components/modal'
@@ -219,9 +219,15 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
     loaderData
   const navigating = useIsPending()
   const removing = useIsPending({ fields: { intent: 'remove' } })
-  const removingId = useNavigation().formData?.get('serviceId')
+  const navigation = useNavigation()
+  const removingId = navigation.formData?.get('serviceId')
+  // "Pay Manually" pressed: the dialog's page is on its way.
+  const openingManual =
+    navigation.state === 'loading' &&
+    navigation.location.pathname === '/pay' &&
+    new URLSearchParams(navigation.location.search).get('dialog') === MANUAL_DIALOG
   const website = usePayOnWebsite(totalPaise, shownCart)
-  const busy = navigating || website.busy
+  const busy = navigating || website.busy || openingManual
   useRevalidateOnReturn(!busy)
   const hostedCheckout = actionData && 'checkout' in actionData ? actionData.checkout : undefined
   if (hostedCheckout) return <HostedCheckoutForm checkout={hostedCheckout} />
@@ -299,8 +305,10 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
             <span
               role="link"
               aria-disabled="true"
-              className="rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white opacity-60"
+              aria-busy={openingManual || undefined}
+              className="inline-flex items-center justify-center gap-2 rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white opacity-60"
             >
+              {openingManual ? <Spinner /> : null}
               Pay Manually
             </span>
           ) : (

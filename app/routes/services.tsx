@@ -1,6 +1,6 @@
 import { useEffect, useState, type MouseEvent } from 'react'
-import { data, Form, Link, redirect, useFetcher, useNavigate } from 'react-router'
-import { CheckboxButton, FormMessage, primaryButtonClass } from '~/components/forms'
+import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router'
+import { CheckboxButton, FormMessage, primaryButtonClass, Spinner } from '~/components/forms'
 import { ServiceDescription } from '~/components/service-description'
 import { cartTotalPaise } from '~/domain/cart-total'
 import { formatIndiaDate } from '~/domain/dates'
@@ -70,6 +70,9 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Services({ loaderData, actionData }: Route.ComponentProps) {
   const { services, droppedCount, activeUntil, renewableFrom } = loaderData
   const cart = useCartClicks(loaderData.cartIds)
+  // From the press of "Proceed to Pay" until /pay is shown: the link busy, the cards' boxes inert.
+  const goingTo = useNavigation().location?.pathname
+  const proceeding = cart.waitingToProceed || goingTo === '/pay'
   const cartIds = cart.ids
   const errorMessage = actionData?.message ?? cart.errorMessage
   return (
@@ -96,6 +99,7 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
                   activeUntil={activeUntil[service.id]}
                   renewableFrom={renewableFrom[service.id]}
                   onToggle={cart.toggle}
+                  disabled={proceeding}
                 />
               </li>
             ))}
@@ -113,9 +117,10 @@ export default function Services({ loaderData, actionData }: Route.ComponentProp
             <Link
               to="/pay"
               onClick={cart.proceedWhenSaved}
-              aria-busy={cart.waitingToProceed || undefined}
+              aria-busy={proceeding || undefined}
               className={`${primaryButtonClass} min-h-11`}
             >
+              {proceeding ? <Spinner /> : null}
               Proceed to Pay
             </Link>
           </section>
@@ -210,12 +215,14 @@ function ServiceCard({
   activeUntil,
   renewableFrom,
   onToggle,
+  disabled,
 }: {
   service: ServiceListing
   inCart: boolean
   activeUntil: string | undefined
   renewableFrom: string | undefined
   onToggle: (serviceId: string) => void
+  disabled: boolean
 }) {
   const nameId = `service-${service.id}-name`
   const renewableFromId = `service-${service.id}-renewable-from`
@@ -234,7 +241,7 @@ function ServiceCard({
           value={inCart ? 'remove' : 'add'}
           checked={inCart}
           coversCard
-          disabled={notYet}
+          disabled={notYet || disabled}
           aria-labelledby={nameId}
           aria-describedby={renewableFrom ? renewableFromId : undefined}
           onClick={(event) => {
