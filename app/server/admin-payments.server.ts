@@ -30,6 +30,7 @@ export async function pendingManualPaymentsForReview(now: Date) {
       currency: true,
       cart: true,
       utr: true,
+      payerAccountName: true,
       createdAt: true,
       expiresAt: true,
       user: { select: customerSelect },
