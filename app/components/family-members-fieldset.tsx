@@ -21,6 +21,7 @@ export function FamilyMembersFieldset({
   form,
   field,
   reason,
+  disabled = false,
 }: {
   // Conform's metadata for the form holding a `family` list.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -28,6 +29,8 @@ export function FamilyMembersFieldset({
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   field: FieldMetadata<(FamilyRow | undefined)[] | undefined, any>
   reason: string
+  /** While the form is being sent: the row buttons wait too. */
+  disabled?: boolean
 }) {
   const rows = field.getFieldList()
   const hintId = `${field.id}-hint`
@@ -65,6 +68,7 @@ export function FamilyMembersFieldset({
             />
             <button
               {...form.remove.getButtonProps({ name: field.name, index })}
+              disabled={disabled}
               className={`${secondaryButtonClass} sm:mt-6`}
             >
               Remove<span className="sr-only"> family member {index + 1}</span>
@@ -73,7 +77,11 @@ export function FamilyMembersFieldset({
         )
       })}
       {rows.length < FAMILY_MEMBERS_MAX ? (
-        <button {...form.insert.getButtonProps({ name: field.name })} className={secondaryButtonClass}>
+        <button
+          {...form.insert.getButtonProps({ name: field.name })}
+          disabled={disabled}
+          className={secondaryButtonClass}
+        >
           Add a family member
         </button>
       ) : null}

@@ -169,7 +169,7 @@ function DetailsStep({
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       {/* Enter in a field submits with the form's first button: this one saves, not "Remove". */}
-      <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
+      <button type="submit" hidden tabIndex={-1} aria-hidden="true" disabled={pending} />
       {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
       <Field
         label="Name"
@@ -207,7 +207,7 @@ function DetailsStep({
           onInput: transformCase('upper'),
         }}
       />
-      <FamilyMembersFieldset form={form} field={fields.family} reason={familyReason} />
+      <FamilyMembersFieldset form={form} field={fields.family} reason={familyReason} disabled={pending} />
       <StatusButton status={pending ? 'pending' : 'idle'}>Save and continue</StatusButton>
     </Form>
   )

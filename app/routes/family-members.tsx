@@ -43,7 +43,7 @@ export default function FamilyMembers({ loaderData, actionData }: Route.Componen
       <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
         {/* Enter in a field submits with the form's first button: this one saves, not "Remove". */}
         <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
-        <FamilyMembersFieldset form={form} field={fields.family} reason={loaderData.reason} />
+        <FamilyMembersFieldset form={form} field={fields.family} reason={loaderData.reason} disabled={pending} />
         <StatusButton status={pending ? 'pending' : 'idle'}>Save family members</StatusButton>
       </Form>
     </section>

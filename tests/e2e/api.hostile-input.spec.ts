@@ -301,6 +301,29 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_A_FORM,
     },
   ],
+  'routes/subscriptions.end.tsx': [
+    { what: 'a visitor is sent to sign in', url: `/subscriptions/${SOME_ID}/end`, status: 302, location: /^\/auth/ },
+    {
+      what: 'a service id that is not one',
+      as: 'complete',
+      method: 'POST',
+      url: '/subscriptions/not-an-id/end',
+      form: {},
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/invoices.tsx': [{ what: 'a visitor is sent to sign in', url: '/invoices', status: 302, location: /^\/auth/ }],
+  'routes/invoice.tsx': [
+    { what: 'a visitor is sent to sign in', url: '/invoices/INV/2627/000001', status: 302, location: /^\/auth/ },
+    {
+      what: 'a number that is not the customer’s',
+      as: 'complete',
+      url: '/invoices/INV/0000/999999',
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
   'routes/family-members.tsx': [
     { what: 'a visitor is sent to sign in', url: '/family-members', status: 302, location: /^\/auth/ },
     {
@@ -489,6 +512,39 @@ const BATTERY: Record<string, HostileCase[]> = {
       what: 'a customer downloading every payment',
       as: 'customer',
       url: '/admin/export.csv?from=2026-04-01&to=2026-04-30',
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/admin/customer-end-subscription.ts': [
+    {
+      what: 'a customer ending someone’s subscription',
+      as: 'customer',
+      method: 'POST',
+      url: `/admin/customers/${SOME_ID}/end-subscription`,
+      form: { serviceId: SOME_ID, reason: 'because' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/admin/refunds.tsx': [
+    {
+      what: 'a customer retrying a refund',
+      as: 'customer',
+      method: 'POST',
+      url: '/admin/refunds',
+      form: { intent: 'retry', refundId: SOME_ID },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/admin/stop-services.tsx': [
+    {
+      what: 'a customer stopping every service',
+      as: 'customer',
+      method: 'POST',
+      url: '/admin/stop-services',
+      form: { intent: 'confirm', effectiveFrom: '2099-01-01', reason: 'because' },
       status: 404,
       says: NOT_FOUND_PAGE,
     },

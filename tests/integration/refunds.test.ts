@@ -18,6 +18,8 @@ import {
   stopAllServicesPreview,
 } from '~/server/payments/refunds.server'
 import { grantSubscription } from '~/server/subscriptions.server'
+import { handleWebhook } from '~/server/payments/webhooks.server'
+import { webhookSignature, type PaymentGateway } from '~/server/razorpay.server'
 import type { SandboxGateway } from '~/server/sandbox-gateway.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
@@ -319,6 +321,92 @@ describe('a gateway refund', () => {
     expect(
       await prisma.auditLog.count({ where: { actorId: admin, action: 'refund.retried', subjectId: refundId } }),
     ).toBe(1)
+  })
+})
+
+describe('a refund the gateway itself reports failed', () => {
+  it('is asked for again under a new idempotency key after the admin retries; a lost answer keeps the key', async () => {
+    const { userId, service } = await bought({ method: 'GATEWAY' })
+    const admin = await createUser()
+    const { refunds } = await endSubscription({
+      userId,
+      serviceId: service.id,
+      by: customer,
+      reason: 'CUSTOMER_ENDED',
+      now: at(0),
+    })
+    const refundId = refunds[0]!.id
+    const keys: string[] = []
+    const answers = ['failed', 'processed'] as const
+    const reporting: PaymentGateway = {
+      ...gateway,
+      refundPayment: async ({ idempotencyKey }) => {
+        keys.push(idempotencyKey)
+        const status = answers[keys.length - 1] ?? 'processed'
+        return { id: `rfnd_${keys.length}`, status, amountPaise: 0 } as Awaited<
+          ReturnType<PaymentGateway['refundPayment']>
+        >
+      },
+    }
+
+    expect(await sendGatewayRefund(refundId, { lastAttempt: false }, reporting)).toBe('failed')
+    expect(await prisma.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({
+      status: 'FAILED',
+      gatewayRefundId: 'rfnd_1',
+    })
+    expect(await retryRefund({ refundId, adminId: admin, now: at(1) })).toBe(true)
+    expect(await sendGatewayRefund(refundId, { lastAttempt: false }, reporting)).toBe('processed')
+
+    expect(keys).toEqual([refundId, `${refundId}-r1`])
+    expect(await prisma.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({
+      status: 'PROCESSED',
+      gatewayRefundId: 'rfnd_2',
+    })
+  })
+})
+
+describe('refund webhooks', () => {
+  const deliver = (event: string, entity: object) => {
+    const rawBody = JSON.stringify({ event, payload: { refund: { entity } } })
+    return handleWebhook(rawBody, webhookSignature(rawBody, gateway.webhookSecret), { gateway, now: at(2) })
+  }
+
+  it('settle a refund the gateway answered "pending": processed, or failed for the admin to retry', async () => {
+    const first = await bought({ method: 'GATEWAY' })
+    const second = await bought({ method: 'GATEWAY' })
+    const end = (who: typeof first) =>
+      endSubscription({
+        userId: who.userId,
+        serviceId: who.service.id,
+        by: customer,
+        reason: 'CUSTOMER_ENDED',
+        now: at(0),
+      })
+    const [processed] = (await end(first)).refunds
+    const [failed] = (await end(second)).refunds
+    await prisma.refund.update({ where: { id: processed!.id }, data: { gatewayRefundId: 'rfnd_pending1' } })
+
+    expect(await deliver('refund.processed', { id: 'rfnd_pending1', notes: {} })).toEqual({
+      status: 200,
+      outcome: 'processed',
+    })
+    expect(await deliver('refund.failed', { id: 'rfnd_pending2', notes: { refundId: failed!.id } })).toEqual({
+      status: 200,
+      outcome: 'processed',
+    })
+    expect(await deliver('refund.processed', { id: 'rfnd_other', notes: { refundId: 'not-a-uuid' } })).toEqual({
+      status: 200,
+      outcome: 'ignored',
+    })
+
+    expect(await prisma.refund.findUniqueOrThrow({ where: { id: processed!.id } })).toMatchObject({
+      status: 'PROCESSED',
+      processedAt: at(2),
+    })
+    expect(await prisma.refund.findUniqueOrThrow({ where: { id: failed!.id } })).toMatchObject({
+      status: 'FAILED',
+      gatewayRefundId: 'rfnd_pending2',
+    })
   })
 })
 

@@ -511,11 +511,17 @@ export async function retryRefund({
   now: Date
 }): Promise<boolean> {
   const retried = await prisma.$transaction(async (tx) => {
-    const { count } = await tx.refund.updateMany({
+    const failed = await tx.refund.findFirst({
       where: { id: refundId, status: 'FAILED' },
-      data: { status: 'PENDING', lastError: null },
+      select: { gatewayRefundId: true },
     })
-    if (count === 0) return false
+    if (!failed) return false
+    // A refund the gateway itself reported failed is asked for again as a new refund (a new
+    // idempotency key, gatewayRefundIdempotencyKey); the failed one's id stays in the audit entry.
+    await tx.refund.update({
+      where: { id: refundId },
+      data: { status: 'PENDING', lastError: null, gatewayRefundId: null },
+    })
     await recordAudit(
       tx,
       {
@@ -523,7 +529,7 @@ export async function retryRefund({
         action: 'refund.retried',
         subjectType: 'refund',
         subjectId: refundId,
-        before: { status: 'FAILED' },
+        before: { status: 'FAILED', gatewayRefundId: failed.gatewayRefundId },
         after: { status: 'PENDING' },
       },
       now,
@@ -543,6 +549,20 @@ export async function retryRefund({
  * gateway is recorded; a failure is thrown for the queue to retry, or on the last attempt (or a
  * refusal that would fail the same way again) recorded as FAILED for the admin.
  */
+/**
+ * The refund's id, so a retry after a lost answer (or a failed call, whatever the admin does) can
+ * never refund twice; with a suffix per time the gateway itself reported the refund failed and the
+ * admin retried, since Razorpay answers a repeated key with the same failed refund.
+ */
+async function gatewayRefundIdempotencyKey(refundId: string): Promise<string> {
+  const [row] = await prisma.$queryRaw<{ rounds: bigint }[]>`
+    SELECT count(*) AS rounds FROM audit_logs
+    WHERE action = 'refund.retried' AND subject_type = 'refund' AND subject_id = ${refundId}
+      AND before->>'gatewayRefundId' IS NOT NULL`
+  const rounds = Number(row?.rounds ?? 0)
+  return rounds === 0 ? refundId : `${refundId}-r${rounds}`
+}
+
 export async function sendGatewayRefund(
   refundId: string,
   { lastAttempt }: { lastAttempt: boolean },
@@ -560,7 +580,7 @@ export async function sendGatewayRefund(
     const answer = await gateway.refundPayment({
       paymentId: refund.payment.gatewayPaymentId,
       amountPaise: refund.amountPaise,
-      idempotencyKey: refundId,
+      idempotencyKey: await gatewayRefundIdempotencyKey(refundId),
       notes: { refundId },
     })
     await recordGatewayRefundStatus(refundId, answer.id, answer.status, now)

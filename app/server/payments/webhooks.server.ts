@@ -1,4 +1,5 @@
 import { getErrorMessage } from '~/domain/error-message'
+import { isUuid } from '~/domain/uuid'
 import { createHash } from 'node:crypto'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
@@ -6,6 +7,7 @@ import { paymentGateway } from '../payment-gateway.server'
 import { isValidWebhookSignature, type GatewayPayment } from '../razorpay.server'
 import { payOrLog } from './core.server'
 import { matchesOrder, recordGatewayFailure, type GatewayDeps } from './gateway.server'
+import { recordGatewayRefundStatus } from './refunds.server'
 
 export type WebhookResult = {
   status: 200 | 400 | 500
@@ -82,7 +84,33 @@ export async function handleWebhook(
   }
 }
 
+/** `refund.processed` and `refund.failed`: a refund the gateway answered "pending" has settled. */
+async function processRefundEvent(type: string, event: unknown, now: Date): Promise<WebhookResult['outcome']> {
+  const entity = (event as { payload?: { refund?: { entity?: { id?: unknown; notes?: { refundId?: unknown } } } } })
+    ?.payload?.refund?.entity
+  const status = type === 'refund.processed' ? 'processed' : type === 'refund.failed' ? 'failed' : null
+  if (!status || !entity || typeof entity.id !== 'string') return 'ignored'
+  const refund = await prisma.refund.findFirst({
+    where: {
+      OR: [
+        { gatewayRefundId: entity.id },
+        ...(typeof entity.notes?.refundId === 'string' && isUuid(entity.notes.refundId)
+          ? [{ id: entity.notes.refundId }]
+          : []),
+      ],
+    },
+    select: { id: true },
+  })
+  if (!refund) {
+    console.warn(`[payments] webhook ${type} for unknown refund ${entity.id}`)
+    return 'ignored'
+  }
+  await recordGatewayRefundStatus(refund.id, entity.id, status, now)
+  return 'processed'
+}
+
 async function processWebhookEvent(type: string, event: unknown, now: Date): Promise<WebhookResult['outcome']> {
+  if (type.startsWith('refund.')) return processRefundEvent(type, event, now)
   const gatewayPayment = paymentEntityOf(event)
   if (!gatewayPayment?.orderId) return 'ignored'
   if (type === 'payment.failed') {
