@@ -143,6 +143,10 @@ describe('the family fee cap at every way in', () => {
       amountPaise: 236_000,
     })
     await expect(createManualPayment(customer.id, [more.id], { now })).resolves.toMatchObject({ created: true })
+    // The exemption is the customer's: their payments still count for their spouse.
+    const spouse = await customerWithPan()
+    await declare(spouse.id, customer)
+    expect(await refusal(createManualPayment(spouse.id, [more.id], { now }))).toMatchObject({ code: 'fee-cap' })
   })
 
   it('lets one of two family members buying at the same moment pass; the other is refused', async () => {
