@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { plainText } from './plain-text'
 
 /**
  * The reference a bank gives a transfer: a NEFT UTR is 16 characters, an RTGS one 22, an IMPS or
@@ -28,12 +29,21 @@ export const BankReferenceFormSchema = z.object({
   utr: z.string({ error: BLANK_UTR_MESSAGE }).trim().min(1, BLANK_UTR_MESSAGE).pipe(UtrSchema),
 })
 
-/** /pay's manual claim: the key of the form as rendered (one claim per form) and an optional UTR. */
+export const PAYER_ACCOUNT_NAME_MAX_LENGTH = 100
+const PAYER_ACCOUNT_NAME_MESSAGE = `Enter the account holder's name as your bank shows it: 2 to ${PAYER_ACCOUNT_NAME_MAX_LENGTH} characters.`
+
+/** The name on the account a bank transfer comes from, as the customer types it. */
+export const PayerAccountNameSchema = plainText()
+  .trim()
+  .min(2, PAYER_ACCOUNT_NAME_MESSAGE)
+  .max(PAYER_ACCOUNT_NAME_MAX_LENGTH, PAYER_ACCOUNT_NAME_MESSAGE)
+
+const blankAsUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value)
+
+/** /pay's manual claim: the key of the form as rendered (one claim per form), an optional UTR and payer's account name. */
 export const ManualPaymentFormSchema = z.object({
   intent: z.literal('manual'),
   paymentKey: z.string().optional(),
-  utr: z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    UtrSchema.optional(),
-  ),
+  utr: z.preprocess(blankAsUndefined, UtrSchema.optional()),
+  payerAccountName: z.preprocess(blankAsUndefined, PayerAccountNameSchema.optional()),
 })

@@ -79,6 +79,43 @@ export function subscriptionGrantedEmail(
   )
 }
 
+/** How a refund reaches the customer, in the words of the refund policy. */
+function refundRouteText(byBankTransfer: boolean): string {
+  return byBankTransfer
+    ? 'by bank transfer to the account you gave, within 30 days'
+    : 'to the card or UPI account you paid with, in 5 to 7 working days'
+}
+
+export function advanceExcessRefundedEmail(
+  cut: {
+    name: string | null
+    serviceName: string
+    excessDays: number
+    endsOn: string
+    refund: { amountPaise: number; byBankTransfer: boolean; creditNote: string }
+  },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      subject: 'Part of your payment is being refunded',
+      name: cut.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `SEBI allows a research analyst to take fees at most one year in advance. Your payment for ${cut.serviceName} would have run ${cut.excessDays} days beyond that, so your subscription now ends on ${cut.endsOn}.`,
+        },
+        {
+          kind: 'paragraph',
+          text: `We are refunding Rs. ${formatRupees(cut.refund.amountPaise)} for those days, ${refundRouteText(cut.refund.byBankTransfer)} (credit note ${cut.refund.creditNote}).`,
+        },
+        { kind: 'action', label: 'See your subscriptions', path: '/subscriptions' },
+      ],
+    },
+    context,
+  )
+}
+
 export function subscriptionEndedEmail(
   ended: {
     name: string | null
@@ -91,7 +128,7 @@ export function subscriptionEndedEmail(
   const total = ended.refunds.reduce((sum, refund) => sum + refund.amountPaise, 0)
   const refundLines = ended.refunds.map(
     (refund) =>
-      `Rs. ${formatRupees(refund.amountPaise)} ${refund.byBankTransfer ? 'by bank transfer to the account you gave, within 30 days' : 'to the card or UPI account you paid with, in 5 to 7 working days'} (credit note ${refund.creditNote})`,
+      `Rs. ${formatRupees(refund.amountPaise)} ${refundRouteText(refund.byBankTransfer)} (credit note ${refund.creditNote})`,
   )
   return renderEmail(
     {

@@ -17,7 +17,7 @@ import { BankAccountDetails } from '~/components/bank-account-details'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
 import { useGatewayCheckout, type CheckoutFailure } from '~/components/use-gateway-checkout'
-import { ManualPaymentFormSchema } from '~/domain/bank-reference'
+import { ManualPaymentFormSchema, PAYER_ACCOUNT_NAME_MAX_LENGTH } from '~/domain/bank-reference'
 import { cartTotalPaise, shownCartValue } from '~/domain/cart'
 import { CheckoutAnswerSchema, type CheckoutAnswer } from '~/domain/checkout-request'
 import {
@@ -175,6 +175,7 @@ export async function action({ request }: Route.ActionArgs) {
       claim = await createManualPayment(user.id, await readCart(request), {
         idempotencyKey: submission.value.paymentKey || undefined,
         utr: submission.value.utr,
+        payerAccountName: submission.value.payerAccountName,
         expectedAmountPaise: shownTotalPaise(form),
       })
     } catch (error) {
@@ -369,6 +370,7 @@ function ManualPaymentDialog({
   busy: boolean
 }) {
   const utr = repliedField(manualResult, 'utr')
+  const payerAccountName = repliedField(manualResult, 'payerAccountName')
   const claiming = useIsPending({ fields: { intent: 'manual' } })
   return (
     <Modal title="Manual Payment Instructions" closeTo="/pay">
@@ -405,6 +407,18 @@ function ManualPaymentDialog({
           hint="Optional. You can also add it later on your subscriptions page."
           errors={utr.errors}
           inputProps={{ id: 'utr', name: 'utr', maxLength: 40, autoComplete: 'off', defaultValue: utr.defaultValue }}
+        />
+        <Field
+          label="Name on the account you pay from"
+          hint="Optional. It helps our team find your transfer on the bank statement."
+          errors={payerAccountName.errors}
+          inputProps={{
+            id: 'payerAccountName',
+            name: 'payerAccountName',
+            maxLength: PAYER_ACCOUNT_NAME_MAX_LENGTH,
+            autoComplete: 'name',
+            defaultValue: payerAccountName.defaultValue,
+          }}
         />
         <StatusButton
           name="intent"

@@ -30,6 +30,7 @@ export async function pendingManualPaymentsForReview(now: Date) {
       currency: true,
       cart: true,
       utr: true,
+      payerAccountName: true,
       createdAt: true,
       expiresAt: true,
       user: { select: customerSelect },
@@ -206,6 +207,7 @@ export async function overLimitPeriods(now: Date): Promise<OverLimitPeriod[]> {
     JOIN payments p ON p.id = s.payment_id
     JOIN users u ON u.id = s.user_id
     WHERE p.paid_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.subscription_id = s.id AND r.kind = 'EXCESS')
       AND ((s.ends_at > p.paid_at + ${limit} AND s.ends_at > ${now})
         OR (s.ends_at = p.paid_at + ${limit} AND s.ends_at - s.starts_at < make_interval(days => (
               SELECT (line->>'durationDays')::int FROM jsonb_array_elements(p.cart) line

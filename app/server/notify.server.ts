@@ -2,6 +2,7 @@ import { readCartSnapshot } from '~/domain/cart'
 import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDate } from '~/domain/dates'
 import {
+  advanceExcessRefundedEmail,
   paymentConfirmedEmail,
   paymentRejectedEmail,
   subscriptionEndedEmail,
@@ -146,6 +147,39 @@ export async function notifyRefund(ended: {
           byBankTransfer: refund.status === 'DUE',
           creditNote: refund.creditNote,
         })),
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+/** The e-mail of a payment captured past the one-year advance limit: the days cut and their refund. */
+export async function notifyAdvanceExcessRefund(
+  userId: string,
+  refund: {
+    serviceName: string
+    excessDays: number
+    endsAt: Date
+    amountPaise: number
+    status: 'DUE' | 'PENDING'
+    creditNote: string
+  },
+): Promise<boolean> {
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } })
+  if (!user) return false
+  return notifyCustomer({
+    email: user.email,
+    ...advanceExcessRefundedEmail(
+      {
+        name: user.name,
+        serviceName: refund.serviceName,
+        excessDays: refund.excessDays,
+        endsOn: formatIndiaDate(refund.endsAt),
+        refund: {
+          amountPaise: refund.amountPaise,
+          byBankTransfer: refund.status === 'DUE',
+          creditNote: refund.creditNote,
+        },
       },
       await emailContext(),
     ),

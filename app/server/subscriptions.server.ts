@@ -1,6 +1,5 @@
 import type { CartItem } from '~/domain/cart'
 import { renewalStartsAt, subscriptionEndsAt } from '~/domain/dates'
-import { advanceExcess, ADVANCE_LIMIT_DAYS } from '~/domain/purchase-limits'
 import type { Prisma } from '~/generated/prisma/client'
 import { cached, forget, invalidate } from './cache.server'
 import { prisma } from './db.server'
@@ -66,11 +65,9 @@ export async function grantSubscription(
 /**
  * The subscriptions a payment buys, one per cart item, each chained after the customer's current
  * one to that service. Runs inside markPaymentPaid's transaction (app/server/payments/core.server.ts),
- * the only caller: a payment becomes subscriptions nowhere else. No subscription ends more than
- * ADVANCE_LIMIT_DAYS after `paidAt`: every way in refuses such a purchase, but a gateway capture
- * can race the check, and money taken is honoured, so the end is capped there and the days cut
- * off are logged; the subscription is then shorter than its cart line's days, which is how
- * overLimitPeriods (app/server/admin-payments.server.ts) finds the excess to refund.
+ * the only caller: a payment becomes subscriptions nowhere else. One that would end more than a
+ * year ahead (a gateway capture that raced the advance check) is cut and its excess refunded by
+ * markPaymentPaid (refundAdvanceExcess in app/server/payments/refunds.server.ts).
  */
 export async function createPaidSubscriptions(
   tx: Prisma.TransactionClient,
@@ -85,22 +82,13 @@ export async function createPaidSubscriptions(
     select: { id: true },
     data: items.map((item) => {
       const startsAt = renewalStartsAt(paidAt, currentEndOf.get(item.serviceId) ?? null)
-      const endsAt = subscriptionEndsAt(startsAt, item.durationDays)
-      const excess = advanceExcess({
-        paidAt,
+      return {
+        userId,
+        serviceId: item.serviceId,
+        paymentId,
         startsAt,
-        endsAt,
-        durationDays: item.durationDays,
-        pricePaise: item.pricePaise,
-      })
-      if (excess.excessDays > 0) {
-        console.warn(
-          `[payments] payment ${paymentId}: ${item.name} would end more than ${ADVANCE_LIMIT_DAYS} days after it was paid; ` +
-            `capped at ${excess.cappedEndsAt.toISOString()}, ${excess.excessDays} days (${excess.excessPaise} paise) to refund`,
-        )
+        endsAt: subscriptionEndsAt(startsAt, item.durationDays),
       }
-      currentEndOf.set(item.serviceId, excess.cappedEndsAt)
-      return { userId, serviceId: item.serviceId, paymentId, startsAt, endsAt: excess.cappedEndsAt }
     }),
   })
   return created.map((row) => row.id)

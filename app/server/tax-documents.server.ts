@@ -26,6 +26,7 @@ export async function taxDocument(viewer: { id: string; role: Role }, number: st
           method: true,
           cart: true,
           utr: true,
+          payerAccountName: true,
           gatewayPaymentId: true,
           subscriptions: { select: { serviceId: true, startsAt: true } },
           ledgerEntries: { where: { kind: 'PAYMENT' }, select: { documentNumber: true } },
@@ -84,7 +85,7 @@ export async function taxDocument(viewer: { id: string; role: Role }, number: st
     paidBy:
       payment.method === 'GATEWAY'
         ? `Paid on the website${payment.gatewayPaymentId ? ` (Razorpay payment ${payment.gatewayPaymentId})` : ''}`
-        : `Bank transfer${payment.utr ? ` (reference ${payment.utr})` : ''}`,
+        : `Bank transfer${payment.payerAccountName ? ` from the account of ${payment.payerAccountName}` : ''}${payment.utr ? ` (reference ${payment.utr})` : ''}`,
   }
 }
 

@@ -120,7 +120,16 @@ test('manual payment: a double submit is one claim, pending with its cart at the
   baseURL,
 }) => {
   const { api, xsrf, cart, total } = await customerWithCart(playwright.request, baseURL!)
-  const first = await api.post('/api/v1/payments/manual-payment', { headers: xsrf, data: checkoutBody(cart, total) })
+  const badName = await api.post('/api/v1/payments/manual-payment', {
+    headers: xsrf,
+    data: { ...checkoutBody(cart, total), payerAccountName: 'A' },
+  })
+  expect(badName.status()).toBe(400)
+  expect(JSON.stringify(await json(badName))).toContain("account holder's name")
+  const first = await api.post('/api/v1/payments/manual-payment', {
+    headers: xsrf,
+    data: { ...checkoutBody(cart, total), payerAccountName: 'Asha Rao' },
+  })
   expect(first.status()).toBe(200)
   const { paymentId } = (await json(first)).data
   const again = await api.post('/api/v1/payments/manual-payment', { headers: xsrf, data: checkoutBody(cart, total) })

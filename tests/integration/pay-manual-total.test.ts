@@ -53,4 +53,20 @@ describe('/pay: "I\'ll Pay & Send Screenshot"', () => {
     expect(await prisma.payment.count({ where: { userId } })).toBe(0)
     expect(payRoute.shouldRevalidate({ actionStatus: 409, defaultShouldRevalidate: false } as never)).toBe(true)
   })
+
+  it('records the name on the account the customer pays from, and refuses one that is too short, making no claim', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    const equity = await createService('Equity', 299_900, 30)
+    const refused = await submitManual(cookie, [equity.id], { shownTotalPaise: '299900', payerAccountName: 'A' })
+    expect(refused).toMatchObject({ init: { status: 400 } })
+    expect(JSON.stringify(refused)).toContain("Enter the account holder's name as your bank shows it")
+    expect(await prisma.payment.count({ where: { userId } })).toBe(0)
+
+    const response = (await submitManual(cookie, [equity.id], {
+      shownTotalPaise: '299900',
+      payerAccountName: '  Asha Rao  ',
+    })) as Response
+    expect(response.status).toBe(302)
+    expect(await prisma.payment.findMany({ where: { userId } })).toMatchObject([{ payerAccountName: 'Asha Rao' }])
+  })
 })

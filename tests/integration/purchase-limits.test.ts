@@ -10,6 +10,7 @@ import { confirmPaymentAsAdmin, overLimitPeriods } from '~/server/admin-payments
 import { invalidate } from '~/server/cache.server'
 import { serializeCart } from '~/server/cart.server'
 import { prisma } from '~/server/db.server'
+import { queuedEmails } from '../support/queued-emails'
 import { markPaymentPaid, PaymentError } from '~/server/payments/core.server'
 import { startGatewayPayment } from '~/server/payments/gateway.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
@@ -159,30 +160,29 @@ describe("the admin's confirmation of a claim", () => {
 })
 
 describe('a gateway capture past the limit', () => {
-  it('ends at the limit, logs the excess, and is listed for the admin to refund with the days and amount', async () => {
+  it('is cut at the limit, its excess refunded with a credit note and the customer told, and not listed as still to refund', async () => {
     quiet()
     const userId = await createUser()
+    const email = `excess-${userId.slice(0, 8)}@example.in`
+    await prisma.user.update({ where: { id: userId }, data: { email, name: 'asha rao' } })
     const year = await createService('Yearly', 365_000, 365)
     const order = await createPaymentRow(userId, [cartItemOf(year)], { createdAt: days(-1) })
     await subscribedUntil(userId, year.id, days(100))
-    const warn = vi.spyOn(console, 'warn')
 
     await markPaymentPaid(order.id, { gatewayPaymentId: 'pay_late', paidAt: now, source: 'webhook' })
 
     const subscription = await prisma.subscription.findFirstOrThrow({ where: { paymentId: order.id } })
     expect(subscription).toMatchObject({ startsAt: days(100), endsAt: days(365) })
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('100 days (100000 paise) to refund'))
-    const listed = (await overLimitPeriods(now)).filter((period) => period.customer.id === userId)
-    expect(listed).toEqual([
-      expect.objectContaining({
-        paymentId: order.id,
-        serviceName: year.name,
-        endsAt: days(365),
-        cutAtLimit: true,
-        excessDays: 100,
-        excessPaise: 100_000,
-      }),
-    ])
+    const refund = await prisma.refund.findFirstOrThrow({ where: { paymentId: order.id } })
+    expect(refund).toMatchObject({ kind: 'EXCESS', reason: 'ADVANCE_LIMIT', amountPaise: 100_000, status: 'PENDING' })
+    const creditNote = await prisma.ledgerEntry.findFirstOrThrow({ where: { refundId: refund.id } })
+    expect(creditNote).toMatchObject({ kind: 'REFUND', amountPaise: -100_000 })
+    const [told] = await queuedEmails(email)
+    expect(told?.subject).toBe('Part of your payment is being refunded')
+    expect(told?.body).toContain('100 days beyond that')
+    expect(told?.body).toContain(`Rs. 1,000 for those days`)
+    expect(told?.body).toContain(creditNote.documentNumber)
+    expect((await overLimitPeriods(now)).filter((period) => period.customer.id === userId)).toEqual([])
   })
 
   it('lists periods sold before the rule that still end more than a year after their payment, and nothing else', async () => {

@@ -51,6 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       })),
       total: formatRupees(payment.amountPaise),
       utr: payment.utr,
+      payerAccountName: payment.payerAccountName,
       submittedAt: formatIndiaDateTime(payment.createdAt),
       age: formatDuration(payment.ageMs),
       timeLeft: formatDuration(payment.timeLeftMs),
@@ -210,6 +211,10 @@ function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; 
         <div>
           <dt className={termClass}>UTR given by the customer</dt>
           <dd className="break-all">{payment.utr ?? 'Not given'}</dd>
+        </div>
+        <div>
+          <dt className={termClass}>Paid from the account of</dt>
+          <dd className="break-all">{payment.payerAccountName ?? 'Not given'}</dd>
         </div>
         <div>
           <dt className={termClass}>E-mail</dt>

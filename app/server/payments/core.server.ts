@@ -12,9 +12,10 @@ import type { Prisma } from '~/generated/prisma/client'
 import { cached, forget, invalidate } from '../cache.server'
 import { pricedCart } from '../cart.server'
 import { prisma } from '../db.server'
-import { notifyPaymentConfirmed } from '../notify.server'
+import { notifyAdvanceExcessRefund, notifyPaymentConfirmed } from '../notify.server'
 import { createPaidSubscriptions, subscriptionsCacheKey } from '../subscriptions.server'
 import { recordPaymentInLedger } from './ledger.server'
+import { afterExcessRefund, refundAdvanceExcess, type AdvanceExcessRefund } from './refunds.server'
 
 // The core of payments: the one path to "paid", the customer's pending list, and what every kind
 // of payment shares (the priced cart, the refusals). Gateway payments, webhooks, reconciliation
@@ -177,7 +178,9 @@ export async function markPaymentPaid(
       const [payment] = await tx.$queryRaw<LockedPayment[]>`
         SELECT id::text, user_id::text, method, status, amount_paise, cart, expires_at FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
       if (!payment) throw new PaymentStateError(`Payment ${paymentId} does not exist`, 'not-found')
-      if (payment.status === 'PAID') return { alreadyPaid: true, paymentId, userId: payment.user_id }
+      if (payment.status === 'PAID') {
+        return { alreadyPaid: true, paymentId, userId: payment.user_id, excessRefunds: [] as AdvanceExcessRefund[] }
+      }
       const refusal = payRefusal(
         { method: payment.method, status: payment.status, expiresAt: payment.expires_at },
         { source, paidAt, gatewayPaymentId },
@@ -197,12 +200,22 @@ export async function markPaymentPaid(
         paidAt,
       })
       await recordPaymentInLedger(tx, { paymentId, userId: payment.user_id, amountPaise: payment.amount_paise, paidAt })
+      const excessRefunds = await refundAdvanceExcess(tx, { subscriptionIds, paidAt })
       await onPaid?.(tx, { paymentId, userId: payment.user_id, status: payment.status, subscriptionIds })
-      return { alreadyPaid: false, paymentId, userId: payment.user_id }
+      return { alreadyPaid: false, paymentId, userId: payment.user_id, excessRefunds }
     },
     { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: waitMs },
   )
   await invalidateUserPayments(result.userId)
+  for (const refund of result.excessRefunds) {
+    console.warn(
+      `[payments] payment ${paymentId}: ${refund.serviceName} was ${refund.excessDays} days beyond the advance limit; refund ${refund.id} of ${refund.amountPaise} paise`,
+    )
+    await afterExcessRefund(refund, result.userId)
+    await notifyAdvanceExcessRefund(result.userId, refund).catch((error: unknown) =>
+      console.error(`[payments] advance-limit refund e-mail for ${refund.id} not queued:`, error),
+    )
+  }
   if (!result.alreadyPaid) {
     console.info(`[payments] payment ${paymentId} paid via ${source}`)
     // Never fails the payment: it is paid; the e-mail is queued and retried on its own.
@@ -210,7 +223,7 @@ export async function markPaymentPaid(
       console.error(`[payments] confirmation e-mail for ${paymentId} not queued:`, error),
     )
   }
-  return result
+  return { alreadyPaid: result.alreadyPaid, paymentId, userId: result.userId }
 }
 
 /** A refusal by markPaymentPaid (a final state) is logged, not retried forever. True when this call paid. */

@@ -45,9 +45,17 @@ export async function createManualPayment(
   {
     idempotencyKey,
     utr,
+    payerAccountName,
     expectedAmountPaise,
     now = new Date(),
-  }: { idempotencyKey?: string; utr?: string; expectedAmountPaise?: number; now?: Date } = {},
+  }: {
+    idempotencyKey?: string
+    utr?: string
+    /** The name on the account the transfer comes from. */
+    payerAccountName?: string
+    expectedAmountPaise?: number
+    now?: Date
+  } = {},
 ): Promise<ManualPaymentResult> {
   const { items, amountPaise } = await checkoutCart(cartIds, expectedAmountPaise)
   const serviceIds = items.map((item) => item.serviceId)
@@ -105,6 +113,7 @@ export async function createManualPayment(
         createdAt: now,
         ...(idempotencyKey ? { idempotencyKey } : {}),
         ...(utr ? { utr } : {}),
+        ...(payerAccountName ? { payerAccountName } : {}),
       },
       select: { id: true },
     })

@@ -1,6 +1,7 @@
 import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
 import { getErrorMessage } from '~/domain/error-message'
+import { advanceExcess } from '~/domain/purchase-limits'
 import {
   endingRefundPaise,
   excessRefundPaise,
@@ -290,6 +291,56 @@ export async function refundExcess(
     return { id: refund.id, amountPaise: refundPaise, status }
   }
   return tx ? run(tx) : prisma.$transaction(run)
+}
+
+export type AdvanceExcessRefund = {
+  id: string
+  status: 'DUE' | 'PENDING'
+  amountPaise: number
+  serviceName: string
+  excessDays: number
+  endsAt: Date
+  creditNote: string
+}
+
+/**
+ * Money captured past the one-year advance limit (a gateway capture that raced the check): each of
+ * the payment's subscriptions ending more than ADVANCE_LIMIT_DAYS after `paidAt` is cut by its
+ * excess days and that part refunded, in the paying transaction (markPaymentPaid). The caller calls
+ * `afterExcessRefund` and tells the customer once the transaction committed.
+ */
+export async function refundAdvanceExcess(
+  tx: Prisma.TransactionClient,
+  { subscriptionIds, paidAt }: { subscriptionIds: readonly string[]; paidAt: Date },
+): Promise<AdvanceExcessRefund[]> {
+  const periods = await tx.subscription.findMany({ where: { id: { in: [...subscriptionIds] } }, select: periodSelect })
+  const refunds: AdvanceExcessRefund[] = []
+  for (const period of periods) {
+    const line = readCartSnapshot(period.payment?.cart ?? []).find((item) => item.serviceId === period.serviceId)
+    if (!line) continue
+    const { excessDays } = advanceExcess({
+      paidAt,
+      startsAt: period.startsAt,
+      endsAt: period.endsAt,
+      durationDays: line.durationDays,
+      pricePaise: line.pricePaise,
+    })
+    if (excessDays === 0) continue
+    const refund = await refundExcess({ subscriptionId: period.id, excessDays, now: paidAt }, tx)
+    if (!refund) continue
+    const [entry, cut] = await Promise.all([
+      tx.ledgerEntry.findFirstOrThrow({ where: { refundId: refund.id }, select: { documentNumber: true } }),
+      tx.subscription.findUniqueOrThrow({ where: { id: period.id }, select: { endsAt: true } }),
+    ])
+    refunds.push({
+      ...refund,
+      serviceName: line.name,
+      excessDays,
+      endsAt: cut.endsAt,
+      creditNote: entry.documentNumber,
+    })
+  }
+  return refunds
 }
 
 /** After the transaction that made an excess refund committed: the gateway refund is queued. */
