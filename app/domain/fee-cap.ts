@@ -1,5 +1,8 @@
 // No Zod here: the legal pages quote SEBI_FEE_CAP_PAISE (app/content/legal/rules.ts) and stay light.
-import { PAISE_PER_RUPEE } from './money'
+import { formatIndiaDate, indiaIsoDate, indiaMidnight, MS_PER_DAY } from './dates'
+import { gstContainedPaise } from './gst'
+import { formatRupees, PAISE_PER_RUPEE } from './money'
+import { financialYearOf } from './tax-documents'
 
 /** SEBI's cap on the fees one family (individual and HUF clients) pays a research analyst: Rs 1,51,000 a year. */
 export const SEBI_FEE_CAP_PAISE = 151_000 * PAISE_PER_RUPEE
@@ -21,3 +24,100 @@ export const FEE_CAP_EXEMPTION_LABELS: Record<FeeCapExemption, string> = {
 }
 
 export const FEE_CAP_EXEMPTION_REASON_MAX_LENGTH = 500
+
+// The rule itself: what counts in the window, and the refusal. app/server/payments/purchase-limits.server.ts
+// reads the family's payments and open orders and claims and applies it (docs/regulatory.md).
+
+/** A paid payment as the cap counts it: its fees net of GST, less what was refunded of it. */
+export type CountedPayment = { paidAt: Date; taxablePaise: number }
+
+/** A GST-inclusive price's value before GST at `rateBasisPoints` (what the cap counts). */
+export const taxableValuePaise = (inclusivePaise: number, rateBasisPoints: number) =>
+  inclusivePaise - gstContainedPaise(inclusivePaise, rateBasisPoints)
+
+/**
+ * The first instant whose payments count at `now`: 'rolling-12-months' starts at 00:00 IST on the
+ * same India date a year earlier (28 February when that date is 29 February), so a payment counts
+ * until the end of its anniversary; 'financial-year' starts at 1 April 00:00 IST of the Indian
+ * financial year `now` falls in.
+ */
+export function feeCapWindowStart(now: Date, window: FeeCapWindow): Date {
+  if (window === 'financial-year') return indiaMidnight(`${financialYearOf(now).label.slice(0, 4)}-04-01`)
+  const [year, month, day] = indiaIsoDate(now).split('-').map(Number) as [number, number, number]
+  const earlier = new Date(Date.UTC(year - 1, month - 1, day))
+  // 29 February a year back rolls over to 1 March: use 28 February, so the window is never shorter than a year.
+  const date = earlier.getUTCMonth() === month - 1 ? earlier : new Date(Date.UTC(year - 1, month - 1, 28))
+  return indiaMidnight(date.toISOString().slice(0, 10))
+}
+
+/** The first India midnight from which a payment made at `paidAt` no longer counts. */
+export function stopsCountingAt(paidAt: Date, window: FeeCapWindow): Date {
+  // Its anniversary (or the next financial year) is less than 370 days away: step from a day that is surely before.
+  let candidate = indiaMidnight(indiaIsoDate(paidAt))
+  if (window === 'rolling-12-months') candidate = new Date(candidate.getTime() + 360 * MS_PER_DAY)
+  while (feeCapWindowStart(candidate, window) <= paidAt) candidate = new Date(candidate.getTime() + MS_PER_DAY)
+  return candidate
+}
+
+export type FeeCapRefusal = {
+  capPaise: number
+  /** What the family may still pay in the window before GST (0 when at or over the cap). */
+  leftPaise: number
+  /** This purchase's value before GST. */
+  purchasePaise: number
+  /** The India midnight from which enough earlier payments stop counting for this purchase to fit; null when none will. */
+  fitsFrom: Date | null
+}
+
+/**
+ * Whether a purchase of `purchasePaise` (before GST) fits under the cap: the family's payments in
+ * the window (`paid`, counted before GST and net of refunds) plus what it has committed (open
+ * gateway orders and bank-transfer claims, before GST) plus the purchase may not exceed the cap.
+ * Null when it fits.
+ */
+export function feeCapRefusal({
+  now,
+  window,
+  capPaise,
+  paid,
+  committedPaise,
+  purchasePaise,
+}: {
+  now: Date
+  window: FeeCapWindow
+  capPaise: number
+  paid: readonly CountedPayment[]
+  committedPaise: number
+  purchasePaise: number
+}): FeeCapRefusal | null {
+  const start = feeCapWindowStart(now, window)
+  const counted = paid.filter((payment) => payment.paidAt >= start).sort((a, b) => +a.paidAt - +b.paidAt)
+  const usedPaise = counted.reduce((sum, payment) => sum + payment.taxablePaise, committedPaise)
+  const excessPaise = usedPaise + purchasePaise - capPaise
+  if (excessPaise <= 0) return null
+  // Open orders and claims keep counting (they would be paid today or later): only payments drop out.
+  let fitsFrom: Date | null = null
+  let freedPaise = 0
+  for (const payment of counted) {
+    freedPaise += payment.taxablePaise
+    if (freedPaise >= excessPaise) {
+      fitsFrom = stopsCountingAt(payment.paidAt, window)
+      break
+    }
+  }
+  return { capPaise, leftPaise: Math.max(0, capPaise - usedPaise), purchasePaise, fitsFrom }
+}
+
+/**
+ * The one message every way in answers a purchase over the cap with: the cap, what is left, the
+ * purchase, and when it will fit if it will.
+ */
+export function feeCapRefusalMessage({ capPaise, leftPaise, purchasePaise, fitsFrom }: FeeCapRefusal): string {
+  const cap = `SEBI caps the fees one family pays a research analyst at Rs ${formatRupees(capPaise)} a year, before GST.`
+  const left =
+    leftPaise > 0
+      ? `Your family has Rs ${formatRupees(leftPaise)} of it left; this purchase is Rs ${formatRupees(purchasePaise)} before GST.`
+      : `Your family has reached it; this purchase is Rs ${formatRupees(purchasePaise)} before GST.`
+  const when = fitsFrom ? ` It fits from ${formatIndiaDate(fitsFrom)}, when earlier payments stop counting.` : ''
+  return `${cap} ${left}${when}`
+}

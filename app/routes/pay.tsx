@@ -44,7 +44,7 @@ import {
 } from '~/server/payments/gateway.server'
 import { claimRecordedFlash, paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
-import { advanceLimitFor } from '~/server/payments/purchase-limits.server'
+import { advanceLimitFor, feeCapFor } from '~/server/payments/purchase-limits.server'
 import { PaymentError } from '~/server/payments/core.server'
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/pay'
@@ -68,8 +68,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (items.length === 0) throw redirect('/services', { headers: cleanedCart })
   const descriptions = new Map((await getActiveServices()).map((service) => [service.id, service.description]))
   const { bankAccount, whatsappNumber } = businessDetails
-  // Said before paying: a service the one-year advance limit stops for now, and the refusal a payment would get.
-  const advanceLimit = await advanceLimitFor(user.id, items, new Date())
+  // Said before paying: a service the one-year advance limit stops for now, and the refusals a payment would get.
+  const now = new Date()
+  const [advanceLimit, feeCapRefusal] = await Promise.all([
+    advanceLimitFor(user.id, items, now),
+    feeCapFor(user.id, items, now),
+  ])
   return data(
     {
       items: items.map((item) => ({
@@ -78,6 +82,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         renewableFrom: advanceLimit.renewableFrom[item.serviceId],
       })),
       advanceRefusal: advanceLimit.refusal,
+      feeCapRefusal,
       totalPaise: cartTotalPaise(items),
       // Sent back with a payment, so a cart changed meanwhile is explained precisely.
       shownCart: shownCartValue(items),
@@ -216,8 +221,17 @@ function shownTotalPaise(form: FormData): number | undefined {
 }
 
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, totalPaise, gstRateBasisPoints, shownCart, droppedCount, manualOpen, outcome, advanceRefusal } =
-    loaderData
+  const {
+    items,
+    totalPaise,
+    gstRateBasisPoints,
+    shownCart,
+    droppedCount,
+    manualOpen,
+    outcome,
+    advanceRefusal,
+    feeCapRefusal,
+  } = loaderData
   const navigating = useIsPending()
   const removing = useIsPending({ fields: { intent: 'remove' } })
   const navigation = useNavigation()
@@ -243,6 +257,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         ) : null}
         {actionError && !manualOpen ? <FormMessage tone="error">{actionError}</FormMessage> : null}
         {advanceRefusal && !actionError ? <FormMessage tone="info">{advanceRefusal}</FormMessage> : null}
+        {feeCapRefusal && !actionError ? <FormMessage tone="info">{feeCapRefusal}</FormMessage> : null}
         {message && !actionError ? <FormMessage tone={checkoutMessageTone(message)}>{message}</FormMessage> : null}
         <details open className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
           <summary className="cursor-pointer text-lg font-semibold">Selected Service(s)</summary>

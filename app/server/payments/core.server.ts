@@ -46,6 +46,7 @@ export type PaymentErrorCode =
   | 'too-many-open-claims'
   | 'idempotency-key-reused'
   | 'advance-limit'
+  | 'fee-cap'
 
 /** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
 export class PaymentError extends Error {

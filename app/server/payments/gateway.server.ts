@@ -16,7 +16,7 @@ import {
   PaymentError,
   payOrLog,
 } from './core.server'
-import { assertPurchaseAllowed, lockPurchasesOf } from './purchase-limits.server'
+import { assertPurchaseAllowed, lockFamilyPurchases } from './purchase-limits.server'
 
 // Gateway payments: starting one (the order), the checkout's answer (verify, re-verify, the
 // hosted checkout's callback), and what the checkout reports without paying (failed, closed).
@@ -80,10 +80,10 @@ export async function startGatewayPayment(
   const gateway = deps.gateway ?? paymentGateway()
   const { items, amountPaise } = await checkoutCart(cartIds, deps.expectedAmountPaise)
   const now = deps.now ?? new Date()
-  // The check and the new row are one transaction under the customer's purchase lock, so two tabs
-  // cannot each pass the check (assertPurchaseAllowed) and each open an order.
+  // The check and the new row are one transaction under the family's purchase locks, so two tabs (or
+  // two family members) cannot each pass the check (assertPurchaseAllowed) and each open an order.
   const outcome = await prisma.$transaction(async (tx) => {
-    await lockPurchasesOf(tx, userId)
+    await lockFamilyPurchases(tx, userId)
     // A second click on "Pay on Website" for the same cart reopens the same order (Razorpay accepts
     // further attempts on an order until one is captured) instead of leaving another one open.
     const open = await tx.payment.findMany({

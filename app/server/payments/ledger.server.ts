@@ -1,4 +1,5 @@
 import type { BusinessDetails } from '~/domain/business-details'
+import type { CountedPayment } from '~/domain/fee-cap'
 import { gstContainedPaise, gstShareOfRefundPaise } from '~/domain/gst'
 import { documentNumber, financialYearOf, type DocumentSeries } from '~/domain/tax-documents'
 import type { Prisma } from '~/generated/prisma/client'
@@ -120,6 +121,26 @@ export async function taxableFeesPaidPaise(
       SELECT payment_id FROM ledger_entries
       WHERE kind = 'PAYMENT' AND user_id = ANY(${userIds as string[]}::uuid[]) AND occurred_at >= ${since})`
   return Number(row?.total ?? 0)
+}
+
+/**
+ * The same, one row per payment with when it was paid, so the fee-cap check can tell when each
+ * stops counting. A payment refunded in full is left out.
+ */
+export async function taxableFeesByPayment(
+  db: Prisma.TransactionClient,
+  userIds: readonly string[],
+  since: Date,
+): Promise<CountedPayment[]> {
+  if (userIds.length === 0) return []
+  const rows = await db.$queryRaw<{ paid_at: Date; taxable: bigint }[]>`
+    SELECT p.occurred_at AS paid_at, sum(e.amount_paise - e.gst_paise) AS taxable
+    FROM ledger_entries p JOIN ledger_entries e ON e.payment_id = p.payment_id
+    WHERE p.kind = 'PAYMENT' AND p.user_id = ANY(${userIds as string[]}::uuid[]) AND p.occurred_at >= ${since}
+    GROUP BY p.id, p.occurred_at
+    HAVING sum(e.amount_paise - e.gst_paise) > 0
+    ORDER BY p.occurred_at`
+  return rows.map((row) => ({ paidAt: row.paid_at, taxablePaise: Number(row.taxable) }))
 }
 
 export type LedgerRow = {

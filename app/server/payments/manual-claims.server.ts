@@ -13,7 +13,7 @@ import {
   markPaymentPaid,
   PaymentError,
 } from './core.server'
-import { assertPurchaseAllowed, lockPurchasesOf } from './purchase-limits.server'
+import { assertPurchaseAllowed, lockFamilyPurchases } from './purchase-limits.server'
 
 // Manual claims ("I'll Pay & Send Screenshot"): the customer's claim of a bank transfer, which the
 // team confirms or rejects in the admin console while it is open (isOpenManualClaim), or which expires.
@@ -61,7 +61,7 @@ export async function createManualPayment(
   const serviceIds = items.map((item) => item.serviceId)
   const claimedServiceIds = (claim: { cart: unknown }) => readCartSnapshot(claim.cart).map((item) => item.serviceId)
   const result = await prisma.$transaction(async (tx) => {
-    await lockPurchasesOf(tx, userId)
+    await lockFamilyPurchases(tx, userId)
     const select = { id: true, amountPaise: true, expiresAt: true, cart: true } as const
     const existing = idempotencyKey
       ? await tx.payment.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } }, select })

@@ -1,4 +1,5 @@
-import { readCartSnapshot } from '~/domain/cart'
+import { cartTotalPaise, readCartSnapshot, type CartItem } from '~/domain/cart'
+import { feeCapRefusal, feeCapRefusalMessage, feeCapWindowStart, taxableValuePaise } from '~/domain/fee-cap'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, openManualClaimWhere } from '~/domain/payment-status'
 import {
   advanceRefusalMessage,
@@ -9,8 +10,12 @@ import {
   type PurchaseItem,
 } from '~/domain/purchase-limits'
 import type { Prisma } from '~/generated/prisma/client'
+import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
+import { env } from '../env.server'
+import { familyUserIds } from '../family.server'
 import { PaymentError } from './core.server'
+import { taxableFeesByPayment } from './ledger.server'
 
 // The limits on what a customer may buy, checked in one place (assertPurchaseAllowed) by every way
 // in: /pay and the JSON API (gateway order, manual claim) and the admin's confirmation of a claim.
@@ -19,12 +24,31 @@ import { PaymentError } from './core.server'
 type Db = Prisma.TransactionClient | typeof prisma
 
 /**
- * Serialises one customer's purchases to the end of the transaction: what one checks and then
- * records (an order, a claim) is seen by the next, so two tabs cannot each pass the check.
+ * Serialises the purchases of a customer's family (familyUserIds) to the end of the transaction:
+ * what one checks and then records (an order, a claim) is seen by the next, so two tabs, or two
+ * family members, cannot each pass the check. Takes each member's `purchase:<user id>` lock in
+ * sorted order, so two members buying at once wait for each other instead of deadlocking. Taking
+ * them again in the same transaction is free (the locks are re-entrant). Returns the family's ids.
  */
-export async function lockPurchasesOf(tx: Prisma.TransactionClient, userId: string): Promise<void> {
-  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`purchase:${userId}`}, 0))::text`
+export async function lockFamilyPurchases(tx: Prisma.TransactionClient, userId: string): Promise<string[]> {
+  const family = (await familyUserIds(tx, userId)).sort()
+  for (const memberId of family) {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`purchase:${memberId}`}, 0))::text`
+  }
+  return family
 }
+
+/** Open gateway orders (CREATED, inside the late-authorisation window) and open manual claims. */
+const openPaymentWhere = (now: Date) => ({
+  OR: [
+    {
+      method: 'GATEWAY' as const,
+      status: 'CREATED' as const,
+      createdAt: { gt: new Date(now.getTime() - GATEWAY_LATE_AUTHORISATION_WINDOW_MS) },
+    },
+    openManualClaimWhere(now),
+  ],
+})
 
 /**
  * Each service's committed paid-up end for the customer: the latest subscription end, then every
@@ -44,14 +68,7 @@ export async function readCommittedEnds(
       where: {
         userId,
         ...(excludePaymentId ? { id: { not: excludePaymentId } } : {}),
-        OR: [
-          {
-            method: 'GATEWAY',
-            status: 'CREATED',
-            createdAt: { gt: new Date(now.getTime() - GATEWAY_LATE_AUTHORISATION_WINDOW_MS) },
-          },
-          openManualClaimWhere(now),
-        ],
+        ...openPaymentWhere(now),
       },
       orderBy: { createdAt: 'asc' },
       select: { cart: true },
@@ -66,8 +83,50 @@ export async function readCommittedEnds(
 }
 
 /**
+ * SEBI's family fee cap: the refusal message for a purchase of `items` by `userId`, or undefined
+ * when it fits (or the customer is exempt). Counts the family's payments in the window (before
+ * GST, less refunds) and its open gateway orders and claims (before GST at the current rate), all
+ * but `excludePaymentId`.
+ */
+export async function feeCapRefusalFor(
+  db: Db,
+  {
+    userId,
+    familyIds,
+    items,
+    now,
+    excludePaymentId,
+  }: { userId: string; familyIds: readonly string[]; items: readonly CartItem[]; now: Date; excludePaymentId?: string },
+): Promise<string | undefined> {
+  const customer = await db.user.findUnique({ where: { id: userId }, select: { feeCapExemption: true } })
+  if (customer?.feeCapExemption) return undefined
+  const window = env.FEE_CAP_WINDOW
+  const rateBasisPoints = businessDetails.gst?.rateBasisPoints ?? 0
+  const [paid, open] = await Promise.all([
+    taxableFeesByPayment(db, familyIds, feeCapWindowStart(now, window)),
+    db.payment.findMany({
+      where: {
+        userId: { in: [...familyIds] },
+        ...(excludePaymentId ? { id: { not: excludePaymentId } } : {}),
+        ...openPaymentWhere(now),
+      },
+      select: { amountPaise: true },
+    }),
+  ])
+  const refusal = feeCapRefusal({
+    now,
+    window,
+    capPaise: env.FEE_CAP_PAISE,
+    paid,
+    committedPaise: open.reduce((sum, payment) => sum + taxableValuePaise(payment.amountPaise, rateBasisPoints), 0),
+    purchasePaise: taxableValuePaise(cartTotalPaise(items), rateBasisPoints),
+  })
+  return refusal ? feeCapRefusalMessage(refusal) : undefined
+}
+
+/**
  * THE check of a purchase's limits, inside the transaction that records it (the order, the claim,
- * or the confirmation): takes the customer's purchase lock, reads what is committed, and throws a
+ * or the confirmation): takes the family's purchase locks, reads what is committed, and throws a
  * PaymentError (409) naming what may not be bought now. Each limit is one check below.
  */
 export async function assertPurchaseAllowed(
@@ -77,13 +136,16 @@ export async function assertPurchaseAllowed(
     items,
     now,
     excludePaymentId,
-  }: { userId: string; items: readonly PurchaseItem[]; now: Date; excludePaymentId?: string },
+  }: { userId: string; items: readonly CartItem[]; now: Date; excludePaymentId?: string },
 ): Promise<void> {
-  await lockPurchasesOf(tx, userId)
+  const familyIds = await lockFamilyPurchases(tx, userId)
   const committed = await readCommittedEnds(tx, userId, now, excludePaymentId)
   // SEBI's one-year advance limit.
   const refusals = advanceRefusals(now, committed, items)
   if (refusals.length > 0) throw new PaymentError('advance-limit', advanceRefusalMessage(refusals), 409)
+  // SEBI's fee cap per family.
+  const overCap = await feeCapRefusalFor(tx, { userId, familyIds, items, now, excludePaymentId })
+  if (overCap) throw new PaymentError('fee-cap', overCap, 409)
 }
 
 /**
@@ -104,4 +166,10 @@ export async function advanceLimitFor(
   }
   const refusals = advanceRefusals(now, committed, services)
   return { renewableFrom, refusal: refusals.length > 0 ? advanceRefusalMessage(refusals) : undefined }
+}
+
+/** What /pay shows before anything is bought: the fee-cap refusal a payment for this cart would get (undefined when it would pass). */
+export async function feeCapFor(userId: string, items: readonly CartItem[], now: Date): Promise<string | undefined> {
+  const familyIds = await familyUserIds(prisma, userId)
+  return feeCapRefusalFor(prisma, { userId, familyIds, items, now })
 }

@@ -1,0 +1,103 @@
+import { randomInt, randomUUID } from 'node:crypto'
+import type { Page } from '@playwright/test'
+import { feeCapRefusal, feeCapRefusalMessage, SEBI_FEE_CAP_PAISE, taxableValuePaise } from '../../app/domain/fee-cap'
+import { expectNoSeriousA11yViolations } from './axe'
+import { PREMIUM } from './cart-helpers'
+import { withE2eDatabase } from './database'
+import { expect, test } from './fixtures'
+import { uniquePan, useOwnClientAddress } from './sign-in-helpers'
+
+// Issue 18, item 3: SEBI caps the fees one family pays a research analyst at Rs 1,51,000 a year,
+// before GST. /pay says so before the customer presses, and refuses both ways to pay.
+
+test.beforeEach(async ({ page }) => useOwnClientAddress(page))
+
+/** The e2e server's business is GST-registered at 18%. */
+const GST_RATE_BASIS_POINTS = 1800
+/** Rs 1,77,000 with GST: Rs 1,50,000 before it, leaving Rs 1,000 of the cap. */
+const SPOUSE_PAID_PAISE = 17_700_000
+const SPOUSE_GST_PAISE = 2_700_000
+const PREMIUM_PRICE_PAISE = 299_900
+
+/** A spouse with an account, whom the customer declared, paid Rs 1,77,000 just now (straight in the database). */
+async function spousePaidNearTheCap(customerId: string, paidAt: Date) {
+  await withE2eDatabase(async (client) => {
+    const pan = uniquePan()
+    const {
+      rows: [spouse],
+    } = await client.query<{ id: string }>(`INSERT INTO users (phone, pan) VALUES ($1, $2) RETURNING id`, [
+      `+9197${String(randomInt(0, 100_000_000)).padStart(8, '0')}`,
+      pan,
+    ])
+    await client.query(`INSERT INTO family_members (user_id, pan, relation) VALUES ($1, $2, 'SPOUSE')`, [
+      customerId,
+      pan,
+    ])
+    const {
+      rows: [payment],
+    } = await client.query<{ id: string }>(
+      `INSERT INTO payments (user_id, method, status, amount_paise, cart, paid_at, paid_via, expires_at)
+       VALUES ($1, 'MANUAL', 'PAID', $2, '[]', $3, 'admin', $3) RETURNING id`,
+      [spouse!.id, SPOUSE_PAID_PAISE, paidAt],
+    )
+    await client.query(
+      `INSERT INTO ledger_entries (user_id, kind, payment_id, amount_paise, gst_paise, gst_rate_basis_points, seller_gstin, document_number, occurred_at)
+       VALUES ($1, 'PAYMENT', $2, $3, $4, $5, '00AAAAA0000A1Z5', $6, $7)`,
+      [
+        spouse!.id,
+        payment!.id,
+        SPOUSE_PAID_PAISE,
+        SPOUSE_GST_PAISE,
+        GST_RATE_BASIS_POINTS,
+        `E2E/${randomUUID().slice(0, 8)}`,
+        paidAt,
+      ],
+    )
+  })
+}
+
+async function tickOnServices(page: Page, name: string) {
+  await page.goto('/services')
+  const checkbox = page.getByRole('checkbox', { name, exact: true })
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'),
+  )
+  await checkbox.click()
+  await saved
+  await expect(checkbox).toBeChecked()
+}
+
+test('a family near the fee cap: /pay says so before paying and refuses both ways to pay', async ({
+  customerWithProfile: { page, userId },
+}) => {
+  const paidAt = new Date()
+  await spousePaidNearTheCap(userId, paidAt)
+  const refusal = feeCapRefusal({
+    now: paidAt,
+    window: 'rolling-12-months',
+    capPaise: SEBI_FEE_CAP_PAISE,
+    paid: [{ paidAt, taxablePaise: SPOUSE_PAID_PAISE - SPOUSE_GST_PAISE }],
+    committedPaise: 0,
+    purchasePaise: taxableValuePaise(PREMIUM_PRICE_PAISE, GST_RATE_BASIS_POINTS),
+  })
+  const message = feeCapRefusalMessage(refusal!)
+  expect(message).toContain('Your family has Rs 1,000 of it left; this purchase is Rs 2,541.53 before GST.')
+
+  await tickOnServices(page, PREMIUM)
+  await page.goto('/pay')
+  await expect(page.getByRole('status').filter({ hasText: message })).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+
+  await page.getByRole('button', { name: 'Pay on Website' }).click()
+  await expect(page.getByRole('alert')).toHaveText(message)
+
+  await page.getByRole('link', { name: 'Pay Manually' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Manual Payment Instructions' })
+  await dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" }).click()
+  await expect(dialog.getByRole('alert')).toContainText(message)
+  expect(
+    await withE2eDatabase(
+      async (client) => (await client.query('SELECT 1 FROM payments WHERE user_id = $1', [userId])).rowCount,
+    ),
+  ).toBe(0)
+})
