@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PAYER_ACCOUNT_NAME_MAX_LENGTH } from './payer-account-name'
 import { plainText } from './plain-text'
 
 /**
@@ -29,7 +30,6 @@ export const BankReferenceFormSchema = z.object({
   utr: z.string({ error: BLANK_UTR_MESSAGE }).trim().min(1, BLANK_UTR_MESSAGE).pipe(UtrSchema),
 })
 
-export const PAYER_ACCOUNT_NAME_MAX_LENGTH = 100
 const PAYER_ACCOUNT_NAME_MESSAGE = `Enter the account holder's name as your bank shows it: 2 to ${PAYER_ACCOUNT_NAME_MAX_LENGTH} characters.`
 
 /** The name on the account a bank transfer comes from, as the customer types it. */
