@@ -1,12 +1,9 @@
 import { formatGstRate } from '~/domain/gst'
-import { formatRupees } from '~/domain/money'
+import { formatSignedRupees } from '~/domain/money'
 import type { TaxDocumentView } from '~/domain/tax-documents'
 
 const cell = 'border border-gray-300 px-3 py-2 align-top dark:border-gray-700'
 const amountCell = `${cell} text-right tabular-nums`
-
-/** Rupees with a minus sign for a credit note's negative amounts. */
-const rupees = (paise: number) => `${paise < 0 ? '-' : ''}Rs. ${formatRupees(Math.abs(paise))}`
 
 /** An invoice, receipt or credit note, laid out to print on one A4 page. */
 export function TaxDocument({ document }: { document: TaxDocumentView }) {
@@ -73,7 +70,7 @@ export function TaxDocument({ document }: { document: TaxDocumentView }) {
                   {line.description}
                   {line.period ? <span className="block text-gray-700 dark:text-gray-300">{line.period}</span> : null}
                 </td>
-                <td className={amountCell}>{rupees(line.amountPaise)}</td>
+                <td className={amountCell}>{formatSignedRupees(line.amountPaise)}</td>
               </tr>
             ))}
           </tbody>
@@ -84,19 +81,19 @@ export function TaxDocument({ document }: { document: TaxDocumentView }) {
                   <th scope="row" className={`${cell} text-left font-normal`}>
                     Taxable value
                   </th>
-                  <td className={amountCell}>{rupees(document.totalPaise - document.gstPaise)}</td>
+                  <td className={amountCell}>{formatSignedRupees(document.totalPaise - document.gstPaise)}</td>
                 </tr>
                 <tr>
                   <th scope="row" className={`${cell} text-left font-normal`}>
                     CGST at {halfRate}
                   </th>
-                  <td className={amountCell}>{rupees(document.cgstPaise)}</td>
+                  <td className={amountCell}>{formatSignedRupees(document.cgstPaise)}</td>
                 </tr>
                 <tr>
                   <th scope="row" className={`${cell} text-left font-normal`}>
                     SGST at {halfRate}
                   </th>
-                  <td className={amountCell}>{rupees(document.sgstPaise)}</td>
+                  <td className={amountCell}>{formatSignedRupees(document.sgstPaise)}</td>
                 </tr>
               </>
             ) : null}
@@ -105,7 +102,7 @@ export function TaxDocument({ document }: { document: TaxDocumentView }) {
                 {document.totalPaise < 0 ? 'Total refunded' : 'Total paid'}
                 {seller.gstin ? ` (GST ${formatGstRate(document.gstRateBasisPoints)} included)` : null}
               </th>
-              <td className={`${amountCell} font-semibold`}>{rupees(document.totalPaise)}</td>
+              <td className={`${amountCell} font-semibold`}>{formatSignedRupees(document.totalPaise)}</td>
             </tr>
           </tfoot>
         </table>

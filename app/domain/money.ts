@@ -12,6 +12,11 @@ export function formatRupees(paise: number): string {
     : rupeesWithPaise.format(paise / PAISE_PER_RUPEE)
 }
 
+/** "Rs. 1,499" or, for money going back (a refund, a credit note), "-Rs. 1,499". */
+export function formatSignedRupees(paise: number): string {
+  return `${paise < 0 ? '-' : ''}Rs. ${formatRupees(Math.abs(paise))}`
+}
+
 /** The original store's price line: "Rs. {price} for {duration} Days". */
 export function formatPriceLine(pricePaise: number, durationDays: number): string {
   return `Rs. ${formatRupees(pricePaise)} for ${durationDays} Days`

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
-import { formatRupees } from '~/domain/money'
+import { formatSignedRupees } from '~/domain/money'
 import { taxDocumentHref } from '~/domain/tax-documents'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { customerDocuments } from '~/server/tax-documents.server'
@@ -15,7 +15,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 const COLUMNS = ['Document', 'Date', 'Services', 'Amount', 'GST included'] as const
 const cell = 'border border-gray-300 px-3 py-2 align-top dark:border-gray-700'
-const rupees = (paise: number) => `${paise < 0 ? '-' : ''}Rs. ${formatRupees(Math.abs(paise))}`
 
 export default function Invoices({ loaderData }: Route.ComponentProps) {
   const { documents } = loaderData
@@ -46,8 +45,8 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
                 </td>
                 <td className={cell}>{document.issuedOn}</td>
                 <td className={cell}>{document.services}</td>
-                <td className={`${cell} text-right tabular-nums`}>{rupees(document.amountPaise)}</td>
-                <td className={`${cell} text-right tabular-nums`}>{rupees(document.gstPaise)}</td>
+                <td className={`${cell} text-right tabular-nums`}>{formatSignedRupees(document.amountPaise)}</td>
+                <td className={`${cell} text-right tabular-nums`}>{formatSignedRupees(document.gstPaise)}</td>
               </tr>
             ))}
           </tbody>

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { formatIndiaDate } from '../../app/domain/dates'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
-import { cartOfTwoOnPayPage, PREMIUM, SWING } from './cart-helpers'
+import { cartOfTwoOnPayPage, PREMIUM, SWING, payOnWebsiteInSandbox } from './cart-helpers'
 import { withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
@@ -120,10 +120,7 @@ test('a confirmed payment says what was paid: amount, reference and the services
   javaScriptEnabled,
 }) => {
   await cartOfTwoOnPayPage(page)
-  await page.getByRole('button', { name: 'Pay on Website' }).click()
-  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Continue to payment' }).click()
-  await page.getByRole('button', { name: 'Simulate success' }).click()
-  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Return to the store' }).click()
+  await payOnWebsiteInSandbox(page, javaScriptEnabled)
 
   await expect(page).toHaveURL(/\/subscriptions/)
   const confirmation = page.getByRole('status').filter({ hasText: 'Payment of Rs. 4,498 received' })

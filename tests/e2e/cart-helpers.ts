@@ -14,3 +14,11 @@ export async function cartOfTwoOnPayPage(page: Page) {
   await page.getByRole('link', { name: 'Proceed to Pay' }).click()
   await expect(page.getByText('Total: Rs. 4,498')).toBeVisible()
 }
+
+/** From /pay, pays the cart in the sandbox's checkout (its dialog with JavaScript, its hosted page without) and lands on /subscriptions. */
+export async function payOnWebsiteInSandbox(page: Page, javaScriptEnabled: boolean) {
+  await page.getByRole('button', { name: 'Pay on Website' }).click()
+  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Continue to payment' }).click()
+  await page.getByRole('button', { name: 'Simulate success' }).click()
+  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Return to the store' }).click()
+}

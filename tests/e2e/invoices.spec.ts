@@ -1,6 +1,6 @@
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
-import { cartOfTwoOnPayPage, PREMIUM } from './cart-helpers'
+import { cartOfTwoOnPayPage, PREMIUM, payOnWebsiteInSandbox } from './cart-helpers'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
@@ -11,10 +11,7 @@ test('a paid payment has a tax invoice: taxable value, CGST and SGST halves, the
   javaScriptEnabled,
 }) => {
   await cartOfTwoOnPayPage(page)
-  await page.getByRole('button', { name: 'Pay on Website' }).click()
-  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Continue to payment' }).click()
-  await page.getByRole('button', { name: 'Simulate success' }).click()
-  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Return to the store' }).click()
+  await payOnWebsiteInSandbox(page, javaScriptEnabled)
   await expect(page).toHaveURL(/\/subscriptions\?from=payment$/)
 
   // The business is GST-registered at 18%, split into central and state halves.

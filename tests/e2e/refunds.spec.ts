@@ -1,5 +1,5 @@
 import { expectNoSeriousA11yViolations } from './axe'
-import { cartOfTwoOnPayPage, PREMIUM } from './cart-helpers'
+import { cartOfTwoOnPayPage, PREMIUM, payOnWebsiteInSandbox } from './cart-helpers'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
@@ -13,10 +13,7 @@ test('a customer ends a subscription: the refund is shown before confirming, the
   // A purchase through the sandbox, the ending and two pages' axe audits (three without JavaScript).
   test.slow()
   await cartOfTwoOnPayPage(page)
-  await page.getByRole('button', { name: 'Pay on Website' }).click()
-  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Continue to payment' }).click()
-  await page.getByRole('button', { name: 'Simulate success' }).click()
-  if (!javaScriptEnabled) await page.getByRole('button', { name: 'Return to the store' }).click()
+  await payOnWebsiteInSandbox(page, javaScriptEnabled)
   await expect(page).toHaveURL(/\/subscriptions\?from=payment$/)
 
   await page.getByRole('link', { name: `End subscription to ${PREMIUM}` }).click()
