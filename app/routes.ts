@@ -16,6 +16,8 @@ export default [
   route('invoices/:series/:year/:sequence', 'routes/invoice.tsx'),
   // The PANs of the customer's family, counted together for SEBI's fee cap (docs/regulatory.md).
   route('family-members', 'routes/family-members.tsx'),
+  // KYC status at the KRA, "check again", and correction requests for name, PAN and date of birth.
+  route('account/corrections', 'routes/account.corrections.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),

@@ -13,6 +13,7 @@ import { detailsWithFamilySchema, familyPansReason } from '~/domain/family'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME, PAN_CARD_MAX_BYTES, PAN_CARD_MESSAGES } from '~/domain/pan-card-image'
 import { AcceptAgreementSchema, profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
+import { kycAdvice, kycAllowsPayment, KYC_STATUS_LABELS } from '~/domain/kyc'
 import { acceptAgreement, AGREEMENT_CHANGED_MESSAGE } from '~/server/agreement-signing.server'
 import { requireUser } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
@@ -45,6 +46,14 @@ export async function loader({ request }: Route.LoaderArgs) {
     step,
     agreement:
       step === 'agreement' ? { version: currentAgreement(businessDetails).version, details: businessDetails } : null,
+    // After step 1: the KRA's answer, and what to do when it does not allow paying.
+    kyc: user.kycStatus
+      ? {
+          label: KYC_STATUS_LABELS[user.kycStatus],
+          allowsPayment: kycAllowsPayment(user.kycStatus),
+          advice: kycAdvice(user.kycStatus, businessDetails.supportEmail),
+        }
+      : null,
     latestBirthDate: latestAdultBirthDate(today),
     familyReason: familyPansReason(env.FEE_CAP_PAISE),
     saved: {
@@ -90,7 +99,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   // No status: "Add a family member" or "Remove" without JavaScript; the page comes back with the rows changed.
   if (submission.status !== 'success') return data({ result: submission.reply() }, submission.status ? 400 : 200)
   const saved = await saveProfileDetails(user.id, submission.value.details, submission.value.family)
-  if (!saved.ok) return data({ result: submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }) }, 409)
+  if (!saved.ok) {
+    if (saved.field === null) return data({ result: submission.reply({ formErrors: [saved.message] }) }, saved.status)
+    return data({ result: submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }) }, 409)
+  }
   return nextStep
 }
 
@@ -118,6 +130,7 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
     <section className="mx-auto max-w-lg">
       <h1 className="text-2xl font-semibold">Enter Details</h1>
       <h2 className="mt-2 text-lg font-medium">{STEP_TITLES[step]}</h2>
+      {step !== 'details' && loaderData.kyc ? <KycStatusNote kyc={loaderData.kyc} /> : null}
       <div className="mt-4">
         {step === 'details' ? (
           <DetailsStep
@@ -136,6 +149,16 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
         ) : null}
       </div>
     </section>
+  )
+}
+
+function KycStatusNote({ kyc }: { kyc: NonNullable<Route.ComponentProps['loaderData']['kyc']> }) {
+  return (
+    <div className="mt-4" data-testid="kyc-status">
+      <FormMessage tone={kyc.allowsPayment ? 'success' : 'info'}>
+        KYC at the KRA: {kyc.label}. {kyc.advice}
+      </FormMessage>
+    </div>
   )
 }
 

@@ -45,7 +45,7 @@ import {
 } from '~/server/payments/gateway.server'
 import { claimRecordedFlash, paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
-import { advanceLimitFor, feeCapFor } from '~/server/payments/purchase-limits.server'
+import { advanceLimitFor, feeCapFor, kycRefusalFor } from '~/server/payments/purchase-limits.server'
 import { PaymentError } from '~/server/payments/core.server'
 import { getActiveServices } from '~/server/services.server'
 import type { Route } from './+types/pay'
@@ -71,9 +71,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { bankAccount, whatsappNumber } = businessDetails
   // Said before paying: a service the one-year advance limit stops for now, and the refusals a payment would get.
   const now = new Date()
-  const [advanceLimit, feeCapRefusal] = await Promise.all([
+  const [advanceLimit, feeCapRefusal, kycRefusal] = await Promise.all([
     advanceLimitFor(user.id, items, now),
     feeCapFor(user.id, items, now),
+    kycRefusalFor(undefined, user.id),
   ])
   return data(
     {
@@ -84,6 +85,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       })),
       advanceRefusal: advanceLimit.refusal,
       feeCapRefusal,
+      kycRefusal,
       totalPaise: cartTotalPaise(items),
       // Sent back with a payment, so a cart changed meanwhile is explained precisely.
       shownCart: shownCartValue(items),
@@ -232,6 +234,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
     outcome,
     advanceRefusal,
     feeCapRefusal,
+    kycRefusal,
   } = loaderData
   const navigating = useIsPending()
   const removing = useIsPending({ fields: { intent: 'remove' } })
@@ -259,6 +262,14 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         {actionError && !manualOpen ? <FormMessage tone="error">{actionError}</FormMessage> : null}
         {advanceRefusal && !actionError ? <FormMessage tone="info">{advanceRefusal}</FormMessage> : null}
         {feeCapRefusal && !actionError ? <FormMessage tone="info">{feeCapRefusal}</FormMessage> : null}
+        {kycRefusal ? (
+          <FormMessage tone="info">
+            {actionError ? null : kycRefusal}{' '}
+            <Link to="/account/corrections" className="underline">
+              What to do about your KYC
+            </Link>
+          </FormMessage>
+        ) : null}
         {message && !actionError ? <FormMessage tone={checkoutMessageTone(message)}>{message}</FormMessage> : null}
         <details open className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
           <summary className="cursor-pointer text-lg font-semibold">Selected Service(s)</summary>

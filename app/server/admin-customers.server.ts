@@ -58,6 +58,10 @@ export async function customerForAdmin(userId: string) {
       agreementVersion: true,
       feeCapExemption: true,
       feeCapExemptionReason: true,
+      kycStatus: true,
+      kycCheckedAt: true,
+      kycReference: true,
+      kycNameOnRecord: true,
       familyMembers: { orderBy: [{ createdAt: 'asc' }, { pan: 'asc' }], select: { pan: true, relation: true } },
       payments: {
         orderBy: { createdAt: 'desc' },

@@ -6,6 +6,9 @@ const flag = z
   .enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0' })
   .transform((value) => value === '1' || value === 'true')
 
+/** Where KYC checks go: the local fake (demo mode and tests) or a KRA's HTTP interface (docs/regulatory.md). */
+export const KYC_PROVIDERS = ['fake', 'http'] as const
+
 /** How customers sign the agreement (app/server/agreement-signing.server.ts). */
 export const AGREEMENT_SIGNING_METHODS = ['click-accept'] as const
 
@@ -89,6 +92,17 @@ const EnvSchema = z.object({
     .optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** The KRA that answers KYC checks (app/server/kyc.server.ts): `fake` only in demo mode. */
+  KYC_PROVIDER: z.enum(KYC_PROVIDERS, { error: `must be ${KYC_PROVIDERS.join(' or ')}` }).optional(),
+  KYC_KRA_URL: z.url({ error: 'must be a URL' }).optional(),
+  KYC_KRA_API_KEY: z.string().min(8, 'must be at least 8 characters').optional(),
+  /** How long a KYC check waits for the KRA before telling the customer to try again (docs/limits.md). */
+  KYC_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds' })
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(8_000),
   MANUAL_OPEN_CLAIMS_MAX: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100).default(3),
   /** SEBI's yearly fee cap per family, in paise (Rs 1,51,000 unless SEBI changes it). */
   FEE_CAP_PAISE: z.coerce
@@ -116,6 +130,7 @@ const REAL_PROVIDER_VARIABLES = [
   ['MSG91_TEMPLATE_ID', 'the SMS provider DLT template'],
   ['SMTP_URL', 'the mail server (demo mode uses the dev outbox)'],
   ['MAIL_FROM', 'the sender address of e-mails'],
+  ['KYC_PROVIDER', 'the KYC registration agency (KRA) that checks PANs: http, with KYC_KRA_URL and KYC_KRA_API_KEY'],
 ] as const
 
 export type Env = z.infer<typeof EnvSchema>
@@ -157,6 +172,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     if (missing) {
       throw new EnvError(`Missing environment variable ${missing[0]} (${missing[1]}); required when DEMO_MODE=0`)
     }
+  }
+  if (env.KYC_PROVIDER === 'http' && (!env.KYC_KRA_URL || !env.KYC_KRA_API_KEY)) {
+    throw new EnvError(
+      `Missing environment variable ${env.KYC_KRA_URL ? 'KYC_KRA_API_KEY' : 'KYC_KRA_URL'} (the KRA's HTTP interface); required when KYC_PROVIDER=http`,
+    )
+  }
+  if (!env.DEMO_MODE && env.KYC_PROVIDER === 'fake') {
+    throw new EnvError(
+      'KYC_PROVIDER=fake answers "validated" for any PAN and is for demo mode only; a deployment (DEMO_MODE=0) must set KYC_PROVIDER=http with KYC_KRA_URL and KYC_KRA_API_KEY',
+    )
   }
   return env
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { createCookie } from 'react-router'
-import type { Role } from '~/generated/prisma/client'
+import type { KycStatus, Role } from '~/generated/prisma/client'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import { serverSecret } from './secrets.server'
@@ -32,6 +32,8 @@ export type SessionUser = {
   pan: string | null
   panCardKey: string | null
   agreementAcceptedAt: Date | null
+  /** The KRA's last answer (app/server/kyc.server.ts); paying needs VALIDATED or REGISTERED. */
+  kycStatus: KycStatus | null
 }
 
 const sessionUserSelect = {
@@ -44,6 +46,7 @@ const sessionUserSelect = {
   pan: true,
   panCardKey: true,
   agreementAcceptedAt: true,
+  kycStatus: true,
 } as const
 
 /** Starts a session for `userId`; returns the Set-Cookie header to send. */

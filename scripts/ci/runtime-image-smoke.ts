@@ -45,6 +45,9 @@ try {
       MSG91_TEMPLATE_ID: 'smoke-template',
       SMTP_URL: 'smtp://127.0.0.1:2525',
       MAIL_FROM: 'Research Store <no-reply@example.in>',
+      KYC_PROVIDER: 'http',
+      KYC_KRA_URL: 'http://127.0.0.1:9',
+      KYC_KRA_API_KEY: 'smoke-kra-key',
       ...E2E_BUSINESS_ENV,
     },
   })

@@ -15,6 +15,9 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
       MSG91_TEMPLATE_ID: 'tmpl',
       SMTP_URL: 'smtp://localhost:2525',
       MAIL_FROM: 'store@example.in',
+      KYC_PROVIDER: 'http',
+      KYC_KRA_URL: 'http://127.0.0.1:9',
+      KYC_KRA_API_KEY: 'kra-api-key',
     })
     const page = await import('~/demo/outbox')
     const json = await import('~/demo/outbox.json')

@@ -2,12 +2,17 @@ import { randomInt } from 'node:crypto'
 import type { CartItem } from '~/domain/cart'
 import type { PaymentMethod, PaymentStatus } from '~/generated/prisma/client'
 import { prisma } from '~/server/db.server'
+import { checkKyc } from '~/server/kyc.server'
 import { recordRefundInLedger } from '~/server/payments/ledger.server'
+import { recordKycAnswer } from '~/server/profile.server'
+import { ASHA_RAO, uniquePan } from './sample-customer'
 
+/** A customer the payment functions accept: KYC-validated by the fake KRA (no profile otherwise). */
 export async function createUser(): Promise<string> {
   const user = await prisma.user.create({
     data: { phone: `+9198${String(randomInt(0, 100_000_000)).padStart(8, '0')}` },
   })
+  await recordKycAnswer(user.id, await checkKyc({ pan: uniquePan(), dob: ASHA_RAO.dob, name: ASHA_RAO.name }))
   return user.id
 }
 

@@ -14,6 +14,9 @@ const PRODUCTION = {
   MSG91_TEMPLATE_ID: '1207160000000000000',
   SMTP_URL: 'smtps://mailer:pw@smtp.example.in:465',
   MAIL_FROM: 'Research Store <support@example.in>',
+  KYC_PROVIDER: 'http',
+  KYC_KRA_URL: 'https://kra.example.in',
+  KYC_KRA_API_KEY: 'kra-api-key',
 }
 
 describe('parseEnv', () => {
@@ -55,6 +58,14 @@ describe('parseEnv', () => {
       expect(() => parseEnv(rest)).toThrow(new RegExp(`^Missing environment variable ${name} `))
     },
   )
+})
+
+describe('the KRA in a deployment', () => {
+  it('refuses the fake KRA, which validates any PAN', () => {
+    expect(() => parseEnv({ ...PRODUCTION, KYC_PROVIDER: 'fake' })).toThrow(
+      /^KYC_PROVIDER=fake answers "validated" for any PAN and is for demo mode only/,
+    )
+  })
 })
 
 const S3 = {

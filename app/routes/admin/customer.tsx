@@ -17,6 +17,8 @@ import {
   setFeeCapExemption,
 } from '~/server/admin-customers.server'
 import { readForm } from '~/server/forms.server'
+import { correctionRequestsOf, decideCorrectionRequest } from '~/server/corrections.server'
+import { CORRECTION_FIELD_LABELS, kycAllowsPayment, kycNameMatches, KYC_STATUS_LABELS } from '~/domain/kyc'
 import { AdminEndSubscriptionForm } from '~/components/admin-end-subscription'
 import type { Route } from './+types/customer'
 
@@ -35,6 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request)
   const [customer, services] = await Promise.all([customerForAdmin(params.userId), grantableServices()])
   if (!customer) throw data('Not Found', { status: 404 })
+  const corrections = await correctionRequestsOf(customer.id)
   const now = new Date()
   // Formatted here, on the server, so the page reads the same with and without JavaScript.
   return {
@@ -51,6 +54,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         ? { version: customer.agreementVersion, acceptedAt: formatIndiaDateTime(customer.agreementAcceptedAt) }
         : null,
       profileStatus: PROFILE_STEP_LABELS[customer.profileStep],
+      kyc: customer.kycStatus
+        ? {
+            status: KYC_STATUS_LABELS[customer.kycStatus],
+            allowsPayment: kycAllowsPayment(customer.kycStatus),
+            checkedAt: customer.kycCheckedAt ? formatIndiaDateTime(customer.kycCheckedAt) : null,
+            reference: customer.kycReference,
+            nameOnRecord: customer.kycNameOnRecord,
+            nameMismatch: !kycNameMatches(customer.name, customer.kycNameOnRecord),
+          }
+        : null,
       feeCap: customer.feeCapExemption
         ? { exemption: FEE_CAP_EXEMPTION_LABELS[customer.feeCapExemption], reason: customer.feeCapExemptionReason }
         : null,
@@ -81,6 +94,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       grantReason: subscription.grantReason,
     })),
     services,
+    corrections: corrections.map((row) => ({
+      id: row.id,
+      status: row.status,
+      reason: row.reason,
+      createdAt: formatIndiaDateTime(row.createdAt),
+      changes: row.changes.map((change) => ({ ...change, label: CORRECTION_FIELD_LABELS[change.field] })),
+    })),
     // One per service still running or to come: ending it ends all of its periods, with their refunds.
     endable: [
       ...new Map(
@@ -96,7 +116,20 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const formData = await readForm(request)
-  if (String(formData.get('intent')).startsWith('fee-cap-')) {
+  const intent = String(formData.get('intent'))
+  if (intent === 'correction-approve' || intent === 'correction-reject') {
+    const outcome = await decideCorrectionRequest(
+      admin.id,
+      params.userId,
+      String(formData.get('requestId') ?? ''),
+      intent === 'correction-approve' ? 'approve' : 'reject',
+    )
+    return data(
+      { form: 'correction' as const, result: undefined, message: outcome.message, ok: outcome.ok },
+      outcome.ok ? 200 : outcome.status,
+    )
+  }
+  if (intent.startsWith('fee-cap-')) {
     const submission = parseWithZod(formData, { schema: FeeCapExemptionSchema })
     if (submission.status !== 'success')
       return data({ form: 'fee-cap' as const, result: submission.reply(), message: null, ok: false }, 400)
@@ -147,6 +180,24 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           <dd>{customer.pan ?? 'Not given'}</dd>
           <dt className="font-medium">Profile</dt>
           <dd>{customer.profileStatus}</dd>
+          <dt className="font-medium">KYC at the KRA</dt>
+          <dd data-testid="admin-kyc">
+            {customer.kyc ? (
+              <>
+                {customer.kyc.status}
+                {customer.kyc.allowsPayment ? '' : ' (cannot pay)'}, checked {customer.kyc.checkedAt}, reference{' '}
+                {customer.kyc.reference}
+                <span className="block">Name on record: {customer.kyc.nameOnRecord ?? 'none'}</span>
+                {customer.kyc.nameMismatch ? (
+                  <span className="block font-medium text-red-700 dark:text-red-400">
+                    The name on record does not match the profile name.
+                  </span>
+                ) : null}
+              </>
+            ) : (
+              'Not checked'
+            )}
+          </dd>
           <dt className="font-medium">Agreement</dt>
           <dd>
             {customer.agreement
@@ -184,6 +235,11 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           </dd>
         </dl>
       </section>
+
+      <CorrectionRequests
+        corrections={loaderData.corrections}
+        answer={actionData?.form === 'correction' ? actionData : undefined}
+      />
 
       <section aria-labelledby="fee-cap-heading" className="mt-8 max-w-xl">
         <h2 id="fee-cap-heading" className="text-xl font-semibold">
@@ -372,5 +428,55 @@ function FeeCapForm({
       />
       <StatusButton status={pending ? 'pending' : 'idle'}>Mark exempt from the fee cap</StatusButton>
     </Form>
+  )
+}
+
+function CorrectionRequests({
+  corrections,
+  answer,
+}: {
+  corrections: Route.ComponentProps['loaderData']['corrections']
+  answer: { message: string | null; ok: boolean } | undefined
+}) {
+  const pending = useIsPending()
+  return (
+    <section aria-labelledby="corrections-heading" className="mt-8 max-w-xl">
+      <h2 id="corrections-heading" className="text-xl font-semibold">
+        Correction requests
+      </h2>
+      {answer?.message ? <FormMessage tone={answer.ok ? 'success' : 'error'}>{answer.message}</FormMessage> : null}
+      {corrections.length === 0 ? (
+        <p className="mt-2">None.</p>
+      ) : (
+        <ul className="mt-2 space-y-3">
+          {corrections.map((row) => (
+            <li key={row.id} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
+              <p>
+                {row.createdAt}: {row.status.toLowerCase()}
+              </p>
+              <ul>
+                {row.changes.map((change) => (
+                  <li key={change.field}>
+                    {change.label}: {change.from ?? '(none)'} to {change.to}
+                  </li>
+                ))}
+              </ul>
+              <p className="text-sm">Reason: {row.reason}</p>
+              {row.status === 'PENDING' ? (
+                <Form method="post" className="mt-2 flex gap-2">
+                  <input type="hidden" name="requestId" value={row.id} />
+                  <StatusButton name="intent" value="correction-approve" status={pending ? 'pending' : 'idle'}>
+                    Approve and check KYC
+                  </StatusButton>
+                  <StatusButton name="intent" value="correction-reject" status={pending ? 'pending' : 'idle'}>
+                    Reject
+                  </StatusButton>
+                </Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   )
 }

@@ -47,6 +47,7 @@ export type PaymentErrorCode =
   | 'idempotency-key-reused'
   | 'advance-limit'
   | 'fee-cap'
+  | 'kyc'
 
 /** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
 export class PaymentError extends Error {

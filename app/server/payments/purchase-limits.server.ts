@@ -1,5 +1,6 @@
 import { cartTotalPaise, readCartSnapshot, type CartItem } from '~/domain/cart'
 import { feeCapRefusal, feeCapRefusalMessage, feeCapWindowStart, taxableValuePaise } from '~/domain/fee-cap'
+import { kycAllowsPayment, kycPaymentRefusal } from '~/domain/kyc'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, openManualClaimWhere } from '~/domain/payment-status'
 import {
   advanceRefusalMessage,
@@ -19,6 +20,7 @@ import { taxableFeesByPayment } from './ledger.server'
 
 // The limits on what a customer may buy, checked in one place (assertPurchaseAllowed) by every way
 // in: /pay and the JSON API (gateway order, manual claim) and the admin's confirmation of a claim.
+// The customer's KYC (a KRA's validated or registered) is the first of them.
 // The rules are app/domain/purchase-limits.ts.
 
 type Db = Prisma.TransactionClient | typeof prisma
@@ -124,6 +126,12 @@ export async function feeCapRefusalFor(
   return refusal ? feeCapRefusalMessage(refusal) : undefined
 }
 
+/** The refusal a payment by `userId` gets for their KYC status (undefined when it allows paying). */
+export async function kycRefusalFor(db: Db = prisma, userId: string): Promise<string | undefined> {
+  const customer = await db.user.findUnique({ where: { id: userId }, select: { kycStatus: true } })
+  return kycAllowsPayment(customer?.kycStatus) ? undefined : kycPaymentRefusal(customer?.kycStatus)
+}
+
 /**
  * THE check of a purchase's limits, inside the transaction that records it (the order, the claim,
  * or the confirmation): takes the family's purchase locks, reads what is committed, and throws a
@@ -138,6 +146,9 @@ export async function assertPurchaseAllowed(
     excludePaymentId,
   }: { userId: string; items: readonly CartItem[]; now: Date; excludePaymentId?: string },
 ): Promise<void> {
+  // KYC through a KRA: validated or registered (app/domain/kyc.ts).
+  const kycRefusal = await kycRefusalFor(tx, userId)
+  if (kycRefusal) throw new PaymentError('kyc', kycRefusal, 403)
   const familyIds = await lockFamilyPurchases(tx, userId)
   const committed = await readCommittedEnds(tx, userId, now, excludePaymentId)
   // SEBI's one-year advance limit.

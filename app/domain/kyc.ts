@@ -1,0 +1,89 @@
+import { z } from 'zod'
+import { individualPan, profileDetailsSchema } from './profile'
+
+// KYC through a KRA: the answers a KRA gives, which of them allow paying, and what the customer is
+// told to do otherwise. Shared by the server (app/server/kyc.server.ts) and the pages.
+
+export const KYC_STATUSES = ['VALIDATED', 'REGISTERED', 'ON_HOLD', 'NOT_FOUND'] as const
+export type KycStatus = (typeof KYC_STATUSES)[number]
+
+export const KYC_STATUS_LABELS: Record<KycStatus, string> = {
+  VALIDATED: 'Validated',
+  REGISTERED: 'Registered',
+  ON_HOLD: 'On hold',
+  NOT_FOUND: 'Not found',
+}
+
+/** SEBI lets an intermediary serve a client whose KYC a KRA holds as validated or registered. */
+export function kycAllowsPayment(status: KycStatus | null | undefined): boolean {
+  return status === 'VALIDATED' || status === 'REGISTERED'
+}
+
+/** What the customer reads about their KYC status: what it means and what to do. */
+export function kycAdvice(status: KycStatus | null | undefined, supportEmail: string): string {
+  switch (status) {
+    case 'VALIDATED':
+    case 'REGISTERED':
+      return 'Your KYC is in order: you can subscribe.'
+    case 'ON_HOLD':
+      return `Your KYC is on hold at the KYC registration agency (KRA), usually because a document or your mobile number or e-mail there needs updating. Update it through any SEBI-registered intermediary (your broker or mutual fund) or the KRA, then choose "Check my KYC again". Until then you cannot pay. Questions: ${supportEmail}.`
+    case 'NOT_FOUND':
+      return `No KYC record was found at the KYC registration agency (KRA) for your PAN and date of birth. If they are wrong, ask for a correction below; if they are right, complete your KYC through any SEBI-registered intermediary (your broker or mutual fund), then choose "Check my KYC again". Until then you cannot pay. Questions: ${supportEmail}.`
+    default:
+      return 'Your KYC has not been checked yet: save your details to check it.'
+  }
+}
+
+/** The refusal of a payment by a customer whose KYC does not allow it (pages and API: 403). */
+export function kycPaymentRefusal(status: KycStatus | null | undefined): string {
+  const label = status ? `is ${KYC_STATUS_LABELS[status].toLowerCase()}` : 'has not been checked'
+  return `You cannot pay yet: your KYC at the KYC registration agency (KRA) ${label}. See what to do at /account/corrections.`
+}
+
+export const KYC_UNAVAILABLE_MESSAGE =
+  'We could not check your KYC with the KYC registration agency (KRA) just now, so nothing was saved. Please try again in a few minutes.'
+
+/** Names compared as the profile stores them: lower case, single spaces. */
+export function normaliseName(name: string): string {
+  return name.toLowerCase().trim().replace(/\s+/g, ' ')
+}
+
+/** False when the KRA's name on record is not the profile's name (shown to the admin). */
+export function kycNameMatches(profileName: string | null, nameOnRecord: string | null): boolean {
+  if (!profileName || !nameOnRecord) return true
+  return normaliseName(profileName) === normaliseName(nameOnRecord)
+}
+
+/** The fields a correction request may change (a complete profile's KYC details). */
+export const CORRECTABLE_FIELDS = ['name', 'pan', 'dob'] as const
+export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number]
+export type CorrectionValues = Partial<Record<CorrectableField, string>>
+export const CORRECTION_FIELD_LABELS: Record<CorrectableField, string> = {
+  name: 'Name',
+  pan: 'PAN',
+  dob: 'Date of birth',
+}
+export const CORRECTION_REASON_MAX_CHARS = 500
+
+/**
+ * The customer's correction request: the new values (blank ones stay as they are), each by the
+ * profile's own rule, and why. At least one field must change.
+ */
+export function correctionRequestSchema(today: Date) {
+  const details = profileDetailsSchema(today).shape
+  const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value)
+  return z
+    .object({
+      name: z.preprocess(blankToUndefined, details.name.optional()),
+      pan: z.preprocess(blankToUndefined, individualPan('Enter your PAN.').optional()),
+      dob: z.preprocess(blankToUndefined, details.dob.optional()),
+      reason: z
+        .string({ error: 'Say why the details need correcting.' })
+        .trim()
+        .min(1, 'Say why the details need correcting.')
+        .max(CORRECTION_REASON_MAX_CHARS, `Keep the reason under ${CORRECTION_REASON_MAX_CHARS} characters.`),
+    })
+    .refine((value) => value.name || value.pan || value.dob, {
+      error: 'Enter at least one new value: your name, PAN or date of birth.',
+    })
+}

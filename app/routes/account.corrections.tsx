@@ -1,0 +1,181 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form } from 'react-router'
+import { Field, FormMessage, StatusButton, TextareaField } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
+import { formatIndiaDate, formatIndiaDateTime, latestAdultBirthDate } from '~/domain/dates'
+import {
+  CORRECTION_FIELD_LABELS,
+  CORRECTION_REASON_MAX_CHARS,
+  correctionRequestSchema,
+  kycAdvice,
+  kycAllowsPayment,
+  KYC_STATUS_LABELS,
+} from '~/domain/kyc'
+import { requireCompleteProfile } from '~/server/auth.server'
+import { businessDetails } from '~/server/business.server'
+import { correctionRequestsOf, fileCorrectionRequest, kycDetailsOf } from '~/server/corrections.server'
+import { redirectWithFlash } from '~/server/flash.server'
+import { readForm } from '~/server/forms.server'
+import { recheckKyc } from '~/server/profile.server'
+import type { Route } from './+types/account.corrections'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Your KYC details | Research Store' }]
+
+const STATUS_LABELS = { PENDING: 'Waiting for our team', APPROVED: 'Approved', REJECTED: 'Rejected' } as const
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const session = await requireCompleteProfile(request)
+  const [user, requests] = await Promise.all([kycDetailsOf(session.id), correctionRequestsOf(session.id)])
+  return {
+    details: {
+      name: user.name ?? '',
+      pan: user.pan ?? '',
+      dob: user.dateOfBirth ? formatIndiaDate(user.dateOfBirth) : '',
+    },
+    kyc: {
+      label: user.kycStatus ? KYC_STATUS_LABELS[user.kycStatus] : 'Not checked',
+      allowsPayment: kycAllowsPayment(user.kycStatus),
+      advice: kycAdvice(user.kycStatus, businessDetails.supportEmail),
+      checkedAt: user.kycCheckedAt ? formatIndiaDateTime(user.kycCheckedAt) : null,
+    },
+    latestBirthDate: latestAdultBirthDate(new Date()),
+    requests: requests.map((row) => ({
+      id: row.id,
+      status: STATUS_LABELS[row.status],
+      createdAt: formatIndiaDateTime(row.createdAt),
+      changes: row.changes.map((change) => ({ ...change, label: CORRECTION_FIELD_LABELS[change.field] })),
+    })),
+    hasPending: requests.some((row) => row.status === 'PENDING'),
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireCompleteProfile(request)
+  const formData = await readForm(request)
+  if (formData.get('intent') === 'recheck') {
+    const outcome = await recheckKyc(user.id)
+    if (!outcome.ok) return data({ error: outcome.message, result: undefined }, 503)
+    return redirectWithFlash('/account/corrections', {
+      tone: 'success',
+      message: `The KRA answered: ${KYC_STATUS_LABELS[outcome.kyc.status]}.`,
+    })
+  }
+  const submission = parseWithZod(formData, { schema: correctionRequestSchema(new Date()) })
+  if (submission.status !== 'success') return data({ result: submission.reply(), error: undefined }, 400)
+  const outcome = await fileCorrectionRequest(user.id, submission.value)
+  if (!outcome.ok)
+    return data({ result: submission.reply({ formErrors: [outcome.message] }), error: undefined }, outcome.status)
+  return redirectWithFlash('/account/corrections', { tone: 'success', message: outcome.message })
+}
+
+export default function AccountCorrections({ loaderData, actionData }: Route.ComponentProps) {
+  const { details, kyc, requests } = loaderData
+  const checking = useIsPending({ fields: { intent: 'recheck' } })
+  const filing = useIsPending({ fields: { intent: 'correction' } })
+  const schema = correctionRequestSchema(new Date())
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+  return (
+    <section className="mx-auto max-w-2xl space-y-6">
+      <h1 className="text-2xl font-semibold">Your KYC details</h1>
+      <div className="space-y-2" data-testid="kyc-status">
+        <h2 className="text-lg font-medium">KYC at the KRA: {kyc.label}</h2>
+        {kyc.checkedAt ? <p className="text-sm">Last checked {kyc.checkedAt}.</p> : null}
+        <FormMessage tone={kyc.allowsPayment ? 'success' : 'info'}>{kyc.advice}</FormMessage>
+        {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
+        <Form method="post">
+          <StatusButton name="intent" value="recheck" status={checking ? 'pending' : 'idle'}>
+            Check my KYC again
+          </StatusButton>
+        </Form>
+      </div>
+      <div>
+        <h2 className="text-lg font-medium">What we hold</h2>
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="font-medium">Name</dt>
+          <dd>{details.name}</dd>
+          <dt className="font-medium">PAN</dt>
+          <dd>{details.pan}</dd>
+          <dt className="font-medium">Date of birth</dt>
+          <dd>{details.dob}</dd>
+        </dl>
+      </div>
+      <div>
+        <h2 className="text-lg font-medium">Ask for a correction</h2>
+        <p className="mt-1 text-sm">
+          Your profile is complete, so your name, PAN and date of birth change only when our team approves a correction.
+          Fill in only what is wrong; we check the new details with the KRA when we approve them.
+        </p>
+        {loaderData.hasPending ? (
+          <div className="mt-2">
+            <FormMessage tone="info">Your correction request is waiting for our team.</FormMessage>
+          </div>
+        ) : (
+          <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4">
+            {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
+            <Field
+              label="Correct name"
+              hint="Letters and spaces, 3 to 24 characters, at most 4 words. Leave blank if right."
+              errors={fields.name.errors}
+              inputProps={{ ...getInputProps(fields.name, { type: 'text' }), required: false, autoComplete: 'name' }}
+            />
+            <Field
+              label="Correct PAN"
+              hint="5 letters, 4 digits and 1 letter. Leave blank if right."
+              errors={fields.pan.errors}
+              inputProps={{ ...getInputProps(fields.pan, { type: 'text' }), required: false, maxLength: 10 }}
+            />
+            <Field
+              label="Correct date of birth"
+              hint="Leave blank if right."
+              errors={fields.dob.errors}
+              inputProps={{
+                ...getInputProps(fields.dob, { type: 'date' }),
+                required: false,
+                max: loaderData.latestBirthDate,
+              }}
+            />
+            <TextareaField
+              label="Why the details need correcting"
+              errors={fields.reason.errors}
+              textareaProps={{
+                ...getTextareaProps(fields.reason),
+                maxLength: CORRECTION_REASON_MAX_CHARS,
+                required: true,
+              }}
+            />
+            <StatusButton name="intent" value="correction" status={filing ? 'pending' : 'idle'}>
+              Send correction request
+            </StatusButton>
+          </Form>
+        )}
+      </div>
+      {requests.length ? (
+        <div>
+          <h2 className="text-lg font-medium">Your correction requests</h2>
+          <ul className="mt-2 space-y-2 text-sm">
+            {requests.map((row) => (
+              <li key={row.id} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
+                <p>
+                  {row.createdAt}: {row.status}
+                </p>
+                <ul>
+                  {row.changes.map((change) => (
+                    <li key={change.field}>
+                      {change.label}: {change.from ?? '(none)'} to {change.to}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  )
+}

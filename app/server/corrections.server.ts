@@ -1,0 +1,167 @@
+import { CORRECTABLE_FIELDS, KYC_UNAVAILABLE_MESSAGE, type CorrectionValues } from '~/domain/kyc'
+import { panTakenMessage, profileStep } from '~/domain/profile'
+import { Prisma } from '~/generated/prisma/client'
+import { recordAudit } from './audit.server'
+import { businessDetails } from './business.server'
+import { prisma } from './db.server'
+import { checkKyc, kycColumns, KycUnavailableError } from './kyc.server'
+
+// A complete profile's KYC details (name, PAN, date of birth) change only through a correction
+// request: the customer files it (/account/corrections), an admin approves or rejects it on the
+// customer's page (audited with the old and new values), and approval asks the KRA again.
+
+export type CorrectionOutcome = { ok: true; message: string } | { ok: false; status: number; message: string }
+
+const isoDate = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null)
+
+function currentValues(user: { name: string | null; pan: string | null; dateOfBirth: Date | null }) {
+  return { name: user.name, pan: user.pan, dob: isoDate(user.dateOfBirth) }
+}
+
+/** The customer's request: the fields whose new value differs from the saved one. One open request at a time. */
+export async function fileCorrectionRequest(
+  userId: string,
+  request: CorrectionValues & { reason: string },
+  now = new Date(),
+): Promise<CorrectionOutcome> {
+  const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } })
+  if (profileStep(user) !== 'complete')
+    return {
+      ok: false,
+      status: 409,
+      message: 'Your profile is not complete yet: change your details in the profile wizard.',
+    }
+  const saved = currentValues(user)
+  const changed = CORRECTABLE_FIELDS.filter((field) => request[field] !== undefined && request[field] !== saved[field])
+  if (changed.length === 0)
+    return { ok: false, status: 400, message: 'The values you entered are the ones we hold: nothing to correct.' }
+  const oldValues = Object.fromEntries(changed.map((field) => [field, saved[field]]))
+  const newValues = Object.fromEntries(changed.map((field) => [field, request[field]!]))
+  try {
+    await prisma.$transaction(async (tx) => {
+      const created = await tx.correctionRequest.create({
+        data: { userId, oldValues, newValues, reason: request.reason, createdAt: now },
+        select: { id: true },
+      })
+      await recordAudit(
+        tx,
+        {
+          actorId: userId,
+          action: 'correction.request',
+          subjectType: 'User',
+          subjectId: userId,
+          before: oldValues,
+          after: { ...newValues, requestId: created.id, reason: request.reason },
+        },
+        now,
+      )
+    })
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+      return { ok: false, status: 409, message: 'You already have a correction request waiting for our team.' }
+    throw error
+  }
+  return { ok: true, message: 'Your correction request is sent. Our team will check it and write to you.' }
+}
+
+/** What the customer's KYC page shows: the details we hold and the KRA's last answer. */
+export function kycDetailsOf(userId: string) {
+  return prisma.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { name: true, pan: true, dateOfBirth: true, kycStatus: true, kycCheckedAt: true },
+  })
+}
+
+export async function correctionRequestsOf(userId: string) {
+  const rows = await prisma.correctionRequest.findMany({ where: { userId }, orderBy: { createdAt: 'desc' } })
+  return rows.map((row) => ({
+    id: row.id,
+    status: row.status,
+    reason: row.reason,
+    createdAt: row.createdAt,
+    decidedAt: row.decidedAt,
+    changes: CORRECTABLE_FIELDS.flatMap((field) => {
+      const newValues = row.newValues as CorrectionValues
+      const oldValues = row.oldValues as Record<string, string | null>
+      return field in newValues ? [{ field, from: oldValues[field] ?? null, to: newValues[field]! }] : []
+    }),
+  }))
+}
+
+/**
+ * The admin's decision. Approval asks the KRA for the new PAN and date of birth first: when it does
+ * not answer, nothing changes (503). Then, in one transaction with the request still pending,
+ * the profile takes the new values and the KRA's answer, and the audit log records old and new.
+ */
+export async function decideCorrectionRequest(
+  actorId: string,
+  userId: string,
+  requestId: string,
+  decision: 'approve' | 'reject',
+  now = new Date(),
+): Promise<CorrectionOutcome> {
+  const request = await prisma.correctionRequest.findFirst({ where: { id: requestId, userId, status: 'PENDING' } })
+  if (!request) return { ok: false, status: 404, message: 'There is no such request waiting.' }
+  const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } })
+  const newValues = request.newValues as CorrectionValues
+  const next = { ...currentValues(user), ...newValues }
+  let kyc: Awaited<ReturnType<typeof checkKyc>> | undefined
+  if (decision === 'approve') {
+    try {
+      kyc = await checkKyc({ pan: next.pan!, dob: next.dob!, name: next.name! })
+    } catch (error) {
+      if (!(error instanceof KycUnavailableError)) throw error
+      return { ok: false, status: 503, message: `${KYC_UNAVAILABLE_MESSAGE} The request is still waiting.` }
+    }
+  }
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const decided = await tx.correctionRequest.updateMany({
+        where: { id: requestId, status: 'PENDING' },
+        data: { status: decision === 'approve' ? 'APPROVED' : 'REJECTED', decidedBy: actorId, decidedAt: now },
+      })
+      if (decided.count !== 1)
+        return { ok: false as const, status: 409, message: 'Another admin decided this request.' }
+      if (kyc) {
+        await tx.user.update({
+          where: { id: userId },
+          data: {
+            name: next.name,
+            pan: next.pan,
+            dateOfBirth: new Date(`${next.dob}T00:00:00Z`),
+            ...kycColumns(kyc, now),
+          },
+        })
+        // Never one's own family member.
+        await tx.familyMember.deleteMany({ where: { userId, pan: next.pan! } })
+      }
+      await recordAudit(
+        tx,
+        {
+          actorId,
+          action: decision === 'approve' ? 'correction.approve' : 'correction.reject',
+          subjectType: 'User',
+          subjectId: userId,
+          before: request.oldValues as Prisma.InputJsonValue,
+          after: {
+            ...(request.newValues as Record<string, string>),
+            requestId,
+            ...(kyc ? { kycStatus: kyc.status, kycReference: kyc.reference } : {}),
+          },
+        },
+        now,
+      )
+      return {
+        ok: true as const,
+        message:
+          decision === 'approve'
+            ? `Correction approved; the KRA answered ${kyc!.status.toLowerCase().replace('_', ' ')}.`
+            : 'Correction rejected.',
+      }
+    })
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+      return { ok: false, status: 409, message: panTakenMessage(businessDetails.supportEmail) }
+    throw error
+  }
+}

@@ -1,0 +1,258 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import * as accountCorrections from '~/routes/account.corrections'
+import * as adminCustomer from '~/routes/admin/customer'
+import * as details from '~/routes/details'
+import * as createOrder from '~/routes/api.v1/payments.create-order'
+import * as manualPayment from '~/routes/api.v1/payments.manual-payment'
+import * as setDetails from '~/routes/api.v1/users.set-details'
+import * as payRoute from '~/routes/pay'
+import { serializeCart } from '~/server/cart.server'
+import { decideCorrectionRequest, fileCorrectionRequest } from '~/server/corrections.server'
+import { prisma } from '~/server/db.server'
+import { FAKE_KRA_OTHER_NAME, FAKE_KRA_TEST_PANS, useKycProvider, type KycProvider } from '~/server/kyc.server'
+import { confirmManualPayment, createManualPayment } from '~/server/payments/manual-claims.server'
+import { startGatewayPayment } from '~/server/payments/gateway.server'
+import { PaymentError } from '~/server/payments/core.server'
+import { saveProfileDetails } from '~/server/profile.server'
+import { profileDetailsSchema } from '~/domain/profile'
+import { createService } from '../support/payment-fixtures'
+import { formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
+import { ASHA_RAO, uniquePan } from '../support/sample-customer'
+import { signedInUser } from '../support/sessions'
+
+const detailsWith = (pan: string) => profileDetailsSchema(new Date()).parse({ ...ASHA_RAO, pan })
+const checkoutBody = (ids: string[], amount: number) => ({
+  amount,
+  currency: 'INR',
+  receipt: 'ABCPE1234F',
+  notes: { number: '+919876543210', details: '{}', cart: JSON.stringify(ids) },
+})
+
+afterEach(() => useKycProvider(undefined))
+
+/** A customer whose complete profile the KRA answered `status` for. */
+async function customerWithKyc(pan: string) {
+  const user = await signedInUser({ completeProfile: true, details: { ...ASHA_RAO, pan } })
+  return user
+}
+
+const userRow = (id: string) => prisma.user.findUniqueOrThrow({ where: { id } })
+
+describe('the KRA check when details are saved', () => {
+  it.each([
+    ['any other individual PAN', () => uniquePan(), 'VALIDATED'],
+    ['the registered test PAN', () => FAKE_KRA_TEST_PANS.registered, 'REGISTERED'],
+    ['the on-hold test PAN', () => FAKE_KRA_TEST_PANS.onHold, 'ON_HOLD'],
+    ['the not-found test PAN', () => FAKE_KRA_TEST_PANS.notFound, 'NOT_FOUND'],
+  ])('stores the answer for %s', async (_label, pan, status) => {
+    const { userId } = await signedInUser()
+    const chosen = pan()
+    await prisma.user.updateMany({ where: { pan: chosen }, data: { pan: null } })
+    const saved = await saveProfileDetails(userId, detailsWith(chosen))
+    expect(saved).toMatchObject({ ok: true, kyc: { status } })
+    const row = await userRow(userId)
+    expect(row).toMatchObject({ pan: chosen, kycStatus: status })
+    expect(row.kycCheckedAt).toBeInstanceOf(Date)
+    expect(row.kycReference).toMatch(/^FAKE-/)
+  })
+
+  it.each([
+    ['answers with an error', FAKE_KRA_TEST_PANS.error, 1_000],
+    ['does not answer in time', FAKE_KRA_TEST_PANS.slow, 200],
+  ])('saves nothing when the KRA %s, and says to try again', async (_label, pan, timeoutMs) => {
+    const { userId, cookie } = await signedInUser()
+    const before = await userRow(userId)
+    if (timeoutMs < 1_000) {
+      const { fakeKra, checkKyc } = await import('~/server/kyc.server')
+      const quick: KycProvider = { name: 'quick', check: (query) => checkKyc(query, { provider: fakeKra, timeoutMs }) }
+      useKycProvider(quick)
+    }
+    const response = await details.action(
+      routeArgs(formRequest('/details', { ...ASHA_RAO, pan, 'family[0].pan': '', 'family[0].relation': '' }, cookie)),
+    )
+    expect(response).toMatchObject({ init: { status: 503 } })
+    expect(JSON.stringify(response)).toMatch(/could not check your KYC.*nothing was saved/)
+    const after = await userRow(userId)
+    expect(after).toMatchObject({ name: before.name, pan: null, kycStatus: null, dateOfBirth: null })
+    const api = await setDetails.action(
+      routeArgs(jsonRequest('/api/v1/users/set-details', { ...ASHA_RAO, pan }, cookie)),
+    )
+    expect((api as Response).status).toBe(503)
+    expect((await userRow(userId)).pan).toBeNull()
+  })
+})
+
+describe('paying needs a validated or registered KYC', () => {
+  it('lets a REGISTERED customer pay', async () => {
+    await prisma.user.updateMany({ where: { pan: FAKE_KRA_TEST_PANS.registered }, data: { pan: null } })
+    const { userId } = await customerWithKyc(FAKE_KRA_TEST_PANS.registered)
+    const service = await createService('Registered', 100_000, 30)
+    const claim = await createManualPayment(userId, [service.id])
+    expect(claim.created).toBe(true)
+  })
+
+  it.each([FAKE_KRA_TEST_PANS.notFound, FAKE_KRA_TEST_PANS.onHold])(
+    'refuses %s on every paying path, pages and API, with what to do',
+    async (pan) => {
+      await prisma.user.updateMany({ where: { pan }, data: { pan: null } })
+      const { userId, cookie } = await customerWithKyc(pan)
+      const service = await createService('Refused', 100_000, 30)
+      // The functions every path goes through.
+      await expect(startGatewayPayment(userId, [service.id])).rejects.toMatchObject({ code: 'kyc', status: 403 })
+      await expect(createManualPayment(userId, [service.id])).rejects.toBeInstanceOf(PaymentError)
+      // The API.
+      for (const route of [createOrder, manualPayment]) {
+        const response = (await route.action(
+          routeArgs(jsonRequest('/api/v1/payments/x', checkoutBody([service.id], 1000), cookie)),
+        )) as Response
+        expect(response.status).toBe(403)
+        expect((await response.json()).message).toMatch(/You cannot pay yet: your KYC .* \/account\/corrections/)
+      }
+      // /pay: said before paying, and both buttons refused.
+      const cart = await serializeCart([service.id])
+      const loaded = (await payRoute.loader(routeArgs(getRequest('/pay', [cookie, cart])))) as unknown as {
+        data: { kycRefusal?: string }
+      }
+      expect(loaded.data.kycRefusal).toMatch(/You cannot pay yet/)
+      for (const intent of ['gateway', 'manual']) {
+        const result = await payRoute.action(
+          routeArgs(
+            formRequest('/pay', { intent, shownTotalPaise: '100000', paymentKey: crypto.randomUUID() }, [cookie, cart]),
+          ),
+        )
+        expect(result).toMatchObject({ init: { status: 403 } })
+      }
+      expect(await prisma.payment.count({ where: { userId } })).toBe(0)
+    },
+  )
+
+  it("refuses the admin's confirmation of a claim once the customer's KYC no longer allows paying", async () => {
+    const { userId } = await signedInUser({ completeProfile: true })
+    const service = await createService('Claim', 100_000, 30)
+    const claim = await createManualPayment(userId, [service.id])
+    await prisma.user.update({ where: { id: userId }, data: { kycStatus: 'ON_HOLD' } })
+    await expect(confirmManualPayment(claim.paymentId)).rejects.toMatchObject({ code: 'kyc' })
+  })
+})
+
+describe('KYC details lock once the profile is complete', () => {
+  it('answers set-details 409 with a message, and the page refuses too', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    const before = await userRow(userId)
+    const response = (await setDetails.action(
+      routeArgs(
+        jsonRequest('/api/v1/users/set-details', { ...ASHA_RAO, pan: uniquePan(), name: 'Other Name' }, cookie),
+      ),
+    )) as Response
+    expect(response.status).toBe(409)
+    expect((await response.json()).message).toMatch(/correction request/)
+    const saved = await saveProfileDetails(userId, detailsWith(uniquePan()))
+    expect(saved).toMatchObject({ ok: false, status: 409 })
+    expect(await userRow(userId)).toMatchObject({ pan: before.pan, name: before.name })
+  })
+
+  it('files a correction request, which an admin approves (KRA asked again, audited with old and new)', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const before = await userRow(userId)
+    const newPan = uniquePan()
+    const filed = await accountCorrections.action(
+      routeArgs(
+        formRequest(
+          '/account/corrections',
+          { intent: 'correction', pan: newPan, name: '', dob: '', reason: 'Typo in my PAN' },
+          cookie,
+        ),
+      ),
+    )
+    expect(filed).toBeInstanceOf(Response)
+    const request = await prisma.correctionRequest.findFirstOrThrow({ where: { userId } })
+    expect(request).toMatchObject({ status: 'PENDING', oldValues: { pan: before.pan }, newValues: { pan: newPan } })
+    // Not changed until approved.
+    expect((await userRow(userId)).pan).toBe(before.pan)
+    const decided = await adminCustomer.action(
+      routeArgs(
+        formRequest(
+          `/admin/customers/${userId}`,
+          { intent: 'correction-approve', requestId: request.id },
+          admin.cookie,
+        ),
+        { userId },
+      ),
+    )
+    expect(decided).toMatchObject({ data: { ok: true } })
+    const after = await userRow(userId)
+    expect(after).toMatchObject({ pan: newPan, kycStatus: 'VALIDATED' })
+    expect(after.kycCheckedAt!.getTime()).toBeGreaterThanOrEqual(before.kycCheckedAt!.getTime())
+    const audit = await prisma.auditLog.findFirstOrThrow({ where: { subjectId: userId, action: 'correction.approve' } })
+    expect(audit).toMatchObject({ actorId: admin.userId, before: { pan: before.pan }, after: { pan: newPan } })
+  })
+
+  it('a rejected request changes nothing and is audited; a KRA error on approval leaves it waiting', async () => {
+    const { userId } = await signedInUser({ completeProfile: true })
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const before = await userRow(userId)
+    await prisma.user.updateMany({ where: { pan: FAKE_KRA_TEST_PANS.error }, data: { pan: null } })
+    expect(await fileCorrectionRequest(userId, { pan: FAKE_KRA_TEST_PANS.error, reason: 'wrong' })).toMatchObject({
+      ok: true,
+    })
+    const request = await prisma.correctionRequest.findFirstOrThrow({ where: { userId } })
+    expect(await decideCorrectionRequest(admin.userId, userId, request.id, 'approve')).toMatchObject({
+      ok: false,
+      status: 503,
+    })
+    expect(await prisma.correctionRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+      status: 'PENDING',
+    })
+    expect((await userRow(userId)).pan).toBe(before.pan)
+    expect(await decideCorrectionRequest(admin.userId, userId, request.id, 'reject')).toMatchObject({ ok: true })
+    expect(await userRow(userId)).toMatchObject({ pan: before.pan, kycStatus: before.kycStatus })
+    expect(
+      await prisma.auditLog.count({ where: { subjectId: userId, action: 'correction.reject', actorId: admin.userId } }),
+    ).toBe(1)
+  })
+
+  it('refuses a correction request for a field that fails validation, and one that changes nothing', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    for (const fields of <Record<string, string>[]>[
+      { pan: 'ABCDE1234F', reason: 'x' },
+      { name: 'R2-D2', reason: 'x' },
+      { dob: '2020-01-01', reason: 'x' },
+      { name: '', pan: '', dob: '', reason: 'nothing' },
+      { pan: uniquePan(), reason: '' },
+    ]) {
+      const result = await accountCorrections.action(
+        routeArgs(formRequest('/account/corrections', { intent: 'correction', ...fields }, cookie)),
+      )
+      expect(result).toMatchObject({ init: { status: 400 } })
+    }
+    const row = await userRow(userId)
+    expect(await fileCorrectionRequest(userId, { pan: row.pan!, reason: 'same' })).toMatchObject({
+      ok: false,
+      status: 400,
+    })
+    expect(await prisma.correctionRequest.count({ where: { userId } })).toBe(0)
+  })
+})
+
+describe("the admin's customer page", () => {
+  it('shows the KYC status, date, reference and a name mismatch', async () => {
+    await prisma.user.updateMany({ where: { pan: FAKE_KRA_TEST_PANS.otherName }, data: { pan: null } })
+    const { userId } = await customerWithKyc(FAKE_KRA_TEST_PANS.otherName)
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const loaded = (await adminCustomer.loader(
+      routeArgs(getRequest(`/admin/customers/${userId}`, admin.cookie), { userId }),
+    )) as {
+      customer: {
+        kyc: { status: string; reference: string; checkedAt: string; nameOnRecord: string; nameMismatch: boolean }
+      }
+    }
+    expect(loaded.customer.kyc).toMatchObject({
+      status: 'Validated',
+      nameOnRecord: FAKE_KRA_OTHER_NAME,
+      nameMismatch: true,
+      reference: expect.stringMatching(/^FAKE-/),
+      checkedAt: expect.any(String),
+    })
+  })
+})
