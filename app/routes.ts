@@ -18,6 +18,8 @@ export default [
   route('family-members', 'routes/family-members.tsx'),
   // KYC status at the KRA, "check again", and correction requests for name, PAN and date of birth.
   route('account/corrections', 'routes/account.corrections.tsx'),
+  // A complete profile's e-mail address, changed with a code sent to the new address.
+  route('account/email', 'routes/account.email.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),

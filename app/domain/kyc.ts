@@ -87,3 +87,20 @@ export function correctionRequestSchema(today: Date) {
       error: 'Enter at least one new value: your name, PAN or date of birth.',
     })
 }
+
+/** The customer's e-mail change: the new address, by the profile's rule. */
+export function newEmailSchema(today: Date) {
+  return z.object({ intent: z.literal('send-code'), email: profileDetailsSchema(today).shape.email })
+}
+
+/** The code sent to the new address, with the address it went to. */
+export function confirmEmailSchema(today: Date) {
+  return z.object({
+    intent: z.literal('confirm'),
+    email: profileDetailsSchema(today).shape.email,
+    code: z
+      .string({ error: 'Enter the 6-digit code we sent you.' })
+      .trim()
+      .regex(/^\d{6}$/, 'Enter the 6-digit code we sent you.'),
+  })
+}

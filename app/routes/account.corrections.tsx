@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { formatIndiaDate, formatIndiaDateTime, latestAdultBirthDate } from '~/domain/dates'
@@ -104,6 +104,13 @@ export default function AccountCorrections({ loaderData, actionData }: Route.Com
           <dt className="font-medium">Date of birth</dt>
           <dd>{details.dob}</dd>
         </dl>
+        <p className="mt-2 text-sm">
+          Your e-mail address you can change yourself:{' '}
+          <Link to="/account/email" className="underline">
+            change your e-mail address
+          </Link>
+          .
+        </p>
       </div>
       <div>
         <h2 className="text-lg font-medium">Ask for a correction</h2>

@@ -37,30 +37,29 @@ export async function fileCorrectionRequest(
     return { ok: false, status: 400, message: 'The values you entered are the ones we hold: nothing to correct.' }
   const oldValues = Object.fromEntries(changed.map((field) => [field, saved[field]]))
   const newValues = Object.fromEntries(changed.map((field) => [field, request[field]!]))
-  try {
-    await prisma.$transaction(async (tx) => {
-      const created = await tx.correctionRequest.create({
-        data: { userId, oldValues, newValues, reason: request.reason, createdAt: now },
-        select: { id: true },
-      })
-      await recordAudit(
-        tx,
-        {
-          actorId: userId,
-          action: 'correction.request',
-          subjectType: 'User',
-          subjectId: userId,
-          before: oldValues,
-          after: { ...newValues, requestId: created.id, reason: request.reason },
-        },
-        now,
-      )
+  const filed = await prisma.$transaction(async (tx) => {
+    // One open request per customer: two submits at once are serialised here.
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`correction:${userId}`}, 0))::text`
+    if (await tx.correctionRequest.count({ where: { userId, status: 'PENDING' } })) return false
+    const created = await tx.correctionRequest.create({
+      data: { userId, oldValues, newValues, reason: request.reason, createdAt: now },
+      select: { id: true },
     })
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
-      return { ok: false, status: 409, message: 'You already have a correction request waiting for our team.' }
-    throw error
-  }
+    await recordAudit(
+      tx,
+      {
+        actorId: userId,
+        action: 'correction.request',
+        subjectType: 'User',
+        subjectId: userId,
+        before: oldValues,
+        after: { ...newValues, requestId: created.id, reason: request.reason },
+      },
+      now,
+    )
+    return true
+  })
+  if (!filed) return { ok: false, status: 409, message: 'You already have a correction request waiting for our team.' }
   return { ok: true, message: 'Your correction request is sent. Our team will check it and write to you.' }
 }
 

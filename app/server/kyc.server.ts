@@ -28,8 +28,10 @@ export class KycUnavailableError extends Error {
 export type KycProvider = { name: string; check: (query: KycQuery, signal: AbortSignal) => Promise<KycAnswer> }
 
 /**
- * The fake's documented test PANs (docs/regulatory.md): every other well-formed individual PAN is
- * VALIDATED with the profile's name on record.
+ * The fake's documented test PANs (docs/regulatory.md): a PAN starting with one of these five
+ * letters (any 4 digits and last letter, so tests can each have their own: one account per PAN)
+ * gets the answer named; every other well-formed individual PAN is VALIDATED with the profile's
+ * name on record. The values are one example of each.
  */
 export const FAKE_KRA_TEST_PANS = {
   /** REGISTERED: paying is allowed. */
@@ -46,6 +48,16 @@ export const FAKE_KRA_TEST_PANS = {
   slow: 'KRAPS0006S',
 } as const
 
+/** A test PAN of the fake's `kind` family, with the given 4 digits and last letter (e.g. from a random source). */
+export function fakeKraTestPan(kind: keyof typeof FAKE_KRA_TEST_PANS, digits: string, last = 'Z'): string {
+  return `${FAKE_KRA_TEST_PANS[kind].slice(0, 5)}${digits}${last}`
+}
+
+const testPanKind = (pan: string) =>
+  (Object.keys(FAKE_KRA_TEST_PANS) as (keyof typeof FAKE_KRA_TEST_PANS)[]).find(
+    (kind) => pan.slice(0, 5) === FAKE_KRA_TEST_PANS[kind].slice(0, 5),
+  )
+
 export const FAKE_KRA_OTHER_NAME = 'RECORD NAME DIFFERS'
 
 function fakeReference(query: KycQuery): string {
@@ -58,18 +70,18 @@ export const fakeKra: KycProvider = {
   async check(query, signal) {
     const reference = fakeReference(query)
     const nameOnRecord = query.name.toUpperCase()
-    switch (query.pan) {
-      case FAKE_KRA_TEST_PANS.registered:
+    switch (testPanKind(query.pan)) {
+      case 'registered':
         return { status: 'REGISTERED', nameOnRecord, reference }
-      case FAKE_KRA_TEST_PANS.onHold:
+      case 'onHold':
         return { status: 'ON_HOLD', nameOnRecord, reference }
-      case FAKE_KRA_TEST_PANS.notFound:
+      case 'notFound':
         return { status: 'NOT_FOUND', nameOnRecord: null, reference }
-      case FAKE_KRA_TEST_PANS.otherName:
+      case 'otherName':
         return { status: 'VALIDATED', nameOnRecord: FAKE_KRA_OTHER_NAME, reference }
-      case FAKE_KRA_TEST_PANS.error:
+      case 'error':
         throw new KycUnavailableError('The fake KRA answered 503 (its test PAN for an error)')
-      case FAKE_KRA_TEST_PANS.slow:
+      case 'slow':
         // Never answers: the caller's timeout ends the wait.
         return new Promise((_resolve, reject) => {
           signal.addEventListener('abort', () => reject(new KycUnavailableError('The fake KRA did not answer')), {

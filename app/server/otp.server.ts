@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { OTP_DIGITS, OTP_RESEND_MEMORY_MS, otpResendWaitMs } from '~/domain/sign-in'
 import { prisma } from './db.server'
-import { enqueueOtpSms } from './queue.server'
+import { enqueueEmail, enqueueOtpSms } from './queue.server'
 import { consumeRateLimits, describeWait, rateLimitWaitMs, type RateLimitRule } from './rate-limit.server'
 import { serverSecret } from './secrets.server'
 
@@ -85,6 +85,61 @@ export async function requestOtp({
     },
     OTP_TTL_MS,
   )
+  return { ok: true }
+}
+
+/**
+ * A code sent by e-mail to confirm a new address for `userId` (the customer's e-mail change). It
+ * uses the sign-in codes' table, expiry, tries and address limits, keyed by the user and the new
+ * address (`emailChallengeKey`), so a code confirms only the address it went to; verifyOtp checks it.
+ */
+export const emailChallengeKey = (userId: string, email: string) => `email:${userId}:${email}`
+
+export async function requestEmailCode({
+  userId,
+  email,
+  ip,
+  now = new Date(),
+}: {
+  userId: string
+  email: string
+  ip: string
+  now?: Date
+}): Promise<OtpRequestResult> {
+  const key = emailChallengeKey(userId, email)
+  const limit = await consumeRateLimits(
+    [
+      { bucket: 'otp-send-email', key: userId, windowMs: OTP_RESEND_MEMORY_MS, waitMs: otpResendWaitMs },
+      { bucket: 'otp-send-ip', key: ip, limit: OTP_SENDS_PER_ADDRESS, windowMs: OTP_ADDRESS_WINDOW_MS },
+    ],
+    now,
+  )
+  if (!limit.allowed) {
+    const wait = describeWait(limit.retryAfterMs)
+    return {
+      ok: false,
+      message:
+        limit.rule.bucket === 'otp-send-email'
+          ? `A code was just sent. You can ask for another in ${wait}.`
+          : `Many codes were asked from your network just now. Try again in ${wait}.`,
+      retryAfterMs: limit.retryAfterMs,
+      refusedBy: limit.rule.bucket === 'otp-send-email' ? 'number' : 'address',
+    }
+  }
+  const code = String(randomInt(0, 10 ** OTP_DIGITS)).padStart(OTP_DIGITS, '0')
+  await prisma.otpChallenge.create({
+    data: {
+      phone: key,
+      codeHash: codeHash(key, code),
+      expiresAt: new Date(now.getTime() + OTP_TTL_MS),
+      createdAt: now,
+    },
+  })
+  await enqueueEmail({
+    to: email,
+    subject: 'Confirm your new e-mail address',
+    body: `${code} is your Research Store code to confirm this e-mail address. It expires in 5 minutes. If you did not ask to change your e-mail address, ignore this message.`,
+  })
   return { ok: true }
 }
 

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import * as accountCorrections from '~/routes/account.corrections'
+import * as accountEmail from '~/routes/account.email'
+import { queuedEmails } from '../support/queued-emails'
 import * as adminCustomer from '~/routes/admin/customer'
 import * as details from '~/routes/details'
 import * as createOrder from '~/routes/api.v1/payments.create-order'
@@ -254,5 +256,46 @@ describe("the admin's customer page", () => {
       reference: expect.stringMatching(/^FAKE-/),
       checkedAt: expect.any(String),
     })
+  })
+})
+
+describe('the e-mail address of a complete profile', () => {
+  it('changes only with the code sent to the new address (audited)', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    const before = await userRow(userId)
+    const email = `new-${crypto.randomUUID().slice(0, 8)}@example.in`
+    const sent = await accountEmail.action(
+      routeArgs(formRequest('/account/email', { intent: 'send-code', email: email.toUpperCase() }, cookie)),
+    )
+    expect(sent).toMatchObject({ step: 'confirm', sentTo: email })
+    const [message] = await queuedEmails(email)
+    const code = /(\d{6}) is your Research Store code/.exec(message!.body)![1]!
+    const wrong = code === '000000' ? '111111' : '000000'
+    const refused = await accountEmail.action(
+      routeArgs(formRequest('/account/email', { intent: 'confirm', email, code: wrong }, cookie)),
+    )
+    expect(refused).toMatchObject({ init: { status: 400 } })
+    expect((await userRow(userId)).email).toBe(before.email)
+    // A code for another address does not confirm this one.
+    const other = await accountEmail.action(
+      routeArgs(formRequest('/account/email', { intent: 'confirm', email: 'other@example.in', code }, cookie)),
+    )
+    expect(other).toMatchObject({ init: { status: 400 } })
+    const confirmed = await accountEmail.action(
+      routeArgs(formRequest('/account/email', { intent: 'confirm', email, code }, cookie)),
+    )
+    expect(confirmed).toBeInstanceOf(Response)
+    expect((await userRow(userId)).email).toBe(email)
+    expect(
+      await prisma.auditLog.findFirstOrThrow({ where: { subjectId: userId, action: 'customer.email.change' } }),
+    ).toMatchObject({ before: { email: before.email }, after: { email } })
+  })
+
+  it('refuses a malformed address', async () => {
+    const { cookie } = await signedInUser({ completeProfile: true })
+    const result = await accountEmail.action(
+      routeArgs(formRequest('/account/email', { intent: 'send-code', email: 'not an address' }, cookie)),
+    )
+    expect(result).toMatchObject({ init: { status: 400 } })
   })
 })

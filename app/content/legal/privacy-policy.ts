@@ -34,7 +34,7 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
             list: [
               'Mobile number: to sign you in with one-time codes, and to contact you about your account, payments and subscriptions.',
               'Name, e-mail address and date of birth: to identify you, to check that you are 18 or older, for KYC, and to send you confirmations, receipts and the research you subscribed to.',
-              'PAN and an image of your PAN card: for KYC, which SEBI requires of research analysts for fee-paying clients, including checking your records with a KYC Registration Agency (KRA), and to apply the limit SEBI sets on the fees a family may pay.',
+              'PAN and an image of your PAN card: for KYC, which SEBI requires of research analysts for fee-paying clients, and to apply the limit SEBI sets on the fees a family may pay. When you save your details (and when our team approves a correction of them) we send your PAN and date of birth to a KYC Registration Agency (KRA), which answers whether your KYC is validated, registered, on hold or not found, with the name it holds and a reference; we keep that answer with your profile. You can pay only while it is validated or registered.',
               'Record of your agreement (which version of our terms you accepted, when, and from which IP address): because SEBI requires us to keep a record of the terms we disclosed and of your consent.',
               'Payment information (amount, method, payment references, and for bank transfers the screenshot you send us and the name of the paying account): to confirm payments, start subscriptions, issue receipts, make refunds and keep accounts. Card numbers and UPI PINs are handled by our payment gateway; we never see or store them.',
               'Complaints and messages you send us: to resolve them, and because SEBI requires records of our interactions with clients.',
@@ -67,7 +67,7 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
           'We do not sell your personal data. We share it only as needed for the purposes above with:',
           {
             list: [
-              'KYC Registration Agencies, to check and upload your KYC records as SEBI requires;',
+              'a KYC Registration Agency, which receives your PAN and date of birth to tell us the status of your KYC record (we do not upload KYC records to it);',
               'our payment gateway and our bank, to take payments and make refunds;',
               'our SMS and e-mail providers, to send you one-time codes and messages;',
               'our hosting and storage providers, who keep the website and its data running;',

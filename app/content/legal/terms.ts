@@ -100,7 +100,7 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
           {
             list: [
               'give true, complete and current information (name, e-mail address, date of birth, PAN and PAN card) and keep it up to date;',
-              'complete KYC: as the RA Regulations require, we collect, store, upload and check your KYC records with a KYC Registration Agency (KRA);',
+              'complete KYC: as the RA Regulations require, we collect and store your KYC details and check your PAN and date of birth with a KYC Registration Agency (KRA); you can pay only while the KRA holds your KYC as validated or registered. Once your profile is complete, your name, PAN and date of birth change only through a correction request our team approves (your e-mail address you change yourself, with a code sent to the new address);',
               'keep your mobile phone and the one-time codes we send you secure, since anyone who has them can use your account;',
               'read the research, the risk level of each service and our disclosures, and make your own investment decisions;',
               'pay only in the ways set out in "Payment and fees";',

@@ -24,5 +24,3 @@ CREATE TABLE "correction_requests" (
   CONSTRAINT "correction_requests_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 CREATE INDEX "correction_requests_user_id_created_at_idx" ON "correction_requests"("user_id", "created_at");
--- One open request per customer at a time.
-CREATE UNIQUE INDEX "correction_requests_one_pending" ON "correction_requests"("user_id") WHERE "status" = 'PENDING';

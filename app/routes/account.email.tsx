@@ -1,0 +1,128 @@
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
+import { confirmEmailSchema, newEmailSchema } from '~/domain/kyc'
+import { requireCompleteProfile } from '~/server/auth.server'
+import { confirmEmailChange, startEmailChange } from '~/server/email-change.server'
+import { redirectWithFlash } from '~/server/flash.server'
+import { readForm } from '~/server/forms.server'
+import type { Route } from './+types/account.email'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Change your e-mail address | Research Store' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireCompleteProfile(request)
+  return { email: user.email ?? '' }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireCompleteProfile(request)
+  const formData = await readForm(request)
+  const today = new Date()
+  if (formData.get('intent') === 'confirm') {
+    const submission = parseWithZod(formData, { schema: confirmEmailSchema(today) })
+    if (submission.status !== 'success')
+      return data(
+        { step: 'confirm' as const, sentTo: String(formData.get('email') ?? ''), result: submission.reply() },
+        400,
+      )
+    const confirmed = await confirmEmailChange(user.id, submission.value, context.clientIp)
+    if (!confirmed.ok)
+      return data(
+        {
+          step: 'confirm' as const,
+          sentTo: submission.value.email,
+          result: submission.reply({ fieldErrors: { code: [confirmed.message] } }),
+        },
+        confirmed.status,
+      )
+    return redirectWithFlash('/account/corrections', {
+      tone: 'success',
+      message: `Your e-mail address is now ${submission.value.email}.`,
+    })
+  }
+  const submission = parseWithZod(formData, { schema: newEmailSchema(today) })
+  if (submission.status !== 'success')
+    return data({ step: 'address' as const, sentTo: '', result: submission.reply() }, 400)
+  const started = await startEmailChange(user.id, submission.value.email, context.clientIp)
+  if (!started.ok)
+    return data(
+      { step: 'address' as const, sentTo: '', result: submission.reply({ fieldErrors: { email: [started.message] } }) },
+      started.status,
+    )
+  return { step: 'confirm' as const, sentTo: submission.value.email, result: undefined }
+}
+
+export default function AccountEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const confirming = actionData?.step === 'confirm'
+  return (
+    <section className="mx-auto max-w-lg space-y-4">
+      <h1 className="text-2xl font-semibold">Change your e-mail address</h1>
+      <p className="text-sm">Your e-mail address now: {loaderData.email}</p>
+      {confirming ? (
+        <ConfirmForm sentTo={actionData.sentTo} lastResult={actionData.result} />
+      ) : (
+        <AddressForm lastResult={actionData?.result} />
+      )}
+      <p className="text-sm">
+        <Link to="/account/corrections" className="underline">
+          Back to your KYC details
+        </Link>
+      </p>
+    </section>
+  )
+}
+
+function AddressForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+  const pending = useIsPending()
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: 'onBlur',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newEmailSchema(new Date()) }),
+  })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
+      <Field
+        label="New e-mail address"
+        hint="We send a code to this address; it changes once you enter the code."
+        errors={fields.email.errors}
+        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email' }}
+      />
+      <StatusButton name="intent" value="send-code" status={pending ? 'pending' : 'idle'}>
+        Send the code
+      </StatusButton>
+    </Form>
+  )
+}
+
+function ConfirmForm({ sentTo, lastResult }: { sentTo: string; lastResult: SubmissionResult<string[]> | undefined }) {
+  const pending = useIsPending()
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: confirmEmailSchema(new Date()) }),
+  })
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
+      <FormMessage tone="info">We sent a 6-digit code to {sentTo}. It expires in 5 minutes.</FormMessage>
+      <input type="hidden" name="email" value={sentTo} />
+      <Field
+        label="Code from the e-mail"
+        errors={fields.code.errors}
+        inputProps={{
+          ...getInputProps(fields.code, { type: 'text' }),
+          inputMode: 'numeric',
+          autoComplete: 'one-time-code',
+          maxLength: 6,
+        }}
+      />
+      <StatusButton name="intent" value="confirm" status={pending ? 'pending' : 'idle'}>
+        Change my e-mail address
+      </StatusButton>
+    </Form>
+  )
+}

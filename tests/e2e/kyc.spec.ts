@@ -1,0 +1,68 @@
+import { randomInt } from 'node:crypto'
+import { expectNoSeriousA11yViolations } from './axe'
+import { cartOfTwoOnPayPage } from './cart-helpers'
+import { expect, signInContext, test } from './fixtures'
+import { uniquePan, useOwnClientAddress } from './sign-in-helpers'
+import { ASHA_RAO } from '../support/sample-customer'
+
+// KYC through the fake KRA (app/server/kyc.server.ts): a PAN of the KRAPN... family is "not found".
+
+test.beforeEach(async ({ page }) => useOwnClientAddress(page))
+
+const digits = () => String(randomInt(0, 1e4)).padStart(4, '0')
+
+test('a customer the KRA does not find cannot pay, and is told what to do', async ({ page }) => {
+  await signInContext(page.context(), {
+    completeProfile: true,
+    details: { ...ASHA_RAO, pan: `KRAPN${digits()}N` },
+  })
+  await cartOfTwoOnPayPage(page)
+  await expect(page.getByText(/You cannot pay yet: your KYC .* is not found/)).toBeVisible()
+  await page.getByRole('button', { name: 'Pay on Website' }).click()
+  await expect(page.getByText(/You cannot pay yet/).first()).toBeVisible()
+  await page.getByRole('link', { name: 'What to do about your KYC' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Your KYC details' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'KYC at the KRA: Not found' })).toBeVisible()
+  await expect(page.getByText(/No KYC record was found/)).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+})
+
+test('a validated customer sees their KYC in order and can go on to pay', async ({ customerWithProfile: { page } }) => {
+  await cartOfTwoOnPayPage(page)
+  await expect(page.getByText(/You cannot pay yet/)).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Pay on Website' })).toBeEnabled()
+  await page.goto('/account/corrections')
+  await expect(page.getByRole('heading', { name: 'KYC at the KRA: Validated' })).toBeVisible()
+})
+
+test('a correction request the admin approves changes the PAN and checks KYC again', async ({
+  customerWithProfile: { page, userId },
+  otherAdmin,
+}) => {
+  const newPan = uniquePan()
+  await page.goto('/account/corrections')
+  await page.getByLabel('Correct PAN').fill(newPan)
+  await page.getByLabel('Why the details need correcting').fill('I typed one letter wrong')
+  await page.getByRole('button', { name: 'Send correction request' }).click()
+  await expect(page.getByText('Your correction request is sent.')).toBeVisible()
+  await expect(page.getByText('Waiting for our team', { exact: false }).first()).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+
+  await otherAdmin.page.goto(`/admin/customers/${userId}`)
+  await expect(otherAdmin.page.getByTestId('admin-kyc')).toContainText('Validated')
+  await otherAdmin.page.getByRole('button', { name: 'Approve and check KYC' }).click()
+  await expect(otherAdmin.page.getByText('Correction approved; the KRA answered validated.')).toBeVisible()
+  await expect(otherAdmin.page.getByText(newPan).first()).toBeVisible()
+
+  await page.goto('/account/corrections')
+  await expect(page.getByText('Approved', { exact: false }).first()).toBeVisible()
+  await expect(page.getByText(newPan).first()).toBeVisible()
+})
+
+test('the e-mail change page asks for a code sent to the new address', async ({ customerWithProfile: { page } }) => {
+  await page.goto('/account/email')
+  await page.getByLabel('New e-mail address').fill(`new-${digits()}@example.in`)
+  await page.getByRole('button', { name: 'Send the code' }).click()
+  await expect(page.getByLabel('Code from the e-mail')).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+})
