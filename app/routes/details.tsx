@@ -313,7 +313,7 @@ function AgreementStep({
                 <a
                   href={info.path}
                   target="_blank"
-                  rel="noopener"
+                  rel="noopener noreferrer"
                   className="text-blue-700 underline dark:text-blue-300"
                 >
                   Read the {info.title}

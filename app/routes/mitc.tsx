@@ -4,7 +4,7 @@ import { mitcDocument } from '~/content/legal/mitc'
 import { businessDetails } from '~/server/business.server'
 import type { Route } from './+types/mitc'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Most Important Terms and Conditions | Research Store' }]
+export const meta: Route.MetaFunction = () => [{ title: 'Most Important Terms and Conditions (MITC) | Research Store' }]
 
 export function loader() {
   return { details: businessDetails, version: currentConsentDocuments(businessDetails).MITC.version }
