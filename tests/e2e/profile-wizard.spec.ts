@@ -81,7 +81,9 @@ test('a visitor who opens a protected page signs in, completes the wizard and la
   await page.goto('/details?redirectTo=%2Fsubscriptions')
   await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Most Important Terms and Conditions (MITC)' })).toBeVisible()
-  await expect(page.getByText(/I have read and understood the terms and conditions/)).toBeVisible()
+  await expect(
+    page.locator('blockquote').getByText(/I have read and understood the terms and conditions/),
+  ).toBeVisible()
   await expect(page.getByText(/agreement-[0-9a-f]{12}/)).toHaveCount(0)
   await expectNoPlaceholders(page.getByRole('main'))
   await expectNoSeriousA11yViolations(page)
