@@ -75,6 +75,8 @@ export default [
   route('complaint-board', 'routes/complaint-board.tsx'),
   route('disclosure', 'routes/disclosure.tsx'),
   route('terms-and-conditions', 'routes/terms-and-conditions.tsx'),
+  // The MITC on its own (also the last part of the terms): acknowledged separately at onboarding.
+  route('mitc', 'routes/mitc.tsx'),
   route('disclaimer', 'routes/disclaimer.tsx'),
   route('grievance-redressal', 'routes/grievance-redressal.tsx'),
   route('privacy-policy', 'routes/privacy-policy.tsx'),

@@ -170,13 +170,29 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: 'Use letters and spaces only in your name.',
     },
     {
-      what: 'a stale agreement version',
+      what: 'a stale version of each document',
+      as: 'customer',
+      method: 'POST',
+      url: '/details',
+      form: {
+        intent: 'accept-agreement',
+        'acknowledge-TERMS': 'agreement-000000000000',
+        'acknowledge-MITC': 'mitc-000000000000',
+        'acknowledge-CONSENT_STATEMENT': 'consent-000000000000',
+        'acknowledge-INVESTOR_CHARTER': 'charter-000000000000',
+        'acknowledge-PERSONAL_DATA': 'privacy-000000000000',
+      },
+      status: 409,
+      says: 'These documents were updated while you were reading them: Terms and Conditions,',
+    },
+    {
+      what: 'the old single-version form (no box ticked)',
       as: 'customer',
       method: 'POST',
       url: '/details',
       form: { intent: 'accept-agreement', version: 'agreement-000000000000' },
-      status: 409,
-      says: 'The agreement was updated while you were reading it.',
+      status: 400,
+      says: 'Tick each box to continue. Not yet acknowledged: Terms and Conditions,',
     },
     {
       what: 'a text file posing as the PAN card image',
@@ -732,6 +748,23 @@ const BATTERY: Record<string, HostileCase[]> = {
   ],
   'routes/api.v1/users.set-agreement.ts': [
     { what: 'a visitor', method: 'POST', url: '/api/v1/users/set-agreement', status: 401 },
+    {
+      what: 'a document that does not exist',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-agreement',
+      json: { documents: { COOKIES: 'cookies-000000000000' } },
+      status: 400,
+    },
+    {
+      what: 'a stale investor charter',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-agreement',
+      json: { documents: { INVESTOR_CHARTER: 'charter-000000000000' } },
+      status: 409,
+      says: 'The agreement was updated while you were reading it.',
+    },
   ],
   'routes/api.v1/agreement.ts': [{ what: 'a write', method: 'POST', url: '/api/v1/agreement', json: {}, status: 405 }],
   'routes/api.v1/services.get-available-services.ts': [
@@ -851,6 +884,9 @@ const BATTERY: Record<string, HostileCase[]> = {
   ],
   'routes/disclosure.tsx': [
     { what: 'a write to a static page', method: 'POST', url: '/disclosure', form: { x: '1' }, status: 405 },
+  ],
+  'routes/mitc.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/mitc', form: { x: '1' }, status: 405 },
   ],
   'routes/terms-and-conditions.tsx': [
     { what: 'a write to a static page', method: 'POST', url: '/terms-and-conditions', form: { x: '1' }, status: 405 },

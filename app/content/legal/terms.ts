@@ -57,7 +57,7 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
         heading: 'Acceptance of these Terms',
         blocks: [
           'By accepting these Terms in the agreement step of your profile, you confirm that you have read, understood and accept them, including the Most Important Terms and Conditions and the consent statement at the end. Our [Privacy Policy](/privacy-policy), [Refund Policy](/refund-policy), [Disclaimer](/disclaimer) and [Disclosure](/disclosure) form part of these Terms.',
-          'As SEBI requires, we do not provide any research service or charge any fee until you have given your consent to these Terms. We keep a record of the version of the Terms you accepted and of when you accepted it; the version identifier is shown with these Terms.',
+          'As SEBI requires, we do not provide any research service or charge any fee until you have given your consent to these Terms. At the agreement step you acknowledge these Terms, the Most Important Terms and Conditions, the consent statement and the Investor Charter, each with a box of its own, and separately consent to the processing of your personal data. For each acknowledgement we keep a record that is never changed, for at least 5 years: which document, its version (shown with these Terms), a SHA-256 fingerprint of its exact text, the time, and the IP address, browser and channel (website or app) it came from. We e-mail you a copy of all of them, with their versions and the time you accepted.',
           'If you do not accept these Terms, please do not subscribe.',
         ],
       },
@@ -410,7 +410,9 @@ function minimumMandatoryTerms(details: BusinessDetails): LegalSection {
       {
         id: 'mandatory-mitc',
         heading: 'Most Important Terms and Conditions',
-        blocks: ['The Most Important Terms and Conditions (MITC) below form part of these Terms.'],
+        blocks: [
+          'The Most Important Terms and Conditions (MITC) below form part of these Terms. They also read on their own at [Most Important Terms and Conditions](/mitc).',
+        ],
       },
       {
         id: 'mandatory-cefcom',
