@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MS_PER_DAY } from './dates'
+import { hasControlCharacter, plainText } from './plain-text'
 
 // The complaint register (issue 20): categories, steps, due dates and the form's rules, shared by
 // the server and the pages.
@@ -106,8 +107,7 @@ export const ATTACHMENT_MESSAGES = {
 /** The complaint itself, from the form (a customer's or a confirmed visitor's). */
 export const ComplaintFormSchema = z.object({
   category: z.enum(CATEGORY_VALUES, { error: 'Choose what your complaint is about.' }),
-  text: z
-    .string({ error: 'Describe your complaint.' })
+  text: plainText(z.string({ error: 'Describe your complaint.' }), { multiLine: true })
     .trim()
     .min(1, 'Describe your complaint.')
     .max(COMPLAINT_TEXT_MAX_CHARS, COMPLAINT_TEXT_TOO_LONG),
@@ -131,8 +131,7 @@ export const ComplaintContactSchema = z.object({
 export const ComplaintStepSchema = z
   .object({
     status: z.enum(COMPLAINT_STATUSES, { error: 'Choose the next step.' }),
-    message: z
-      .string()
+    message: plainText(z.string(), { multiLine: true })
       .trim()
       .max(COMPLAINT_MESSAGE_MAX_CHARS, `At most ${COMPLAINT_MESSAGE_MAX_CHARS} characters.`)
       .optional(),
@@ -146,22 +145,20 @@ export const ComplaintStepSchema = z
 /** A complaint the admin enters from SCORES or another source, with that source's own reference. */
 export const EnteredComplaintSchema = z.object({
   source: z.enum(['SEBI_SCORES', 'OTHER_SOURCES', 'DIRECTLY_FROM_INVESTORS'], { error: 'Choose the source.' }),
-  sourceReference: z
-    .string({ error: 'Enter the reference it has at its source.' })
+  sourceReference: plainText(z.string({ error: 'Enter the reference it has at its source.' }))
     .trim()
     .min(1, 'Enter the reference it has at its source.')
     .max(60),
   category: z.enum(CATEGORY_VALUES, { error: 'Choose a category.' }),
   receivedOn: z.iso.date({ error: 'Enter the date it was received.' }),
-  complainantName: z.string().trim().max(120).optional(),
+  complainantName: plainText().trim().max(120).optional(),
   contactEmail: z.email({ error: 'Enter a valid e-mail address.' }).max(254).optional(),
   contactPhone: z
     .string()
     .trim()
     .regex(/^\+[1-9]\d{6,14}$/, 'Enter the number with its country code, like +919876543210.')
     .optional(),
-  text: z
-    .string({ error: 'Enter the complaint.' })
+  text: plainText(z.string({ error: 'Enter the complaint.' }), { multiLine: true })
     .trim()
     .min(1, 'Enter the complaint.')
     .max(COMPLAINT_TEXT_MAX_CHARS, COMPLAINT_TEXT_TOO_LONG),
@@ -179,6 +176,7 @@ export function parseComplaintContact(
   nationalMobile: (written: string) => string | null,
 ): ComplaintContact | null {
   const value = typed.trim()
+  if (hasControlCharacter(value)) return null
   if (value.includes('@'))
     return EMAIL_PATTERN.test(value) && value.length <= 254 ? { kind: 'email', email: value.toLowerCase() } : null
   const national = nationalMobile(value)

@@ -79,3 +79,11 @@ describe('complaint rules', () => {
     expect(parseComplaintContact('asha@', national)).toBeNull()
   })
 })
+
+describe('control characters', () => {
+  it('are refused in a complaint and in a contact', () => {
+    expect(ComplaintFormSchema.safeParse({ category: 'OTHER', text: 'a\u0000b' }).success).toBe(false)
+    expect(ComplaintFormSchema.safeParse({ category: 'OTHER', text: 'line one\nline two' }).success).toBe(true)
+    expect(parseComplaintContact('a\u0000@example.in', (written) => nationalMobileNumber(written, '91'))).toBeNull()
+  })
+})
