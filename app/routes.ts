@@ -21,6 +21,9 @@ export default [
   // A complete profile's e-mail address, changed with a code sent to the new address.
   route('account/email', 'routes/account.email.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
+  // Complaints (issue 20): the form, for customers and visitors who confirm a phone or e-mail; a customer's list.
+  route('complaints', 'routes/complaints.tsx'),
+  route('complaints/new', 'routes/complaints.new.tsx'),
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),
   route('payments/cancel', 'routes/payments.cancel.ts'),
@@ -35,6 +38,8 @@ export default [
       route('services/:serviceId', 'routes/admin/service-edit.tsx'),
       route('customers', 'routes/admin/customers.tsx'),
       route('customers/:userId', 'routes/admin/customer.tsx'),
+      route('complaints', 'routes/admin/complaints.tsx'),
+      route('complaints/:complaintId', 'routes/admin/complaint.tsx'),
       route('complaint-board', 'routes/admin/complaint-board.tsx'),
       route('complaint-board/:month', 'routes/admin/complaint-board-month.tsx'),
       route('export', 'routes/admin/export.tsx'),
@@ -44,6 +49,7 @@ export default [
     ]),
     route('export.csv', 'routes/admin/export-csv.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),
+    route('complaints/:complaintId/attachment', 'routes/admin/complaint-attachment.ts'),
     route('customers/:userId/end-subscription', 'routes/admin/customer-end-subscription.ts'),
   ]),
   // Demo mode and tests only (the outbox, the sandbox gateway's stand-ins); 404 in a deployment.
@@ -79,6 +85,8 @@ export default [
   route('complaint-board', 'routes/complaint-board.tsx'),
   route('disclosure', 'routes/disclosure.tsx'),
   route('terms-and-conditions', 'routes/terms-and-conditions.tsx'),
+  // The MITC on its own (also the last part of the terms): acknowledged separately at onboarding.
+  route('mitc', 'routes/mitc.tsx'),
   route('disclaimer', 'routes/disclaimer.tsx'),
   route('grievance-redressal', 'routes/grievance-redressal.tsx'),
   route('privacy-policy', 'routes/privacy-policy.tsx'),

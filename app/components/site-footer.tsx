@@ -40,7 +40,11 @@ export function SiteFooter({ registration }: { registration: RegistrationDetails
         <p className="font-medium">{SEBI_STANDARD_WARNING}</p>
         <p className="text-gray-700 dark:text-gray-300">{REGISTRATION_DISCLAIMER}</p>
         <p className="text-gray-700 dark:text-gray-300">
-          Complaints: to us first (see Grievance Redressal), then to SEBI on{' '}
+          Complaints: to us first (
+          <Link to="/complaints/new" className={linkClass}>
+            file a complaint
+          </Link>
+          , or see Grievance Redressal), then to SEBI on{' '}
           <ExternalLink href={SCORES_URL} className={linkClass}>
             SCORES
           </ExternalLink>

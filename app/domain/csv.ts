@@ -19,6 +19,14 @@ function csvCell(value: CsvCell): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
+/** Starts a file: Excel needs it to read UTF-8. */
+export const CSV_BYTE_ORDER_MARK = '\uFEFF'
+
+/** One record with its line end, for a file written a batch at a time. */
+export function csvLine(row: readonly CsvCell[]): string {
+  return `${row.map(csvCell).join(',')}\r\n`
+}
+
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return `\uFEFF${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`
+  return CSV_BYTE_ORDER_MARK + [header, ...rows].map(csvLine).join('')
 }

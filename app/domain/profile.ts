@@ -68,12 +68,6 @@ export function individualPan(requiredMessage: string, whose = 'your PAN') {
     )
 }
 
-/** The wizard's last step: the version of the agreement the customer read and accepts. */
-export const AcceptAgreementSchema = z.object({
-  intent: z.literal('accept-agreement'),
-  version: z.string({ error: 'Read the agreement and accept it.' }),
-})
-
 export type ProfileDetails = z.output<ReturnType<typeof profileDetailsSchema>>
 
 function isCalendarDate(value: string): boolean {

@@ -146,3 +146,34 @@ export function subscriptionEndedEmail(
     context,
   )
 }
+
+/** The copy of what the customer acknowledged on completing the profile: each document's version, the time, and its text. */
+export function onboardingCopyEmail(
+  copy: { name: string | null; acceptedAt: string; documents: { title: string; version: string; text: string }[] },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      subject: 'Your copy of the terms you accepted',
+      name: copy.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `You completed your profile on ${copy.acceptedAt}. Here is a copy of each document you acknowledged, with its version. Keep this e-mail: it is your copy of our agreement.`,
+        },
+        {
+          kind: 'list',
+          items: copy.documents.map(
+            ({ title, version }) => `${title}: version ${version}, accepted ${copy.acceptedAt}`,
+          ),
+        },
+        ...copy.documents.map(({ title, version, text }) => ({
+          kind: 'document' as const,
+          heading: `${title} (version ${version})`,
+          text,
+        })),
+      ],
+    },
+    context,
+  )
+}

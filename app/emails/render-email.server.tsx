@@ -21,6 +21,8 @@ export type EmailBlock =
   | { kind: 'note'; label: string; text: string }
   /** A button to a page of the site ("/subscriptions"); left out when the site's address is unknown. */
   | { kind: 'action'; label: string; path: string }
+  /** A whole document quoted as plain text, under its heading (line breaks kept). */
+  | { kind: 'document'; heading: string; text: string }
 
 export type EmailContent = { subject: string; name: string | null | undefined; blocks: EmailBlock[] }
 
@@ -58,6 +60,8 @@ function plainText(greeting: string, blocks: EmailBlock[], { business, origin }:
         return `${block.label}: ${block.text}`
       case 'action':
         return `${block.label}: ${origin}${block.path}`
+      case 'document':
+        return `===== ${block.heading} =====\n\n${block.text}\n\n===== End of ${block.heading} =====`
     }
   })
   const footer = [
@@ -173,6 +177,24 @@ function Block({ block, origin }: { block: EmailBlock; origin: string | null }) 
             <li key={index}>{item}</li>
           ))}
         </ul>
+      )
+    case 'document':
+      return (
+        <div style={{ margin: '0 0 24px' }}>
+          <h2 style={{ margin: '0 0 8px', fontSize: '18px', lineHeight: '24px' }}>{block.heading}</h2>
+          <div
+            style={{
+              whiteSpace: 'pre-wrap',
+              fontSize: '13px',
+              lineHeight: '19px',
+              padding: '12px 16px',
+              border: '1px solid #e5e7eb',
+              color: TEXT_COLOR,
+            }}
+          >
+            {block.text}
+          </div>
+        </div>
       )
     case 'note':
       return (

@@ -177,6 +177,16 @@ function SendCodeForm({
           defaultValue: mobile.defaultValue,
         }}
       />
+      {/* The notice at collection (DPDP Act section 5), before the number is sent. */}
+      <p id="mobile-notice" className="text-sm text-gray-700 dark:text-gray-300">
+        Privacy notice: we use your mobile number to send you sign-in codes by SMS and to contact you about your
+        account, payments and subscriptions; nothing else, and we do not sell it. Read what we keep and for how long in
+        our{' '}
+        <a href="/privacy-policy" className="text-blue-700 underline dark:text-blue-300">
+          Privacy Policy
+        </a>
+        .
+      </p>
       <StatusButton name="intent" value="send" status={pending ? 'pending' : 'idle'}>
         Send OTP
       </StatusButton>

@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
-import { currentAgreement } from '~/content/legal/agreement.server'
-import { termsAndConditions } from '~/content/legal/terms'
+import { currentConsentDocuments } from '~/content/legal/agreement.server'
+import { consentStatement, termsAndConditions } from '~/content/legal/terms'
 import { FamilyMembersFieldset } from '~/components/family-members-fieldset'
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { Field, FormMessage, StatusButton } from '~/components/forms'
@@ -11,10 +11,17 @@ import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
 import { UploadProgress, uploadWithProgress } from '~/components/upload-progress'
 import { detailsWithFamilySchema, familyPansReason } from '~/domain/family'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME, PAN_CARD_MAX_BYTES, PAN_CARD_MESSAGES } from '~/domain/pan-card-image'
-import { AcceptAgreementSchema, profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
+import {
+  acknowledgementField,
+  acknowledgementMessage,
+  acknowledgementsFromForm,
+  CONSENT_DOCUMENTS,
+  PAGE_ACKNOWLEDGED_KINDS,
+} from '~/domain/consent'
+import { profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
 import { kycAdvice, kycAllowsPayment, KYC_STATUS_LABELS } from '~/domain/kyc'
-import { acceptAgreement, AGREEMENT_CHANGED_MESSAGE } from '~/server/agreement-signing.server'
+import { acceptAgreement } from '~/server/agreement-signing.server'
 import { requireUser } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { env } from '~/server/env.server'
@@ -44,8 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const family = step === 'details' ? await familyMembersOf(user.id) : []
   return {
     step,
-    agreement:
-      step === 'agreement' ? { version: currentAgreement(businessDetails).version, details: businessDetails } : null,
+    agreement: step === 'agreement' ? agreementStepData() : null,
     // After step 1: the KRA's answer, and what to do when it does not allow paying.
     kyc: user.kycStatus
       ? {
@@ -64,6 +70,15 @@ export async function loader({ request }: Route.LoaderArgs) {
       // One empty row to start from; more with "Add a family member".
       family: family.length ? family : [{ pan: '', relation: '' }],
     },
+  }
+}
+
+/** The documents of the agreement step, each with the version its checkbox sends. */
+function agreementStepData() {
+  const documents = currentConsentDocuments(businessDetails)
+  return {
+    details: businessDetails,
+    documents: PAGE_ACKNOWLEDGED_KINDS.map((kind) => ({ kind, version: documents[kind].version })),
   }
 }
 
@@ -86,12 +101,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const formData = await readForm(request)
   if (formData.get('intent') === 'accept-agreement') {
-    const shown = AcceptAgreementSchema.safeParse(Object.fromEntries(formData))
     const accepted = await acceptAgreement(user.id, {
-      shownVersion: shown.success ? shown.data.version : '',
-      ip: context.clientIp,
+      shown: acknowledgementsFromForm(formData),
+      required: PAGE_ACKNOWLEDGED_KINDS,
+      origin: { ip: context.clientIp, userAgent: request.headers.get('User-Agent'), channel: 'PAGE' },
     })
-    if (!accepted.signed) return data({ agreementError: AGREEMENT_CHANGED_MESSAGE }, 409)
+    if (!accepted.signed) {
+      const status = accepted.check.reason === 'stale' ? 409 : 400
+      return data({ agreementError: acknowledgementMessage(accepted.check) }, status)
+    }
     return profileStep({ ...user, agreementAcceptedAt: new Date() }) === 'complete' ? afterWizard(request) : nextStep
   }
 
@@ -196,7 +214,7 @@ function DetailsStep({
       {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
       <Field
         label="Name"
-        hint="Letters and spaces, 3 to 24 characters, at most 4 words."
+        hint="As on your PAN card, for KYC and your invoices. Letters and spaces, 3 to 24 characters, at most 4 words."
         errors={fields.name.errors}
         inputProps={{
           ...getInputProps(fields.name, { type: 'text' }),
@@ -206,6 +224,7 @@ function DetailsStep({
       />
       <Field
         label="E-mail"
+        hint="For your receipts and invoices, your copy of the terms you accept, and the research you subscribe to."
         errors={fields.email.errors}
         inputProps={{
           ...getInputProps(fields.email, { type: 'email' }),
@@ -215,13 +234,13 @@ function DetailsStep({
       />
       <Field
         label="Date of birth"
-        hint="You must be 18 or older."
+        hint="For KYC, and to check that you are 18 or older (you must be)."
         errors={fields.dob.errors}
         inputProps={{ ...getInputProps(fields.dob, { type: 'date' }), max: latestBirthDate, autoComplete: 'bday' }}
       />
       <Field
         label="PAN"
-        hint="5 letters, 4 digits and 1 letter, as on your PAN card."
+        hint="For KYC, which SEBI requires, and SEBI's fee limit per family. 5 letters, 4 digits and 1 letter, as on your PAN card."
         errors={fields.pan.errors}
         inputProps={{
           ...getInputProps(fields.pan, { type: 'text' }),
@@ -270,17 +289,64 @@ function AgreementStep({
   return (
     <Form method="post" className="space-y-4">
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+      <p className="text-sm">
+        Before your first subscription, please read these four documents and tick a box for each: our Terms and
+        Conditions, the Most Important Terms and Conditions (MITC), the consent statement and the Investor Charter; and,
+        separately, your consent to our processing your personal data. We keep a record of each (the version, when, and
+        from which address) and e-mail you a copy of all of them.
+      </p>
       {/* relative: the links' screen-reader-only texts are absolutely placed; without it they escape this scroll box and lengthen the page. */}
       <div
         className="relative max-h-[60vh] overflow-y-auto rounded-md border border-gray-200 p-4 text-sm dark:border-gray-700"
-
         tabIndex={0}
         role="region"
         aria-label="Terms and Conditions, MITC and consent"
       >
         <LegalDocumentView document={termsAndConditions(agreement.details)} embedded />
       </div>
-      <input type="hidden" name="version" value={agreement.version} />
+      <fieldset className="space-y-3">
+        <legend className="text-base font-semibold">Your acknowledgements</legend>
+        {agreement.documents.map(({ kind, version }) => {
+          const id = acknowledgementField(kind)
+          const info = CONSENT_DOCUMENTS[kind]
+          return (
+            <div key={kind} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
+              {kind === 'CONSENT_STATEMENT' ? (
+                <blockquote id={`${id}-text`} className="mb-2 space-y-2 border-l-4 border-gray-300 pl-3 text-sm">
+                  {consentStatement(agreement.details).map((paragraph) => (
+                    <p key={paragraph}>{paragraph}</p>
+                  ))}
+                </blockquote>
+              ) : null}
+              <div className="flex items-start gap-3">
+                <input
+                  type="checkbox"
+                  id={id}
+                  name={id}
+                  value={version}
+                  required
+                  aria-describedby={kind === 'CONSENT_STATEMENT' ? `${id}-text ${id}-link` : `${id}-link`}
+                  className="mt-1 h-5 w-5 shrink-0 accent-green-700"
+                />
+                <label htmlFor={id} className="text-sm">
+                  {info.acknowledgement}
+                </label>
+              </div>
+              <p id={`${id}-link`} className="mt-1 pl-8 text-sm">
+                <a
+                  href={info.path}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="text-blue-700 underline dark:text-blue-300"
+                >
+                  Read the {info.title}
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              </p>
+            </div>
+          )
+        })}
+      </fieldset>
       <StatusButton name="intent" value="accept-agreement" status={pending ? 'pending' : 'idle'}>
         Accept Terms and Continue
       </StatusButton>

@@ -53,6 +53,19 @@ const EnvSchema = z.object({
   RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
   MSG91_AUTH_KEY: z.string().min(8).optional(),
   MSG91_TEMPLATE_ID: z.string().min(1).optional(),
+  /** A DLT template for notices (a complaint's reference and answers) with one variable, `text`; without it such SMS are not sent. */
+  MSG91_NOTICE_TEMPLATE_ID: z.string().min(1).optional(),
+  /** India's holidays on which complaint business days do not run (docs/limits.md): YYYY-MM-DD,YYYY-MM-DD. */
+  COMPLAINT_HOLIDAYS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((day) => day.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.iso.date({ error: 'must be a comma-separated list of dates like 2026-01-26' })))
+    .default([]),
   MSG91_BASE_URL: z.url({ error: 'must be a URL' }).default('https://control.msg91.com'),
   SMTP_URL: z
     .string()

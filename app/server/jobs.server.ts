@@ -1,20 +1,23 @@
 import { getErrorMessage } from '~/domain/error-message'
 import type PgBoss from 'pg-boss'
+import { sendComplaintsDueDigest } from './complaints.server'
 import { prisma } from './db.server'
 import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
 import { expireManualPayments } from './payments/manual-claims.server'
 import { reconcileOpenOrders } from './payments/reconciliation.server'
 import { sendGatewayRefund } from './payments/refunds.server'
 import {
+  COMPLAINTS_DUE_QUEUE,
   jobQueue,
   PRUNE_QUEUE,
+  SEND_NOTICE_SMS_QUEUE,
   REFUND_PAYMENT_QUEUE,
   SEND_EMAIL_QUEUE,
   SEND_SMS_QUEUE,
   SETTLE_PAYMENTS_QUEUE,
   type GatewayRefundJob,
 } from './queue.server'
-import { smsProvider, SmsDeliveryError, type OtpSms, type SmsProvider } from './sms.server'
+import { smsProvider, SmsDeliveryError, type NoticeSms, type OtpSms, type SmsProvider } from './sms.server'
 
 // The workers: what each queued or scheduled job does. Queueing lives in queue.server.ts.
 
@@ -24,6 +27,8 @@ const PRUNE_SCHEDULE_CRON = '17 * * * *'
 export const PRUNE_AFTER_MS = 24 * 60 * 60_000
 /** settle-payments runs every 5 minutes. */
 const SETTLE_PAYMENTS_SCHEDULE_CRON = '*/5 * * * *'
+/** 03:30 UTC is 09:00 in India. */
+const COMPLAINTS_DUE_SCHEDULE_CRON = '30 3 * * *'
 
 export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProvider()): Promise<void> {
   try {
@@ -45,6 +50,15 @@ export async function settleSmsJob(job: SmsJob, provider: SmsProvider = smsProvi
     if (job.retryCount < job.retryLimit) throw error
   }
   await (await jobQueue()).deleteJob(SEND_SMS_QUEUE, job.id)
+}
+
+export async function sendNoticeSms(sms: NoticeSms, provider: SmsProvider = smsProvider()): Promise<void> {
+  try {
+    await provider.sendNotice(sms)
+  } catch (error) {
+    console.error(`[jobs] SMS notice to ${sms.to} failed: ${getErrorMessage(error)}`)
+    if (!(error instanceof SmsDeliveryError) || error.retryable) throw error
+  }
 }
 
 export async function sendEmail(email: Email): Promise<void> {
@@ -82,6 +96,16 @@ export async function startJobWorkers(): Promise<void> {
   await boss.work(PRUNE_QUEUE, () => pruneExpiredRows())
   await boss.schedule(SETTLE_PAYMENTS_QUEUE, SETTLE_PAYMENTS_SCHEDULE_CRON)
   await boss.work(SETTLE_PAYMENTS_QUEUE, () => settlePayments())
+  // pg-boss keeps one schedule per queue and hands each run to one worker: one e-mail a day across instances.
+  await boss.schedule(COMPLAINTS_DUE_QUEUE, COMPLAINTS_DUE_SCHEDULE_CRON)
+  await boss.work(COMPLAINTS_DUE_QUEUE, () => sendComplaintsDueDigest())
+  await boss.work<NoticeSms>(
+    SEND_NOTICE_SMS_QUEUE,
+    { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS },
+    async (jobs) => {
+      for (const job of jobs) await sendNoticeSms(job.data)
+    },
+  )
   await boss.work<Email>(SEND_EMAIL_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
     for (const job of jobs) await sendEmail(job.data)
   })

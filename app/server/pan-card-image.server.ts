@@ -72,7 +72,14 @@ function hasReachedClosingBoundary(parser: MultipartParser): boolean {
  */
 export async function readPanCardUpload(
   request: Request,
-  { fieldName = PAN_CARD_FIELD_NAME }: { fieldName?: string } = {},
+  {
+    fieldName = PAN_CARD_FIELD_NAME,
+    messages = PAN_CARD_MESSAGES,
+  }: {
+    fieldName?: string
+    /** The refusals' wording (the complaint form's attachment has its own). */
+    messages?: { [Key in keyof typeof PAN_CARD_MESSAGES]: string }
+  } = {},
 ): Promise<PanCardUploadResult> {
   const fields = new FormData()
   let bodyEnded = !request.body
@@ -86,8 +93,8 @@ export async function readPanCardUpload(
 
   const contentType = request.headers.get('Content-Type') ?? ''
   const boundary = /^multipart\/form-data\s*;/i.test(contentType) ? getMultipartBoundary(contentType) : null
-  if (!boundary) return refuse(400, PAN_CARD_MESSAGES.unreadable)
-  if (!request.body) return refuse(400, PAN_CARD_MESSAGES.missing)
+  if (!boundary) return refuse(400, messages.unreadable)
+  if (!request.body) return refuse(400, messages.missing)
   // Browsers declare the length of a form post. When it is over the cap, only the start is read:
   // enough for the fields placed before the file, so that the page can show them again.
   const declaredTooLarge = Number(request.headers.get('Content-Length')) > PAN_CARD_REQUEST_MAX_BYTES
@@ -116,7 +123,7 @@ export async function readPanCardUpload(
         break
       }
       bytesRead += chunk.value.byteLength
-      if (bytesRead > readLimitBytes) return refuse(413, PAN_CARD_MESSAGES.tooLarge)
+      if (bytesRead > readLimitBytes) return refuse(413, messages.tooLarge)
       // After the closing boundary comes only an epilogue, which RFC 2046 says to ignore.
       if (hasReachedClosingBoundary(parser)) continue
       for (const part of parser.write(chunk.value)) {
@@ -131,19 +138,19 @@ export async function readPanCardUpload(
     }
   } catch (error) {
     if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-      return refuse(413, PAN_CARD_MESSAGES.tooLarge)
+      return refuse(413, messages.tooLarge)
     }
     // Malformed multipart, text that is not UTF-8, a body cut off or aborted by the client.
-    return refuse(400, PAN_CARD_MESSAGES.unreadable)
+    return refuse(400, messages.unreadable)
   } finally {
     reader.releaseLock()
   }
 
-  if (declaredTooLarge) return refuse(413, PAN_CARD_MESSAGES.tooLarge)
-  if (!image) return refuse(400, sawEmptyNamedFile ? PAN_CARD_MESSAGES.empty : PAN_CARD_MESSAGES.missing)
+  if (declaredTooLarge) return refuse(413, messages.tooLarge)
+  if (!image) return refuse(400, sawEmptyNamedFile ? messages.empty : messages.missing)
   const bytes = image.bytes
   const imageType = sniffPanCardImageType(bytes)
-  if (!imageType) return refuse(415, PAN_CARD_MESSAGES.wrongType)
+  if (!imageType) return refuse(415, messages.wrongType)
   return {
     ok: true,
     bytes,
@@ -224,9 +231,13 @@ const panCardImageTypeOf = (contentType: string) =>
  */
 export async function panCardResponse(
   key: string | null | undefined,
-  { storage = getFileStorage() }: { storage?: FileStorage } = {},
+  {
+    storage = getFileStorage(),
+    prefix = PAN_CARD_KEY_PREFIX,
+    filename = 'pan-card',
+  }: { storage?: FileStorage; prefix?: string; filename?: string } = {},
 ): Promise<Response> {
-  const stored = key?.startsWith(`${PAN_CARD_KEY_PREFIX}/`) ? await storage.get(key) : null
+  const stored = key?.startsWith(`${prefix}/`) ? await storage.get(key) : null
   if (!stored) {
     return new Response('Not found', {
       status: 404,
@@ -241,7 +252,7 @@ export async function panCardResponse(
       // storePanCard only stores images; anything else is downloaded, never rendered.
       'Content-Type': imageType?.contentType ?? 'application/octet-stream',
       'Content-Length': String(stored.size),
-      'Content-Disposition': imageType ? `inline; filename="pan-card.${imageType.extension}"` : 'attachment',
+      'Content-Disposition': imageType ? `inline; filename="${filename}.${imageType.extension}"` : 'attachment',
     },
   })
 }

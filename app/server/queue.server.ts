@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import type { Email } from './mail.server'
-import type { OtpSms } from './sms.server'
+import type { NoticeSms, OtpSms } from './sms.server'
 
 // The job queue: what other modules call to queue work, apart from the workers that do it
 // (jobs.server.ts), so that queueing an e-mail does not import everything a worker runs.
@@ -38,6 +38,12 @@ const REFUND_PAYMENT_RETRY_LIMIT = 8
 const REFUND_PAYMENT_RETRY_DELAY_SECONDS = 60
 const REFUND_PAYMENT_TIMEOUT_SECONDS = 60
 
+/** SMS notices (a complaint's reference, an answer): no code in them, retried like e-mail. */
+export const SEND_NOTICE_SMS_QUEUE = 'send-notice-sms'
+
+/** Daily at 09:00 India time: the compliance officer's e-mail of complaints overdue or due within 3 days. */
+export const COMPLAINTS_DUE_QUEUE = 'complaints-due'
+
 /** Hourly clean-up of rows that only mattered for a while: limit events, old codes, ended sessions. */
 export const PRUNE_QUEUE = 'prune-expired'
 
@@ -69,6 +75,8 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(PRUNE_QUEUE)
     await boss.createQueue(SETTLE_PAYMENTS_QUEUE)
     await boss.createQueue(REFUND_PAYMENT_QUEUE)
+    await boss.createQueue(SEND_NOTICE_SMS_QUEUE)
+    await boss.createQueue(COMPLAINTS_DUE_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue
@@ -91,6 +99,17 @@ export async function enqueueEmail(email: Email): Promise<void> {
   await (
     await jobQueue()
   ).send(SEND_EMAIL_QUEUE, email, {
+    retryLimit: SEND_EMAIL_RETRY_LIMIT,
+    retryDelay: SEND_EMAIL_RETRY_DELAY_SECONDS,
+    retryBackoff: true,
+    expireInSeconds: SEND_EMAIL_TIMEOUT_SECONDS,
+  })
+}
+
+export async function enqueueNoticeSms(sms: NoticeSms): Promise<void> {
+  await (
+    await jobQueue()
+  ).send(SEND_NOTICE_SMS_QUEUE, sms, {
     retryLimit: SEND_EMAIL_RETRY_LIMIT,
     retryDelay: SEND_EMAIL_RETRY_DELAY_SECONDS,
     retryBackoff: true,

@@ -49,6 +49,31 @@ function multipartFile(field: string, filename: string, type: string, content: B
   ])
 }
 
+/** A complaint form post with its fields and, as the attachment, `file`. */
+function complaintMultipart(
+  fields: Record<string, string>,
+  file?: { filename: string; type: string; content: Buffer },
+): Buffer {
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  )
+  return Buffer.concat([
+    Buffer.from(parts.join('')),
+    file
+      ? Buffer.concat([
+          Buffer.from(
+            `--${BOUNDARY}\r\nContent-Disposition: form-data; name="attachment"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+          ),
+          file.content,
+          Buffer.from('\r\n'),
+        ])
+      : Buffer.alloc(0),
+    Buffer.from(`--${BOUNDARY}--\r\n`),
+  ])
+}
+const MULTIPART = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }
+const COMPLAINT = { intent: 'file', category: 'OTHER', text: 'The note did not arrive.' }
+
 /** Every route file of app/routes.ts, with the cases that attack it. */
 const BATTERY: Record<string, HostileCase[]> = {
   'routes/home.tsx': [
@@ -170,13 +195,29 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: 'Use letters and spaces only in your name.',
     },
     {
-      what: 'a stale agreement version',
+      what: 'a stale version of each document',
+      as: 'customer',
+      method: 'POST',
+      url: '/details',
+      form: {
+        intent: 'accept-agreement',
+        'acknowledge-TERMS': 'agreement-000000000000',
+        'acknowledge-MITC': 'mitc-000000000000',
+        'acknowledge-CONSENT_STATEMENT': 'consent-000000000000',
+        'acknowledge-INVESTOR_CHARTER': 'charter-000000000000',
+        'acknowledge-PERSONAL_DATA': 'privacy-000000000000',
+      },
+      status: 409,
+      says: 'These documents were updated while you were reading them: Terms and Conditions,',
+    },
+    {
+      what: 'the old single-version form (no box ticked)',
       as: 'customer',
       method: 'POST',
       url: '/details',
       form: { intent: 'accept-agreement', version: 'agreement-000000000000' },
-      status: 409,
-      says: 'The agreement was updated while you were reading it.',
+      status: 400,
+      says: 'Tick each box to continue. Not yet acknowledged: Terms and Conditions,',
     },
     {
       what: 'a text file posing as the PAN card image',
@@ -191,6 +232,104 @@ const BATTERY: Record<string, HostileCase[]> = {
   'routes/details.pan-card.ts': [
     { what: 'a visitor sees no image', url: '/details/pan-card', status: 302, location: /^\/auth/ },
     { what: 'a customer without an image', as: 'customer', url: '/details/pan-card', status: 404 },
+  ],
+  'routes/complaints.tsx': [
+    {
+      what: 'a visitor sees no complaints',
+      url: '/complaints',
+      status: 302,
+      location: /^\/auth\?redirectTo=%2Fcomplaints$/,
+    },
+    { what: 'a write to the list', as: 'customer', method: 'POST', url: '/complaints', form: { x: '1' }, status: 405 },
+  ],
+  'routes/complaints.new.tsx': [
+    {
+      what: 'a visitor filing without a confirmed phone or e-mail files nothing',
+      method: 'POST',
+      url: '/complaints/new',
+      body: complaintMultipart(COMPLAINT),
+      headers: MULTIPART,
+      status: 403,
+      says: 'Confirm your mobile number or e-mail address with a code before you file.',
+    },
+    {
+      what: 'a contact that is neither a number nor an address',
+      method: 'POST',
+      url: '/complaints/new',
+      form: { intent: 'send', contact: `x${NUL}@example.in` },
+      status: 400,
+      says: 'Enter your 10-digit mobile number (India) or your e-mail address.',
+    },
+    {
+      what: 'a code check with no code asked',
+      method: 'POST',
+      url: '/complaints/new',
+      form: { intent: 'verify', code: '123456' },
+      status: 400,
+      says: 'Your code took too long.',
+    },
+    {
+      what: 'a 60 KB complaint sent as a plain form meets the 64 KiB form cap',
+      as: 'customer',
+      method: 'POST',
+      url: '/complaints/new',
+      form: { ...COMPLAINT, text: 'x'.repeat(70 * 1024) },
+      status: 413,
+      says: 'The request is too large: at most 64 KiB.',
+    },
+    {
+      what: 'a 60 KB complaint from the page is refused with the form’s message',
+      as: 'customer',
+      method: 'POST',
+      url: '/complaints/new',
+      body: complaintMultipart({ ...COMPLAINT, text: 'x'.repeat(60 * 1024) }),
+      headers: MULTIPART,
+      status: 400,
+      says: 'Your complaint is too long: at most 5,000 characters.',
+    },
+    {
+      what: 'NUL in the complaint',
+      as: 'customer',
+      method: 'POST',
+      url: '/complaints/new',
+      body: complaintMultipart({ ...COMPLAINT, text: `a${NUL}b` }),
+      headers: MULTIPART,
+      status: 400,
+      says: CONTROL_CHARACTERS,
+    },
+    {
+      what: 'a PDF as the attachment',
+      as: 'customer',
+      method: 'POST',
+      url: '/complaints/new',
+      body: complaintMultipart(COMPLAINT, {
+        filename: 'proof.png',
+        type: 'image/png',
+        content: Buffer.from('%PDF-1.7 not an image'),
+      }),
+      headers: MULTIPART,
+      status: 415,
+      says: 'Attach a JPEG, PNG or WebP image.',
+    },
+    {
+      what: 'a category that does not exist',
+      as: 'customer',
+      method: 'POST',
+      url: '/complaints/new',
+      body: complaintMultipart({ ...COMPLAINT, category: 'DROP TABLE' }),
+      headers: MULTIPART,
+      status: 400,
+      says: 'Choose what your complaint is about.',
+    },
+    {
+      what: 'a broken multipart body',
+      as: 'customer',
+      method: 'POST',
+      url: '/complaints/new',
+      body: 'junk',
+      headers: BROKEN_MULTIPART,
+      status: 400,
+    },
   ],
   'routes/logout.tsx': [
     {
@@ -558,6 +697,37 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_FOUND_PAGE,
     },
   ],
+  'routes/admin/complaints.tsx': [
+    { what: 'a visitor', url: '/admin/complaints', status: 404, says: NOT_FOUND_PAGE },
+    {
+      what: 'a customer entering a SCORES complaint',
+      as: 'customer',
+      method: 'POST',
+      url: '/admin/complaints',
+      form: { source: 'SEBI_SCORES', sourceReference: 'X1', category: 'OTHER', receivedOn: '2026-11-01', text: 'x' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/admin/complaint.tsx': [
+    {
+      what: 'a customer answering a complaint',
+      as: 'customer',
+      method: 'POST',
+      url: `/admin/complaints/${SOME_ID}`,
+      form: { status: 'RESOLVED', message: 'Closed by me', version: '0' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/admin/complaint-attachment.ts': [
+    {
+      what: 'a customer opening an attachment',
+      as: 'customer',
+      url: `/admin/complaints/${SOME_ID}/attachment`,
+      status: 404,
+    },
+  ],
   'routes/admin/complaint-board.tsx': [
     {
       what: 'a customer publishing',
@@ -818,6 +988,23 @@ const BATTERY: Record<string, HostileCase[]> = {
   ],
   'routes/api.v1/users.set-agreement.ts': [
     { what: 'a visitor', method: 'POST', url: '/api/v1/users/set-agreement', status: 401 },
+    {
+      what: 'a document that does not exist',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-agreement',
+      json: { documents: { COOKIES: 'cookies-000000000000' } },
+      status: 400,
+    },
+    {
+      what: 'a stale investor charter',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-agreement',
+      json: { documents: { INVESTOR_CHARTER: 'charter-000000000000' } },
+      status: 409,
+      says: 'The agreement was updated while you were reading it.',
+    },
   ],
   'routes/api.v1/agreement.ts': [{ what: 'a write', method: 'POST', url: '/api/v1/agreement', json: {}, status: 405 }],
   'routes/api.v1/services.get-available-services.ts': [
@@ -937,6 +1124,9 @@ const BATTERY: Record<string, HostileCase[]> = {
   ],
   'routes/disclosure.tsx': [
     { what: 'a write to a static page', method: 'POST', url: '/disclosure', form: { x: '1' }, status: 405 },
+  ],
+  'routes/mitc.tsx': [
+    { what: 'a write to a static page', method: 'POST', url: '/mitc', form: { x: '1' }, status: 405 },
   ],
   'routes/terms-and-conditions.tsx': [
     { what: 'a write to a static page', method: 'POST', url: '/terms-and-conditions', form: { x: '1' }, status: 405 },

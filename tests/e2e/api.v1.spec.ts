@@ -83,11 +83,23 @@ test('the whole customer journey through the API alone, as the existing client d
   expect(agreement).toEqual({
     version: expect.stringMatching(/^agreement-[0-9a-f]{12}$/),
     text: expect.stringMatching(/^Terms and Conditions\n\n/),
+    documents: expect.arrayContaining([
+      expect.objectContaining({ kind: 'INVESTOR_CHARTER', version: expect.stringMatching(/^charter-[0-9a-f]{12}$/) }),
+    ]),
   })
+  // The original clients send no body: the terms, the MITC and the consent statement they showed are recorded.
   const accepted = await api.post('/api/v1/users/set-agreement', { headers: xsrf })
   expect(await json(accepted)).toEqual({
     message: 'Agreement accepted.',
-    data: { agreement: true, version: agreement.version },
+    data: {
+      agreement: true,
+      version: agreement.version,
+      documents: {
+        TERMS: agreement.version,
+        MITC: expect.stringMatching(/^mitc-[0-9a-f]{12}$/),
+        CONSENT_STATEMENT: expect.stringMatching(/^consent-[0-9a-f]{12}$/),
+      },
+    },
   })
   expect((await json(await api.get('/api/v1/users/current-user'))).data.currentUser).toEqual({
     name: 'asha rao',

@@ -33,6 +33,17 @@ const PAGES: { path: string; heading: string; shows: (string | RegExp)[] }[] = [
     ],
   },
   {
+    path: '/mitc',
+    heading: 'Most Important Terms and Conditions (MITC)',
+    shows: [
+      /^Version: mitc-[0-9a-f]{12}$/,
+      'Research services only',
+      'Refund on early termination',
+      'The RA cannot execute or carry out any trade (purchase or sale) on your behalf',
+      'you acknowledge them on their own when you complete your profile',
+    ],
+  },
+  {
     path: '/investor-charter',
     heading: 'Investor Charter',
     shows: [

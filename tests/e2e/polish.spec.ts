@@ -2,7 +2,13 @@ import type { Locator, Page } from '@playwright/test'
 import { CHECKOUT_OUTCOME_MESSAGES } from '../../app/domain/gateway-checkout'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
-import { completeDetailsStep, completePanCardStep, fillProfileDetails, useOwnClientAddress } from './sign-in-helpers'
+import {
+  completeAgreementStep,
+  completeDetailsStep,
+  completePanCardStep,
+  fillProfileDetails,
+  useOwnClientAddress,
+} from './sign-in-helpers'
 import { ASHA_RAO } from '../support/sample-customer'
 
 // Issue 17, finding 12: the customer can tell news from a refusal, and every dead end offers a way on.
@@ -124,6 +130,6 @@ test('the agreement step shows no internal version string', async ({ customer: {
   await expect(page.getByRole('heading', { name: 'Most Important Terms and Conditions (MITC)' })).toBeVisible()
   await expect(page.getByText(/agreement-[0-9a-f]{12}/)).toHaveCount(0)
   // The version still goes with the acceptance.
-  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
+  await completeAgreementStep(page)
   await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
 })

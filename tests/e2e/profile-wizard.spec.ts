@@ -1,7 +1,14 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expectNoPlaceholders } from './page-text'
-import { completeDetailsStep, completePanCardStep, PNG_1X1, signIn, useOwnClientAddress } from './sign-in-helpers'
+import {
+  completeAgreementStep,
+  completeDetailsStep,
+  completePanCardStep,
+  PNG_1X1,
+  signIn,
+  useOwnClientAddress,
+} from './sign-in-helpers'
 
 // Every test here signs in through /auth, its code sent by the job queue to the dev outbox.
 test.describe.configure({ timeout: 120_000 })
@@ -74,11 +81,13 @@ test('a visitor who opens a protected page signs in, completes the wizard and la
   await page.goto('/details?redirectTo=%2Fsubscriptions')
   await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Most Important Terms and Conditions (MITC)' })).toBeVisible()
-  await expect(page.getByText(/I have read and understood the terms and conditions/)).toBeVisible()
+  await expect(
+    page.locator('blockquote').getByText(/I have read and understood the terms and conditions/),
+  ).toBeVisible()
   await expect(page.getByText(/agreement-[0-9a-f]{12}/)).toHaveCount(0)
   await expectNoPlaceholders(page.getByRole('main'))
   await expectNoSeriousA11yViolations(page)
-  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
+  await completeAgreementStep(page)
 
   await expect(page).toHaveURL(/\/subscriptions$/)
   await expect(page.getByRole('heading', { level: 1, name: 'My Subscription(s)' })).toBeVisible()
@@ -91,7 +100,7 @@ test('a visitor who opens a protected page signs in, completes the wizard and la
 test('with nowhere remembered, the completed wizard lands on the home page', async ({ page, request }) => {
   await reachPanCardStep(page, request)
   await completePanCardStep(page)
-  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
+  await completeAgreementStep(page)
   await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
   await page.getByRole('button', { name: 'Account' }).click()
   await expect(page.getByRole('link', { name: 'Subscriptions', exact: true })).toBeVisible()

@@ -69,3 +69,23 @@ export async function completePanCardStep(page: Page) {
   await page.getByRole('button', { name: 'Upload and continue' }).click()
   await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
 }
+
+/** The boxes of step 3 of /details, one a document (app/domain/consent.ts), in the page's order. */
+export const ACKNOWLEDGEMENT_LABELS = [
+  'I have read and accept the Terms and Conditions.',
+  'I have read and understood the Most Important Terms and Conditions (MITC).',
+  'I give the consent statement above, in its words.',
+  'I have read the Investor Charter for research analysts.',
+  /^I consent to the processing of my personal data/,
+] as const
+
+/** Ticks every acknowledgement of step 3 of /details (the button is the caller's). */
+export async function tickAcknowledgements(page: Page) {
+  for (const label of ACKNOWLEDGEMENT_LABELS) await page.getByLabel(label).check()
+}
+
+/** Step 3 of /details: every box ticked, then "Accept Terms and Continue" (where it lands is the caller's to check). */
+export async function completeAgreementStep(page: Page) {
+  await tickAcknowledgements(page)
+  await page.getByRole('button', { name: 'Accept Terms and Continue' }).click()
+}

@@ -1,7 +1,14 @@
 import type { CDPSession, Locator, Page } from '@playwright/test'
 import { cartOfTwoOnPayPage, PREMIUM } from './cart-helpers'
 import { expect, test } from './fixtures'
-import { completeDetailsStep, fillProfileDetails, PNG_1X1, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
+import {
+  completeDetailsStep,
+  fillProfileDetails,
+  PNG_1X1,
+  tickAcknowledgements,
+  uniqueMobile,
+  useOwnClientAddress,
+} from './sign-in-helpers'
 import { ASHA_RAO } from '../support/sample-customer'
 
 // On a slow phone network (issue 17, finding 7) every press answers at once: the control pressed
@@ -182,6 +189,7 @@ test(
       timeout: 20_000,
     })
 
+    await tickAcknowledgements(page)
     expectPromptPending(
       await pressAndTimePending(page, page.getByRole('button', { name: 'Accept Terms and Continue' })),
       'Accept Terms and Continue',

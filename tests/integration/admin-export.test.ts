@@ -24,6 +24,13 @@ async function paidPayment(name: string, createdAt: Date) {
   return { paymentId: payment.id, service }
 }
 
+/** The export's whole file, read from its stream. */
+async function csvOf(...args: Parameters<typeof exportCsv>) {
+  const { filename, body } = await exportCsv(...args)
+  // ignoreBOM keeps the byte order mark in the text, where Excel needs it.
+  return { filename, csv: new TextDecoder('utf-8', { ignoreBOM: true }).decode(await new Response(body).arrayBuffer()) }
+}
+
 const lines = (csv: string) =>
   csv
     .replace(/^\uFEFF/, '')
@@ -38,8 +45,7 @@ describe('exportCsv', () => {
     await paidPayment('before', new Date('2026-01-31T18:29:00Z')) // 31 Jan 23:59 IST
     await paidPayment('after', new Date('2026-02-28T18:30:00Z')) // 1 Mar 00:00 IST
 
-    const result = await exportCsv(userId, { kind: 'payments', from: '2026-02-01', to: '2026-02-28' })
-    if (!result.ok) throw new Error(result.message)
+    const result = await csvOf(userId, { kind: 'payments', from: '2026-02-01', to: '2026-02-28' })
     const rows = lines(result.csv)
     expect(rows[0]).toMatch(/^Payment id,Created \(IST\),Paid \(IST\),Method,Status/)
     expect(rows.slice(1).map((row) => row.split(',')[0])).toEqual([inside.paymentId, last.paymentId])
@@ -47,8 +53,7 @@ describe('exportCsv', () => {
     expect(rows[1]).toContain(',2999.50,INR,')
     expect(result.filename).toBe('payments-2026-02-01-to-2026-02-28.csv')
 
-    const subscriptions = await exportCsv(userId, { kind: 'subscriptions', from: '2026-02-01', to: '2026-02-28' })
-    if (!subscriptions.ok) throw new Error(subscriptions.message)
+    const subscriptions = await csvOf(userId, { kind: 'subscriptions', from: '2026-02-01', to: '2026-02-28' })
     expect(lines(subscriptions.csv).slice(1)).toEqual([
       expect.stringContaining(`,inside first,`),
       expect.stringContaining(`,inside last,`),
@@ -62,15 +67,13 @@ describe('exportCsv', () => {
     const { paymentId } = await paidPayment('ledger customer', new Date('2026-04-10T06:00:00Z'))
     await recordTestRefund(paymentId, 100_000, { at: new Date('2026-04-12T06:00:00Z') })
 
-    const payments = await exportCsv(userId, { kind: 'payments', from: '2026-04-10', to: '2026-04-10' })
-    if (!payments.ok) throw new Error(payments.message)
+    const payments = await csvOf(userId, { kind: 'payments', from: '2026-04-10', to: '2026-04-10' })
     const [header, row] = lines(payments.csv)
     expect(header).toMatch(/,Invoice or receipt,Taxable value \(Rs\.\),GST \(Rs\.\),Refunded \(Rs\.\)$/)
     // 2,999.50 at 18% GST-inclusive: 457.55 of GST, 2,541.95 taxable.
     expect(row).toMatch(/,INV\/2627\/\d{6},2541\.95,457\.55,1000\.00$/)
 
-    const ledger = await exportCsv(userId, { kind: 'ledger', from: '2026-04-10', to: '2026-04-12' })
-    if (!ledger.ok) throw new Error(ledger.message)
+    const ledger = await csvOf(userId, { kind: 'ledger', from: '2026-04-10', to: '2026-04-12' })
     const [ledgerHeader, invoice, creditNote] = lines(ledger.csv)
     expect(ledgerHeader).toMatch(/^Document,Type,Date \(IST\),Against invoice,Customer,Phone,PAN,Taxable value/)
     const invoiceNumber = invoice!.split(',')[0]!
@@ -83,8 +86,7 @@ describe('exportCsv', () => {
   it('defuses a customer name a spreadsheet would run as a formula', async () => {
     const { userId } = await admin()
     await paidPayment('=HYPERLINK("http://evil.example")', new Date('2026-03-10T06:00:00Z'))
-    const result = await exportCsv(userId, { kind: 'payments', from: '2026-03-10', to: '2026-03-10' })
-    if (!result.ok) throw new Error(result.message)
+    const result = await csvOf(userId, { kind: 'payments', from: '2026-03-10', to: '2026-03-10' })
     expect(result.csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`)
   })
 
@@ -96,23 +98,53 @@ describe('exportCsv', () => {
       select: { phone: true },
     })
     for (const kind of ['payments', 'subscriptions'] as const) {
-      const result = await exportCsv(userId, { kind, from: '2026-03-11', to: '2026-03-11' })
-      if (!result.ok) throw new Error(result.message)
+      const result = await csvOf(userId, { kind, from: '2026-03-11', to: '2026-03-11' })
       expect(result.csv).toContain(`,${phone},`)
       expect(result.csv).not.toContain(`'${phone}`)
     }
   })
 
-  it('refuses more rows than the cap, asking for a shorter range', async () => {
+  it('streams a range of any length in batches, each row once and in order, even where times are equal', async () => {
     const { userId } = await admin()
-    await paidPayment('one', new Date('2026-04-10T06:00:00Z'))
-    await paidPayment('two', new Date('2026-04-11T06:00:00Z'))
-    expect(await exportCsv(userId, { kind: 'payments', from: '2026-04-10', to: '2026-04-11' }, { maxRows: 1 })).toEqual(
-      {
-        ok: false,
-        message: 'More than 1 rows: choose a shorter range.',
-      },
-    )
+    const sameTime = new Date('2026-05-10T06:00:00Z')
+    const payments = [
+      await paidPayment('first', new Date('2026-05-09T06:00:00Z')),
+      await paidPayment('same time a', sameTime),
+      await paidPayment('same time b', sameTime),
+      await paidPayment('same time c', sameTime),
+      await paidPayment('last', new Date('2026-05-11T06:00:00Z')),
+    ]
+    const inOrder = [
+      payments[0]!.paymentId,
+      ...payments
+        .slice(1, 4)
+        .map((payment) => payment.paymentId)
+        .sort(),
+      payments[4]!.paymentId,
+    ]
+    // Batches of 2 end between rows of the same time; a batch of exactly the rest ends the file.
+    for (const batchRows of [1, 2, 5]) {
+      const { csv } = await csvOf(userId, { kind: 'payments', from: '2026-05-09', to: '2026-05-11' }, { batchRows })
+      expect(csv.startsWith('\uFEFFPayment id,')).toBe(true)
+      expect(
+        lines(csv)
+          .slice(1)
+          .map((row) => row.split(',')[0]),
+      ).toEqual(inOrder)
+    }
+  })
+
+  it('records the export in the audit log before the first row is read', async () => {
+    const { userId } = await admin()
+    await paidPayment('audited', new Date('2026-06-10T06:00:00Z'))
+    const { body } = await exportCsv(userId, { kind: 'ledger', from: '2025-04-01', to: '2026-11-30' })
+    expect(
+      await prisma.auditLog.findFirstOrThrow({
+        where: { actorId: userId, action: 'export.csv' },
+        select: { after: true },
+      }),
+    ).toEqual({ after: { kind: 'ledger', from: '2025-04-01', to: '2026-11-30' } })
+    await body.cancel()
   })
 })
 
@@ -148,9 +180,10 @@ describe('GET /admin/export.csv and /admin/export', () => {
       errors: { to?: string[] }
     }
     expect(reversed.errors.to).toEqual(['The end date must not be before the start date.'])
-    const tooLong = (await load('?kind=payments&from=2025-01-01&to=2026-02-01', cookie)) as {
+    // Any length of range is one file now: five years is a valid request.
+    const fiveYears = (await load('?kind=payments&from=2021-04-01&to=2026-03-31', cookie)) as {
       errors: { to?: string[] }
     }
-    expect(tooLong.errors.to).toEqual(['Export at most 366 days at a time.'])
+    expect(fiveYears.errors).toEqual({})
   })
 })

@@ -17,9 +17,16 @@ const failing = (error: Error): SmsProvider => ({
   sendOtp: async () => {
     throw error
   },
+  sendNotice: async () => {
+    throw error
+  },
 })
 const delivered: SmsJob['data'][] = []
-const recording: SmsProvider = { name: 'recording', sendOtp: async (message) => void delivered.push(message) }
+const recording: SmsProvider = {
+  name: 'recording',
+  sendOtp: async (message) => void delivered.push(message),
+  sendNotice: async () => {},
+}
 
 type SmsJobRow = {
   id: string

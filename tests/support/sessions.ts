@@ -1,4 +1,5 @@
-import { currentAgreement } from '~/content/legal/agreement.server'
+import { currentConsentDocuments } from '~/content/legal/agreement.server'
+import { PAGE_ACKNOWLEDGED_KINDS } from '~/domain/consent'
 import { profileDetailsSchema } from '~/domain/profile'
 import type { Role } from '~/generated/prisma/client'
 import { agreementSigning } from '~/server/agreement-signing.server'
@@ -53,12 +54,13 @@ export async function signedInUser({
       size: PNG_1X1.length,
       fields: new FormData(),
     })
-    const agreement = currentAgreement(businessDetails)
-    await agreementSigning().sign(user.id, {
-      version: agreement.version,
-      textSha256: agreement.textSha256,
-      ip: '127.0.0.1',
-    })
+    // Every document of the wizard's agreement step, as its page records them.
+    const documents = currentConsentDocuments(businessDetails)
+    await agreementSigning().sign(
+      user.id,
+      PAGE_ACKNOWLEDGED_KINDS.map((kind) => documents[kind]),
+      { ip: '127.0.0.1', userAgent: 'tests/support/sessions.ts', channel: 'PAGE' },
+    )
   }
   return { userId: user.id, phone, cookie: (await createSession(user.id)).split(';')[0]! }
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { paymentConfirmedEmail, paymentRejectedEmail, subscriptionGrantedEmail } from '~/emails/customer-emails.server'
+import {
+  onboardingCopyEmail,
+  paymentConfirmedEmail,
+  paymentRejectedEmail,
+  subscriptionGrantedEmail,
+} from '~/emails/customer-emails.server'
 import type { EmailContext } from '~/emails/render-email.server'
 import { personName } from '~/domain/names'
 
@@ -130,5 +135,33 @@ describe('without a public address', () => {
     )
     expect(email.body).not.toContain('http')
     expect(email.html).not.toContain('href="http')
+  })
+})
+
+describe('the copy of the onboarding documents', () => {
+  const copy = onboardingCopyEmail(
+    {
+      name: 'asha',
+      acceptedAt: '26-11-2026 11:42 IST',
+      documents: [
+        { title: 'Terms and Conditions', version: 'agreement-aaaaaaaaaaaa', text: 'Terms\n\n- one <b>clause</b>' },
+        { title: 'Investor Charter', version: 'charter-bbbbbbbbbbbb', text: 'Charter text' },
+      ],
+    },
+    context,
+  )
+
+  it('lists each document with its version and the time, then quotes each text whole', () => {
+    expect(copy.subject).toBe('Your copy of the terms you accepted')
+    expect(copy.body).toContain('- Terms and Conditions: version agreement-aaaaaaaaaaaa, accepted 26-11-2026 11:42 IST')
+    expect(copy.body).toContain(
+      '===== Investor Charter (version charter-bbbbbbbbbbbb) =====\n\nCharter text\n\n===== End of Investor Charter',
+    )
+    expect(copy.body).toContain('Terms\n\n- one <b>clause</b>')
+  })
+
+  it('escapes the quoted text in the HTML part and keeps its line breaks', () => {
+    expect(copy.html).toContain('one &lt;b&gt;clause&lt;/b&gt;')
+    expect(copy.html).toContain('white-space:pre-wrap')
   })
 })

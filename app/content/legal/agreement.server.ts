@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto'
 import type { BusinessDetails } from '~/domain/business-details'
+import { CONSENT_DOCUMENT_KINDS, documentVersion, type ConsentDocumentKind } from '~/domain/consent'
 import { documentText, type LegalDocument, type LegalSection } from './document'
+import { investorCharter } from './investor-charter'
+import { consentStatementDocument, mitcDocument } from './mitc'
+import { privacyPolicy } from './privacy-policy'
 import { consentStatement, mostImportantTermsAndConditions, termsAndConditions } from './terms'
 
 export type AgreementDocument = {
@@ -23,7 +27,7 @@ export type AgreementDocument = {
 export function agreementDocument(details: BusinessDetails): AgreementDocument {
   const terms = termsAndConditions(details)
   const text = documentText(terms)
-  const textSha256 = createHash('sha256').update(text).digest('hex')
+  const textSha256 = sha256(text)
   return {
     terms,
     mitc: mostImportantTermsAndConditions(details),
@@ -35,13 +39,54 @@ export function agreementDocument(details: BusinessDetails): AgreementDocument {
 }
 
 export function agreementVersion(textSha256: string): string {
-  return `agreement-${textSha256.slice(0, 12)}`
+  return documentVersion('TERMS', textSha256)
+}
+
+/** One document a customer acknowledges: its exact plain text, that text's SHA-256 and the version made of it. */
+export type ConsentDocument = {
+  kind: ConsentDocumentKind
+  document: LegalDocument
+  text: string
+  textSha256: string
+  version: string
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+const LEGAL_DOCUMENTS: Record<ConsentDocumentKind, (details: BusinessDetails) => LegalDocument> = {
+  TERMS: termsAndConditions,
+  MITC: mitcDocument,
+  CONSENT_STATEMENT: consentStatementDocument,
+  INVESTOR_CHARTER: investorCharter,
+  // Consent to processing is given to the Privacy Policy's text: what is processed, why, how long.
+  PERSONAL_DATA: privacyPolicy,
+}
+
+/** Every document of onboarding, versioned by the hash of its text (the terms' version is the agreement's). */
+export function consentDocuments(details: BusinessDetails): Record<ConsentDocumentKind, ConsentDocument> {
+  return Object.fromEntries(
+    CONSENT_DOCUMENT_KINDS.map((kind) => {
+      const document = LEGAL_DOCUMENTS[kind](details)
+      const text = documentText(document)
+      const textSha256 = sha256(text)
+      return [kind, { kind, document, text, textSha256, version: documentVersion(kind, textSha256) }]
+    }),
+  ) as Record<ConsentDocumentKind, ConsentDocument>
 }
 
 let current: AgreementDocument | undefined
+let currentDocuments: Record<ConsentDocumentKind, ConsentDocument> | undefined
 
 /** The agreement for the configured business details (fixed for the life of the process). */
 export function currentAgreement(details: BusinessDetails): AgreementDocument {
   current ??= agreementDocument(details)
   return current
+}
+
+/** The onboarding documents for the configured business details (fixed for the life of the process). */
+export function currentConsentDocuments(details: BusinessDetails): Record<ConsentDocumentKind, ConsentDocument> {
+  currentDocuments ??= consentDocuments(details)
+  return currentDocuments
 }

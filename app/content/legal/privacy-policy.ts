@@ -2,7 +2,7 @@ import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
 import { ACCOUNT_DATA_RETENTION_DAYS } from './rules'
 
-export const PRIVACY_POLICY_UPDATED = '22 November 2026'
+export const PRIVACY_POLICY_UPDATED = '26 November 2026'
 
 /**
  * A privacy notice written to the Digital Personal Data Protection Act, 2023 and the DPDP Rules,
@@ -35,7 +35,7 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
               'Mobile number: to sign you in with one-time codes, and to contact you about your account, payments and subscriptions.',
               'Name, e-mail address and date of birth: to identify you, to check that you are 18 or older, for KYC, and to send you confirmations, receipts and the research you subscribed to.',
               'PAN and an image of your PAN card: for KYC, which SEBI requires of research analysts for fee-paying clients, and to apply the limit SEBI sets on the fees a family may pay. When you save your details (and when our team approves a correction of them) we send your PAN and date of birth to a KYC Registration Agency (KRA), which answers whether your KYC is validated, registered, on hold or not found, with the name it holds and a reference; we keep that answer with your profile. You can pay only while it is validated or registered.',
-              'Record of your agreement (which version of our terms you accepted, when, and from which IP address): because SEBI requires us to keep a record of the terms we disclosed and of your consent.',
+              'Records of your acceptances: each time you acknowledge one of our documents (the Terms and Conditions, the Most Important Terms and Conditions, the consent statement, the Investor Charter, and your consent to the processing of personal data under this Privacy Policy), we record which document, its version, a SHA-256 fingerprint of its exact text, the time, the IP address and browser (user agent) it came from, and whether it came through our website or our app. Each acknowledgement is a separate record that is never changed: because SEBI requires us to keep a record of the terms we disclosed and of your consent, and the DPDP Act requires us to be able to show your consent.',
               'Payment information (amount, method, payment references, and for bank transfers the screenshot you send us and the name of the paying account): to confirm payments, start subscriptions, issue receipts, make refunds and keep accounts. Card numbers and UPI PINs are handled by our payment gateway; we never see or store them.',
               'Complaints and messages you send us: to resolve them, and because SEBI requires records of our interactions with clients.',
               'Technical data (IP address, browser type, the pages you request, and a session cookie): to keep you signed in, remember your cart, secure the website and prevent fraud and abuse, such as repeated requests for one-time codes.',
@@ -48,7 +48,8 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
         id: 'consent-and-legal-duties',
         heading: 'Consent and legal duties',
         blocks: [
-          'We process your personal data with the consent you give when you sign up and complete your profile, and where the law requires us to process it, such as for KYC and the record keeping that SEBI regulations require.',
+          'We process your personal data with the consent you give when you complete your profile: a box of its own, separate from your acceptance of our Terms and Conditions, and recorded as described above. We also process it where the law requires us to, such as for KYC and the record keeping that SEBI regulations require.',
+          'When you sign in, the sign-in page tells you what your mobile number is used for before we send the code, and each field of your profile says what it is for.',
           'Marketing messages are sent only if you agree to them separately, and you can stop them at any time.',
           'You can withdraw your consent at any time, as easily as you gave it, by writing to the contact above. Withdrawal does not affect processing already done, and we will have to stop providing the research services that need the data. It does not stop processing that the law requires of us, such as keeping the records described below.',
         ],
@@ -84,7 +85,8 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
           {
             list: [
               `Account data: for as long as your account is open, and for ${ACCOUNT_DATA_RETENTION_DAYS} days after it is closed or our terms end. Then we delete it, except the records below.`,
-              'Records the law requires us to keep: KYC records, the record of your agreement, payment records, the research provided to you, and our communications and complaint records, for the period SEBI regulations, tax laws and other laws require. Then we delete them.',
+              'Records of your acceptances: at least 5 years from the acknowledgement (SEBI record keeping); our database refuses any change to them and any deletion before then.',
+              'Records the law requires us to keep: KYC records, payment records, the research provided to you, and our communications and complaint records, for the period SEBI regulations, tax laws and other laws require. Then we delete them.',
               'Logs of access and processing: for at least one year, for security and as the DPDP Rules require.',
               'One-time sign-in codes are stored only in scrambled (hashed) form and expire within minutes.',
             ],

@@ -70,7 +70,7 @@ export function refundPolicy(details: BusinessDetails): LegalDocument {
         id: 'questions',
         heading: 'Questions and complaints',
         blocks: [
-          `Write to ${supportEmail}. If you are not satisfied with our answer, the [Grievance Redressal](/grievance-redressal) page explains how to escalate your complaint. The refund terms that bind us are in our [Terms and Conditions](/terms-and-conditions), including the MITC.`,
+          `Write to ${supportEmail}, or file a complaint on our [complaint form](/complaints/new). If you are not satisfied with our answer, the [Grievance Redressal](/grievance-redressal) page explains how to escalate your complaint. The refund terms that bind us are in our [Terms and Conditions](/terms-and-conditions), including the MITC.`,
         ],
       },
     ],

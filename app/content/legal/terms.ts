@@ -57,7 +57,7 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
         heading: 'Acceptance of these Terms',
         blocks: [
           'By accepting these Terms in the agreement step of your profile, you confirm that you have read, understood and accept them, including the Most Important Terms and Conditions and the consent statement at the end. Our [Privacy Policy](/privacy-policy), [Refund Policy](/refund-policy), [Disclaimer](/disclaimer) and [Disclosure](/disclosure) form part of these Terms.',
-          'As SEBI requires, we do not provide any research service or charge any fee until you have given your consent to these Terms. We keep a record of the version of the Terms you accepted and of when you accepted it; the version identifier is shown with these Terms.',
+          'As SEBI requires, we do not provide any research service or charge any fee until you have given your consent to these Terms. At the agreement step you acknowledge these Terms, the Most Important Terms and Conditions, the consent statement and the Investor Charter, each with a box of its own, and separately consent to the processing of your personal data. For each acknowledgement we keep a record that is never changed, for at least 5 years: which document, its version (shown with these Terms), a SHA-256 fingerprint of its exact text, the time, and the IP address, browser and channel (website or app) it came from. We e-mail you a copy of all of them, with their versions and the time you accepted.',
           'If you do not accept these Terms, please do not subscribe.',
         ],
       },
@@ -278,7 +278,7 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
         id: 'grievances',
         heading: 'Grievance redressal and dispute resolution',
         blocks: [
-          `For any complaint, contact us first at ${supportEmail} or on ${supportPhone} (${workingHours}). We try to resolve every complaint at once. As per applicable SEBI circulars, we resolve complaints about the service itself (such as a report not received, pages missing or a download not working) within ${SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS} business days, and every complaint within ${GRIEVANCE_RESOLUTION_DAYS} days of receiving it.`,
+          `For any complaint, contact us first: on our [complaint form](/complaints/new), at ${supportEmail} or on ${supportPhone} (${workingHours}). We send you a reference number and the date by which we will resolve it. We try to resolve every complaint at once. As per applicable SEBI circulars, we resolve complaints about the service itself (such as a report not received, pages missing or a download not working) within ${SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS} business days, and every complaint within ${GRIEVANCE_RESOLUTION_DAYS} days of receiving it.`,
           `If you are not satisfied with our response, or we have not resolved your complaint within ${GRIEVANCE_RESOLUTION_DAYS} days, you can lodge it with SEBI on SCORES at ${SCORES_URL}. If you are still not satisfied, you can seek conciliation and arbitration online on the SMART ODR portal at ${SMART_ODR_URL}. Our [Grievance Redressal](/grievance-redressal) page has the details and the contacts of our officers.`,
           'Disputes are resolved through these mechanisms, through arbitration, or through any other mechanism that SEBI specifies.',
         ],
@@ -410,7 +410,9 @@ function minimumMandatoryTerms(details: BusinessDetails): LegalSection {
       {
         id: 'mandatory-mitc',
         heading: 'Most Important Terms and Conditions',
-        blocks: ['The Most Important Terms and Conditions (MITC) below form part of these Terms.'],
+        blocks: [
+          'The Most Important Terms and Conditions (MITC) below form part of these Terms. They also read on their own at [Most Important Terms and Conditions](/mitc).',
+        ],
       },
       {
         id: 'mandatory-cefcom',

@@ -16,9 +16,11 @@ import {
   grantSubscriptionAsAdmin,
   setFeeCapExemption,
 } from '~/server/admin-customers.server'
+import { acceptanceHistory } from '~/server/consent.server'
 import { readForm } from '~/server/forms.server'
 import { correctionRequestsOf, decideCorrectionRequest } from '~/server/corrections.server'
 import { CORRECTION_FIELD_LABELS, kycAllowsPayment, kycNameMatches, KYC_STATUS_LABELS } from '~/domain/kyc'
+import { CONSENT_DOCUMENTS } from '~/domain/consent'
 import { AdminEndSubscriptionForm } from '~/components/admin-end-subscription'
 import type { Route } from './+types/customer'
 
@@ -38,6 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const [customer, services] = await Promise.all([customerForAdmin(params.userId), grantableServices()])
   if (!customer) throw data('Not Found', { status: 404 })
   const corrections = await correctionRequestsOf(customer.id)
+  const acceptances = await acceptanceHistory(customer.id)
   const now = new Date()
   // Formatted here, on the server, so the page reads the same with and without JavaScript.
   return {
@@ -92,6 +95,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       endsOn: formatIndiaDate(subscription.endsAt),
       running: subscription.startsAt <= now && subscription.endsAt > now,
       grantReason: subscription.grantReason,
+    })),
+    // The records (newest first), each as kept: nothing here can change them.
+    acceptances: acceptances.map((record) => ({
+      id: record.id,
+      document: CONSENT_DOCUMENTS[record.kind].title,
+      version: record.version,
+      textSha256: record.textSha256,
+      acceptedAt: formatIndiaDateTime(record.acceptedAt),
+      ip: record.ip,
+      userAgent: record.userAgent,
+      channel: record.channel === 'API' ? 'API' : record.channel === 'PAGE' ? 'Page' : 'Not recorded (before records)',
     })),
     services,
     corrections: corrections.map((row) => ({
@@ -282,6 +296,62 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           the customer is e-mailed and the grant is audited with its reason.
         </p>
         <GrantForm services={services} answer={actionData?.form === 'grant' ? actionData : undefined} />
+      </section>
+
+      <section aria-labelledby="acceptances-heading" className="mt-8">
+        <h2 id="acceptances-heading" className="text-xl font-semibold">
+          Acceptances
+        </h2>
+        <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+          Every acknowledgement of a document, newest first, kept at least 5 years and never changed.
+        </p>
+        {loaderData.acceptances.length === 0 ? (
+          <p className="mt-2">No acceptances.</p>
+        ) : (
+          <div className="mt-2 overflow-x-auto">
+            <table className="min-w-full text-left text-sm">
+              <thead>
+                <tr className="border-b border-gray-200 dark:border-gray-700">
+                  <th scope="col" className="py-1 pr-3">
+                    When
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Document
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Version
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Channel
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Address
+                  </th>
+                  <th scope="col" className="py-1 pr-3">
+                    Browser or client
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {loaderData.acceptances.map((record) => (
+                  <tr key={record.id} className="border-b border-gray-100 align-top dark:border-gray-800">
+                    <td className="py-1 pr-3 whitespace-nowrap">{record.acceptedAt}</td>
+                    <td className="py-1 pr-3">{record.document}</td>
+                    <td className="py-1 pr-3">
+                      <span className="font-mono">{record.version}</span>
+                      <span className="block max-w-[16rem] truncate font-mono text-xs" title={record.textSha256}>
+                        SHA-256 {record.textSha256}
+                      </span>
+                    </td>
+                    <td className="py-1 pr-3">{record.channel}</td>
+                    <td className="py-1 pr-3">{record.ip ?? 'Not recorded'}</td>
+                    <td className="max-w-[16rem] py-1 pr-3 break-words">{record.userAgent ?? 'Not recorded'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       </section>
 
       <section aria-labelledby="payments-heading" className="mt-8">

@@ -4,21 +4,17 @@ import { requireAdmin } from '~/server/admin.server'
 import { exportCsv } from '~/server/admin-export.server'
 import type { Route } from './+types/export-csv'
 
-/** The CSV file for /admin/export's form; wrong fields or too many rows go back to the form, which says why. */
+/** The CSV file for /admin/export's form, streamed as it is read; wrong fields go back to the form, which says why. */
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request)
   const query = new URL(request.url).searchParams
   const parsed = ExportRequestSchema.safeParse(Object.fromEntries(query))
   if (!parsed.success) return redirect(`/admin/export?${query}`)
-  const result = await exportCsv(admin.id, parsed.data)
-  if (!result.ok) {
-    query.set('rows', 'over')
-    return redirect(`/admin/export?${query}`)
-  }
-  return new Response(result.csv, {
+  const { filename, body } = await exportCsv(admin.id, parsed.data)
+  return new Response(body, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${result.filename}"`,
+      'Content-Disposition': `attachment; filename="${filename}"`,
       'Cache-Control': 'private, no-store',
     },
   })

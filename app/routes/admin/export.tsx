@@ -1,10 +1,9 @@
 import { Form } from 'react-router'
 import { z } from 'zod'
-import { Field, FormMessage, RadioGroupField, StatusButton } from '~/components/forms'
-import { EXPORT_KIND_LABELS, EXPORT_KINDS, EXPORT_MAX_DAYS, EXPORT_MAX_ROWS, ExportRequestSchema } from '~/domain/admin'
+import { Field, RadioGroupField, StatusButton } from '~/components/forms'
+import { EXPORT_KIND_LABELS, EXPORT_KINDS, ExportRequestSchema } from '~/domain/admin'
 import { indiaIsoDate } from '~/domain/dates'
 import { requireAdmin } from '~/server/admin.server'
-import { TOO_MANY_ROWS_MESSAGE } from '~/server/admin-export.server'
 import type { Route } from './+types/export'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Export | Admin | Research Store' }]
@@ -19,28 +18,22 @@ export async function loader({ request }: Route.LoaderArgs) {
   const today = indiaIsoDate(new Date())
   const values = { kind: 'payments', from: `${today.slice(0, 8)}01`, to: today, ...params }
   const noErrors: Partial<Record<'kind' | 'from' | 'to', string[]>> = {}
-  if (!params.kind) return { values, errors: noErrors, message: null }
+  if (!params.kind) return { values, errors: noErrors }
   const parsed = ExportRequestSchema.safeParse(params)
-  if (!parsed.success)
-    return { values, errors: { ...noErrors, ...z.flattenError(parsed.error).fieldErrors }, message: null }
-  return { values, errors: noErrors, message: params.rows === 'over' ? TOO_MANY_ROWS_MESSAGE : null }
+  if (!parsed.success) return { values, errors: { ...noErrors, ...z.flattenError(parsed.error).fieldErrors } }
+  return { values, errors: noErrors }
 }
 
 export default function AdminExport({ loaderData }: Route.ComponentProps) {
-  const { values, errors, message } = loaderData
+  const { values, errors } = loaderData
   return (
     <section className="max-w-xl">
       <h1 className="text-2xl font-semibold">Export for the accountant</h1>
       <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
         A CSV file (opens in Excel or Sheets) of the payments created, the subscriptions started, or the invoices and
-        credit notes issued between two dates in India time, both included: at most {EXPORT_MAX_DAYS} days and{' '}
-        {EXPORT_MAX_ROWS.toLocaleString('en-IN')} rows per file. Amounts are in rupees.
+        credit notes issued between two dates in India time, both included, however long the range: the download starts
+        at once and the file is written as it arrives. Amounts are in rupees.
       </p>
-      {message ? (
-        <div className="mt-4">
-          <FormMessage tone="error">{message}</FormMessage>
-        </div>
-      ) : null}
       {/* A file cannot arrive through a client-side navigation: the browser itself fetches it. */}
       <Form method="get" action="/admin/export.csv" reloadDocument className="mt-4 space-y-4">
         <RadioGroupField

@@ -27,6 +27,9 @@ export default function AdminLayout() {
         <NavLink to="/admin/services" className={navLinkClass}>
           Services
         </NavLink>
+        <NavLink to="/admin/complaints" className={navLinkClass}>
+          Complaints
+        </NavLink>
         <NavLink to="/admin/complaint-board" className={navLinkClass}>
           Complaint board
         </NavLink>

@@ -1,0 +1,126 @@
+// What a customer acknowledges at onboarding, one record per document (issue 19 items 1, 3 and 7).
+// Pure rules, shared by the wizard's page, the API and the server that records them.
+
+export const CONSENT_DOCUMENT_KINDS = [
+  'TERMS',
+  'MITC',
+  'CONSENT_STATEMENT',
+  'INVESTOR_CHARTER',
+  'PERSONAL_DATA',
+] as const
+export type ConsentDocumentKind = (typeof CONSENT_DOCUMENT_KINDS)[number]
+
+export type ConsentDocumentInfo = {
+  title: string
+  /** Where the document reads as a page of its own (without JavaScript). */
+  path: string
+  /** The checkbox's words at the wizard's agreement step. */
+  acknowledgement: string
+  /** The version's prefix: the terms keep "agreement-", which the API's clients already know. */
+  versionPrefix: string
+}
+
+export const CONSENT_DOCUMENTS: Record<ConsentDocumentKind, ConsentDocumentInfo> = {
+  TERMS: {
+    title: 'Terms and Conditions',
+    path: '/terms-and-conditions',
+    acknowledgement: 'I have read and accept the Terms and Conditions.',
+    versionPrefix: 'agreement',
+  },
+  MITC: {
+    title: 'Most Important Terms and Conditions (MITC)',
+    path: '/mitc',
+    acknowledgement: 'I have read and understood the Most Important Terms and Conditions (MITC).',
+    versionPrefix: 'mitc',
+  },
+  CONSENT_STATEMENT: {
+    title: 'Consent statement',
+    path: '/terms-and-conditions#consent',
+    acknowledgement: 'I give the consent statement above, in its words.',
+    versionPrefix: 'consent',
+  },
+  INVESTOR_CHARTER: {
+    title: 'Investor Charter',
+    path: '/investor-charter',
+    acknowledgement: 'I have read the Investor Charter for research analysts.',
+    versionPrefix: 'charter',
+  },
+  PERSONAL_DATA: {
+    title: 'Privacy Policy',
+    path: '/privacy-policy',
+    acknowledgement:
+      'I consent to the processing of my personal data (name, e-mail, date of birth, PAN and PAN card, mobile number, payments) for the purposes the Privacy Policy sets out.',
+    versionPrefix: 'privacy',
+  },
+}
+
+/** The wizard's agreement step: every document, each ticked on its own. */
+export const PAGE_ACKNOWLEDGED_KINDS: readonly ConsentDocumentKind[] = CONSENT_DOCUMENT_KINDS
+
+/**
+ * What `POST /api/v1/users/set-agreement` always records: the documents contained in the text
+ * `GET /api/v1/agreement` serves (the terms end with the MITC and the consent statement). The
+ * investor charter and the consent to processing are recorded when the client names their versions.
+ */
+export const API_CONTAINED_KINDS: readonly ConsentDocumentKind[] = ['TERMS', 'MITC', 'CONSENT_STATEMENT']
+
+/** The form field of a document's checkbox; a ticked box sends the version the customer was shown. */
+export function acknowledgementField(kind: ConsentDocumentKind): string {
+  return `acknowledge-${kind}`
+}
+
+export function documentVersion(kind: ConsentDocumentKind, textSha256: string): string {
+  return `${CONSENT_DOCUMENTS[kind].versionPrefix}-${textSha256.slice(0, 12)}`
+}
+
+/** The longest user agent kept with an acceptance (docs/limits.md); longer ones are cut. */
+export const USER_AGENT_MAX_CHARS = 512
+
+export function recordedUserAgent(userAgent: string | null): string | null {
+  const trimmed = userAgent?.trim()
+  return trimmed ? trimmed.slice(0, USER_AGENT_MAX_CHARS) : null
+}
+
+export type AcknowledgementCheck =
+  | { ok: true; kinds: ConsentDocumentKind[] }
+  | { ok: false; reason: 'missing'; kinds: ConsentDocumentKind[] }
+  | { ok: false; reason: 'stale'; kinds: ConsentDocumentKind[] }
+
+/**
+ * The versions a customer acknowledged against the current ones: every required document must be
+ * acknowledged (missing first, so an untouched form asks for the ticks), and each at its current
+ * version (a stale one is refused: the text changed while the customer read it). Documents not
+ * required are recorded when acknowledged at the current version, and refused when stale.
+ */
+export function checkAcknowledgements(
+  current: Record<ConsentDocumentKind, string>,
+  shown: Partial<Record<ConsentDocumentKind, string>>,
+  required: readonly ConsentDocumentKind[],
+): AcknowledgementCheck {
+  const missing = required.filter((kind) => !shown[kind])
+  if (missing.length) return { ok: false, reason: 'missing', kinds: missing }
+  const given = CONSENT_DOCUMENT_KINDS.filter((kind) => shown[kind])
+  const stale = given.filter((kind) => shown[kind] !== current[kind])
+  if (stale.length) return { ok: false, reason: 'stale', kinds: stale }
+  return { ok: true, kinds: given }
+}
+
+/** The message for a refused acknowledgement, naming the documents. */
+export function acknowledgementMessage(check: Extract<AcknowledgementCheck, { ok: false }>): string {
+  const titles = check.kinds.map((kind) => CONSENT_DOCUMENTS[kind].title).join(', ')
+  return check.reason === 'missing'
+    ? `Tick each box to continue. Not yet acknowledged: ${titles}.`
+    : `These documents were updated while you were reading them: ${titles}. Please read this version and accept it.`
+}
+
+/** The acknowledgements a form sent: each ticked box's version, by document. */
+export function acknowledgementsFromForm(
+  form: FormData | URLSearchParams,
+): Partial<Record<ConsentDocumentKind, string>> {
+  const shown: Partial<Record<ConsentDocumentKind, string>> = {}
+  for (const kind of CONSENT_DOCUMENT_KINDS) {
+    const value = form.get(acknowledgementField(kind))
+    if (typeof value === 'string' && value.trim()) shown[kind] = value.trim()
+  }
+  return shown
+}
