@@ -141,6 +141,47 @@ export function TextareaField({
   )
 }
 
+/** A checkbox with its label beside it, wired like `Field`. */
+export function CheckboxField({
+  inputProps: { key, ...inputProps },
+  alsoDescribedBy,
+  label,
+  hint,
+  errors,
+  className,
+}: FieldFrame & {
+  inputProps: WithKey<InputHTMLAttributes<HTMLInputElement> & { name: string }>
+  /** Ids of text elsewhere on the page that the box refers to (a quoted statement, a link to read first). */
+  alsoDescribedBy?: string
+}) {
+  const control = useDescribedControl(inputProps.id, hint, errors)
+  const describedBy = [alsoDescribedBy, control.describedBy['aria-describedby']].filter(Boolean).join(' ') || undefined
+  return (
+    <div className={className}>
+      <div className="flex items-start gap-3">
+        <input
+          key={key ?? undefined}
+          type="checkbox"
+          {...inputProps}
+          id={control.id}
+          {...control.describedBy}
+          aria-describedby={describedBy}
+          className="mt-1 h-5 w-5 shrink-0 accent-green-700"
+        />
+        <label htmlFor={control.id} className="text-sm">
+          {label}
+        </label>
+      </div>
+      {hint ? (
+        <p id={control.hintId} className="pl-8 text-xs text-gray-600 dark:text-gray-400">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={control.errorId} errors={errors} />
+    </div>
+  )
+}
+
 export type SelectOption = { value: string; label: string }
 
 /** A labelled drop-down, wired like `Field`; `placeholder` is a first option with no value. */

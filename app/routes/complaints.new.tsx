@@ -1,5 +1,13 @@
 import { data, Form, Link, redirect } from 'react-router'
-import { Field, FormMessage, repliedField, SelectField, StatusButton, TextareaField } from '~/components/forms'
+import {
+  CheckboxField,
+  Field,
+  FormMessage,
+  repliedField,
+  SelectField,
+  StatusButton,
+  TextareaField,
+} from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { ATTACHMENT_FIELD_NAME, COMPLAINT_CATEGORIES, COMPLAINT_TEXT_MAX_CHARS } from '~/domain/complaints'
 import { PAN_CARD_ACCEPT } from '~/domain/pan-card-image'
@@ -170,16 +178,13 @@ function ComplaintStep({
         errors={attachment.errors}
         inputProps={{ name: ATTACHMENT_FIELD_NAME, type: 'file', accept: PAN_CARD_ACCEPT }}
       />
-      <div className="flex items-start gap-2">
-        <input
-          id="impersonation"
-          name="impersonation"
-          type="checkbox"
-          className="mt-1 h-5 w-5"
-          defaultChecked={repliedField(result, 'impersonation').defaultValue === 'on'}
-        />
-        <label htmlFor="impersonation">Someone pretended to be us (the research analyst) or our team.</label>
-      </div>
+      <CheckboxField
+        label="Someone pretended to be us (the research analyst) or our team."
+        inputProps={{
+          name: 'impersonation',
+          defaultChecked: repliedField(result, 'impersonation').defaultValue === 'on',
+        }}
+      />
       <StatusButton name="intent" value="file" status={pending ? 'pending' : 'idle'}>
         File complaint
       </StatusButton>

@@ -5,7 +5,7 @@ import { currentConsentDocuments } from '~/content/legal/agreement.server'
 import { consentStatement, termsAndConditions } from '~/content/legal/terms'
 import { FamilyMembersFieldset } from '~/components/family-members-fieldset'
 import { LegalDocumentView } from '~/components/legal-document-view'
-import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { CheckboxField, Field, FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
 import { UploadProgress, uploadWithProgress } from '~/components/upload-progress'
@@ -318,20 +318,11 @@ function AgreementStep({
                   ))}
                 </blockquote>
               ) : null}
-              <div className="flex items-start gap-3">
-                <input
-                  type="checkbox"
-                  id={id}
-                  name={id}
-                  value={version}
-                  required
-                  aria-describedby={kind === 'CONSENT_STATEMENT' ? `${id}-text ${id}-link` : `${id}-link`}
-                  className="mt-1 h-5 w-5 shrink-0 accent-green-700"
-                />
-                <label htmlFor={id} className="text-sm">
-                  {info.acknowledgement}
-                </label>
-              </div>
+              <CheckboxField
+                label={info.acknowledgement}
+                alsoDescribedBy={kind === 'CONSENT_STATEMENT' ? `${id}-text ${id}-link` : `${id}-link`}
+                inputProps={{ id, name: id, value: version, required: true }}
+              />
               <p id={`${id}-link`} className="mt-1 pl-8 text-sm">
                 <a
                   href={info.path}

@@ -1,6 +1,14 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
-import { Field, FormMessage, repliedField, SelectField, StatusButton, TextareaField } from '~/components/forms'
+import {
+  CheckboxField,
+  Field,
+  FormMessage,
+  repliedField,
+  SelectField,
+  StatusButton,
+  TextareaField,
+} from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import {
   COMPLAINT_CATEGORIES,
@@ -194,10 +202,7 @@ function EnterComplaint({ actionData, today }: { actionData: Route.ComponentProp
             defaultValue: field('text').defaultValue,
           }}
         />
-        <div className="flex items-start gap-2">
-          <input id="entered-impersonation" name="impersonation" type="checkbox" className="mt-1 h-5 w-5" />
-          <label htmlFor="entered-impersonation">Someone impersonated the RA</label>
-        </div>
+        <CheckboxField label="Someone impersonated the RA" inputProps={{ name: 'impersonation' }} />
         <StatusButton status={pending ? 'pending' : 'idle'}>Enter complaint</StatusButton>
       </Form>
     </section>
