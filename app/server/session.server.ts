@@ -32,6 +32,8 @@ export type SessionUser = {
   pan: string | null
   panCardKey: string | null
   agreementAcceptedAt: Date | null
+  /** The TERMS version last accepted (the cache of the latest TERMS acceptance). */
+  agreementVersion: string | null
 }
 
 const sessionUserSelect = {
@@ -44,6 +46,7 @@ const sessionUserSelect = {
   pan: true,
   panCardKey: true,
   agreementAcceptedAt: true,
+  agreementVersion: true,
 } as const
 
 /** Starts a session for `userId`; returns the Set-Cookie header to send. */
