@@ -11,6 +11,8 @@ import { businessDetails } from './server/business.server'
 import { env } from './server/env.server'
 import { readFlash } from './server/flash.server'
 import { getSessionUser } from './server/session.server'
+import { termsForCustomer } from './server/terms-versions.server'
+import { formatIndiaDateTime } from './domain/dates'
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -19,6 +21,8 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const [user, { flash, clearFlash }] = await Promise.all([getSessionUser(request), readFlash(request)])
+  const terms = user ? await termsForCustomer(user) : null
+  const termsNotice = terms?.mustAccept ?? terms?.announced ?? null
   const registration: RegistrationDetails = {
     name: businessDetails.name,
     sebiRegistrationNumber: businessDetails.sebiRegistrationNumber,
@@ -30,6 +34,14 @@ export async function loader({ request }: Route.LoaderArgs) {
       user: user ? { name: user.name, isAdmin: user.role === 'ADMIN' } : null,
       registration,
       flash,
+      // The site-wide banner of a new version of the terms the customer has not accepted (issue 19 item 2).
+      termsBanner: termsNotice
+        ? {
+            version: termsNotice.version,
+            effectiveFrom: formatIndiaDateTime(termsNotice.effectiveFrom),
+            inForce: terms?.mustAccept !== null,
+          }
+        : null,
     },
     clearFlash ? { headers: { 'Set-Cookie': clearFlash } } : undefined,
   )
@@ -58,6 +70,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="flex min-h-dvh flex-col bg-white text-gray-900 antialiased dark:bg-gray-950 dark:text-gray-100">
         {rootData?.demoMode ? <DemoBanner /> : null}
         <SiteHeader user={rootData?.user ?? null} />
+        {rootData?.termsBanner ? <TermsBanner banner={rootData.termsBanner} /> : null}
         <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">
           {rootData?.flash ? <FlashMessage flash={rootData.flash} /> : null}
           {children}
@@ -67,6 +80,29 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Scripts nonce={nonce} />
       </body>
     </html>
+  )
+}
+
+/** Rendered by the server with the page, so it never moves the page after load and needs no script. */
+function TermsBanner({ banner }: { banner: { version: string; effectiveFrom: string; inForce: boolean } }) {
+  return (
+    <aside
+      aria-label="New Terms and Conditions"
+      className="border-b border-blue-200 bg-blue-50 px-4 py-2 text-sm text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-50"
+    >
+      <p className="mx-auto max-w-6xl">
+        {banner.inForce
+          ? `Our Terms and Conditions changed: version ${banner.version} is in force since ${banner.effectiveFrom}. Accept it before your next payment. `
+          : `Our Terms and Conditions are changing: version ${banner.version} takes effect on ${banner.effectiveFrom}. `}
+        <a href="/terms-and-conditions/changes" className="font-medium underline">
+          See what changed
+        </a>
+        {' · '}
+        <a href="/terms/accept" className="font-medium underline">
+          Read and accept the new version
+        </a>
+      </p>
+    </aside>
   )
 }
 

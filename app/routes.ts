@@ -85,6 +85,9 @@ export default [
   route('complaint-board', 'routes/complaint-board.tsx'),
   route('disclosure', 'routes/disclosure.tsx'),
   route('terms-and-conditions', 'routes/terms-and-conditions.tsx'),
+  // A new version of the terms (issue 19 item 2): what changed, and where a customer accepts it.
+  route('terms-and-conditions/changes', 'routes/terms-and-conditions.changes.tsx'),
+  route('terms/accept', 'routes/terms.accept.tsx'),
   // The MITC on its own (also the last part of the terms): acknowledged separately at onboarding.
   route('mitc', 'routes/mitc.tsx'),
   route('disclaimer', 'routes/disclaimer.tsx'),

@@ -7,6 +7,7 @@ import { UNEXPECTED_ERROR_MESSAGE } from '~/server/api.server'
 import { startCacheSync, type CacheSync } from '~/server/cache-sync.server'
 import { isDatabaseReachable, prisma } from '~/server/db.server'
 import { startJobWorkers } from '~/server/jobs.server'
+import { publishCurrentTerms } from '~/server/terms-versions.server'
 import { stopJobs } from '~/server/queue.server'
 import { isCrossSiteWrite } from '~/server/origin.server'
 import { limitRequestBodies, withLimitedBodies } from '~/server/request-body-limit.server'
@@ -91,11 +92,14 @@ app.use('/api/v1', answerApiFailure)
 let cacheSync: CacheSync | undefined
 
 /**
- * What every app instance does once before it serves: apply ADMIN_PHONES to existing accounts, start
+ * What every app instance does once before it serves: apply ADMIN_PHONES to existing accounts, record
+ * the terms' text as a version if it is new (docs/regulatory.md), start
  * the job workers and listen for the other instances' cache invalidations.
  */
 export async function startInstance(): Promise<void> {
   await applyAdminPhones()
+  // Before the workers: their first terms-notices run announces the version this start recorded.
+  await publishCurrentTerms()
   await startJobWorkers()
   cacheSync = await startCacheSync()
 }

@@ -177,3 +177,31 @@ export function onboardingCopyEmail(
     context,
   )
 }
+
+/** A new version of the terms, announced once to each customer who accepted an earlier one (issue 19 item 2). */
+export function termsChangedEmail(
+  notice: { name: string | null; version: string; effectiveFrom: string; inForceNow: boolean },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      subject: `Our Terms and Conditions are changing: version ${notice.version}`,
+      name: notice.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: notice.inForceNow
+            ? `A new version of our Terms and Conditions (${notice.version}) is in force since ${notice.effectiveFrom}. Please read it and accept it before your next payment.`
+            : `We have published a new version of our Terms and Conditions (${notice.version}). It takes effect on ${notice.effectiveFrom}; until then the version you accepted stays in force. From that date we will ask you to accept the new version before your next payment.`,
+        },
+        {
+          kind: 'paragraph',
+          text: 'If you do not wish to accept it, you may instead end your subscriptions, with a refund of the unused part of what you paid for each.',
+        },
+        { kind: 'action', label: 'See what changed', path: '/terms-and-conditions/changes' },
+        { kind: 'action', label: 'Read and accept the new version', path: '/terms/accept' },
+      ],
+    },
+    context,
+  )
+}

@@ -31,7 +31,7 @@ import {
 } from '~/domain/gateway-checkout'
 import { gstIncludedText } from '~/domain/gst'
 import { formatPriceLine, formatRupees } from '~/domain/money'
-import { requireCompleteProfile } from '~/server/auth.server'
+import { requirePayingCustomer } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { cartChangeSinceShown, pricedCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
 import { redirectWithFlash } from '~/server/flash.server'
@@ -61,7 +61,7 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireCompleteProfile(request)
+  const user = await requirePayingCustomer(request)
   const { items, droppedIds } = await pricedCart(await readCart(request))
   const cleanedCart = droppedIds.length
     ? { 'Set-Cookie': await serializeCart(items.map((item) => item.serviceId)) }
@@ -111,7 +111,7 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const user = await requireCompleteProfile(request)
+  const user = await requirePayingCustomer(request)
   const form = await readForm(request)
   const intent = form.get('intent')
 

@@ -10,7 +10,7 @@ import { BankReferenceFormSchema } from '~/domain/bank-reference'
 import { whatsappHref, type BankAccount } from '~/domain/business-details'
 import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
-import { requireCompleteProfile } from '~/server/auth.server'
+import { requireCompleteProfile, requirePayingCustomer } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { readCart, serializeCart } from '~/server/cart.server'
 import { redirectWithFlash } from '~/server/flash.server'
@@ -104,7 +104,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  * "Pay again" puts a rejected claim's services back in the cart and goes to /pay.
  */
 export async function action({ request }: Route.ActionArgs) {
-  const user = await requireCompleteProfile(request)
+  const user = await requirePayingCustomer(request)
   const formData = await readForm(request)
   if (formData.get('intent') === 'pay-again') {
     const serviceIds = await rejectedClaimServiceIds(user.id, String(formData.get('paymentId') ?? ''))

@@ -10,6 +10,7 @@ import { PaymentError } from './payments/core.server'
 import { verifyCheckoutPayment } from './payments/gateway.server'
 import type { ServiceListing } from './services.server'
 import { getSessionUser, type SessionUser } from './session.server'
+import { termsNotAcceptedMessage, termsToAccept } from './terms-versions.server'
 import type { ActiveSubscription } from './subscriptions.server'
 import type { PendingPayment } from './payments/core.server'
 
@@ -42,11 +43,16 @@ const MISSING_STEP: Record<Exclude<ProfileStep, 'complete'>, string> = {
   agreement: 'the agreement',
 }
 
-/** Paying needs a complete profile (the one rule: profileStep); 403 names the first missing step. */
-export async function requireApiCustomer(request: Request): Promise<SessionUser> {
+/**
+ * Paying needs a complete profile (the one rule: profileStep; 403 names the first missing step) and
+ * the terms in force accepted (termsToAccept, the check every paying path makes; 403 names the version).
+ */
+export async function requireApiCustomer(request: Request, now = new Date()): Promise<SessionUser> {
   const user = await requireApiUser(request)
   const step = profileStep(user)
   if (step !== 'complete') throw apiError(403, `Complete your details before paying: ${MISSING_STEP[step]} is missing.`)
+  const terms = await termsToAccept(user, now)
+  if (terms) throw apiError(403, termsNotAcceptedMessage(terms.version))
   return user
 }
 

@@ -2,6 +2,7 @@ import { createCookie, redirect } from 'react-router'
 import { Authenticator } from 'remix-auth'
 import { Strategy } from 'remix-auth/strategy'
 import { profileStep } from '~/domain/profile'
+import { termsToAccept } from './terms-versions.server'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
 import { VerifyCodeSchema } from '~/domain/sign-in'
 import { roleForPhone } from './admin.server'
@@ -78,6 +79,16 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 export async function requireCompleteProfile(request: Request): Promise<SessionUser> {
   const user = await requireUser(request)
   if (profileStep(user) !== 'complete') throw redirect(withRedirectTo('/details', currentPath(request)))
+  return user
+}
+
+/**
+ * The pages that pay (/pay, the /subscriptions actions but ending a subscription): a complete
+ * profile, and the terms in force accepted, or the customer goes to /terms/accept first (and comes back).
+ */
+export async function requirePayingCustomer(request: Request, now = new Date()): Promise<SessionUser> {
+  const user = await requireCompleteProfile(request)
+  if (await termsToAccept(user, now)) throw redirect(withRedirectTo('/terms/accept', currentPath(request)))
   return user
 }
 

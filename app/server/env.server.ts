@@ -66,6 +66,17 @@ const EnvSchema = z.object({
     )
     .pipe(z.array(z.iso.date({ error: 'must be a comma-separated list of dates like 2026-01-26' })))
     .default([]),
+  /**
+   * When a new version of the terms takes effect (docs/regulatory.md, "Publishing a new version of
+   * the terms"): read only when the store starts with a text not yet recorded; at least 15 days
+   * after that start. A date (YYYY-MM-DD, from midnight India time) or an ISO instant with offset.
+   */
+  TERMS_EFFECTIVE_FROM: z
+    .union([
+      z.iso.date().transform((day) => new Date(`${day}T00:00:00+05:30`)),
+      z.iso.datetime({ offset: true }).transform((instant) => new Date(instant)),
+    ])
+    .optional(),
   MSG91_BASE_URL: z.url({ error: 'must be a URL' }).default('https://control.msg91.com'),
   SMTP_URL: z
     .string()

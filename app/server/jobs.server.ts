@@ -15,8 +15,10 @@ import {
   SEND_EMAIL_QUEUE,
   SEND_SMS_QUEUE,
   SETTLE_PAYMENTS_QUEUE,
+  TERMS_NOTICES_QUEUE,
   type GatewayRefundJob,
 } from './queue.server'
+import { sendTermsNotices } from './terms-versions.server'
 import { smsProvider, SmsDeliveryError, type NoticeSms, type OtpSms, type SmsProvider } from './sms.server'
 
 // The workers: what each queued or scheduled job does. Queueing lives in queue.server.ts.
@@ -29,6 +31,7 @@ export const PRUNE_AFTER_MS = 24 * 60 * 60_000
 const SETTLE_PAYMENTS_SCHEDULE_CRON = '*/5 * * * *'
 /** 03:30 UTC is 09:00 in India. */
 const COMPLAINTS_DUE_SCHEDULE_CRON = '30 3 * * *'
+const TERMS_NOTICES_SCHEDULE_CRON = '41 * * * *'
 
 export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProvider()): Promise<void> {
   try {
@@ -99,6 +102,11 @@ export async function startJobWorkers(): Promise<void> {
   // pg-boss keeps one schedule per queue and hands each run to one worker: one e-mail a day across instances.
   await boss.schedule(COMPLAINTS_DUE_QUEUE, COMPLAINTS_DUE_SCHEDULE_CRON)
   await boss.work(COMPLAINTS_DUE_QUEUE, () => sendComplaintsDueDigest())
+  // The terms this instance starts with are recorded (server/app.ts) before this; each run claims
+  // its customers in terms_notices, so runs at once, here or on another instance, send each e-mail once.
+  await boss.schedule(TERMS_NOTICES_QUEUE, TERMS_NOTICES_SCHEDULE_CRON)
+  await boss.work(TERMS_NOTICES_QUEUE, () => sendTermsNotices().then(() => undefined))
+  await boss.send(TERMS_NOTICES_QUEUE, {})
   await boss.work<NoticeSms>(
     SEND_NOTICE_SMS_QUEUE,
     { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS },

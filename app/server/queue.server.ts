@@ -44,6 +44,9 @@ export const SEND_NOTICE_SMS_QUEUE = 'send-notice-sms'
 /** Daily at 09:00 India time: the compliance officer's e-mail of complaints overdue or due within 3 days. */
 export const COMPLAINTS_DUE_QUEUE = 'complaints-due'
 
+/** At each start and hourly: the e-mail announcing a new version of the terms, once per customer (terms-versions.server.ts). */
+export const TERMS_NOTICES_QUEUE = 'terms-notices'
+
 /** Hourly clean-up of rows that only mattered for a while: limit events, old codes, ended sessions. */
 export const PRUNE_QUEUE = 'prune-expired'
 
@@ -77,6 +80,7 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(REFUND_PAYMENT_QUEUE)
     await boss.createQueue(SEND_NOTICE_SMS_QUEUE)
     await boss.createQueue(COMPLAINTS_DUE_QUEUE)
+    await boss.createQueue(TERMS_NOTICES_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue

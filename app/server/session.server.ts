@@ -34,6 +34,8 @@ export type SessionUser = {
   agreementAcceptedAt: Date | null
   /** The KRA's last answer (app/server/kyc.server.ts); paying needs VALIDATED or REGISTERED. */
   kycStatus: KycStatus | null
+  /** The TERMS version last accepted (the cache of the latest TERMS acceptance). */
+  agreementVersion: string | null
 }
 
 const sessionUserSelect = {
@@ -47,6 +49,7 @@ const sessionUserSelect = {
   panCardKey: true,
   agreementAcceptedAt: true,
   kycStatus: true,
+  agreementVersion: true,
 } as const
 
 /** Starts a session for `userId`; returns the Set-Cookie header to send. */

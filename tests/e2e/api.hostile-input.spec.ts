@@ -1131,6 +1131,45 @@ const BATTERY: Record<string, HostileCase[]> = {
   'routes/terms-and-conditions.tsx': [
     { what: 'a write to a static page', method: 'POST', url: '/terms-and-conditions', form: { x: '1' }, status: 405 },
   ],
+  'routes/terms-and-conditions.changes.tsx': [
+    {
+      what: 'a write to a static page',
+      method: 'POST',
+      url: '/terms-and-conditions/changes',
+      form: { x: '1' },
+      status: 405,
+    },
+  ],
+  'routes/terms.accept.tsx': [
+    { what: 'a visitor is sent to sign in', url: '/terms/accept', status: 302, location: /^\/auth/ },
+    {
+      what: 'a version that is not the current one',
+      as: 'complete',
+      method: 'POST',
+      url: '/terms/accept',
+      form: { 'acknowledge-TERMS': 'agreement-000000000000' },
+      status: 409,
+      says: 'updated while you were reading them: Terms and Conditions',
+    },
+    {
+      what: 'no box ticked',
+      as: 'complete',
+      method: 'POST',
+      url: '/terms/accept?redirectTo=https://evil.example',
+      form: { redirectTo: 'https://evil.example' },
+      status: 400,
+      says: 'Tick each box to continue',
+    },
+    {
+      what: 'a NUL in the version is not the current one: nothing recorded',
+      as: 'complete',
+      method: 'POST',
+      url: '/terms/accept',
+      form: { 'acknowledge-TERMS': `agreement-${NUL}` },
+      status: 409,
+      says: 'updated while you were reading them',
+    },
+  ],
   'routes/disclaimer.tsx': [
     { what: 'a write to a static page', method: 'POST', url: '/disclaimer', form: { x: '1' }, status: 405 },
   ],

@@ -27,6 +27,11 @@ export type SignedInUserOptions = {
   completeProfile?: boolean
   /** Step one's details; `completeProfile` uses Asha Rao's (with a PAN of its own: one account per PAN) unless given. */
   details?: typeof ASHA_RAO
+  /**
+   * With `completeProfile`: the TERMS version this customer accepted last, when not the current one
+   * (a customer who accepted an earlier text, for the specs of a new version of the terms).
+   */
+  acceptedTermsVersion?: string
 }
 
 /**
@@ -37,6 +42,7 @@ export async function signedInUser({
   role = 'CUSTOMER',
   completeProfile = false,
   details = completeProfile ? { ...ASHA_RAO, pan: uniquePan() } : undefined,
+  acceptedTermsVersion,
 }: SignedInUserOptions = {}): Promise<SignedInUser> {
   const phone = `+91${uniqueMobile()}`
   const user = await prisma.user.create({ data: { phone, role }, select: { id: true, panCardKey: true } })
@@ -61,6 +67,15 @@ export async function signedInUser({
       PAGE_ACKNOWLEDGED_KINDS.map((kind) => documents[kind]),
       { ip: '127.0.0.1', userAgent: 'tests/support/sessions.ts', channel: 'PAGE' },
     )
+    // Recorded after, so the users columns (the latest TERMS acceptance) name this one.
+    if (acceptedTermsVersion) {
+      await agreementSigning().sign(
+        user.id,
+        [{ ...documents.TERMS, version: acceptedTermsVersion, textSha256: 'an-earlier-text' }],
+        { ip: '127.0.0.1', userAgent: 'tests/support/sessions.ts', channel: 'PAGE' },
+        new Date(Date.now() + 1),
+      )
+    }
   }
   return { userId: user.id, phone, cookie: (await createSession(user.id)).split(';')[0]! }
 }

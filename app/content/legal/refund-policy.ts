@@ -28,7 +28,7 @@ export function refundPolicy(details: BusinessDetails): LegalDocument {
               'We end your subscription early, for any reason, including a breach of our terms.',
               'We stop providing a research service you have paid for.',
               `SEBI suspends our registration for more than ${REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS} days or cancels it: you get the fee for the period from the date the suspension or cancellation takes effect to the end of your subscription.`,
-              'You do not accept a change to our terms and end your subscription before the change takes effect.',
+              "You do not accept a new version of our terms and end your subscription instead (the page that asks you to accept it links each subscription's end).",
               'An interruption stops us from delivering a research service for a substantial part of your subscription, and you choose a refund rather than an extension.',
               'You paid twice for the same thing, or were charged for a payment that failed: you get the whole extra amount back.',
             ],

@@ -222,7 +222,7 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
         heading: 'Modification of these Terms',
         blocks: [
           `We may change these Terms to reflect changes in the law, in SEBI's requirements or in our services. We will tell you about a change at least ${TERMS_CHANGE_NOTICE_DAYS} days before it takes effect, by e-mail and on the Platform, unless a law or SEBI requires it to take effect sooner. The terms SEBI prescribes (including the MITC) change only as SEBI changes them.`,
-          'If you do not accept a change, you can end your subscription before the change takes effect and receive a proportionate refund as set out in "Refund policy". Each version of these Terms has its own version identifier.',
+          'Each version of these Terms has its own version identifier. From the day a new version takes effect we ask you to accept it before your next payment; until you do, you cannot buy or renew a subscription. If you do not accept a change, you can instead end your subscriptions, before or after the change takes effect, and receive a proportionate refund as set out in "Refund policy".',
         ],
       },
       {
