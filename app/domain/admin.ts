@@ -2,21 +2,37 @@ import { z } from 'zod'
 import { FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from './fee-cap'
 import { plainText } from './plain-text'
 
-/** Gateway payment states the admin list filters by (manual ones have their own list). */
-export const GATEWAY_STATUSES = ['CREATED', 'PAID', 'FAILED', 'CANCELLED'] as const
-export type GatewayStatus = (typeof GATEWAY_STATUSES)[number]
+/** Every state of a payment, as the admin's payment list filters by it. */
+export const PAYMENT_STATUSES = [
+  'CREATED',
+  'PAID',
+  'FAILED',
+  'CANCELLED',
+  'PENDING_VERIFICATION',
+  'REJECTED',
+  'EXPIRED',
+] as const
+export const PAYMENT_METHODS = ['GATEWAY', 'MANUAL'] as const
+export const PAYMENT_METHOD_LABELS: Record<(typeof PAYMENT_METHODS)[number], string> = {
+  GATEWAY: 'Gateway',
+  MANUAL: 'Bank transfer',
+}
 
 export const REJECT_REASON_MAX_LENGTH = 500
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-22')
 
-/** /admin/payments?status=&from=&to= (dates are India calendar dates). Empty fields mean "any". */
-export const GatewayPaymentFilterSchema = z.object({
-  status: z.enum(GATEWAY_STATUSES).optional(),
+/** /admin/payments?method=&status=&from=&to= (dates are India calendar dates). Empty fields mean "any". */
+export const PaymentListFilterSchema = z.object({
+  method: z.enum(PAYMENT_METHODS).optional(),
+  status: z.enum(PAYMENT_STATUSES).optional(),
   from: isoDate.optional(),
   to: isoDate.optional(),
 })
-export type GatewayPaymentFilter = z.infer<typeof GatewayPaymentFilterSchema>
+export type PaymentListFilter = z.infer<typeof PaymentListFilterSchema>
+
+/** Rows on one page of an admin list (/admin/payments, /admin/customers, /admin/refunds, /admin/audit). */
+export const ADMIN_PAGE_SIZE = 50
 
 const paymentId = z.uuid({ error: 'Choose a payment' })
 
@@ -61,9 +77,12 @@ export const ExportRequestSchema = z
   .refine(({ from, to }) => from <= to, { path: ['to'], message: 'The end date must not be before the start date.' })
 export type ExportRequest = z.infer<typeof ExportRequestSchema>
 
-/** Customer search: enough results to pick the right person; a broader search asks for more letters. */
+/**
+ * Customer search: a page of results, more behind Next; at least 3 characters (a trigram: shorter
+ * parts of a name or e-mail cannot use the trigram index and would read every customer).
+ */
 export const CUSTOMER_SEARCH_LIMIT = 50
-export const CUSTOMER_SEARCH_MIN_LENGTH = 2
+export const CUSTOMER_SEARCH_MIN_LENGTH = 3
 
 export const GRANT_REASON_MAX_LENGTH = 500
 

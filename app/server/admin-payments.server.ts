@@ -1,11 +1,13 @@
-import type { GatewayPaymentFilter } from '~/domain/admin'
+import { ADMIN_PAGE_SIZE, type PAYMENT_STATUSES, type PaymentListFilter } from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
 import { indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { openManualClaimWhere } from '~/domain/payment-status'
 import { ADVANCE_LIMIT_DAYS, advanceExcess } from '~/domain/purchase-limits'
+import type { PageRequest } from '~/domain/keyset'
 import { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
+import { keysetSql, readKeysetPage } from './keyset.server'
 import { notifyPaymentRejected } from './notify.server'
 import { confirmManualPayment, rejectManualPayment } from './payments/manual-claims.server'
 import { PaymentError, PaymentStateError } from './payments/core.server'
@@ -45,37 +47,66 @@ export async function pendingManualPaymentsForReview(now: Date) {
   }))
 }
 
-/** India midnight at the start of a YYYY-MM-DD date. */
+type PaymentListRow = {
+  id: string
+  method: 'GATEWAY' | 'MANUAL'
+  status: (typeof PAYMENT_STATUSES)[number]
+  amountPaise: number
+  currency: string
+  cart: unknown
+  gatewayOrderId: string | null
+  gatewayPaymentId: string | null
+  failureReason: string | null
+  utr: string | null
+  createdAt: Date
+  paidAt: Date | null
+  userId: string
+  userName: string | null
+  userPhone: string
+  userEmail: string | null
+}
 
-/** Gateway payments, newest first, read-only, by status and India calendar dates (both ends included). */
-export async function gatewayPaymentsForAdmin(filter: GatewayPaymentFilter) {
-  const createdAt = {
-    ...(filter.from ? { gte: indiaMidnight(filter.from) } : {}),
-    ...(filter.to ? { lt: new Date(indiaMidnight(filter.to).getTime() + MS_PER_DAY) } : {}),
+/** The query of one page of paymentsForAdmin (exported for the EXPLAIN test). */
+export function paymentListSql(filter: PaymentListFilter, page: PageRequest, take: number): Prisma.Sql {
+  const conditions = [
+    filter.method ? Prisma.sql`p.method = ${filter.method}::"PaymentMethod"` : null,
+    filter.status ? Prisma.sql`p.status = ${filter.status}::"PaymentStatus"` : null,
+    filter.from ? Prisma.sql`p.created_at >= ${indiaMidnight(filter.from)}` : null,
+    filter.to ? Prisma.sql`p.created_at < ${new Date(indiaMidnight(filter.to).getTime() + MS_PER_DAY)}` : null,
+  ].filter((condition) => condition !== null)
+  const keyset = keysetSql(page, 'p.created_at', 'p.id', 'uuid')
+  return Prisma.sql`
+    SELECT p.id::text, p.method::text, p.status::text, p.amount_paise AS "amountPaise", p.currency, p.cart,
+           p.gateway_order_id AS "gatewayOrderId", p.gateway_payment_id AS "gatewayPaymentId",
+           p.failure_reason AS "failureReason", p.utr, p.created_at AS "createdAt", p.paid_at AS "paidAt",
+           u.id::text AS "userId", u.name AS "userName", u.phone AS "userPhone", u.email AS "userEmail"
+    FROM payments p JOIN users u ON u.id = p.user_id
+    WHERE ${Prisma.join([...conditions, keyset.where], ' AND ')}
+    ${keyset.orderBy}
+    LIMIT ${take}`
+}
+
+/**
+ * Every payment, newest first in (created_at, id) order, one keyset page at a time, by method,
+ * status and India calendar dates (both ends included). Each filter combination reads an index of
+ * the migration 20261127600000_scale_indexes from the page's key on: the cost of a page does not
+ * grow with the table.
+ */
+export async function paymentsForAdmin(filter: PaymentListFilter, page: PageRequest = null, size = ADMIN_PAGE_SIZE) {
+  const result = await readKeysetPage(
+    page,
+    size,
+    (at, take) => prisma.$queryRaw<PaymentListRow[]>(paymentListSql(filter, at, take)),
+    (row) => ({ at: row.createdAt, id: row.id }),
+  )
+  return {
+    ...result,
+    rows: result.rows.map(({ cart, userId, userName, userPhone, userEmail, ...row }) => ({
+      ...row,
+      cart: readCartSnapshot(cart),
+      user: { id: userId, name: userName, phone: userPhone, email: userEmail },
+    })),
   }
-  const rows = await prisma.payment.findMany({
-    where: {
-      method: 'GATEWAY',
-      ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.from || filter.to ? { createdAt } : {}),
-    },
-    orderBy: { createdAt: 'desc' },
-    take: ADMIN_LIST_LIMIT,
-    select: {
-      id: true,
-      status: true,
-      amountPaise: true,
-      currency: true,
-      cart: true,
-      gatewayOrderId: true,
-      gatewayPaymentId: true,
-      failureReason: true,
-      createdAt: true,
-      paidAt: true,
-      user: { select: customerSelect },
-    },
-  })
-  return rows.map(({ cart, ...row }) => ({ ...row, cart: readCartSnapshot(cart) }))
 }
 
 export type ReviewOutcome = { ok: true; message: string } | { ok: false; status: 404 | 409; message: string }

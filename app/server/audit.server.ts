@@ -1,5 +1,8 @@
 import type { Prisma } from '~/generated/prisma/client'
+import { ADMIN_PAGE_SIZE } from '~/domain/admin'
+import type { PageRequest } from '~/domain/keyset'
 import { prisma } from './db.server'
+import { readKeysetPage } from './keyset.server'
 
 /** What the admin console records for every action it takes (append-only: see the migration's trigger). */
 export type AuditEntry = {
@@ -26,15 +29,29 @@ export async function recordAudit(tx: Prisma.TransactionClient, entry: AuditEntr
   })
 }
 
-/** The newest entries first, with the actor's phone and name, for the admin console's audit page. */
-export async function recentAuditEntries(limit = 100) {
-  const entries = await prisma.auditLog.findMany({ orderBy: { id: 'desc' }, take: limit })
+/**
+ * The newest entries first, one keyset page at a time in id order (the primary key), with the
+ * actor's phone and name, for the admin console's audit page.
+ */
+export async function auditEntriesPage(page: PageRequest = null, size = ADMIN_PAGE_SIZE) {
+  const found = await readKeysetPage(
+    page,
+    size,
+    (at, take) =>
+      prisma.auditLog.findMany({
+        where: at ? { id: at.direction === 'after' ? { lt: BigInt(at.key.id) } : { gt: BigInt(at.key.id) } } : {},
+        orderBy: { id: at?.direction === 'before' ? 'asc' : 'desc' },
+        take,
+      }),
+    (entry) => ({ id: String(entry.id) }),
+  )
+  const entries = found.rows
   const actors = await prisma.user.findMany({
     where: { id: { in: [...new Set(entries.map((entry) => entry.actorId))] } },
     select: { id: true, phone: true, name: true },
   })
   const actorById = new Map(actors.map((actor) => [actor.id, actor]))
-  return entries.map((entry) => ({
+  const rows = entries.map((entry) => ({
     id: Number(entry.id),
     action: entry.action,
     subjectType: entry.subjectType,
@@ -44,4 +61,5 @@ export async function recentAuditEntries(limit = 100) {
     createdAt: entry.createdAt,
     actor: actorById.get(entry.actorId) ?? { id: entry.actorId, phone: null, name: null },
   }))
+  return { ...found, rows }
 }

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
 import {
   confirmPaymentAsAdmin,
-  gatewayPaymentsForAdmin,
+  paymentsForAdmin,
   pendingManualPaymentsForReview,
   rejectPaymentAsAdmin,
 } from '~/server/admin-payments.server'
@@ -234,6 +234,8 @@ describe('gateway payments for the admin', () => {
       status: 'FAILED',
       createdAt: new Date('2026-11-21T05:00:00Z'),
     })
+    const gatewayPaymentsForAdmin = async (filter: Parameters<typeof paymentsForAdmin>[0]) =>
+      (await paymentsForAdmin({ method: 'GATEWAY', ...filter })).rows
     const ids = (rows: { id: string }[]) =>
       rows.map((row) => row.id).filter((id) => [lateOn20th.id, on21st.id].includes(id))
 

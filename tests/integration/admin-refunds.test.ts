@@ -42,7 +42,8 @@ describe('the admin ends a customer subscription, then pays the refund', () => {
     expect(refund).toMatchObject({ status: 'DUE', reason: 'ADMIN_ENDED', amountPaise: 200_000, actorId: admin.userId })
     expect(await prisma.auditLog.count({ where: { actorId: admin.userId, action: 'subscription.ended' } })).toBe(1)
 
-    const { refunds } = await refundsRoute.loader(routeArgs(getRequest('/admin/refunds', admin.cookie)))
+    const { sections } = await refundsRoute.loader(routeArgs(getRequest('/admin/refunds', admin.cookie)))
+    const refunds = sections.flatMap((section) => section.rows)
     expect(refunds.find((row) => row.id === refund.id)).toMatchObject({ status: 'DUE', payee: null })
 
     const bad = (await refundsRoute.action(

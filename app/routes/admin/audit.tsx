@@ -1,15 +1,22 @@
+import { InvalidCursorNotice, Pager } from '~/components/pager'
+import { ADMIN_PAGE_SIZE } from '~/domain/admin'
 import { formatIndiaDateTime } from '~/domain/dates'
+import { readPageRequest } from '~/domain/keyset'
 import { requireAdmin } from '~/server/admin.server'
-import { recentAuditEntries } from '~/server/audit.server'
+import { auditEntriesPage } from '~/server/audit.server'
 import type { Route } from './+types/audit'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Audit log | Admin | Research Store' }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const entries = await recentAuditEntries()
+  const { page, invalid } = readPageRequest(new URL(request.url).searchParams, 'serial', false)
+  const found = await auditEntriesPage(page)
   return {
-    entries: entries.map((entry) => ({
+    invalidCursor: invalid,
+    next: found.next,
+    previous: found.previous,
+    entries: found.rows.map((entry) => ({
       ...entry,
       at: formatIndiaDateTime(entry.createdAt),
       actor: entry.actor.phone ? `${entry.actor.name ?? 'Admin'} (${entry.actor.phone})` : entry.actor.id,
@@ -20,13 +27,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const { entries } = loaderData
+  const { entries, next, previous, invalidCursor } = loaderData
   return (
     <section aria-labelledby="audit-heading">
       <h1 id="audit-heading" className="text-2xl font-semibold">
         Audit log
       </h1>
-      <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">The latest 100 admin actions, newest first.</p>
+      <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+        Admin actions, newest first, {ADMIN_PAGE_SIZE} to a page.
+      </p>
+      <InvalidCursorNotice invalid={invalidCursor} />
       {entries.length === 0 ? (
         <p className="mt-4">No admin actions yet.</p>
       ) : (
@@ -53,6 +63,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           ))}
         </ol>
       )}
+      <Pager label="Pages of the audit log" next={next} previous={previous} />
     </section>
   )
 }

@@ -1,7 +1,9 @@
 import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
-import { CUSTOMER_SEARCH_LIMIT, CUSTOMER_SEARCH_MIN_LENGTH } from '~/domain/admin'
+import { InvalidCursorNotice, Pager } from '~/components/pager'
+import { CUSTOMER_SEARCH_MIN_LENGTH } from '~/domain/admin'
+import { readPageRequest } from '~/domain/keyset'
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
 import { requireAdmin } from '~/server/admin.server'
 import { searchCustomers } from '~/server/admin-customers.server'
@@ -11,13 +13,24 @@ export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin | Res
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const query = new URL(request.url).searchParams.get('q')?.trim() ?? ''
-  if (hasControlCharacter(query)) return data({ query: '', customers: [], message: CONTROL_CHARACTER_MESSAGE }, 400)
-  return { query, customers: await searchCustomers(query), message: null }
+  const searchParams = new URL(request.url).searchParams
+  const query = searchParams.get('q')?.trim() ?? ''
+  const empty = { customers: [], next: null, previous: null, invalidCursor: false }
+  if (hasControlCharacter(query)) return data({ query: '', ...empty, message: CONTROL_CHARACTER_MESSAGE }, 400)
+  const { page, invalid } = readPageRequest(searchParams, 'uuid')
+  const found = await searchCustomers(query, page)
+  return {
+    query,
+    customers: found.rows,
+    next: found.next,
+    previous: found.previous,
+    invalidCursor: invalid,
+    message: null,
+  }
 }
 
 export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
-  const { query, customers, message } = loaderData
+  const { query, customers, message, next, previous, invalidCursor } = loaderData
   const searching = useIsPending({ formMethod: 'GET' })
   return (
     <>
@@ -41,12 +54,15 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
           <FormMessage tone="error">{message}</FormMessage>
         </div>
       ) : null}
+      <InvalidCursorNotice invalid={invalidCursor} />
       {query.length >= CUSTOMER_SEARCH_MIN_LENGTH ? (
         <section aria-labelledby="results-heading" className="mt-6">
           <h2 id="results-heading" className="text-lg font-semibold">
             {customers.length === 0
               ? `No customer matches “${query}”`
-              : `${customers.length}${customers.length === CUSTOMER_SEARCH_LIMIT ? '+' : ''} found for “${query}”`}
+              : next || previous
+                ? `Customers matching “${query}”, newest first`
+                : `${customers.length} found for “${query}”`}
           </h2>
           <ul className="mt-3 divide-y divide-gray-200 dark:divide-gray-700">
             {customers.map((customer) => (
@@ -66,6 +82,7 @@ export default function AdminCustomers({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
+          <Pager label="Pages of customers" next={next} previous={previous} />
         </section>
       ) : query ? (
         <p className="mt-4">Type at least {CUSTOMER_SEARCH_MIN_LENGTH} characters.</p>

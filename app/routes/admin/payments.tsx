@@ -4,18 +4,23 @@ import { useState } from 'react'
 import { data, Form, Link, useLocation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { Field, FormMessage, SelectField, secondaryButtonClass, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
+import { InvalidCursorNotice, Pager } from '~/components/pager'
 import {
-  GATEWAY_STATUSES,
-  GatewayPaymentFilterSchema,
+  ADMIN_PAGE_SIZE,
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  PaymentListFilterSchema,
   REJECT_REASON_MAX_LENGTH,
   ReviewPaymentSchema,
 } from '~/domain/admin'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
 import { formatDuration } from '~/domain/durations'
+import { readPageRequest } from '~/domain/keyset'
 import { formatRupees } from '~/domain/money'
 import {
   confirmPaymentAsAdmin,
-  gatewayPaymentsForAdmin,
+  paymentsForAdmin,
   overLimitPeriods,
   pendingManualPaymentsForReview,
   rejectPaymentAsAdmin,
@@ -29,13 +34,15 @@ export const meta: Route.MetaFunction = () => [{ title: 'Payments | Admin | Rese
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ''))
-  const parsedFilter = GatewayPaymentFilterSchema.safeParse(params)
+  const searchParams = new URL(request.url).searchParams
+  const params = Object.fromEntries([...searchParams].filter(([, value]) => value !== ''))
+  const parsedFilter = PaymentListFilterSchema.safeParse(params)
   const filter = parsedFilter.success ? parsedFilter.data : {}
+  const { page, invalid } = readPageRequest(searchParams, 'uuid')
   const now = new Date()
-  const [pending, gateway, overLimit] = await Promise.all([
+  const [pending, payments, overLimit] = await Promise.all([
     pendingManualPaymentsForReview(now),
-    gatewayPaymentsForAdmin(filter),
+    paymentsForAdmin(filter, page),
     overLimitPeriods(now),
   ])
   // Times are formatted here, on the server, so the page reads the same with and without JavaScript.
@@ -67,9 +74,14 @@ export async function loader({ request }: Route.LoaderArgs) {
       excessDays: period.excessDays,
       refund: formatRupees(period.excessPaise),
     })),
-    gateway: gateway.map((payment) => ({
+    invalidCursor: invalid,
+    next: payments.next,
+    previous: payments.previous,
+    payments: payments.rows.map((payment) => ({
       id: payment.id,
+      method: payment.method,
       status: payment.status,
+      utr: payment.utr,
       customer: payment.user,
       services: payment.cart.map((item) => item.name).join(', '),
       total: formatRupees(payment.amountPaise),
@@ -119,10 +131,10 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 }
 
 type PendingPayment = Route.ComponentProps['loaderData']['pending'][number]
-type GatewayPayment = Route.ComponentProps['loaderData']['gateway'][number]
+type ListedPayment = Route.ComponentProps['loaderData']['payments'][number]
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
-  const { pending, gateway, filter, overLimit } = loaderData
+  const { pending, payments, filter, overLimit, next, previous, invalidCursor } = loaderData
   return (
     <>
       <h1 className="text-2xl font-semibold">Payments</h1>
@@ -157,22 +169,27 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
 
       <OverLimitPeriods periods={overLimit} />
 
-      <section aria-labelledby="gateway-heading" className="mt-10">
-        <h2 id="gateway-heading" className="text-xl font-semibold">
-          Gateway payments
+      <section aria-labelledby="payments-heading" className="mt-10">
+        <h2 id="payments-heading" className="text-xl font-semibold">
+          All payments
         </h2>
-        <GatewayFilter filter={filter} />
-        {gateway.length === 0 ? (
-          <p className="mt-4">No gateway payments match.</p>
+        <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+          Newest first, read-only, {ADMIN_PAGE_SIZE} to a page.
+        </p>
+        <PaymentFilter filter={filter} />
+        <InvalidCursorNotice invalid={invalidCursor} />
+        {payments.length === 0 ? (
+          <p className="mt-4">No payments match.</p>
         ) : (
           <ul className="mt-4 space-y-3">
-            {gateway.map((payment) => (
+            {payments.map((payment) => (
               <li key={payment.id}>
-                <GatewayPaymentCard payment={payment} />
+                <PaymentCard payment={payment} />
               </li>
             ))}
           </ul>
         )}
+        <Pager label="Pages of payments" next={next} previous={previous} />
       </section>
     </>
   )
@@ -330,15 +347,15 @@ function RejectForm({
   )
 }
 
-function GatewayFilter({ filter }: { filter: { status?: string; from?: string; to?: string } }) {
+function PaymentFilter({ filter }: { filter: { method?: string; status?: string; from?: string; to?: string } }) {
   const filtering = useIsPending({ formMethod: 'GET' })
   return (
-    <Form method="get" className="mt-3 flex flex-wrap items-end gap-3" aria-label="Filter gateway payments">
+    <Form method="get" className="mt-3 flex flex-wrap items-end gap-3" aria-label="Filter payments">
       <SelectField
         label="Status"
         selectProps={{ id: 'gateway-status', name: 'status', defaultValue: filter.status ?? '' }}
         placeholder="Any"
-        options={GATEWAY_STATUSES.map((status) => ({ value: status, label: status }))}
+        options={PAYMENT_STATUSES.map((status) => ({ value: status, label: status }))}
       />
       <Field
         label="From (India date)"
@@ -347,6 +364,12 @@ function GatewayFilter({ filter }: { filter: { status?: string; from?: string; t
       <Field
         label="To (India date)"
         inputProps={{ id: 'gateway-to', type: 'date', name: 'to', defaultValue: filter.to ?? '' }}
+      />
+      <SelectField
+        label="Method"
+        selectProps={{ id: 'payment-method', name: 'method', defaultValue: filter.method ?? '' }}
+        placeholder="Any"
+        options={PAYMENT_METHODS.map((method) => ({ value: method, label: PAYMENT_METHOD_LABELS[method] }))}
       />
       <StatusButton variant="secondary" status={filtering ? 'pending' : 'idle'}>
         Filter
@@ -420,9 +443,13 @@ function OverLimitPeriods({ periods }: { periods: Route.ComponentProps['loaderDa
   )
 }
 
-function GatewayPaymentCard({ payment }: { payment: GatewayPayment }) {
+function PaymentCard({ payment }: { payment: ListedPayment }) {
+  const label =
+    payment.method === 'GATEWAY'
+      ? `Gateway payment ${payment.gatewayOrderId ?? payment.id}`
+      : `Bank transfer ${payment.utr ?? payment.id}`
   return (
-    <article aria-label={`Gateway payment ${payment.gatewayOrderId ?? payment.id}`} className={cardClass}>
+    <article aria-label={label} className={cardClass}>
       <p className="font-semibold">
         Rs. {payment.total}, {payment.status},{' '}
         <span className="capitalize">{payment.customer.name ?? 'No name yet'}</span> ({payment.customer.phone})
@@ -436,14 +463,23 @@ function GatewayPaymentCard({ payment }: { payment: GatewayPayment }) {
           <dt className="inline text-gray-700 dark:text-gray-300">Created: </dt>
           <dd className="inline">{payment.createdAt}</dd>
         </div>
-        <div>
-          <dt className="inline text-gray-700 dark:text-gray-300">Order id: </dt>
-          <dd className="inline break-all">{payment.gatewayOrderId ?? '-'}</dd>
-        </div>
-        <div>
-          <dt className="inline text-gray-700 dark:text-gray-300">Gateway payment id: </dt>
-          <dd className="inline break-all">{payment.gatewayPaymentId ?? '-'}</dd>
-        </div>
+        {payment.method === 'GATEWAY' ? (
+          <>
+            <div>
+              <dt className="inline text-gray-700 dark:text-gray-300">Order id: </dt>
+              <dd className="inline break-all">{payment.gatewayOrderId ?? '-'}</dd>
+            </div>
+            <div>
+              <dt className="inline text-gray-700 dark:text-gray-300">Gateway payment id: </dt>
+              <dd className="inline break-all">{payment.gatewayPaymentId ?? '-'}</dd>
+            </div>
+          </>
+        ) : (
+          <div>
+            <dt className="inline text-gray-700 dark:text-gray-300">Bank transfer UTR: </dt>
+            <dd className="inline break-all">{payment.utr ?? '-'}</dd>
+          </div>
+        )}
         {payment.paidAt ? (
           <div>
             <dt className="inline text-gray-700 dark:text-gray-300">Paid: </dt>

@@ -2,6 +2,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
+import { InvalidCursorNotice, Pager } from '~/components/pager'
+import { readPageRequest } from '~/domain/keyset'
 import { formatRupees } from '~/domain/money'
 import { MarkRefundPaidFormSchema } from '~/domain/refunds'
 import { isUuid } from '~/domain/uuid'
@@ -14,7 +16,17 @@ export const meta: Route.MetaFunction = () => [{ title: 'Refunds | Admin | Resea
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  return { refunds: await refundQueue() }
+  const searchParams = new URL(request.url).searchParams
+  // The cursor belongs to one section (?status=); the other sections show their first page.
+  const paged = SECTIONS.find((section) => section.status === searchParams.get('status'))?.status
+  const { page, invalid } = paged ? readPageRequest(searchParams, 'uuid') : { page: null, invalid: false }
+  const sections = await Promise.all(
+    SECTIONS.map(async (section) => ({
+      ...section,
+      ...(await refundQueue(section.status, section.status === paged ? page : null)),
+    })),
+  )
+  return { sections, invalidCursor: invalid }
 }
 
 /** Mark a bank-transfer refund paid (with its bank reference), or retry a failed gateway refund; both audited. */
@@ -47,7 +59,7 @@ const REASONS: Record<RefundQueueRow['reason'], string> = {
 }
 
 export default function AdminRefunds({ loaderData, actionData }: Route.ComponentProps) {
-  const { refunds } = loaderData
+  const { sections, invalidCursor } = loaderData
   return (
     <>
       <h1 className="text-2xl font-semibold">Refunds</h1>
@@ -56,13 +68,13 @@ export default function AdminRefunds({ loaderData, actionData }: Route.Component
           Stop all services
         </Link>
       </p>
-      {SECTIONS.map(({ status, title }) => {
-        const rows = refunds.filter((refund) => refund.status === status)
+      <InvalidCursorNotice invalid={invalidCursor} />
+      {sections.map(({ status, title, rows, next, previous }) => {
         const headingId = `refunds-${status.toLowerCase()}`
         return (
           <section key={status} aria-labelledby={headingId} className="mt-6">
             <h2 id={headingId} className="text-xl font-semibold">
-              {title} ({rows.length})
+              {title} ({next || previous ? `${rows.length} on this page` : rows.length})
             </h2>
             {rows.length === 0 ? (
               <p className="mt-2">None.</p>
@@ -85,6 +97,7 @@ export default function AdminRefunds({ loaderData, actionData }: Route.Component
                 ))}
               </ul>
             )}
+            <Pager label={`Pages of ${title}`} next={next} previous={previous} params={{ status }} />
           </section>
         )
       })}

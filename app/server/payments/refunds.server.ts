@@ -9,12 +9,15 @@ import {
   type RefundReason,
   type RefundRoute,
 } from '~/domain/refunds'
+import { ADMIN_PAGE_SIZE } from '~/domain/admin'
+import type { Page, PageRequest } from '~/domain/keyset'
 import type { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from '../audit.server'
 import { invalidate } from '../cache.server'
 import { paymentGateway } from '../payment-gateway.server'
 import { GatewayError, type PaymentGateway } from '../razorpay.server'
 import { prisma } from '../db.server'
+import { readKeysetPage } from '../keyset.server'
 import { notifyRefund } from '../notify.server'
 import { enqueueGatewayRefund } from '../queue.server'
 import { subscriptionsCacheKey } from '../subscriptions.server'
@@ -436,34 +439,66 @@ export type RefundQueueRow = {
   lastError: string | null
 }
 
-/** Every refund, newest first, grouped by the page: due, in progress, failed, done. */
-export async function refundQueue(limit = 200): Promise<RefundQueueRow[]> {
-  const rows = await prisma.refund.findMany({
-    orderBy: { createdAt: 'desc' },
-    take: limit,
-    include: {
-      user: { select: { id: true, name: true, phone: true } },
-      subscription: { select: { service: { select: { name: true } } } },
+/**
+ * The refunds in one state, newest first, one keyset page at a time in (created_at, id) order
+ * (the index refunds_status_created_at_id_idx): the page shows one section per state.
+ */
+export async function refundQueue(
+  status: RefundQueueRow['status'],
+  page: PageRequest = null,
+  size = ADMIN_PAGE_SIZE,
+): Promise<Page<RefundQueueRow>> {
+  const found = await readKeysetPage(
+    page,
+    size,
+    (at, take) => {
+      const order = at?.direction === 'before' ? 'asc' : 'desc'
+      const key = at ? { createdAt: at.key.at!, id: at.key.id } : null
+      const beyond = at?.direction === 'before' ? 'gt' : 'lt'
+      const reaching = at?.direction === 'before' ? 'gte' : 'lte'
+      return prisma.refund.findMany({
+        where: {
+          status,
+          ...(key
+            ? {
+                // The first condition bounds the index range; the OR drops the key row and its ties.
+                createdAt: { [reaching]: key.createdAt },
+                OR: [{ createdAt: { [beyond]: key.createdAt } }, { id: { [beyond]: key.id } }],
+              }
+            : {}),
+        },
+        orderBy: [{ createdAt: order }, { id: order }],
+        take,
+        include: {
+          user: { select: { id: true, name: true, phone: true } },
+          subscription: { select: { service: { select: { name: true } } } },
+        },
+      })
     },
-  })
-  return rows.map((row) => ({
-    id: row.id,
-    customer: row.user,
-    serviceName: row.subscription.service.name,
-    amountPaise: row.amountPaise,
-    reason: row.reason,
-    status: row.status,
-    createdOn: formatIndiaDate(row.createdAt),
-    processedOn: row.processedAt ? formatIndiaDate(row.processedAt) : null,
-    payee:
-      row.payeeAccountName && row.payeeAccountNumber && row.payeeIfsc
-        ? { accountName: row.payeeAccountName, accountNumber: row.payeeAccountNumber, ifsc: row.payeeIfsc }
-        : null,
-    gatewayRefundId: row.gatewayRefundId,
-    bankReference: row.bankReference,
-    attempts: row.attempts,
-    lastError: row.lastError,
-  }))
+    (row) => ({ at: row.createdAt, id: row.id }),
+  )
+  const rows = found.rows
+  return {
+    ...found,
+    rows: rows.map((row) => ({
+      id: row.id,
+      customer: row.user,
+      serviceName: row.subscription.service.name,
+      amountPaise: row.amountPaise,
+      reason: row.reason,
+      status: row.status,
+      createdOn: formatIndiaDate(row.createdAt),
+      processedOn: row.processedAt ? formatIndiaDate(row.processedAt) : null,
+      payee:
+        row.payeeAccountName && row.payeeAccountNumber && row.payeeIfsc
+          ? { accountName: row.payeeAccountName, accountNumber: row.payeeAccountNumber, ifsc: row.payeeIfsc }
+          : null,
+      gatewayRefundId: row.gatewayRefundId,
+      bankReference: row.bankReference,
+      attempts: row.attempts,
+      lastError: row.lastError,
+    })),
+  }
 }
 
 /** A bank-transfer refund the admin paid: DUE -> PROCESSED with the transfer's reference, audited. False when it was not due. */
