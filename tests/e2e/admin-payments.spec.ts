@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { formatIndiaDate, subscriptionEndsAt } from '../../app/domain/dates'
 import { DEMO_SERVICES } from '../../prisma/seed'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
@@ -6,7 +6,7 @@ import { expectNoSeriousA11yViolations } from './axe'
 import { withE2eDatabase } from './database'
 import { ASHA_RAO, uniqueMobile, uniquePan } from '../support/sample-customer'
 import { expect, signInContext, test } from './fixtures'
-import { useOwnClientAddress } from './sign-in-helpers'
+import { emailsTo, useOwnClientAddress } from './sign-in-helpers'
 
 const CLAIMED_SERVICE = DEMO_SERVICES[0]
 
@@ -40,22 +40,6 @@ async function claimManualPayment(page: Page, utr: string) {
 /** The customer's cards under "My Subscription(s)" on /subscriptions. */
 const subscriptionCard = (page: Page, serviceName: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name: serviceName, exact: true }) })
-
-/** The e-mails the dev outbox delivered to `email`, waiting for the send-email job. */
-async function emailsTo(request: APIRequestContext, email: string) {
-  let messages: { subject: string; body: string }[] = []
-  await expect
-    .poll(
-      async () => {
-        const response = await request.get(`/dev/outbox.json?to=${encodeURIComponent(email)}`)
-        messages = ((await response.json()) as { messages: typeof messages }).messages
-        return messages.length
-      },
-      { timeout: 15_000, message: `an e-mail to ${email} in the dev outbox` },
-    )
-    .toBeGreaterThan(0)
-  return messages
-}
 
 function pendingCard(page: Page, phone: string) {
   return page.getByRole('article', { name: new RegExp(phone.replace('+', '\\+')) })

@@ -1,10 +1,11 @@
-import { expect, test, type APIRequestContext } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { test as withPeople } from './fixtures'
 import { expectNoSeriousA11yViolations } from './axe'
 import {
   ACKNOWLEDGEMENT_LABELS,
   completeDetailsStep,
   completePanCardStep,
+  emailsTo,
   signIn,
   tickAcknowledgements,
   useOwnClientAddress,
@@ -14,22 +15,6 @@ import {
 // at the agreement step (each its own record), and the e-mailed copy of all of them.
 test.describe.configure({ timeout: 120_000 })
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
-
-/** The e-mails the dev outbox delivered to `email`, waiting for the send-email job. */
-async function emailsTo(request: APIRequestContext, email: string) {
-  let messages: { subject: string; body: string }[] = []
-  await expect
-    .poll(
-      async () => {
-        const response = await request.get(`/dev/outbox.json?to=${encodeURIComponent(email)}`)
-        messages = ((await response.json()) as { messages: typeof messages }).messages
-        return messages.length
-      },
-      { timeout: 15_000, message: `an e-mail to ${email} in the dev outbox` },
-    )
-    .toBeGreaterThan(0)
-  return messages
-}
 
 test('/auth tells what the number is for, with the privacy policy, before the code is sent', async ({ page }) => {
   await page.goto('/auth')

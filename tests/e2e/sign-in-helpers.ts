@@ -30,6 +30,22 @@ export async function latestCode(request: APIRequestContext, phone: string, notB
   return code
 }
 
+/** The e-mails the dev outbox delivered to `email`, waiting for the send-email job. */
+export async function emailsTo(request: APIRequestContext, email: string) {
+  let messages: { subject: string; body: string }[] = []
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/dev/outbox.json?to=${encodeURIComponent(email)}`)
+        messages = ((await response.json()) as { messages: typeof messages }).messages
+        return messages.length
+      },
+      { timeout: 15_000, message: `an e-mail to ${email} in the dev outbox` },
+    )
+    .toBeGreaterThan(0)
+  return messages
+}
+
 /** Signs in through /auth as a person would; returns the E.164 number used. */
 export async function signIn(page: Page, request: APIRequestContext, mobile = uniqueMobile()): Promise<string> {
   const phone = `+91${mobile}`
