@@ -5,7 +5,7 @@
 // a later one, or the timeout, force-quits.
 
 import type { Server } from 'node:http'
-import { getErrorMessage } from '../app/domain/error-message'
+import { getErrorMessage, isDatabaseShuttingDown } from '../app/domain/error-message'
 
 const REPEAT_WINDOW_MS = 1_000
 export const SHUTDOWN_GRACE_MS = 10_000
@@ -47,7 +47,7 @@ export type ShutdownSteps = {
 
 /**
  * Runs `close` once on SIGINT/SIGTERM (exit 0 after it finishes) or after an uncaught error
- * (exit 1). A second Ctrl-C pressed later than REPEAT_WINDOW_MS, or a close taking longer than
+ * (exit 1); a promise rejected only because the database ended its connection is logged instead. A second Ctrl-C pressed later than REPEAT_WINDOW_MS, or a close taking longer than
  * the grace period, runs `forceClose` and exits with 1.
  */
 export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: ShutdownSteps): void {
@@ -104,5 +104,11 @@ export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: S
     void shutDown('Uncaught error', 1)
   }
   process.on('uncaughtException', onCrash)
-  process.on('unhandledRejection', onCrash)
+  process.on('unhandledRejection', (reason: unknown) => {
+    // pg-boss 10 does not await marking a finished job complete; when PostgreSQL restarts at that
+    // moment the rejection lands here. The job runs again after it expires; the store goes on.
+    if (isDatabaseShuttingDown(reason))
+      return void console.warn(`A query was cut off when the database ended its connection: ${getErrorMessage(reason)}`)
+    onCrash(reason)
+  })
 }

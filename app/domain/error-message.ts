@@ -16,3 +16,11 @@ export function getErrorMessage(error: unknown): string {
     return String(error)
   }
 }
+
+/**
+ * PostgreSQL's "terminating connection due to administrator command" (57P01): the database is
+ * stopping, or someone ended the connection. The pools open a new connection for the next query.
+ */
+export function isDatabaseShuttingDown(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '57P01'
+}

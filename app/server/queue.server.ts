@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss'
+import { isDatabaseShuttingDown } from '~/domain/error-message'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import type { Email } from './mail.server'
@@ -153,10 +154,6 @@ export async function forgetLeftoverSmsJobs(): Promise<number> {
  * database (it shares the terminal) while the store shuts down, and the error object would print
  * the whole connection.
  */
-function isDatabaseShuttingDown(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '57P01'
-}
-
 export async function stopJobs(): Promise<void> {
   const pending = globalForJobs.jobQueue
   delete globalForJobs.jobQueue
