@@ -7,6 +7,7 @@ import { PAISE_PER_RUPEE } from '~/domain/money'
 import { DOCUMENT_TITLES, seriesOf } from '~/domain/tax-documents'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
+import { afterKey, type BatchKey, batchesInKeyOrder } from './keyset.server'
 
 export type CsvExport = { filename: string; body: ReadableStream<Uint8Array> }
 
@@ -65,32 +66,14 @@ function csvStream(header: readonly string[], batches: AsyncGenerator<CsvCell[][
 
 type Range = { gte: Date; lt: Date }
 
-/** Where the last batch ended: rows sort by their time, then id (times can be equal). */
-type Keyset<Id> = { at: Date; id: Id }
-
 /** The rows after `key` in (time, id) order, a batch at a time, each batch as cells. */
-async function* keysetBatches<Row, Id>(
-  read: (after: Keyset<Id> | null, take: number) => Promise<Row[]>,
-  keyOf: (row: Row) => Keyset<Id>,
+async function* cellBatches<Row, Id>(
+  read: (after: BatchKey<Id> | null, take: number) => Promise<Row[]>,
+  keyOf: (row: Row) => BatchKey<Id>,
   cells: (row: Row) => CsvCell[],
   batchRows: number,
 ): AsyncGenerator<CsvCell[][]> {
-  let key: Keyset<Id> | null = null
-  for (;;) {
-    const rows = await read(key, batchRows)
-    if (rows.length) yield rows.map(cells)
-    if (rows.length < batchRows) return
-    key = keyOf(rows.at(-1)!)
-  }
-}
-
-/** Prisma's filter for "after `key`" on a (time, id) ordering; PostgreSQL serves it from the (time, id) index. */
-function after<Field extends string, Id>(field: Field, key: Keyset<Id> | null) {
-  if (!key) return {}
-  // A computed key widens to a string index; the cast only names the field it is.
-  return { OR: [{ [field]: { gt: key.at } }, { [field]: key.at, id: { gt: key.id } }] } as {
-    OR: (Record<Field, { gt: Date }> | (Record<Field, Date> & { id: { gt: Id } }))[]
-  }
+  for await (const rows of batchesInKeyOrder(read, keyOf, batchRows)) yield rows.map(cells)
 }
 
 type Table = { header: string[]; batches: (range: Range, batchRows: number) => AsyncGenerator<CsvCell[][]> }
@@ -120,10 +103,10 @@ const paymentsTable: Table = {
     'Refunded (Rs.)',
   ],
   batches: (createdAt, batchRows) =>
-    keysetBatches(
+    cellBatches(
       (key, take) =>
         prisma.payment.findMany({
-          where: { createdAt, ...after('createdAt', key) },
+          where: { createdAt, ...afterKey('createdAt', key) },
           orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
           take,
           select: {
@@ -200,10 +183,10 @@ const ledgerTable: Table = {
     'Refund id',
   ],
   batches: (occurredAt, batchRows) =>
-    keysetBatches(
+    cellBatches(
       (key, take) =>
         prisma.ledgerEntry.findMany({
-          where: { occurredAt, ...after('occurredAt', key) },
+          where: { occurredAt, ...afterKey('occurredAt', key) },
           orderBy: [{ occurredAt: 'asc' }, { id: 'asc' }],
           take,
           select: {
@@ -263,10 +246,10 @@ const subscriptionsTable: Table = {
     'Grant reason',
   ],
   batches: (startsAt, batchRows) =>
-    keysetBatches(
+    cellBatches(
       (key, take) =>
         prisma.subscription.findMany({
-          where: { startsAt, ...after('startsAt', key) },
+          where: { startsAt, ...afterKey('startsAt', key) },
           orderBy: [{ startsAt: 'asc' }, { id: 'asc' }],
           take,
           select: {

@@ -1,6 +1,7 @@
 import { getErrorMessage } from '~/domain/error-message'
 import type PgBoss from 'pg-boss'
 import { sendComplaintsDueDigest } from './complaints.server'
+import { Prisma } from '~/generated/prisma/client'
 import { prisma } from './db.server'
 import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
 import { expireManualPayments } from './payments/manual-claims.server'
@@ -74,11 +75,35 @@ export async function sendEmail(email: Email): Promise<void> {
   }
 }
 
-export async function pruneExpiredRows(now = new Date()): Promise<void> {
+/** Rows deleted per statement by the clean-up: each statement holds its locks for one batch. */
+export const PRUNE_BATCH_ROWS = 5_000
+
+/** What the hourly clean-up deletes: the table, the time column (indexed) and the cut-off it is compared with. */
+export function pruneTargets(now: Date) {
   const cutoff = new Date(now.getTime() - PRUNE_AFTER_MS)
-  await prisma.rateLimitEvent.deleteMany({ where: { createdAt: { lt: cutoff } } })
-  await prisma.otpChallenge.deleteMany({ where: { createdAt: { lt: cutoff } } })
-  await prisma.session.deleteMany({ where: { expiresAt: { lt: now } } })
+  return [
+    { table: 'rate_limit_events', column: 'created_at', before: cutoff },
+    { table: 'otp_challenges', column: 'created_at', before: cutoff },
+    { table: 'sessions', column: 'expires_at', before: now },
+  ] as const
+}
+
+/** One batch of the clean-up's DELETE for a target (trusted table and column names). */
+export function pruneBatchSql({ table, column, before }: ReturnType<typeof pruneTargets>[number], batchRows: number) {
+  return Prisma.sql`DELETE FROM ${Prisma.raw(table)} WHERE id IN (
+    SELECT id FROM ${Prisma.raw(table)} WHERE ${Prisma.raw(column)} < ${before} LIMIT ${batchRows})`
+}
+
+export async function pruneExpiredRows(now = new Date(), batchRows = PRUNE_BATCH_ROWS): Promise<number> {
+  let deleted = 0
+  for (const target of pruneTargets(now)) {
+    for (;;) {
+      const batch = await prisma.$executeRaw(pruneBatchSql(target, batchRows))
+      deleted += batch
+      if (batch < batchRows) break
+    }
+  }
+  return deleted
 }
 
 /** The settle-payments job; one instance runs it at a time (pg-boss hands each scheduled job to one worker). */

@@ -38,3 +38,33 @@ export async function readKeysetPage<T>(
     return pageOf(await read(null, size + 1), null, size, keyOf)
   return pageOf(fetched, page, size, keyOf)
 }
+
+/** Where the last batch ended when reading forward: rows sort by their time, then id (times can be equal). */
+export type BatchKey<Id> = { at: Date; id: Id }
+
+/**
+ * The rows after `key` in (time, id) order, a batch at a time, for work over a range of any size
+ * (exports, jobs): memory holds one batch, and each batch is its own query.
+ */
+export async function* batchesInKeyOrder<Row, Id>(
+  read: (after: BatchKey<Id> | null, take: number) => Promise<Row[]>,
+  keyOf: (row: Row) => BatchKey<Id>,
+  batchRows: number,
+): AsyncGenerator<Row[]> {
+  let key: BatchKey<Id> | null = null
+  for (;;) {
+    const rows = await read(key, batchRows)
+    if (rows.length) yield rows
+    if (rows.length < batchRows) return
+    key = keyOf(rows.at(-1)!)
+  }
+}
+
+/** Prisma's filter for "after `key`" on a (time, id) ordering; PostgreSQL serves it from the (time, id) index. */
+export function afterKey<Field extends string, Id>(field: Field, key: BatchKey<Id> | null) {
+  if (!key) return {}
+  // A computed key widens to a string index; the cast only names the field it is.
+  return { OR: [{ [field]: { gt: key.at } }, { [field]: key.at, id: { gt: key.id } }] } as {
+    OR: (Record<Field, { gt: Date }> | (Record<Field, Date> & { id: { gt: Id } }))[]
+  }
+}

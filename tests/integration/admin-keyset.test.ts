@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { encodeCursor, type PageRequest } from '~/domain/keyset'
+import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, statusesFor } from '~/domain/payment-status'
 import { Prisma } from '~/generated/prisma/client'
 import * as customersRoute from '~/routes/admin/customers'
 import * as paymentsRoute from '~/routes/admin/payments'
@@ -10,6 +11,9 @@ import { customerSearchCondition, customerSearchSql, searchCustomers } from '~/s
 import { paymentListSql, paymentsForAdmin } from '~/server/admin-payments.server'
 import { auditEntriesPage } from '~/server/audit.server'
 import { prisma } from '~/server/db.server'
+import { PRUNE_AFTER_MS, PRUNE_BATCH_ROWS, pruneBatchSql, pruneTargets } from '~/server/jobs.server'
+import { EXPIRE_BATCH_ROWS } from '~/server/payments/manual-claims.server'
+import { RECONCILE_BATCH_SIZE } from '~/server/payments/reconciliation.server'
 import { refundQueue } from '~/server/payments/refunds.server'
 import { largeSeedSteps } from '../../scripts/seed-large.sql'
 import { getRequest, routeArgs } from '../support/route-requests'
@@ -196,7 +200,16 @@ describe('tampered cursors', () => {
 })
 
 type Plan = { 'Node Type': string; 'Relation Name'?: string; Plans?: Plan[] }
-const GROWING = ['users', 'payments', 'subscriptions', 'ledger_entries', 'audit_logs', 'refunds']
+const GROWING = [
+  'users',
+  'payments',
+  'subscriptions',
+  'ledger_entries',
+  'audit_logs',
+  'refunds',
+  'sessions',
+  'otp_challenges',
+]
 function seqScans(plan: Plan): string[] {
   const own =
     plan['Node Type'] === 'Seq Scan' && GROWING.includes(plan['Relation Name'] ?? '') ? [plan['Relation Name']!] : []
@@ -243,5 +256,32 @@ describe('every list and search query reads indexes', () => {
         AND (created_at < ${later!.key.at} OR id < ${later!.key.id}::uuid) ORDER BY created_at DESC, id DESC LIMIT 51`),
     ).toEqual([])
     expect(await explain(Prisma.sql`SELECT * FROM audit_logs WHERE id < 1000 ORDER BY id DESC LIMIT 51`)).toEqual([])
+  })
+})
+
+describe('every job query reads indexes', () => {
+  it('the clean-up, a batch of each table', async () => {
+    // In steady state the hourly run finds about an hour of rows past their time, not years of them.
+    const firstHour = new Date(new Date('2021-11-28T00:00:00Z').getTime() + PRUNE_AFTER_MS)
+    for (const target of pruneTargets(firstHour))
+      expect(await explain(pruneBatchSql(target, PRUNE_BATCH_ROWS)), target.table).toEqual([])
+  })
+
+  it('claim expiry and reconciliation, a batch of each', async () => {
+    // The same shape of SQL as the Prisma queries of expireManualPayments and reconcileOpenOrders.
+    expect(
+      await explain(Prisma.sql`SELECT id FROM payments WHERE method = 'MANUAL' AND status = 'PENDING_VERIFICATION'
+        AND expires_at <= ${UNTIL} LIMIT ${EXPIRE_BATCH_ROWS}`),
+    ).toEqual([])
+    const retried = Prisma.join(statusesFor('GATEWAY', 'paid').map((status) => Prisma.sql`${status}::"PaymentStatus"`))
+    const key = { at: new Date('2026-11-20T00:00:00Z'), id: '0f8b1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4' }
+    expect(
+      await explain(Prisma.sql`SELECT id, user_id, created_at, gateway_order_id, amount_paise, currency FROM payments
+        WHERE method = 'GATEWAY' AND gateway_order_id IS NOT NULL AND created_at <= ${UNTIL}
+          AND ((status IN (${retried}) AND created_at > ${new Date(UNTIL.getTime() - GATEWAY_LATE_AUTHORISATION_WINDOW_MS)})
+               OR status = 'CREATED')
+          AND (created_at > ${key.at} OR (created_at = ${key.at} AND id > ${key.id}::uuid))
+        ORDER BY created_at, id LIMIT ${RECONCILE_BATCH_SIZE}`),
+    ).toEqual([])
   })
 })

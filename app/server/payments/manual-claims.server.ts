@@ -189,15 +189,28 @@ export async function rejectManualPayment(
   return rejected !== null
 }
 
+/** Claims expired per statement. */
+export const EXPIRE_BATCH_ROWS = 500
+
 /** Manual claims unconfirmed after MANUAL_PAYMENT_EXPIRY_DAYS are dismissed (the promise the payment page makes, enforced). */
-export async function expireManualPayments(now: Date): Promise<number> {
-  const expired = await prisma.payment.updateManyAndReturn({
-    where: overdueManualClaimWhere(now),
-    data: { status: 'EXPIRED' },
-    select: { userId: true },
-  })
-  for (const userId of new Set(expired.map((row) => row.userId))) await invalidateUserPayments(userId)
-  return expired.length
+export async function expireManualPayments(now: Date, batchRows = EXPIRE_BATCH_ROWS): Promise<number> {
+  let expiredCount = 0
+  for (;;) {
+    // Each batch is its own statement: rows the admin queue reads are locked for one batch at a time.
+    const due = await prisma.payment.findMany({
+      where: overdueManualClaimWhere(now),
+      take: batchRows,
+      select: { id: true },
+    })
+    const expired = await prisma.payment.updateManyAndReturn({
+      where: { ...overdueManualClaimWhere(now), id: { in: due.map((row) => row.id) } },
+      data: { status: 'EXPIRED' },
+      select: { userId: true },
+    })
+    for (const userId of new Set(expired.map((row) => row.userId))) await invalidateUserPayments(userId)
+    expiredCount += expired.length
+    if (due.length < batchRows) return expiredCount
+  }
 }
 
 /** A rejected claim stays on the customer's /subscriptions, with its reason, for this long after it was made. */
