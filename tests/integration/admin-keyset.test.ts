@@ -285,3 +285,42 @@ describe('every job query reads indexes', () => {
     ).toEqual([])
   })
 })
+
+describe('a long-time customer (500 payments, 200 subscriptions)', () => {
+  let userId = ''
+  beforeAll(async () => {
+    userId = (await signedInUser({ completeProfile: true })).userId
+    await prisma.$executeRaw`
+      WITH services AS (SELECT id, row_number() OVER (ORDER BY id) AS n, count(*) OVER () AS total FROM services),
+      paid AS (
+        INSERT INTO payments (user_id, method, status, amount_paise, cart, gateway_order_id, created_at, paid_at)
+        SELECT ${userId}::uuid, 'GATEWAY', 'PAID', 100000, '[]'::jsonb, 'order_longtime_' || i,
+               ${UNTIL}::timestamptz - i * interval '3 days', ${UNTIL}::timestamptz - i * interval '3 days'
+        FROM generate_series(1, 500) i
+        RETURNING id, created_at, substring(gateway_order_id FROM 16)::int AS i)
+      INSERT INTO subscriptions (user_id, service_id, payment_id, starts_at, ends_at)
+      SELECT ${userId}::uuid, s.id, p.id, p.created_at, p.created_at + interval '30 days'
+      FROM paid p JOIN services s ON s.n = p.i % s.total + 1
+      WHERE p.i <= 200`
+    await prisma.$executeRaw`ANALYZE payments`
+    await prisma.$executeRaw`ANALYZE subscriptions`
+  })
+
+  it('reads their subscriptions, pending payments, rejected and open claims through indexes', async () => {
+    expect(await prisma.payment.count({ where: { userId } })).toBe(500)
+    expect(await prisma.subscription.count({ where: { userId } })).toBe(200)
+    // The same shape of SQL as the Prisma queries behind /subscriptions, /pay and the API's lists.
+    const since = new Date(UNTIL.getTime() - 30 * 86_400_000)
+    for (const sql of [
+      Prisma.sql`SELECT service_id, max(ends_at) FROM subscriptions WHERE user_id = ${userId}::uuid GROUP BY service_id`,
+      Prisma.sql`SELECT * FROM payments WHERE user_id = ${userId}::uuid
+        AND status IN ('PENDING_VERIFICATION', 'CREATED') ORDER BY created_at DESC`,
+      Prisma.sql`SELECT * FROM payments WHERE user_id = ${userId}::uuid AND method = 'MANUAL' AND status = 'REJECTED'
+        AND created_at > ${since} ORDER BY created_at DESC`,
+      Prisma.sql`SELECT * FROM payments WHERE user_id = ${userId}::uuid AND method = 'GATEWAY' AND status = 'CREATED'
+        AND gateway_order_id IS NOT NULL AND created_at > ${since}`,
+      Prisma.sql`SELECT * FROM ledger_entries WHERE user_id = ${userId}::uuid ORDER BY occurred_at DESC`,
+    ])
+      expect(await explain(sql)).toEqual([])
+  })
+})
