@@ -53,9 +53,9 @@ export const DEMO_SERVICES = [
 ] as const
 
 /** Seeds the demo catalogue and complaint board on the first start only: each when its table is empty. */
-export async function seedDemoData(prisma: PrismaClient): Promise<void> {
+export async function seedDemoData(prisma: PrismaClient, now = new Date()): Promise<void> {
   await seedDemoServices(prisma)
-  await seedDemoComplaintBoard(prisma)
+  await seedDemoComplaintBoard(prisma, now)
 }
 
 async function seedDemoServices(prisma: PrismaClient): Promise<void> {
