@@ -1,4 +1,4 @@
-import { COMPLAINT_SOURCES, nextMonth, type MonthKey } from '../app/domain/complaint-board'
+import { COMPLAINT_SOURCES, nextMonth, previousMonth, type MonthKey } from '../app/domain/complaint-board'
 import { lastEndedMonth } from '../app/domain/complaint-board-form'
 import { complaintDueOn, complaintReference } from '../app/domain/complaints'
 import { indiaIsoDate, indiaMidnight, MS_PER_DAY } from '../app/domain/dates'
@@ -87,17 +87,18 @@ export const DEMO_COMPLAINT_BOARD_MONTHS = [
 export const DEMO_FIRST_REGISTER_MONTH: MonthKey = '2024-12'
 
 /**
- * The demo register's complaints, dated back from the first day of the current month (India time)
- * so the board always has recent figures: [source, days before, days to resolve (null: pending), impersonation].
+ * The demo register's complaints, dated by the last ended month (the one the board reports), so its
+ * table reads the same whenever the demo starts: [source, months before the last ended one, day
+ * received, days to resolve (null: pending), impersonation].
  */
-const DEMO_COMPLAINTS: [ComplaintSource, number, number | null, boolean][] = [
-  ['DIRECTLY_FROM_INVESTORS', 130, 6, false],
-  ['DIRECTLY_FROM_INVESTORS', 70, 12, false],
-  ['SEBI_SCORES', 45, 9, false],
-  ['DIRECTLY_FROM_INVESTORS', 20, 4, false],
-  ['DIRECTLY_FROM_INVESTORS', 10, null, false],
-  ['OTHER_SOURCES', 8, null, false],
-  ['DIRECTLY_FROM_INVESTORS', 12, null, true],
+const DEMO_COMPLAINTS: [ComplaintSource, number, number, number | null, boolean][] = [
+  ['DIRECTLY_FROM_INVESTORS', 4, 24, 6, false],
+  ['DIRECTLY_FROM_INVESTORS', 2, 10, 12, false],
+  ['SEBI_SCORES', 1, 17, 9, false],
+  ['DIRECTLY_FROM_INVESTORS', 0, 12, 4, false],
+  ['DIRECTLY_FROM_INVESTORS', 0, 20, null, true],
+  ['DIRECTLY_FROM_INVESTORS', 0, 22, null, false],
+  ['OTHER_SOURCES', 0, 24, null, false],
 ]
 
 /** Published on the 5th of the next month (on time), or now if that is still to come. */
@@ -125,9 +126,13 @@ async function seedDemoComplaintBoard(prisma: PrismaClient, now = new Date()): P
         ),
       })
       if ((await tx.complaint.count()) === 0) {
-        const startOfMonth = indiaMidnight(`${indiaIsoDate(now).slice(0, 7)}-01`)
-        for (const [index, [source, daysBefore, daysToResolve, impersonation]] of DEMO_COMPLAINTS.entries()) {
-          const receivedAt = new Date(startOfMonth.getTime() - daysBefore * MS_PER_DAY + 6 * 60 * 60_000)
+        for (const [index, [source, monthsBefore, day, daysToResolve, impersonation]] of DEMO_COMPLAINTS.entries()) {
+          let month = lastEnded
+          for (let step = 0; step < monthsBefore; step++) month = previousMonth(month)
+          // 11:30 in India.
+          const receivedAt = new Date(
+            indiaMidnight(`${month}-${String(day).padStart(2, '0')}`).getTime() + 6 * 60 * 60_000,
+          )
           const resolvedAt = daysToResolve === null ? null : new Date(receivedAt.getTime() + daysToResolve * MS_PER_DAY)
           await tx.complaint.create({
             data: {

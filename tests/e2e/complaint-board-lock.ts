@@ -1,3 +1,5 @@
+import { financialYearLabel, financialYearStart, monthLabel, previousMonth } from '../../app/domain/complaint-board'
+import { lastEndedMonth } from '../../app/domain/complaint-board-form'
 import { withE2eDatabase } from './database'
 
 /*
@@ -10,6 +12,21 @@ const COMPLAINT_BOARD_LOCK_KEY = 6_005_010
 
 /** Complaints a board-changing test adds to the register carry a source reference with this prefix; they go when it ends. */
 export const BOARD_TEST_COMPLAINT_PREFIX = 'E2E-BOARD-'
+
+/** A month as the board names it: "2026-10", "October 2026", "31 October 2026", "2026-27". */
+export function boardMonth(month: string) {
+  const [year, number] = month.split('-').map(Number) as [number, number]
+  return {
+    key: month,
+    label: monthLabel(month),
+    lastDay: `${new Date(Date.UTC(year, number, 0)).getUTCDate()} ${monthLabel(month)}`,
+    financialYear: financialYearLabel(financialYearStart(month)),
+  }
+}
+
+/** The month the demo board reports: the last one that ended (prisma/seed.ts), and the one before it. */
+export const demoReportedMonth = () => boardMonth(lastEndedMonth(new Date()))
+export const monthBeforeDemoReported = () => boardMonth(previousMonth(lastEndedMonth(new Date())))
 
 export function readingTheDemoComplaintBoard<T>(run: () => Promise<T>): Promise<T> {
   return withE2eDatabase(async (client) => {
