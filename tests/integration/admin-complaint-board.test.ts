@@ -353,6 +353,13 @@ describe('publishing a month through the page', () => {
     }
     expect(page.publishedLabel).toBe('December 2024')
     expect(page.months[0]).toMatchObject({ month: '2024-12', publication: { enteredByHand: false } })
+    const odd = (await call(
+      listRoute.loader,
+      getRequest('/admin/complaint-board?published=2024-13', admin.cookie),
+    )) as {
+      publishedLabel: string | null
+    }
+    expect(odd.publishedLabel).toBeNull()
   })
 
   it('refuses a month already on the board, one skipping a month, one not ended yet, one before the board began and one that is not a month', async () => {

@@ -4,7 +4,7 @@ import { MonthTable } from '~/components/complaint-board-tables'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
-import { monthLabel, nextMonth } from '~/domain/complaint-board'
+import { isMonthKey, monthLabel, nextMonth } from '~/domain/complaint-board'
 import { lastEndedMonth, publishComplaintMonthSchema } from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/admin.server'
 import {
@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     toPublish: await complaintMonthToPublish(lastEnded),
     // While the board is up to date: "December 2026 can be published from 1 January 2027".
     upToDateNote: `${monthLabel(nextMonth(lastEnded))} can be published from 1 ${monthLabel(nextMonth(nextMonth(lastEnded)))}.`,
-    publishedLabel: publishedParam && /^\d{4}-\d{2}$/.test(publishedParam) ? monthLabel(publishedParam) : null,
+    publishedLabel: publishedParam && isMonthKey(publishedParam) ? monthLabel(publishedParam) : null,
   }
 }
 
