@@ -1,5 +1,9 @@
-import { COMPLAINT_SOURCES } from '../app/domain/complaint-board'
-import type { PrismaClient } from '~/generated/prisma/client'
+import { COMPLAINT_SOURCES, nextMonth, previousMonth, type MonthKey } from '../app/domain/complaint-board'
+import { lastEndedMonth } from '../app/domain/complaint-board-form'
+import { complaintDueOn, complaintReference } from '../app/domain/complaints'
+import { indiaIsoDate, indiaMidnight, MS_PER_DAY } from '../app/domain/dates'
+import { storeRegisterMonth } from '../app/server/complaint-register-board.server'
+import type { ComplaintSource, PrismaClient } from '~/generated/prisma/client'
 
 const rupees = (amount: number) => amount * 100
 
@@ -49,9 +53,9 @@ export const DEMO_SERVICES = [
 ] as const
 
 /** Seeds the demo catalogue and complaint board on the first start only: each when its table is empty. */
-export async function seedDemoData(prisma: PrismaClient): Promise<void> {
+export async function seedDemoData(prisma: PrismaClient, now = new Date()): Promise<void> {
   await seedDemoServices(prisma)
-  await seedDemoComplaintBoard(prisma)
+  await seedDemoComplaintBoard(prisma, now)
 }
 
 async function seedDemoServices(prisma: PrismaClient): Promise<void> {
@@ -67,7 +71,7 @@ async function seedDemoServices(prisma: PrismaClient): Promise<void> {
   console.log(`Seeded ${DEMO_SERVICES.length} demo services`)
 }
 
-/** The original store's board: no complaints at all, April to November 2024 (the month ending November 2024). */
+/** The original store's board, entered by hand: no complaints at all, April to November 2024. */
 export const DEMO_COMPLAINT_BOARD_MONTHS = [
   '2024-04',
   '2024-05',
@@ -79,18 +83,81 @@ export const DEMO_COMPLAINT_BOARD_MONTHS = [
   '2024-11',
 ] as const
 
-async function seedDemoComplaintBoard(prisma: PrismaClient): Promise<void> {
+/** The demo register's first month: every month from it to the last ended one is published from the register. */
+export const DEMO_FIRST_REGISTER_MONTH: MonthKey = '2024-12'
+
+/**
+ * The demo register's complaints, dated by the last ended month (the one the board reports), so its
+ * table reads the same whenever the demo starts: [source, months before the last ended one, day
+ * received, days to resolve (null: pending), impersonation].
+ */
+const DEMO_COMPLAINTS: [ComplaintSource, number, number, number | null, boolean][] = [
+  ['DIRECTLY_FROM_INVESTORS', 4, 24, 6, false],
+  ['DIRECTLY_FROM_INVESTORS', 2, 10, 12, false],
+  ['SEBI_SCORES', 1, 17, 9, false],
+  ['DIRECTLY_FROM_INVESTORS', 0, 12, 4, false],
+  ['DIRECTLY_FROM_INVESTORS', 0, 20, null, true],
+  ['DIRECTLY_FROM_INVESTORS', 0, 22, null, false],
+  ['OTHER_SOURCES', 0, 24, null, false],
+]
+
+/** Published on the 5th of the next month (on time), or now if that is still to come. */
+const demoPublishedAt = (month: MonthKey, now: Date) => {
+  const fifth = new Date(indiaMidnight(`${nextMonth(month)}-05`).getTime() + 10 * 60 * 60_000)
+  return fifth < now ? fifth : now
+}
+
+async function seedDemoComplaintBoard(prisma: PrismaClient, now = new Date()): Promise<void> {
   if ((await prisma.complaintBoardMonth.count()) > 0) return
   const firstDay = (month: string) => new Date(`${month}-01T00:00:00Z`)
-  await prisma.$transaction([
-    prisma.complaintBoardMonth.createMany({
-      data: DEMO_COMPLAINT_BOARD_MONTHS.map((month) => ({ month: firstDay(month) })),
-    }),
-    prisma.complaintFigures.createMany({
-      data: DEMO_COMPLAINT_BOARD_MONTHS.flatMap((month) =>
-        COMPLAINT_SOURCES.map((source) => ({ month: firstDay(month), source })),
-      ),
-    }),
-  ])
-  console.log(`Seeded the demo complaint board (${DEMO_COMPLAINT_BOARD_MONTHS.length} months, no complaints)`)
+  const lastEnded = lastEndedMonth(now)
+  await prisma.$transaction(
+    async (tx) => {
+      await tx.complaintBoardMonth.createMany({
+        data: DEMO_COMPLAINT_BOARD_MONTHS.map((month) => ({
+          month: firstDay(month),
+          origin: 'HAND' as const,
+          publishedAt: demoPublishedAt(month, now),
+        })),
+      })
+      await tx.complaintFigures.createMany({
+        data: DEMO_COMPLAINT_BOARD_MONTHS.flatMap((month) =>
+          COMPLAINT_SOURCES.map((source) => ({ month: firstDay(month), source })),
+        ),
+      })
+      if ((await tx.complaint.count()) === 0) {
+        for (const [index, [source, monthsBefore, day, daysToResolve, impersonation]] of DEMO_COMPLAINTS.entries()) {
+          let month = lastEnded
+          for (let step = 0; step < monthsBefore; step++) month = previousMonth(month)
+          // 11:30 in India.
+          const receivedAt = new Date(
+            indiaMidnight(`${month}-${String(day).padStart(2, '0')}`).getTime() + 6 * 60 * 60_000,
+          )
+          const resolvedAt = daysToResolve === null ? null : new Date(receivedAt.getTime() + daysToResolve * MS_PER_DAY)
+          await tx.complaint.create({
+            data: {
+              reference: complaintReference(receivedAt.getUTCFullYear(), 900_000 + index),
+              source,
+              sourceReference: source === 'DIRECTLY_FROM_INVESTORS' ? null : `DEMO-${index + 1}`,
+              category: 'SERVICE_DEFICIENCY',
+              text: 'A demo complaint: the research report for the week did not arrive.',
+              impersonation,
+              complainantName: 'Demo Complainant',
+              status: resolvedAt ? 'RESOLVED' : 'RECEIVED',
+              receivedAt,
+              resolvedAt,
+              dueOn: new Date(`${complaintDueOn('SERVICE_DEFICIENCY', indiaIsoDate(receivedAt), [])}T00:00:00Z`),
+            },
+          })
+        }
+      }
+      for (let month = DEMO_FIRST_REGISTER_MONTH; month <= lastEnded; month = nextMonth(month)) {
+        await storeRegisterMonth(tx, month, demoPublishedAt(month, now))
+      }
+    },
+    { timeout: 60_000 },
+  )
+  console.log(
+    `Seeded the demo complaint board (hand-entered months to ${DEMO_COMPLAINT_BOARD_MONTHS.at(-1)}, from the register to ${lastEnded})`,
+  )
 }

@@ -179,29 +179,17 @@ export function suggestedMonthToPublish(latestPublished: MonthKey | null, now: D
   return following <= lastEnded ? following : null
 }
 
-/** Publishing a month: any ended month from the earliest on (gaps and earlier months included); the server refuses one already published. */
-export function publishComplaintMonthSchema(latestPublishable: MonthKey) {
-  return z.object({
-    month: z
-      .string({ error: 'Choose the month to publish.' })
-      .trim()
-      .superRefine((month, context) => {
-        if (!isMonthKey(month)) {
-          context.addIssue({ code: 'custom', message: 'Enter the month as YYYY-MM, like 2024-12.' })
-        } else if (month < EARLIEST_COMPLAINT_BOARD_MONTH) {
-          context.addIssue({
-            code: 'custom',
-            message: `The board starts no earlier than ${monthLabel(EARLIEST_COMPLAINT_BOARD_MONTH)}, when SEBI asked for it.`,
-          })
-        } else if (month > latestPublishable) {
-          context.addIssue({
-            code: 'custom',
-            message: `${monthLabel(month)} has not ended yet: publish it from 1 ${monthLabel(nextMonth(month))}.`,
-          })
-        }
-      }),
-  })
-}
+/** Publishing the next month: which month (checked again by the server) and how, from the register or by hand. */
+export const publishComplaintMonthSchema = z.object({
+  month: z
+    .string({ error: 'Choose the month to publish.' })
+    .trim()
+    .refine(isMonthKey, 'Enter the month as YYYY-MM, like 2024-12.')
+    .refine((month) => month >= EARLIEST_COMPLAINT_BOARD_MONTH, {
+      message: `The board starts no earlier than ${monthLabel(EARLIEST_COMPLAINT_BOARD_MONTH)}, when SEBI asked for it.`,
+    }),
+  path: z.enum(['register', 'hand'], { error: 'Choose how to publish the month.' }),
+})
 
 /** The live preview next to a source's inputs: what the board will derive from them. */
 export function sourcePreview(

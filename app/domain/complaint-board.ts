@@ -18,8 +18,47 @@ export const COMPLAINT_SOURCE_LABELS: Record<ComplaintSource, string> = {
 /** A calendar month as "YYYY-MM". */
 export type MonthKey = string
 
+/** HAND: figures the admin entered (months before the register); REGISTER: computed from the register and frozen. */
+export type ComplaintBoardOrigin = 'HAND' | 'REGISTER'
+
 /** A month the board publishes, with its count of complaints about someone impersonating us. */
-export type PublishedComplaintMonth = { month: MonthKey; impersonationComplaints: number }
+export type PublishedComplaintMonth = {
+  month: MonthKey
+  impersonationComplaints: number
+  origin?: ComplaintBoardOrigin
+  /** India calendar date ("YYYY-MM-DD") it was published. */
+  publishedOn?: string
+}
+
+/** SEBI wants a month's figures by the 7th of the next month. */
+export const PUBLICATION_DAY = 7
+
+/** The last India date on which `month` is published on time: "2026-10" -> "2026-11-07". */
+export const publicationDeadline = (month: MonthKey) => `${nextMonth(month)}-0${PUBLICATION_DAY}`
+
+/** Published (India date) after the 7th of the next month. */
+export const isLatePublication = (month: MonthKey, publishedOn: string) => publishedOn > publicationDeadline(month)
+
+/** How the reported month came to be published. */
+export type ComplaintBoardPublication = {
+  enteredByHand: boolean
+  /** "8 December 2026"; null when not known. */
+  publishedOn: string | null
+  late: boolean
+}
+
+/** "2026-12-08" -> "8 December 2026" */
+export function dayLabel(isoDate: string): string {
+  return `${Number(isoDate.slice(8, 10))} ${monthLabel(isoDate.slice(0, 7))}`
+}
+
+export function publicationOf(month: PublishedComplaintMonth): ComplaintBoardPublication {
+  return {
+    enteredByHand: (month.origin ?? 'HAND') === 'HAND',
+    publishedOn: month.publishedOn ? dayLabel(month.publishedOn) : null,
+    late: month.publishedOn ? isLatePublication(month.month, month.publishedOn) : false,
+  }
+}
 
 /** One month's figures from one source. A published month without a source's row had none. */
 export type ComplaintFigures = {
@@ -48,6 +87,9 @@ export type TrendCounts = { carriedForward: number; received: number; resolved: 
 export type TrendRow = TrendCounts & { serial: number; period: string }
 
 export type ComplaintBoard = {
+  /** "2024-11": the month it reports. */
+  reportedMonth: MonthKey
+  publication: ComplaintBoardPublication
   /** "November 2024" */
   monthEnding: string
   /** "30 November 2024" */
@@ -223,6 +265,8 @@ export function buildComplaintBoard(
   }
 
   return {
+    reportedMonth: reporting.month,
+    publication: publicationOf(reporting),
     monthEnding: monthLabel(reporting.month),
     lastDayOfMonth: lastDayLabel(reporting.month),
     monthTable: { rows: monthRows, total: monthTotal },

@@ -30,6 +30,18 @@ export default function ComplaintBoardPage({ loaderData: { board } }: Route.Comp
       </p>
       {board ? (
         <>
+          <p className="mt-4 max-w-3xl">
+            This board reports the month ending {board.lastDayOfMonth}
+            {board.publication.publishedOn ? `, published on ${board.publication.publishedOn}` : ''}
+            {board.publication.late ? (
+              <>
+                {' '}
+                <strong>(published late: SEBI asks for it by the 7th of the following month)</strong>
+              </>
+            ) : null}
+            .
+            {board.publication.enteredByHand ? ' Its figures were entered by hand, before our complaint register.' : ''}
+          </p>
           <MonthTable board={board} />
           <TrendTable
             id="monthly-trend"

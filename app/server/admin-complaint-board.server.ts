@@ -5,11 +5,20 @@ import {
   isMonthKey,
   monthLabel,
   pendingAtStartOfMonth,
+  publicationOf,
   type ComplaintBoard,
+  type ComplaintBoardOrigin,
+  type ComplaintBoardPublication,
   type ComplaintFigures,
   type ComplaintSource,
   type MonthKey,
 } from '~/domain/complaint-board'
+import {
+  nextMonthToPublish,
+  registerCovers,
+  type NextMonthToPublish,
+  type PublishPath,
+} from '~/domain/complaint-register-board'
 import {
   firstComplaintHistoryProblem,
   pendingAtStartBySource,
@@ -20,6 +29,13 @@ import {
 import { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from './audit.server'
 import { firstDayOf, readComplaintHistory, type ComplaintHistory } from './complaint-board.server'
+import {
+  checkPublish,
+  computeRegisterMonth,
+  firstRegisterMonth,
+  latestPublishedMonth,
+  storeRegisterMonth,
+} from './complaint-register-board.server'
 import { prisma } from './db.server'
 
 export type ComplaintMonthSummary = {
@@ -29,12 +45,17 @@ export type ComplaintMonthSummary = {
   resolved: number
   pendingAtEnd: number
   impersonationComplaints: number
+  publication: ComplaintBoardPublication
 }
 
 export type ComplaintMonthForAdmin = {
   month: MonthKey
   label: string
   impersonationComplaints: number
+  origin: ComplaintBoardOrigin
+  publication: ComplaintBoardPublication
+  /** Hand-entered figures of a month before the register; a month from the register is frozen. */
+  editable: boolean
   figures: Record<ComplaintSource, SourceFigures>
   pendingAtStart: Record<ComplaintSource, number>
   /** The latest published month: the one /complaint-board reports. */
@@ -76,7 +97,8 @@ function figuresOfMonth(figures: ComplaintFigures[], month: MonthKey): Record<Co
 export async function complaintMonthsForAdmin(): Promise<ComplaintMonthSummary[]> {
   const { months, figures } = await readComplaintHistory()
   return months
-    .map(({ month, impersonationComplaints }) => {
+    .map((published) => {
+      const { month, impersonationComplaints } = published
       const rows = figures.filter((row) => row.month === month)
       const received = sum(rows.map((row) => row.received))
       const resolved = sum(rows.map((row) => row.resolved))
@@ -87,18 +109,27 @@ export async function complaintMonthsForAdmin(): Promise<ComplaintMonthSummary[]
         resolved,
         pendingAtEnd: pendingAtStartOfMonth(figures, month) + received - resolved,
         impersonationComplaints,
+        publication: publicationOf(published),
       }
     })
     .sort((a, b) => b.month.localeCompare(a.month))
 }
 
-function monthForAdmin({ months, figures }: ComplaintHistory, month: MonthKey): ComplaintMonthForAdmin | null {
+function monthForAdmin(
+  { months, figures }: ComplaintHistory,
+  month: MonthKey,
+  firstRegister: MonthKey | null,
+): ComplaintMonthForAdmin | null {
   const published = months.find((row) => row.month === month)
   if (!published) return null
+  const origin = published.origin ?? 'HAND'
   return {
     month,
     label: monthLabel(month),
     impersonationComplaints: published.impersonationComplaints,
+    origin,
+    publication: publicationOf(published),
+    editable: origin === 'HAND' && !registerCovers(month, firstRegister),
     figures: figuresOfMonth(figures, month),
     pendingAtStart: pendingAtStartBySource(figures, month),
     // Month keys compare as text in calendar order.
@@ -113,21 +144,64 @@ function monthForAdmin({ months, figures }: ComplaintHistory, month: MonthKey): 
 /** One published month's stored figures, what each source started it with, and the board as of that month; null if not published. */
 export async function complaintMonthForAdmin(month: string): Promise<ComplaintMonthForAdmin | null> {
   if (!isMonthKey(month)) return null
-  return monthForAdmin(await readComplaintHistory(), month)
+  return monthForAdmin(await readComplaintHistory(), month, await firstRegisterMonth(prisma))
+}
+
+export type ComplaintMonthToPublish = NextMonthToPublish & {
+  label: string
+  /** The public board as it will be once the month is published from the register. */
+  preview: ComplaintBoard | null
+}
+
+/** The month to publish next (the months publish in order) and the board it would make; null while up to date. */
+export async function complaintMonthToPublish(lastEnded: MonthKey): Promise<ComplaintMonthToPublish | null> {
+  const next = nextMonthToPublish({
+    latestPublished: await latestPublishedMonth(prisma),
+    firstRegisterMonth: await firstRegisterMonth(prisma),
+    lastEnded,
+  })
+  if (!next) return null
+  let preview: ComplaintBoard | null = null
+  if (next.paths.includes('register')) {
+    const computed = await computeRegisterMonth(prisma, next.month)
+    const { months, figures } = await readComplaintHistory()
+    preview = buildComplaintBoard(
+      [...months, { month: next.month, impersonationComplaints: computed.impersonationComplaints, origin: 'REGISTER' }],
+      [...figures, ...COMPLAINT_SOURCES.map((source) => ({ month: next.month, source, ...computed.figures[source] }))],
+    )
+  }
+  return { ...next, label: monthLabel(next.month), preview }
+}
+
+/** The last ended month while it is not published: the admin layout asks for it from the 1st. */
+export async function complaintMonthAwaitingPublication(
+  lastEnded: MonthKey,
+): Promise<{ month: MonthKey; label: string } | null> {
+  const published = await prisma.complaintBoardMonth.count({ where: { month: firstDayOf(lastEnded) } })
+  return published > 0 ? null : { month: lastEnded, label: monthLabel(lastEnded) }
 }
 
 /**
- * Puts a month on the board with no complaints yet; if it is the latest, /complaint-board reports it
- * from now on. The caller has checked the month has ended (publishComplaintMonthSchema).
+ * Publishes a month: from the register (its figures computed now and frozen) or, for a month before
+ * the register, by hand (with no complaints yet; the admin enters them next). Months publish in
+ * order; the month's primary key refuses a second publication, even a simultaneous one.
  */
 export async function publishComplaintMonth(
   actorId: string,
   month: MonthKey,
-  now = new Date(),
+  { path, lastEnded, now = new Date() }: { path: PublishPath; lastEnded: MonthKey; now?: Date },
 ): Promise<ComplaintBoardChange> {
   try {
-    await prisma.$transaction(async (tx) => {
-      await tx.complaintBoardMonth.create({ data: { month: firstDayOf(month) } })
+    return await prisma.$transaction(async (tx): Promise<ComplaintBoardChange> => {
+      const checked = await checkPublish(tx, { month, path, lastEnded })
+      if (checked.refusal !== null) return { ok: false, status: 409, field: 'month', message: checked.refusal }
+      let after: Prisma.InputJsonValue = { month, origin: 'HAND', impersonationComplaints: 0 }
+      if (path === 'register') {
+        const computed = await storeRegisterMonth(tx, month, now)
+        after = { month, origin: 'REGISTER', ...snapshot(computed.impersonationComplaints, computed.figures) }
+      } else {
+        await tx.complaintBoardMonth.create({ data: { month: firstDayOf(month), origin: 'HAND', publishedAt: now } })
+      }
       await recordAudit(
         tx,
         {
@@ -136,15 +210,20 @@ export async function publishComplaintMonth(
           subjectType: 'ComplaintBoardMonth',
           subjectId: month,
           before: null,
-          after: { month, impersonationComplaints: 0 },
+          after,
         },
         now,
       )
+      return { ok: true, changed: true }
     })
-    return { ok: true, changed: true }
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      return { ok: false, status: 409, field: 'month', message: `${monthLabel(month)} is already on the board.` }
+      return {
+        ok: false,
+        status: 409,
+        field: 'month',
+        message: `${monthLabel(month)} is already published; published figures do not change.`,
+      }
     }
     throw error
   }
@@ -179,8 +258,15 @@ export async function saveComplaintMonth(
     // One save at a time: each checks figures that another save could change underneath it.
     await tx.$queryRaw`SELECT month FROM complaint_board_months FOR UPDATE`
     const history = await readComplaintHistory(tx)
-    const current = monthForAdmin(history, month)
+    const current = monthForAdmin(history, month, await firstRegisterMonth(tx))
     if (!current) return NOT_PUBLISHED
+    if (!current.editable) {
+      return {
+        ok: false,
+        status: 409,
+        message: `${monthLabel(month)} is covered by the complaint register: its published figures do not change.`,
+      }
+    }
 
     const before = snapshot(current.impersonationComplaints, current.figures)
     const after = snapshot(form.impersonationComplaints, form.figures)

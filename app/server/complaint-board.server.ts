@@ -5,6 +5,7 @@ import {
   type MonthKey,
   type PublishedComplaintMonth,
 } from '~/domain/complaint-board'
+import { indiaIsoDate } from '~/domain/dates'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from './db.server'
 
@@ -19,7 +20,9 @@ export type ComplaintHistory = { months: PublishedComplaintMonth[]; figures: Com
 /** Every published month and every stored figure, as the domain rules take them. */
 export async function readComplaintHistory(client: Prisma.TransactionClient = prisma): Promise<ComplaintHistory> {
   // One after the other: inside a transaction both run on its one connection anyway.
-  const months = await client.complaintBoardMonth.findMany({ select: { month: true, impersonationComplaints: true } })
+  const months = await client.complaintBoardMonth.findMany({
+    select: { month: true, impersonationComplaints: true, origin: true, publishedAt: true },
+  })
   const figures = await client.complaintFigures.findMany({
     select: {
       month: true,
@@ -31,7 +34,11 @@ export async function readComplaintHistory(client: Prisma.TransactionClient = pr
     },
   })
   return {
-    months: months.map((row) => ({ ...row, month: monthKeyOf(row.month) })),
+    months: months.map(({ publishedAt, ...row }) => ({
+      ...row,
+      month: monthKeyOf(row.month),
+      publishedOn: indiaIsoDate(publishedAt),
+    })),
     figures: figures.map((row) => ({ ...row, month: monthKeyOf(row.month) })),
   }
 }

@@ -1,10 +1,16 @@
 import type { Locator, Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
-import { changingTheComplaintBoard } from './complaint-board-lock'
+import {
+  BOARD_TEST_COMPLAINT_PREFIX,
+  changingTheComplaintBoard,
+  demoReportedMonth,
+  monthBeforeDemoReported,
+} from './complaint-board-lock'
+import { withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
-/** The demo board's latest month: admins edit it here without publishing another (legal-pages.spec.ts names it). */
+/** The demo board's last hand-entered month (before the register): admins can still correct it. */
 const MONTH = { key: '2024-11', label: 'November 2024' }
 
 /** Each row of a table section as its cells' text. */
@@ -49,8 +55,6 @@ test("an admin enters a month's figures and the public Complaint Board shows the
       'Total pending at the end of the month: 2. Average resolution time: 4 days.',
     )
 
-    await page.getByRole('status').getByRole('link', { name: 'Complaint Board' }).click()
-    await expect(page.getByRole('heading', { level: 1, name: 'Complaint Board' })).toBeVisible()
     const monthTable = page
       .getByRole('region', { name: 'Data for the month ending 30 November 2024' })
       .getByRole('table')
@@ -61,11 +65,76 @@ test("an admin enters a month's figures and the public Complaint Board shows the
     ])
     expect(await rowsOf(monthTable, 'tfoot')).toEqual([['', 'Grand Total', '0', '7', '5', '2', '0', '8.4']])
     await expect(page.getByText(/due to impersonation by some other entity: 1$/)).toBeVisible()
-    const trend = page
-      .getByRole('region', { name: 'Trend of monthly disposal of complaints (financial year 2024-25)' })
+
+    // The public board reports a later month from the register; November 2024 counts in its annual trend.
+    await page.getByRole('status').getByRole('link', { name: 'Complaint Board' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'Complaint Board' })).toBeVisible()
+    const annual = page.getByRole('region', { name: 'Trend of annual disposal of complaints' }).getByRole('table')
+    await expect(annual).toBeVisible()
+    expect((await rowsOf(annual, 'tbody'))[0]).toEqual(['1', '2024-25', '0', '7', '5', '2'])
+  })
+})
+
+test('the admin is asked to publish the last month, reviews its figures from the register, publishes them and the board changes', async ({
+  admin: { page },
+}) => {
+  const month = demoReportedMonth()
+  const before = monthBeforeDemoReported()
+  await changingTheComplaintBoard(async () => {
+    // As on the 1st: the month that ended is not published yet, and a SCORES complaint came in during it.
+    await withE2eDatabase(async (client) => {
+      await client.query(`DELETE FROM complaint_board_months WHERE to_char(month, 'YYYY-MM') = $1`, [month.key])
+      await client.query(
+        `INSERT INTO complaints (reference, source, source_reference, category, text, received_at, due_on)
+         VALUES ($1, 'SEBI_SCORES', $2, 'OTHER', 'A complaint for the board test.', $3, $4)`,
+        [
+          `CMP-1999-${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`,
+          `${BOARD_TEST_COMPLAINT_PREFIX}${Date.now()}`,
+          `${month.key}-15T06:00:00Z`,
+          `${month.key}-28`,
+        ],
+      )
+    })
+    await page.goto('/complaint-board')
+    await expect(page.getByRole('region', { name: `Data for the month ending ${before.lastDay}` })).toBeVisible()
+
+    await page.goto('/admin/payments')
+    const banner = page.getByRole('complementary', { name: 'Complaint board' })
+    await expect(banner).toContainText(`The complaint figures for ${month.label} are not published yet`)
+    await banner.getByRole('link', { name: `Review and publish ${month.label}` }).click()
+    const section = page.getByRole('region', { name: `Publish ${month.label}` })
+    const preview = section
+      .getByRole('region', { name: `Data for the month ending ${month.lastDay}` })
       .getByRole('table')
-    expect((await rowsOf(trend, 'tbody')).at(-1)).toEqual(['8', MONTH.label, '0', '7', '5', '2'])
-    expect(await rowsOf(trend, 'tfoot')).toEqual([['', 'Grand Total', '0', '7', '5', '2']])
+    await expect(preview).toBeVisible()
+    expect((await rowsOf(preview, 'tbody'))[1]).toEqual(['2', 'SEBI (SCORES)', '0', '1', '0', '1', '0', '0'])
+    await expectNoSeriousA11yViolations(page)
+    await section.getByRole('button', { name: `Publish ${month.label} from the register` }).click()
+    await expect(page.getByRole('status')).toHaveText(
+      `${month.label} is published from the register. The Complaint Board reports it now.`,
+    )
+    await expect(page.getByRole('complementary', { name: 'Complaint board' })).toHaveCount(0)
+    await expect(
+      page
+        .getByRole('region', { name: 'Months on the board, newest first' })
+        .getByRole('row', { name: new RegExp(`See figures for ${month.label} From the register`) }),
+    ).toBeVisible()
+
+    await page.getByRole('status').getByRole('link', { name: 'Complaint Board' }).click()
+    const table = page.getByRole('region', { name: `Data for the month ending ${month.lastDay}` }).getByRole('table')
+    await expect(table).toBeVisible()
+    expect(await rowsOf(table, 'tbody')).toEqual([
+      ['1', 'Directly from Investors', '0', '2', '1', '1', '0', '4'],
+      ['2', 'SEBI (SCORES)', '0', '1', '0', '1', '0', '0'],
+      ['3', 'Other Sources (if any)', '0', '1', '0', '1', '0', '0'],
+    ])
+    await expect(
+      page.getByText(new RegExp(`^This board reports the month ending ${month.lastDay}, published on `)),
+    ).toBeVisible()
+
+    // Nothing is left to publish.
+    await page.goto('/admin/complaint-board')
+    await expect(page.getByRole('region', { name: 'Publish a month' })).toContainText('The board is up to date.')
   })
 })
 

@@ -1,4 +1,5 @@
-import { DEMO_COMPLAINT_BOARD_MONTHS } from '../../prisma/seed'
+import { financialYearLabel, financialYearStart, monthLabel, previousMonth } from '../../app/domain/complaint-board'
+import { lastEndedMonth } from '../../app/domain/complaint-board-form'
 import { withE2eDatabase } from './database'
 
 /*
@@ -8,6 +9,24 @@ import { withE2eDatabase } from './database'
  * A session advisory lock: closing the connection releases it, even after a failed test.
  */
 const COMPLAINT_BOARD_LOCK_KEY = 6_005_010
+
+/** Complaints a board-changing test adds to the register carry a source reference with this prefix; they go when it ends. */
+export const BOARD_TEST_COMPLAINT_PREFIX = 'E2E-BOARD-'
+
+/** A month as the board names it: "2026-10", "October 2026", "31 October 2026", "2026-27". */
+export function boardMonth(month: string) {
+  const [year, number] = month.split('-').map(Number) as [number, number]
+  return {
+    key: month,
+    label: monthLabel(month),
+    lastDay: `${new Date(Date.UTC(year, number, 0)).getUTCDate()} ${monthLabel(month)}`,
+    financialYear: financialYearLabel(financialYearStart(month)),
+  }
+}
+
+/** The month the demo board reports: the last one that ended (prisma/seed.ts), and the one before it. */
+export const demoReportedMonth = () => boardMonth(lastEndedMonth(new Date()))
+export const monthBeforeDemoReported = () => boardMonth(previousMonth(lastEndedMonth(new Date())))
 
 export function readingTheDemoComplaintBoard<T>(run: () => Promise<T>): Promise<T> {
   return withE2eDatabase(async (client) => {
@@ -19,16 +38,28 @@ export function readingTheDemoComplaintBoard<T>(run: () => Promise<T>): Promise<
 export function changingTheComplaintBoard<T>(run: () => Promise<T>): Promise<T> {
   return withE2eDatabase(async (client) => {
     await client.query('SELECT pg_advisory_lock($1)', [COMPLAINT_BOARD_LOCK_KEY])
+    // The demo board as the seed left it (its months depend on the day the server started): put back as it was.
+    // As JSON text, so dates and times come back exactly as they went.
+    const { rows } = await client.query(
+      `SELECT (SELECT coalesce(json_agg(m), '[]')::text FROM complaint_board_months m) AS months,
+              (SELECT coalesce(json_agg(f), '[]')::text FROM complaint_figures f) AS figures`,
+    )
+    const { months, figures } = rows[0] as { months: string; figures: string }
     try {
       return await run()
     } finally {
-      await client.query(`DELETE FROM complaint_board_months WHERE to_char(month, 'YYYY-MM') <> ALL($1::text[])`, [
-        [...DEMO_COMPLAINT_BOARD_MONTHS],
-      ])
-      await client.query('UPDATE complaint_board_months SET impersonation_complaints = 0')
+      await client.query('BEGIN')
+      await client.query('DELETE FROM complaints WHERE source_reference LIKE $1', [`${BOARD_TEST_COMPLAINT_PREFIX}%`])
+      await client.query('DELETE FROM complaint_board_months')
       await client.query(
-        'UPDATE complaint_figures SET received = 0, resolved = 0, pending_over_three_months = 0, resolution_days_total = 0',
+        'INSERT INTO complaint_board_months SELECT * FROM json_populate_recordset(NULL::complaint_board_months, $1)',
+        [months],
       )
+      await client.query(
+        'INSERT INTO complaint_figures SELECT * FROM json_populate_recordset(NULL::complaint_figures, $1)',
+        [figures],
+      )
+      await client.query('COMMIT')
     }
   })
 }

@@ -70,14 +70,16 @@ describe('the complaint board admin pages', () => {
   it('list the months newest first with their totals, and answer 404 for a month not on the board', async () => {
     const { cookie } = await signedInUser({ role: 'ADMIN' })
     const page = (await call(listRoute.loader, getRequest('/admin/complaint-board', cookie))) as {
-      months: { month: string; pendingAtEnd: number }[]
-      suggestedMonth: string
+      months: { month: string; pendingAtEnd: number; publication: { enteredByHand: boolean } }[]
+      toPublish: { month: string; paths: string[] }
     }
     expect(page.months.map((month) => [month.month, month.pendingAtEnd])).toEqual([
       ['2024-11', 2],
       ['2024-10', 2],
     ])
-    expect(page.suggestedMonth).toBe('2024-12')
+    expect(page.months.every((month) => month.publication.enteredByHand)).toBe(true)
+    // Nothing in the register yet: the next month may be published from it (zeros) or by hand.
+    expect(page.toPublish).toMatchObject({ month: '2024-12', paths: ['register', 'hand'] })
     for (const month of ['2024-12', 'nonsense']) {
       await expect(
         call(monthRoute.loader, getRequest(`/admin/complaint-board/${month}`, cookie), { month }),
@@ -308,16 +310,17 @@ describe('saving a month', () => {
   })
 })
 
-describe('publishing a month', () => {
-  it('puts an ended month on the board, audited; the public board reports it at once', async () => {
+describe('publishing a month through the page', () => {
+  it('by hand puts the next month on the board with no complaints, audited; the public board reports it at once', async () => {
     const admin = await signedInUser({ role: 'ADMIN' })
     const response = (await call(
       listRoute.action,
-      formRequest('/admin/complaint-board', { month: '2024-12' }, admin.cookie),
+      formRequest('/admin/complaint-board', { month: '2024-12', path: 'hand' }, admin.cookie),
     )) as Response
     expect(response.headers.get('Location')).toBe('/admin/complaint-board/2024-12?published=1')
     const { board } = await publicBoardLoader()
     expect(board!.monthEnding).toBe('December 2024')
+    expect(board!.publication.enteredByHand).toBe(true)
     expect(board!.monthTable.total.pendingAtEndOfLastMonth).toBe(2)
     expect(
       await prisma.auditLog.findMany({
@@ -329,27 +332,63 @@ describe('publishing a month', () => {
         action: 'complaint-board.publish',
         subjectId: '2024-12',
         before: null,
-        after: { month: '2024-12', impersonationComplaints: 0 },
+        after: { month: '2024-12', origin: 'HAND', impersonationComplaints: 0 },
       },
     ])
   })
 
-  it('refuses a month already on the board, one not ended yet, one before the board began and one that is not a month', async () => {
+  it('from the register stores the computed figures and goes back to the months', async () => {
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const response = (await call(
+      listRoute.action,
+      formRequest('/admin/complaint-board', { month: '2024-12', path: 'register' }, admin.cookie),
+    )) as Response
+    expect(response.headers.get('Location')).toBe('/admin/complaint-board?published=2024-12')
+    const page = (await call(
+      listRoute.loader,
+      getRequest('/admin/complaint-board?published=2024-12', admin.cookie),
+    )) as {
+      months: { month: string; publication: { enteredByHand: boolean } }[]
+      publishedLabel: string
+    }
+    expect(page.publishedLabel).toBe('December 2024')
+    expect(page.months[0]).toMatchObject({ month: '2024-12', publication: { enteredByHand: false } })
+    const odd = (await call(
+      listRoute.loader,
+      getRequest('/admin/complaint-board?published=2024-13', admin.cookie),
+    )) as {
+      publishedLabel: string | null
+    }
+    expect(odd.publishedLabel).toBeNull()
+  })
+
+  it('refuses a month already on the board, one skipping a month, one not ended yet, one before the board began and one that is not a month', async () => {
     const { userId, cookie } = await signedInUser({ role: 'ADMIN' })
-    const publish = async (month: string) =>
-      (await call(listRoute.action, formRequest('/admin/complaint-board', { month }, cookie))) as Reply
+    const publish = async (month: string, path = 'register') =>
+      (await call(listRoute.action, formRequest('/admin/complaint-board', { month, path }, cookie))) as {
+        init: { status: number }
+        data: { message: string }
+      }
     const nextMonth = new Date(Date.now() + 32 * 86_400_000).toISOString().slice(0, 7)
-    const cases: [string, number, string][] = [
-      ['2024-11', 409, 'November 2024 is already on the board.'],
-      [nextMonth, 400, expect.stringMatching(/has not ended yet: publish it from 1 /) as unknown as string],
-      ['2021-11', 400, 'The board starts no earlier than December 2021, when SEBI asked for it.'],
-      ['2024-13', 400, 'Enter the month as YYYY-MM, like 2024-12.'],
-      ['', 400, 'Choose the month to publish.'],
+    const cases: [string, string, number, string][] = [
+      ['2024-11', 'register', 409, 'November 2024 is already published; published figures do not change.'],
+      ['2025-01', 'hand', 409, 'Publish December 2024 first: months are published in order and none may be skipped.'],
+      [
+        '2024-09',
+        'register',
+        409,
+        'September 2024 is before November 2024, the latest published month: months are published in order.',
+      ],
+      [nextMonth, 'register', 409, expect.stringMatching(/has not ended yet: publish it from 1 /) as unknown as string],
+      ['2021-11', 'hand', 400, 'The board starts no earlier than December 2021, when SEBI asked for it.'],
+      ['2024-13', 'register', 400, 'Enter the month as YYYY-MM, like 2024-12.'],
+      ['', 'register', 400, 'Choose the month to publish.'],
+      ['2024-12', 'nonsense', 400, 'Choose how to publish the month.'],
     ]
-    for (const [month, status, message] of cases) {
-      const reply = await publish(month)
+    for (const [month, path, status, message] of cases) {
+      const reply = await publish(month, path)
       expect(reply.init.status, month).toBe(status)
-      expect(reply.data.result.error.month, month).toEqual([message])
+      expect(reply.data.message, month).toEqual(message)
     }
     expect(await prisma.complaintBoardMonth.count()).toBe(2)
     expect(await prisma.auditLog.count({ where: { actorId: userId } })).toBe(0)

@@ -7,6 +7,7 @@ const firstDay = (month: string) => new Date(`${month}-01T00:00:00Z`)
 
 beforeEach(async () => {
   await prisma.complaintBoardMonth.deleteMany()
+  await prisma.complaint.deleteMany()
 })
 
 describe('/complaint-board loader', () => {
@@ -73,19 +74,37 @@ describe('/complaint-board loader', () => {
     expect(board!.monthlyTrend.total).toEqual({ carriedForward: 0, received: 6, resolved: 5, pending: 1 })
   })
 
-  it('shows the demo board: every figure zero for the month ending November 2024 and financial year 2024-25', async () => {
-    await seedDemoData(prisma)
+  it('shows the demo board: hand-entered zeros to November 2024, then the register up to the month before today', async () => {
+    // 25 November 2026 (India): the demo reports October 2026, published on time.
+    await seedDemoData(prisma, new Date('2026-11-25T06:00:00Z'))
     const { board } = await loader()
-    expect(board!.lastDayOfMonth).toBe('30 November 2024')
-    expect(board!.monthlyTrend.financialYear).toBe('2024-25')
-    expect(board!.monthlyTrend.rows).toHaveLength(8)
-    expect(board!.annualTrend.rows.map((row) => row.period)).toEqual(['2024-25'])
-    const counts: number[] = []
-    JSON.stringify(board, (key, value) =>
-      typeof value === 'number' && key !== 'serial' ? (counts.push(value), value) : value,
-    )
-    expect(counts.length).toBeGreaterThan(50)
-    expect(counts.filter((count) => count !== 0)).toEqual([])
+    expect(board!.lastDayOfMonth).toBe('31 October 2026')
+    expect(board!.publication).toEqual({ enteredByHand: false, publishedOn: '5 November 2026', late: false })
+    expect(
+      board!.monthTable.rows.map((row) => [row.receivedFrom, row.received, row.resolved, row.totalPending]),
+    ).toEqual([
+      ['Directly from Investors', 2, 1, 1],
+      ['SEBI (SCORES)', 0, 0, 0],
+      ['Other Sources (if any)', 1, 0, 1],
+    ])
+    expect(board!.monthTable.total.averageResolutionDays).toBe(4)
+    expect(board!.impersonationComplaints).toBe(1)
+    expect(board!.monthlyTrend.financialYear).toBe('2026-27')
+    expect(board!.monthlyTrend.rows).toHaveLength(7)
+    expect(board!.annualTrend.rows.map((row) => [row.period, row.received, row.resolved, row.pending])).toEqual([
+      ['2024-25', 0, 0, 0],
+      ['2025-26', 0, 0, 0],
+      ['2026-27', 6, 4, 2],
+    ])
+    const months = await prisma.complaintBoardMonth.findMany({ orderBy: { month: 'asc' }, select: { origin: true } })
+    expect(months.map((month) => month.origin)).toEqual([...Array(8).fill('HAND'), ...Array(23).fill('REGISTER')])
+  })
+
+  it('seeds the demo relative to the clock: a month later, the next month', async () => {
+    await seedDemoData(prisma, new Date('2027-01-03T06:00:00Z'))
+    const { board } = await loader()
+    expect(board!.monthEnding).toBe('December 2026')
+    expect(board!.publication.publishedOn).toBe('3 January 2027')
   })
 })
 

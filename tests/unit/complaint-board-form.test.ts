@@ -10,7 +10,6 @@ import {
   RESOLUTION_DAYS_PER_COMPLAINT_MAX,
   sourceFigureProblems,
   sourcePreview,
-  suggestedMonthToPublish,
 } from '~/domain/complaint-board-form'
 
 const figures = (received: number, resolved: number, pendingOverThreeMonths = 0, resolutionDaysTotal = 0) => ({
@@ -142,13 +141,6 @@ describe('which month to publish', () => {
     expect(lastEndedMonth(new Date('2026-11-30T18:29:00Z'))).toBe('2026-10')
     expect(lastEndedMonth(new Date('2026-11-30T19:00:00Z'))).toBe('2026-11')
     expect(lastEndedMonth(new Date('2027-01-15T00:00:00Z'))).toBe('2026-12')
-  })
-
-  it('suggests the month after the latest on the board, and none while that one is still running', () => {
-    const now = new Date('2026-11-22T06:00:00Z')
-    expect(suggestedMonthToPublish('2024-11', now)).toBe('2024-12')
-    expect(suggestedMonthToPublish('2026-10', now)).toBeNull()
-    expect(suggestedMonthToPublish(null, now)).toBe('2026-10')
   })
 
   it('steps across the year', () => {

@@ -102,39 +102,53 @@ export default function AdminComplaintMonth({ loaderData, actionData }: Route.Co
           <FormMessage tone="info">Nothing had changed, so nothing was saved.</FormMessage>
         ) : null}
       </div>
-      <p className="mt-3 max-w-3xl text-sm text-gray-700 dark:text-gray-300">
-        Enter what happened in {month.label} for each source. What was pending at the start comes from the months
-        before; what is pending at the end and the average resolution time are worked out from these figures.
-        {latestLabel
-          ? ` The public board reports ${latestLabel}: this month counts in its trends and in what later months start with.`
-          : ' This is the month the public board reports.'}
+      <p className="mt-3 max-w-3xl text-sm">
+        {month.publication.enteredByHand ? 'Figures entered by hand' : 'Computed from the complaint register'},
+        published on {month.publication.publishedOn}
+        {month.publication.late ? ' (late: after the 7th of the next month)' : ''}.
+        {month.editable
+          ? ''
+          : month.publication.enteredByHand
+            ? ' The complaint register covers this month, so its figures can no longer be entered by hand.'
+            : ' Published figures are frozen: later changes to the register do not alter them.'}
       </p>
+      {month.editable ? (
+        <>
+          <p className="mt-3 max-w-3xl text-sm text-gray-700 dark:text-gray-300">
+            Enter what happened in {month.label} for each source. What was pending at the start comes from the months
+            before; what is pending at the end and the average resolution time are worked out from these figures.
+            {latestLabel
+              ? ` The public board reports ${latestLabel}: this month counts in its trends and in what later months start with.`
+              : ' This is the month the public board reports.'}
+          </p>
 
-      <Form method="post" {...getFormProps(form)} className="mt-4 max-w-3xl space-y-4">
-        {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
-        {COMPLAINT_SOURCES.map((source) => (
-          <SourceFigureFields
-            key={source}
-            source={source}
-            pendingAtStart={month.pendingAtStart[source]}
-            field={sourceFields[source]}
-          />
-        ))}
-        <Field
-          key={impersonationKey}
-          label="Complaints received this month because someone impersonated us"
-          hint="Shown on a line of its own under the month's table."
-          errors={fields.impersonationComplaints.errors}
-          inputProps={{ ...impersonationProps, inputMode: 'numeric', autoComplete: 'off' }}
-        />
-        <StatusButton status={pending ? 'pending' : saved === 'changed' ? 'success' : 'idle'}>
-          Save figures
-        </StatusButton>
-      </Form>
+          <Form method="post" {...getFormProps(form)} className="mt-4 max-w-3xl space-y-4">
+            {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
+            {COMPLAINT_SOURCES.map((source) => (
+              <SourceFigureFields
+                key={source}
+                source={source}
+                pendingAtStart={month.pendingAtStart[source]}
+                field={sourceFields[source]}
+              />
+            ))}
+            <Field
+              key={impersonationKey}
+              label="Complaints received this month because someone impersonated us"
+              hint="Shown on a line of its own under the month's table."
+              errors={fields.impersonationComplaints.errors}
+              inputProps={{ ...impersonationProps, inputMode: 'numeric', autoComplete: 'off' }}
+            />
+            <StatusButton status={pending ? 'pending' : saved === 'changed' ? 'success' : 'idle'}>
+              Save figures
+            </StatusButton>
+          </Form>
+        </>
+      ) : null}
 
       <section aria-labelledby="saved-board-heading" className="mt-10">
         <h2 id="saved-board-heading" className="text-xl font-semibold">
-          The saved figures as the board shows them
+          {month.editable ? 'The saved figures as the board shows them' : 'The published figures'}
         </h2>
         <MonthTable board={month.board} />
       </section>

@@ -1,19 +1,34 @@
-import { NavLink, Outlet } from 'react-router'
+import { Link, NavLink, Outlet } from 'react-router'
+import { lastEndedMonth } from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/admin.server'
+import { complaintMonthAwaitingPublication } from '~/server/admin-complaint-board.server'
 import type { Route } from './+types/layout'
 
 // Each child route guards itself too: loaders run in parallel, so this one cannot protect them.
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  return null
+  // From the 1st of each month until the month that ended is published (SEBI: by the 7th).
+  return { awaiting: await complaintMonthAwaitingPublication(lastEndedMonth(new Date())) }
 }
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-medium underline-offset-4 ${isActive ? 'bg-gray-100 underline dark:bg-gray-800' : 'hover:underline'}`
 
-export default function AdminLayout() {
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const awaiting = loaderData?.awaiting
   return (
     <div>
+      {awaiting ? (
+        <aside
+          aria-label="Complaint board"
+          className="mb-4 rounded-md border border-amber-400 bg-amber-50 p-3 text-amber-950 dark:border-amber-500 dark:bg-amber-950 dark:text-amber-50"
+        >
+          The complaint figures for {awaiting.label} are not published yet (SEBI expects them by the 7th).{' '}
+          <Link to="/admin/complaint-board" className="font-medium underline">
+            Review and publish {awaiting.label}
+          </Link>
+        </aside>
+      ) : null}
       <nav aria-label="Admin" className="mb-4 flex flex-wrap gap-2 border-b border-gray-200 pb-2 dark:border-gray-700">
         <NavLink to="/admin/payments" className={navLinkClass}>
           Payments
