@@ -64,18 +64,17 @@ export async function readCommittedEnds(
   now: Date,
   excludePaymentId?: string,
 ): Promise<Map<string, Date>> {
-  const [latest, open] = await Promise.all([
-    db.subscription.groupBy({ by: ['serviceId'], where: { userId }, _max: { endsAt: true } }),
-    db.payment.findMany({
-      where: {
-        userId,
-        ...(excludePaymentId ? { id: { not: excludePaymentId } } : {}),
-        ...openPaymentWhere(now),
-      },
-      orderBy: { createdAt: 'asc' },
-      select: { cart: true },
-    }),
-  ])
+  // One after the other: `db` is usually a transaction, whose one connection takes one query at a time.
+  const latest = await db.subscription.groupBy({ by: ['serviceId'], where: { userId }, _max: { endsAt: true } })
+  const open = await db.payment.findMany({
+    where: {
+      userId,
+      ...(excludePaymentId ? { id: { not: excludePaymentId } } : {}),
+      ...openPaymentWhere(now),
+    },
+    orderBy: { createdAt: 'asc' },
+    select: { cart: true },
+  })
   const latestEnds = new Map(latest.flatMap((row) => (row._max.endsAt ? [[row.serviceId, row._max.endsAt]] : [])))
   return committedEnds(
     now,
@@ -104,17 +103,15 @@ export async function feeCapRefusalFor(
   if (customer?.feeCapExemption) return undefined
   const window = env.FEE_CAP_WINDOW
   const rateBasisPoints = businessDetails.gst?.rateBasisPoints ?? 0
-  const [paid, open] = await Promise.all([
-    taxableFeesByPayment(db, familyIds, feeCapWindowStart(now, window)),
-    db.payment.findMany({
-      where: {
-        userId: { in: [...familyIds] },
-        ...(excludePaymentId ? { id: { not: excludePaymentId } } : {}),
-        ...openPaymentWhere(now),
-      },
-      select: { amountPaise: true },
-    }),
-  ])
+  const paid = await taxableFeesByPayment(db, familyIds, feeCapWindowStart(now, window))
+  const open = await db.payment.findMany({
+    where: {
+      userId: { in: [...familyIds] },
+      ...(excludePaymentId ? { id: { not: excludePaymentId } } : {}),
+      ...openPaymentWhere(now),
+    },
+    select: { amountPaise: true },
+  })
   const refusal = feeCapRefusal({
     now,
     window,

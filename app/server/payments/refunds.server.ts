@@ -331,10 +331,11 @@ export async function refundAdvanceExcess(
     if (excessDays === 0) continue
     const refund = await refundExcess({ subscriptionId: period.id, excessDays, now: paidAt }, tx)
     if (!refund) continue
-    const [entry, cut] = await Promise.all([
-      tx.ledgerEntry.findFirstOrThrow({ where: { refundId: refund.id }, select: { documentNumber: true } }),
-      tx.subscription.findUniqueOrThrow({ where: { id: period.id }, select: { endsAt: true } }),
-    ])
+    const entry = await tx.ledgerEntry.findFirstOrThrow({
+      where: { refundId: refund.id },
+      select: { documentNumber: true },
+    })
+    const cut = await tx.subscription.findUniqueOrThrow({ where: { id: period.id }, select: { endsAt: true } })
     refunds.push({
       ...refund,
       serviceName: line.name,
