@@ -86,8 +86,10 @@ const PAGES: { path: string; heading: string; shows: (string | RegExp)[] }[] = [
     shows: [
       `${details.name} is registered with SEBI as a research analyst (registration number ${details.sebiRegistrationNumber})`,
       'We are not registered with SEBI as an investment adviser.',
-      'Premium services: HIGH risk.',
-      'Premium+ services: VERY HIGH risk.',
+      'Low risk: ',
+      'Moderate risk: ',
+      'High risk: Equity recommendations whose prices can fall sharply',
+      'Very high risk: Trading ideas in derivatives',
       'Derivatives risk:',
     ],
   },

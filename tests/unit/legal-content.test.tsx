@@ -177,8 +177,7 @@ describe('legal documents', () => {
   it('states the risk levels and that we are not an investment adviser', () => {
     const text = documentText(disclaimer(details))
     expect(text).toContain('We are not registered with SEBI as an investment adviser')
-    expect(text).toContain('Premium services: HIGH risk')
-    expect(text).toContain('Premium+ services: VERY HIGH risk')
+    for (const level of ['Low risk:', 'Moderate risk:', 'High risk:', 'Very high risk:']) expect(text).toContain(level)
   })
 
   it('refunds the unexpired period instead of refusing refunds', () => {
