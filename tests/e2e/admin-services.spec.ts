@@ -36,6 +36,7 @@ test('an admin creates a service (after fixing a bad price and giving its risk l
 
   const card = page.getByRole('article', { name })
   await expect(card.getByText('Rs. 2,499 for 30 Days')).toBeVisible()
+  await expect(card.getByRole('definition')).toHaveText(['Very high', 'Options ideas every Monday, by e-mail'])
   await card.getByRole('link', { name: `Edit ${name}` }).click()
   await expect(page.getByLabel('Price in rupees')).toHaveValue('2499')
   await expect(page.getByLabel('Risk level')).toHaveValue('VERY_HIGH')
