@@ -26,6 +26,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const registration: RegistrationDetails = {
     name: businessDetails.name,
     sebiRegistrationNumber: businessDetails.sebiRegistrationNumber,
+    bseEnlistmentNumber: businessDetails.bseEnlistmentNumber,
+    grievanceOfficer: businessDetails.grievanceOfficer,
   }
   // Serialised into every page: only what the header, the footer and the flash message show.
   return data(

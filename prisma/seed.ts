@@ -13,10 +13,11 @@ export const DEMO_SERVICES = [
     description: [
       'Two to four large-cap and mid-cap stock ideas a week with entry, target and stop-loss',
       'Research rationale published with every recommendation',
-      'Risk level: HIGH',
     ],
     pricePaise: rupees(2_999),
     durationDays: 30,
+    riskLevel: 'HIGH',
+    delivery: 'Two to four stock ideas a week on this website and by e-mail, as each is published',
   },
   {
     name: 'Equity Premium+',
@@ -24,16 +25,20 @@ export const DEMO_SERVICES = [
       'Everything in Equity Premium',
       'Index and stock option strategies for the weekly expiry',
       'Pre-market notes on trading days',
-      'Risk level: VERY HIGH',
     ],
     pricePaise: rupees(7_999),
     durationDays: 90,
+    riskLevel: 'VERY_HIGH',
+    delivery:
+      'A pre-market note every trading day, and option strategies before each weekly expiry, on this website and by e-mail',
   },
   {
     name: 'Swing Trading Ideas',
     description: ['Positional ideas held for one to four weeks', 'Weekly review of open ideas'],
     pricePaise: rupees(1_499),
     durationDays: 30,
+    riskLevel: 'HIGH',
+    delivery: 'New positional ideas as they arise and a review every week, on this website and by e-mail',
   },
   {
     name: 'Long-Term Portfolio Research',
@@ -43,12 +48,16 @@ export const DEMO_SERVICES = [
     ],
     pricePaise: rupees(9_999),
     durationDays: 365,
+    riskLevel: 'MODERATE',
+    delivery: 'The model portfolio reviewed every quarter, and company reports as they are published, on this website',
   },
   {
     name: 'Commodity Insights',
     description: ['Gold, silver and crude oil outlook twice a week', 'Levels to watch for MCX contracts'],
     pricePaise: rupees(1_999),
     durationDays: 30,
+    riskLevel: 'VERY_HIGH',
+    delivery: 'An outlook twice a week, on this website and by e-mail',
   },
 ] as const
 

@@ -145,8 +145,8 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
     },
     {
       label: 'services',
-      sql: `INSERT INTO services (id, name, description, price_paise, duration_days, sort_order, created_at, updated_at)
-        SELECT ${uuid('svc', 'k')}, name, ARRAY['Large seed service'], price, days, 100 + k, ${start}, ${start}
+      sql: `INSERT INTO services (id, name, description, price_paise, duration_days, sort_order, created_at, updated_at, risk_level, delivery)
+        SELECT ${uuid('svc', 'k')}, name, ARRAY['Large seed service'], price, days, 100 + k, ${start}, ${start}, 'HIGH', 'Ideas on the website as published'
         FROM (VALUES ${services}) v(k, name, price, days)
         ON CONFLICT (name) DO NOTHING;
         CREATE TEMP TABLE seed_svc ON COMMIT DROP AS

@@ -1,3 +1,5 @@
+import { RISK_LEVEL_LABELS, type RiskLevel } from '~/domain/service-form'
+
 export const SERVICE_DESCRIPTION_FALLBACK = 'Service description goes here.'
 
 /** A service's description lines as bullets, or the original store's fallback line (docs/product.md) if none. */
@@ -10,5 +12,31 @@ export function ServiceDescription({ lines, className = '' }: { lines: readonly 
         <li>{SERVICE_DESCRIPTION_FALLBACK}</li>
       )}
     </ul>
+  )
+}
+
+/**
+ * What every service states beside its description (issue 20 item 5): its risk level and how and
+ * how often its research is delivered. /services and /pay show it the same way.
+ */
+export function ServiceRiskAndDelivery({
+  riskLevel,
+  delivery,
+  className = '',
+}: {
+  riskLevel: RiskLevel
+  delivery: string
+  className?: string
+}) {
+  return (
+    <dl className={`space-y-1 text-sm ${className}`}>
+      <div>
+        <dt className="inline font-medium">Risk level:</dt> <dd className="inline">{RISK_LEVEL_LABELS[riskLevel]}</dd>
+      </div>
+      <div>
+        <dt className="inline font-medium">How and how often research is delivered:</dt>{' '}
+        <dd className="inline text-gray-700 dark:text-gray-300">{delivery}</dd>
+      </div>
+    </dl>
   )
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { REGISTRATION_DISCLAIMER, SCORES_URL, SEBI_STANDARD_WARNING, SMART_ODR_URL } from '~/content/legal/regulatory'
-import type { RegistrationDetails } from '~/domain/business-details'
+import { telHref, type RegistrationDetails } from '~/domain/business-details'
 import { ExternalLink } from './external-link'
 
 const LEGAL_LINKS = [
@@ -34,7 +34,7 @@ export function SiteFooter({ registration }: { registration: RegistrationDetails
         {registration ? (
           <p className="font-medium">
             {registration.name}, SEBI Registered Research Analyst, Registration No.{' '}
-            {registration.sebiRegistrationNumber}
+            {registration.sebiRegistrationNumber}, BSE Enlistment No. {registration.bseEnlistmentNumber}
           </p>
         ) : null}
         <p className="font-medium">{SEBI_STANDARD_WARNING}</p>
@@ -44,7 +44,19 @@ export function SiteFooter({ registration }: { registration: RegistrationDetails
           <Link to="/complaints/new" className={linkClass}>
             file a complaint
           </Link>
-          , or see Grievance Redressal), then to SEBI on{' '}
+          {registration ? (
+            <>
+              , or write to our Grievance Officer, {registration.grievanceOfficer.name},{' '}
+              <a href={`mailto:${registration.grievanceOfficer.email}`} className={linkClass}>
+                {registration.grievanceOfficer.email}
+              </a>
+              ,{' '}
+              <a href={telHref(registration.grievanceOfficer.phone)} className={linkClass}>
+                {registration.grievanceOfficer.phone}
+              </a>
+            </>
+          ) : null}
+          ; or see Grievance Redressal), then to SEBI on{' '}
           <ExternalLink href={SCORES_URL} className={linkClass}>
             SCORES
           </ExternalLink>

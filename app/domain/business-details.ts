@@ -6,7 +6,21 @@ import type { GstRegistration } from './gst'
 
 export type Officer = { name: string; phone: string; email: string }
 
-export type PerformanceReportLink = { label: string; url: string }
+/**
+ * A performance report we may publish: SEBI's advertisement code forbids past-performance claims
+ * that a Past Risk and Return Verification Agency (PaRRVA) has not verified, so each carries the
+ * PaRRVA's verification reference and the date of that verification (YYYY-MM-DD).
+ */
+export type VerifiedPerformanceReport = { label: string; url: string; parrvaReference: string; verifiedOn: string }
+
+/** The annual compliance audit (SEBI: publish its status on the website). Dates are YYYY-MM-DD. */
+export type ComplianceAudit = {
+  /** The audited financial year, as "2025-26". */
+  financialYear: string
+  completedOn: string
+  /** The adverse findings and what became of them, or a statement that there were none. */
+  adverseFindings: string
+}
 
 export type BankAccount = { accountNumber: string; ifsc: string; accountName: string }
 
@@ -15,6 +29,10 @@ export type BusinessDetails = {
   name: string
   /** SEBI registration number of the research analyst, INH followed by nine digits. */
   sebiRegistrationNumber: string
+  /** The date SEBI granted the registration (YYYY-MM-DD). */
+  sebiRegistrationDate: string
+  /** The enlistment number with BSE, the Research Analyst Administration and Supervisory Body (RAASB). */
+  bseEnlistmentNumber: string
   address: string
   supportPhone: string
   supportEmail: string
@@ -24,21 +42,29 @@ export type BusinessDetails = {
   principalOfficer: Officer
   complianceOfficer: Officer
   customerCareOfficer: Officer
+  /** The first contact for every complaint, apart from the compliance officer (issue 20 item 6). */
+  grievanceOfficer: Officer
   workingHours: string
   tollFreeNumbers: string[]
   /** The city whose courts have exclusive jurisdiction under the terms. */
   jurisdictionCity: string
-  performanceReports: PerformanceReportLink[]
+  /** Empty until a PaRRVA has verified a report: /performance-report then says none is published. */
+  performanceReports: VerifiedPerformanceReport[]
   /** Statements of fact the RA must make and keep current, shown on /disclosure. */
   disciplinaryHistory: string
   aiToolsDisclosure: string
-  complianceAuditStatus: string
+  /** The associates of the RA (SEBI RA Regulations), or a statement that there are none. */
+  associates: string
+  complianceAudit: ComplianceAudit
   /** Null when the business is not GST-registered: payments then get receipts, not tax invoices. */
   gst: GstRegistration | null
 }
 
 /** What the footer of every page shows; kept small because it is serialised into every page. */
-export type RegistrationDetails = Pick<BusinessDetails, 'name' | 'sebiRegistrationNumber'>
+export type RegistrationDetails = Pick<
+  BusinessDetails,
+  'name' | 'sebiRegistrationNumber' | 'bseEnlistmentNumber' | 'grievanceOfficer'
+>
 
 /** A `tel:` address for a phone number as written for people ("+91 00000 00000" -> "tel:+910000000000"). */
 export function telHref(phone: string): string {

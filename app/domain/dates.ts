@@ -68,3 +68,9 @@ export function formatIndiaDateTime(instant: Date): string {
   const parts = Object.fromEntries(indiaDateTimeParts.formatToParts(instant).map((part) => [part.type, part.value]))
   return `${parts.day}-${parts.month}-${parts.year} ${parts.hour}:${parts.minute} IST`
 }
+
+/** "DD-MM-YYYY" of a calendar date written "YYYY-MM-DD", as formatIndiaDate writes it; no time zone, no Intl. */
+export function formatIsoDate(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-')
+  return `${day}-${month}-${year}`
+}

@@ -14,7 +14,24 @@ export const SERVICE_LIMITS = {
   descriptionLineMax: 200,
   priceRupeesMax: 151_000,
   durationDaysMax: 365,
+  deliveryMin: 10,
+  deliveryMax: 300,
 } as const
+
+/**
+ * The risk levels a service states, lowest to highest (issue 20 item 5). The research notes give
+ * no SEBI scale for research services; this is the one the issue asks for, low to very high.
+ */
+export const RISK_LEVELS = ['LOW', 'MODERATE', 'HIGH', 'VERY_HIGH'] as const
+export type RiskLevel = (typeof RISK_LEVELS)[number]
+
+/** How pages, e-mails and the API's `riskLevelLabel` write a risk level. */
+export const RISK_LEVEL_LABELS: Record<RiskLevel, string> = {
+  LOW: 'Low',
+  MODERATE: 'Moderate',
+  HIGH: 'High',
+  VERY_HIGH: 'Very high',
+}
 
 const RUPEES_PATTERN = /^\d{1,3}(,?\d{2,3})*(\.\d{1,2})?$|^\d+(\.\d{1,2})?$/
 
@@ -59,6 +76,11 @@ export const ServiceFormSchema = z.object({
           `The price can be at most Rs. 1,51,000 (SEBI's yearly fee cap per family).`,
         ),
     ),
+  riskLevel: z.enum(RISK_LEVELS, { error: 'Choose the risk level of this research.' }),
+  delivery: plainText(z.string({ error: 'Say how and how often the research is delivered.' }))
+    .trim()
+    .min(SERVICE_LIMITS.deliveryMin, 'Say how and how often the research is delivered.')
+    .max(SERVICE_LIMITS.deliveryMax, `Say it in at most ${SERVICE_LIMITS.deliveryMax} characters.`),
   durationDays: z.coerce
     .number({ error: 'Enter the duration in whole days.' })
     .int('Enter the duration in whole days.')
@@ -70,7 +92,15 @@ export const ServiceFormSchema = z.object({
 })
 
 /** A service as the admin defined it: price in paise. */
-export type ServiceForm = { name: string; description: string[]; pricePaise: number; durationDays: number }
+export type ServiceForm = {
+  name: string
+  description: string[]
+  pricePaise: number
+  durationDays: number
+  riskLevel: RiskLevel
+  /** How and how often the research is delivered. */
+  delivery: string
+}
 
 export type ServiceFormErrors = Partial<Record<keyof z.input<typeof ServiceFormSchema>, string[]>>
 
@@ -80,8 +110,10 @@ export function serviceFromForm({
   description,
   price,
   durationDays,
+  riskLevel,
+  delivery,
 }: z.output<typeof ServiceFormSchema>): ServiceForm {
-  return { name, description, pricePaise: price, durationDays }
+  return { name, description, pricePaise: price, durationDays, riskLevel, delivery }
 }
 
 /** The form's fields with their errors, or the parsed service: prices in paise, description as lines. */
@@ -93,6 +125,8 @@ export function parseServiceForm(
     name: text('name'),
     description: text('description'),
     price: text('price'),
+    riskLevel: text('riskLevel') === '' ? undefined : text('riskLevel'),
+    delivery: text('delivery'),
     durationDays: text('durationDays') === '' ? undefined : text('durationDays'),
   })
   if (parsed.success) return { ok: true, service: serviceFromForm(parsed.data) }

@@ -15,7 +15,7 @@ import { Field, FormMessage, repliedField, Spinner, StatusButton } from '~/compo
 import { useIsPending } from '~/components/use-is-pending'
 import { BankAccountDetails } from '~/components/bank-account-details'
 import { Modal } from '~/components/modal'
-import { ServiceDescription } from '~/components/service-description'
+import { ServiceDescription, ServiceRiskAndDelivery } from '~/components/service-description'
 import { useGatewayCheckout, type CheckoutFailure } from '~/components/use-gateway-checkout'
 import { ManualPaymentFormSchema } from '~/domain/bank-reference'
 import { PAYER_ACCOUNT_NAME_MAX_LENGTH } from '~/domain/payer-account-name'
@@ -67,7 +67,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     ? { 'Set-Cookie': await serializeCart(items.map((item) => item.serviceId)) }
     : undefined
   if (items.length === 0) throw redirect('/services', { headers: cleanedCart })
-  const descriptions = new Map((await getActiveServices()).map((service) => [service.id, service.description]))
+  const listings = new Map((await getActiveServices()).map((service) => [service.id, service]))
   const { bankAccount, whatsappNumber } = businessDetails
   // Said before paying: a service the one-year advance limit stops for now, and the refusals a payment would get.
   const now = new Date()
@@ -80,7 +80,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       items: items.map((item) => ({
         ...item,
-        description: descriptions.get(item.serviceId) ?? [],
+        description: listings.get(item.serviceId)?.description ?? [],
+        riskLevel: listings.get(item.serviceId)?.riskLevel ?? null,
+        delivery: listings.get(item.serviceId)?.delivery ?? null,
         renewableFrom: advanceLimit.renewableFrom[item.serviceId],
       })),
       advanceRefusal: advanceLimit.refusal,
@@ -282,6 +284,9 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
                 <div>
                   <h2 className="font-semibold">{item.name}</h2>
                   <ServiceDescription lines={item.description} className="mt-1" />
+                  {item.riskLevel && item.delivery ? (
+                    <ServiceRiskAndDelivery riskLevel={item.riskLevel} delivery={item.delivery} className="mt-1" />
+                  ) : null}
                   <p className="mt-1 font-medium">{formatPriceLine(item.pricePaise, item.durationDays)}</p>
                   {item.renewableFrom ? <p className="mt-1 text-sm font-medium">{item.renewableFrom}</p> : null}
                 </div>

@@ -1,7 +1,7 @@
 import { useEffect, useState, type MouseEvent } from 'react'
 import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router'
 import { CheckboxButton, FormMessage, primaryButtonClass, Spinner } from '~/components/forms'
-import { ServiceDescription } from '~/components/service-description'
+import { ServiceDescription, ServiceRiskAndDelivery } from '~/components/service-description'
 import { cartTotalPaise } from '~/domain/cart-total'
 import { formatIndiaDate } from '~/domain/dates'
 import { formatPriceLine, formatRupees } from '~/domain/money'
@@ -254,6 +254,7 @@ function ServiceCard({
         </h2>
       </Form>
       <ServiceDescription lines={service.description} className="mt-3" />
+      <ServiceRiskAndDelivery riskLevel={service.riskLevel} delivery={service.delivery} className="mt-3" />
       <p className="mt-3 font-medium">{formatPriceLine(service.pricePaise, service.durationDays)}</p>
       {activeUntil ? (
         <p className="mt-1 text-sm font-medium text-green-800 dark:text-green-300">Active until {activeUntil}</p>

@@ -12,6 +12,8 @@ const serviceSelect = {
   description: true,
   pricePaise: true,
   durationDays: true,
+  riskLevel: true,
+  delivery: true,
   active: true,
   sortOrder: true,
 } as const
@@ -48,6 +50,8 @@ const snapshot = (service: AdminService | ServiceForm) => ({
   description: service.description,
   pricePaise: service.pricePaise,
   durationDays: service.durationDays,
+  riskLevel: service.riskLevel,
+  delivery: service.delivery,
   ...('active' in service ? { active: service.active } : {}),
 })
 

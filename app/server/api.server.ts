@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { CartItem } from '~/domain/cart'
 import { indiaIsoDate } from '~/domain/dates'
 import { PAISE_PER_RUPEE } from '~/domain/money'
+import { RISK_LEVEL_LABELS } from '~/domain/service-form'
 import { profileStep, type ProfileStep } from '~/domain/profile'
 import { CheckoutResponseSchema } from '~/domain/checkout-request'
 import { CONTROL_CHARACTER_MESSAGE, jsonHasControlCharacter } from '~/domain/plain-text'
@@ -182,6 +183,9 @@ export function serviceJson(service: ServiceListing) {
     description: service.description,
     price: service.pricePaise / PAISE_PER_RUPEE,
     duration: service.durationDays,
+    riskLevel: service.riskLevel,
+    riskLevelLabel: RISK_LEVEL_LABELS[service.riskLevel],
+    delivery: service.delivery,
   }
 }
 

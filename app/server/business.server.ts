@@ -18,18 +18,42 @@ const commaSeparated = (value: string) =>
     .map((item) => item.trim())
     .filter(Boolean)
 
-const performanceReportLink = z
+const isoDate = z.iso.date({ error: 'must be a date written YYYY-MM-DD, e.g. 2024-06-17' })
+
+const verifiedPerformanceReport = z
   .string()
-  .regex(/^[^|]+\|[^|]+$/, 'must be a comma-separated list of "label|https://..." entries')
+  .regex(
+    /^[^|]+\|[^|]+\|[^|]+\|[^|]+$/,
+    'must be a comma-separated list of "label|https://...|PaRRVA verification reference|YYYY-MM-DD" entries (only reports a PaRRVA has verified)',
+  )
   .transform((entry) => {
-    const [label, url] = entry.split('|').map((part) => part.trim()) as [string, string]
-    return { label, url }
+    const [label, url, parrvaReference, verifiedOn] = entry.split('|').map((part) => part.trim()) as [
+      string,
+      string,
+      string,
+      string,
+    ]
+    return { label, url, parrvaReference, verifiedOn }
   })
   .pipe(
     z.object({
-      label: z.string().min(1, 'must give each link a label before the |'),
-      url: z.url({ protocol: /^https$/, error: 'must give each link an https:// URL after the |' }),
+      label: z.string().min(1, 'must give each report a label before the first |'),
+      url: z.url({ protocol: /^https$/, error: 'must give each report an https:// URL after the first |' }),
+      parrvaReference: z
+        .string()
+        .min(3, "must give each report the PaRRVA's verification reference after the second |"),
+      verifiedOn: z.iso.date({ error: 'must give each report the date of its PaRRVA verification, YYYY-MM-DD, last' }),
     }),
+  )
+
+/** A financial year as India writes it, "2025-26": April 2025 to March 2026. */
+const financialYear = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}$/, 'must be a financial year written like 2025-26')
+  .refine(
+    (year) => (Number(year.slice(0, 4)) + 1) % 100 === Number(year.slice(5)),
+    'must be a financial year written like 2025-26 (two consecutive years)',
   )
 
 const BusinessEnvSchema = z.object({
@@ -38,6 +62,11 @@ const BusinessEnvSchema = z.object({
     .string()
     .trim()
     .regex(/^INH\d{9}$/, 'must be INH followed by 9 digits, e.g. INH000012345'),
+  SEBI_REGISTRATION_DATE: isoDate,
+  BSE_ENLISTMENT_NUMBER: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9/-]{3,30}$/, 'must be the enlistment number BSE gave: 3 to 30 letters, digits, / or -'),
   BUSINESS_ADDRESS: text,
   SUPPORT_PHONE: phone,
   SUPPORT_EMAIL: email,
@@ -60,6 +89,9 @@ const BusinessEnvSchema = z.object({
   CUSTOMER_CARE_OFFICER_NAME: text,
   CUSTOMER_CARE_OFFICER_PHONE: phone,
   CUSTOMER_CARE_OFFICER_EMAIL: email,
+  GRIEVANCE_OFFICER_NAME: text,
+  GRIEVANCE_OFFICER_PHONE: phone,
+  GRIEVANCE_OFFICER_EMAIL: email,
   WORKING_HOURS: text,
   TOLL_FREE_NUMBERS: z
     .string()
@@ -70,13 +102,13 @@ const BusinessEnvSchema = z.object({
         .min(1, 'must list at least one number'),
     ),
   JURISDICTION_CITY: text,
-  PERFORMANCE_REPORT_LINKS: z
-    .string()
-    .transform(commaSeparated)
-    .pipe(z.array(performanceReportLink).min(1, 'must list at least one "label|https://..." entry')),
+  PERFORMANCE_REPORT_LINKS: z.string().default('').transform(commaSeparated).pipe(z.array(verifiedPerformanceReport)),
   DISCLOSURE_DISCIPLINARY_HISTORY: text,
   DISCLOSURE_AI_TOOLS: text,
-  DISCLOSURE_COMPLIANCE_AUDIT: text,
+  DISCLOSURE_ASSOCIATES: text,
+  COMPLIANCE_AUDIT_FINANCIAL_YEAR: financialYear,
+  COMPLIANCE_AUDIT_COMPLETED_ON: isoDate,
+  COMPLIANCE_AUDIT_ADVERSE_FINDINGS: text,
 })
 
 type BusinessVariable = keyof z.input<typeof BusinessEnvSchema>
@@ -129,6 +161,8 @@ function parseGstRegistration(
 export const DEMO_BUSINESS_ENV: Record<BusinessVariable, string> = {
   BUSINESS_NAME: 'Demo Research Analyst',
   SEBI_REGISTRATION_NUMBER: 'INH000000000',
+  SEBI_REGISTRATION_DATE: '2000-01-01',
+  BSE_ENLISTMENT_NUMBER: '00000',
   BUSINESS_ADDRESS: 'Office 000, Demo Towers, Example Road, Mumbai, Maharashtra 400000',
   SUPPORT_PHONE: '+91 00000 00001',
   SUPPORT_EMAIL: 'support@example.in',
@@ -145,26 +179,39 @@ export const DEMO_BUSINESS_ENV: Record<BusinessVariable, string> = {
   CUSTOMER_CARE_OFFICER_NAME: 'Demo Customer Care Officer',
   CUSTOMER_CARE_OFFICER_PHONE: '+91 00000 00005',
   CUSTOMER_CARE_OFFICER_EMAIL: 'care@example.in',
+  GRIEVANCE_OFFICER_NAME: 'Demo Grievance Officer',
+  GRIEVANCE_OFFICER_PHONE: '+91 00000 00006',
+  GRIEVANCE_OFFICER_EMAIL: 'grievances@example.in',
   WORKING_HOURS: '9 AM - 5 PM on market days',
   TOLL_FREE_NUMBERS: '1800 000 0000',
   JURISDICTION_CITY: 'Mumbai',
-  PERFORMANCE_REPORT_LINKS:
-    'Option research performance report|https://example.in/reports/option-performance.pdf,' +
-    'Stock research performance report|https://example.in/reports/stock-performance.pdf',
+  // None: the demo has no performance a PaRRVA verified, so /performance-report says none is published.
+  PERFORMANCE_REPORT_LINKS: '',
   DISCLOSURE_DISCIPLINARY_HISTORY:
     'Demo value: no penalties or directions have been issued against this demo research analyst.',
   DISCLOSURE_AI_TOOLS:
     'Demo value: this demo research analyst does not use artificial intelligence tools in its research services.',
-  DISCLOSURE_COMPLIANCE_AUDIT: 'Demo value: no annual compliance audit applies to this demo store.',
+  DISCLOSURE_ASSOCIATES: 'Demo value: this demo research analyst has no associates.',
+  COMPLIANCE_AUDIT_FINANCIAL_YEAR: '2000-01',
+  COMPLIANCE_AUDIT_COMPLETED_ON: '2001-09-30',
+  COMPLIANCE_AUDIT_ADVERSE_FINDINGS: 'Demo value: no adverse findings.',
 }
 
-/** The original store's hours (docs/product.md), not a demo value: the one variable a deployment may leave unset. */
+/**
+ * What a deployment may leave unset: the original store's hours (docs/product.md), and the
+ * performance reports (none until a PaRRVA has verified one).
+ */
+const OPTIONAL_VARIABLES: readonly BusinessVariable[] = ['WORKING_HOURS', 'PERFORMANCE_REPORT_LINKS']
+
+/** Demo values a real business may share (the original store's hours and city): not refused in a deployment. */
+const REAL_LOOKING_DEMO_VARIABLES: readonly BusinessVariable[] = ['WORKING_HOURS', 'JURISDICTION_CITY']
+
 const DEFAULT_WORKING_HOURS = DEMO_BUSINESS_ENV.WORKING_HOURS
 
 /**
  * Parses the business details from the environment; throws an EnvError whose message is one line
  * naming the variable (the style of parseEnv). In demo mode every unset variable takes its demo
- * value; otherwise every variable but WORKING_HOURS must be set.
+ * value; otherwise every variable but the optional ones must be set, and none to its demo value.
  */
 export function parseBusinessDetails(
   source: Record<string, string | undefined>,
@@ -175,10 +222,18 @@ export function parseBusinessDetails(
     variables.flatMap((name) => (source[name] !== undefined && source[name] !== '' ? [[name, source[name]]] : [])),
   ) as Partial<Record<BusinessVariable, string>>
   if (!demoMode) {
-    const missing = variables.find((name) => name !== 'WORKING_HOURS' && present[name] === undefined)
+    const missing = variables.find((name) => !OPTIONAL_VARIABLES.includes(name) && present[name] === undefined)
     if (missing) {
       throw new EnvError(
         `Missing environment variable ${missing} (business details shown on the regulatory pages); required when DEMO_MODE=0`,
+      )
+    }
+    const stillDemo = variables.find(
+      (name) => !REAL_LOOKING_DEMO_VARIABLES.includes(name) && present[name]?.trim() === DEMO_BUSINESS_ENV[name],
+    )
+    if (stillDemo) {
+      throw new EnvError(
+        `Environment variable ${stillDemo} is still its demo value "${DEMO_BUSINESS_ENV[stillDemo]}"; a deployment (DEMO_MODE=0) must give the real one`,
       )
     }
   }
@@ -190,9 +245,17 @@ export function parseBusinessDetails(
     throw new EnvError(`Invalid environment variable ${String(issue.path[0])}: ${issue.message}`)
   }
   const values = result.data
+  const auditedYearEnds = `${Number(values.COMPLIANCE_AUDIT_FINANCIAL_YEAR.slice(0, 4)) + 1}-03-31`
+  if (values.COMPLIANCE_AUDIT_COMPLETED_ON <= auditedYearEnds) {
+    throw new EnvError(
+      `Invalid environment variable COMPLIANCE_AUDIT_COMPLETED_ON: must be after the audited financial year ends (${auditedYearEnds})`,
+    )
+  }
   return {
     name: values.BUSINESS_NAME,
     sebiRegistrationNumber: values.SEBI_REGISTRATION_NUMBER,
+    sebiRegistrationDate: values.SEBI_REGISTRATION_DATE,
+    bseEnlistmentNumber: values.BSE_ENLISTMENT_NUMBER,
     address: values.BUSINESS_ADDRESS,
     supportPhone: values.SUPPORT_PHONE,
     supportEmail: values.SUPPORT_EMAIL,
@@ -217,13 +280,23 @@ export function parseBusinessDetails(
       phone: values.CUSTOMER_CARE_OFFICER_PHONE,
       email: values.CUSTOMER_CARE_OFFICER_EMAIL,
     },
+    grievanceOfficer: {
+      name: values.GRIEVANCE_OFFICER_NAME,
+      phone: values.GRIEVANCE_OFFICER_PHONE,
+      email: values.GRIEVANCE_OFFICER_EMAIL,
+    },
     workingHours: values.WORKING_HOURS,
     tollFreeNumbers: values.TOLL_FREE_NUMBERS,
     jurisdictionCity: values.JURISDICTION_CITY,
     performanceReports: values.PERFORMANCE_REPORT_LINKS,
     disciplinaryHistory: values.DISCLOSURE_DISCIPLINARY_HISTORY,
     aiToolsDisclosure: values.DISCLOSURE_AI_TOOLS,
-    complianceAuditStatus: values.DISCLOSURE_COMPLIANCE_AUDIT,
+    associates: values.DISCLOSURE_ASSOCIATES,
+    complianceAudit: {
+      financialYear: values.COMPLIANCE_AUDIT_FINANCIAL_YEAR,
+      completedOn: values.COMPLIANCE_AUDIT_COMPLETED_ON,
+      adverseFindings: values.COMPLIANCE_AUDIT_ADVERSE_FINDINGS,
+    },
     gst: parseGstRegistration(
       {
         GSTIN: source.GSTIN,

@@ -1,3 +1,4 @@
+import type { RiskLevel } from '~/domain/service-form'
 import { prisma } from './db.server'
 import { cached } from './cache.server'
 
@@ -10,6 +11,9 @@ export type ServiceListing = {
   description: string[]
   pricePaise: number
   durationDays: number
+  riskLevel: RiskLevel
+  /** How and how often the research is delivered. */
+  delivery: string
 }
 
 export function getActiveServices(): Promise<ServiceListing[]> {
@@ -17,7 +21,15 @@ export function getActiveServices(): Promise<ServiceListing[]> {
     prisma.service.findMany({
       where: { active: true },
       orderBy: [{ sortOrder: 'asc' }, { name: 'asc' }],
-      select: { id: true, name: true, description: true, pricePaise: true, durationDays: true },
+      select: {
+        id: true,
+        name: true,
+        description: true,
+        pricePaise: true,
+        durationDays: true,
+        riskLevel: true,
+        delivery: true,
+      },
     }),
   )
 }

@@ -5,7 +5,7 @@ import { useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
-test('an admin creates a service (after fixing a bad price), edits it, and takes it off sale; /services follows each step', async ({
+test('an admin creates a service (after fixing a bad price and giving its risk level and delivery), edits it, and takes it off sale; /services follows each step', async ({
   admin: { page },
 }) => {
   const name = `Options Desk ${randomInt(1e6)}`
@@ -20,23 +20,39 @@ test('an admin creates a service (after fixing a bad price), edits it, and takes
   await page.getByLabel('Duration in days').fill('30')
   await page.getByRole('button', { name: 'Create service' }).click()
   await expect(page.getByText('The price must be at least Rs. 1.')).toBeVisible()
+  // Risk level and delivery are required: each left empty gets its message beside it.
+  await expect(page.getByLabel('Risk level')).toHaveAccessibleDescription(/Choose the risk level of this research\./)
+  await expect(page.getByLabel('How and how often the research is delivered')).toHaveAccessibleDescription(
+    /Say how and how often the research is delivered\./,
+  )
   await expect(page.getByLabel('Name')).toHaveValue(name)
   await expectNoSeriousA11yViolations(page)
 
   await page.getByLabel('Price in rupees').fill('2,499')
+  await page.getByLabel('Risk level').selectOption({ label: 'Very high' })
+  await page.getByLabel('How and how often the research is delivered').fill('Options ideas every Monday, by e-mail')
   await page.getByRole('button', { name: 'Create service' }).click()
   await expect(page.getByText('Service created; it is on sale now.')).toBeVisible()
 
   const card = page.getByRole('article', { name })
   await expect(card.getByText('Rs. 2,499 for 30 Days')).toBeVisible()
+  await expect(card.getByRole('definition')).toHaveText(['Very high', 'Options ideas every Monday, by e-mail'])
   await card.getByRole('link', { name: `Edit ${name}` }).click()
   await expect(page.getByLabel('Price in rupees')).toHaveValue('2499')
+  await expect(page.getByLabel('Risk level')).toHaveValue('VERY_HIGH')
+  await expect(page.getByLabel('How and how often the research is delivered')).toHaveValue(
+    'Options ideas every Monday, by e-mail',
+  )
   await page.getByLabel('Price in rupees').fill('2999')
+  await page.getByLabel('Risk level').selectOption({ label: 'High' })
   await page.getByRole('button', { name: 'Save service' }).click()
   await expect(page.getByText('Service saved.')).toBeVisible()
 
   await page.goto('/services')
-  await expect(page.getByRole('article').filter({ hasText: name }).getByText('Rs. 2,999 for 30 Days')).toBeVisible()
+  const listed = page.getByRole('article').filter({ hasText: name })
+  await expect(listed.getByText('Rs. 2,999 for 30 Days')).toBeVisible()
+  await expect(listed.getByRole('definition').first()).toHaveText('High')
+  await expect(listed.getByText('Options ideas every Monday, by e-mail')).toBeVisible()
 
   await page.goto('/admin/services')
   await page.getByRole('button', { name: `Take off sale: ${name}` }).click()

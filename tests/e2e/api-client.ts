@@ -9,7 +9,16 @@ export { PNG_1X1 }
 
 export type ServiceEntry = {
   _id: string
-  service: { _id: string; name: string; description: string[]; price: number; duration: number }
+  service: {
+    _id: string
+    name: string
+    description: string[]
+    price: number
+    duration: number
+    riskLevel?: string
+    riskLevelLabel?: string
+    delivery?: string
+  }
 }
 export type RazorpayResponse = { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }
 

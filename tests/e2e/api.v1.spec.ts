@@ -13,6 +13,7 @@ import {
   type ServiceEntry,
 } from './api-client'
 import { latestCode, uniqueMobile, uniquePan } from './sign-in-helpers'
+import { DEMO_SERVICES } from '../../prisma/seed'
 
 const MS_PER_DAY = 24 * 60 * 60_000
 /** docs/api.md: JSON bodies above this are refused with 413. */
@@ -126,6 +127,9 @@ test('the whole customer journey through the API alone, as the existing client d
       description: expect.arrayContaining([expect.any(String)]),
       price: 2999,
       duration: 30,
+      riskLevel: 'HIGH',
+      riskLevelLabel: 'High',
+      delivery: DEMO_SERVICES[0].delivery,
     },
   })
   const cart: ServiceEntry[] = [premium, byName('Swing Trading Ideas')]

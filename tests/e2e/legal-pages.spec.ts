@@ -70,11 +70,13 @@ const PAGES: { path: string; heading: string; shows: (string | RegExp)[] }[] = [
       details.sebiRegistrationNumber,
       details.address,
       details.whatsappNumber,
-      ...[details.customerCareOfficer, details.principalOfficer, details.complianceOfficer].flatMap((officer) => [
-        officer.name,
-        officer.phone,
-        officer.email,
-      ]),
+      details.bseEnlistmentNumber,
+      ...[
+        details.grievanceOfficer,
+        details.customerCareOfficer,
+        details.principalOfficer,
+        details.complianceOfficer,
+      ].flatMap((officer) => [officer.name, officer.phone, officer.email]),
       ...details.tollFreeNumbers,
     ],
   },
@@ -84,8 +86,10 @@ const PAGES: { path: string; heading: string; shows: (string | RegExp)[] }[] = [
     shows: [
       `${details.name} is registered with SEBI as a research analyst (registration number ${details.sebiRegistrationNumber})`,
       'We are not registered with SEBI as an investment adviser.',
-      'Premium services: HIGH risk.',
-      'Premium+ services: VERY HIGH risk.',
+      'Low risk: ',
+      'Moderate risk: ',
+      'High risk: Equity recommendations whose prices can fall sharply',
+      'Very high risk: Trading ideas in derivatives',
       'Derivatives risk:',
     ],
   },
@@ -99,7 +103,13 @@ const PAGES: { path: string; heading: string; shows: (string | RegExp)[] }[] = [
       `Compliance Officer: ${details.complianceOfficer.name}, ${details.complianceOfficer.email}, ${details.complianceOfficer.phone}`,
       details.disciplinaryHistory,
       details.aiToolsDisclosure,
-      details.complianceAuditStatus,
+      `Date of registration: 14-08-2019`,
+      `BSE enlistment number: ${details.bseEnlistmentNumber}`,
+      `Grievance Officer: ${details.grievanceOfficer.name}, ${details.grievanceOfficer.email}, ${details.grievanceOfficer.phone}`,
+      details.associates,
+      `Financial year audited: ${details.complianceAudit.financialYear}`,
+      'Audit completed on: 12-09-2026',
+      `Adverse findings and their status: ${details.complianceAudit.adverseFindings}`,
     ],
   },
   {
@@ -132,7 +142,10 @@ const PAGES: { path: string; heading: string; shows: (string | RegExp)[] }[] = [
     heading: 'Performance Report',
     shows: [
       ...details.performanceReports.map((report) => report.label),
+      'PaRRVA verification reference PRV-TEST-0001, verified on 15-06-2026',
+      'PaRRVA verification reference PRV-TEST-0002, verified on 01-07-2026',
       'Past performance does not indicate or guarantee future results.',
+      'Registration granted by SEBI, enlistment as RA with Exchange and certification from NISM in no way guarantee performance',
     ],
   },
   {
@@ -204,11 +217,15 @@ test.describe('footer on every page', () => {
       const footer = page.getByRole('contentinfo')
       await expect(
         footer.getByText(
-          `${details.name}, SEBI Registered Research Analyst, Registration No. ${details.sebiRegistrationNumber}`,
+          `${details.name}, SEBI Registered Research Analyst, Registration No. ${details.sebiRegistrationNumber}, BSE Enlistment No. ${details.bseEnlistmentNumber}`,
           { exact: true },
         ),
       ).toBeVisible()
       await expect(footer.getByText(SEBI_STANDARD_WARNING, { exact: true })).toBeVisible()
+      await expect(footer.getByRole('link', { name: details.grievanceOfficer.email })).toHaveAttribute(
+        'href',
+        `mailto:${details.grievanceOfficer.email}`,
+      )
       const scores = footer.getByRole('link', { name: 'SCORES (opens in a new tab)' })
       await expect(scores).toHaveAttribute('href', 'https://scores.sebi.gov.in')
       await expect(scores).toHaveAttribute('rel', 'noopener noreferrer')
@@ -218,6 +235,21 @@ test.describe('footer on every page', () => {
     })
   }
 })
+
+/** Issue 20 item 6: the same first step, word for word, wherever the complaint process is described. */
+const FIRST_CONTACT_STEP = `Complain to us first: file it on our complaint form, or write to our Grievance Officer, ${details.grievanceOfficer.name}, at ${details.grievanceOfficer.email} or call ${details.grievanceOfficer.phone}.`
+
+for (const path of ['/grievance-redressal', '/terms-and-conditions', '/mitc', '/investor-charter']) {
+  test(`${path} names the grievance officer and the complaint form as the first step`, async ({ page }) => {
+    await page.goto(path)
+    const main = page.getByRole('main')
+    expect(await mainText(page)).toContain(FIRST_CONTACT_STEP)
+    await expect(main.getByRole('link', { name: 'complaint form', exact: true }).first()).toHaveAttribute(
+      'href',
+      '/complaints/new',
+    )
+  })
+}
 
 test("the terms page's contents lead to its clauses, and its clauses to the other policies", async ({ page }) => {
   await page.goto('/terms-and-conditions')

@@ -87,7 +87,7 @@ test('a price changed meanwhile: the refusal names the service, its old and new 
   const name = `Price Watch ${crypto.randomUUID().slice(0, 8)}`
   await withE2eDatabase(async (client) => {
     await client.query(
-      `INSERT INTO services (name, description, price_paise, duration_days, sort_order) VALUES ($1, '{}', 100000, 30, 1000)`,
+      `INSERT INTO services (name, description, price_paise, duration_days, sort_order, risk_level, delivery) VALUES ($1, '{}', 100000, 30, 1000, 'HIGH', 'Ideas on the website as published')`,
       [name],
     )
     await client.query(...FORGET_ACTIVE_SERVICES)

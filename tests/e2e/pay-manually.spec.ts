@@ -1,4 +1,5 @@
 import { UTR_MESSAGE } from '../../app/domain/bank-reference'
+import { DEMO_SERVICES } from '../../prisma/seed'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
@@ -20,6 +21,9 @@ test('pay manually: the claim appears under payments pending verification with t
   await expect(page.getByRole('heading', { level: 1, name: 'Payment' })).toBeVisible()
   await expect(page.getByText('Selected Service(s)')).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Equity Premium' })).toBeVisible()
+  // Each selected service states its risk level and delivery before the customer pays (issue 20 item 5).
+  const premium = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Equity Premium' }) })
+  await expect(premium.getByRole('definition')).toHaveText(['High', DEMO_SERVICES[0].delivery])
   await expect(page.getByText('Rs. 1,499 for 30 Days')).toBeVisible()
   await expect(page.getByText('Total: Rs. 4,498')).toBeVisible()
   // The end-to-end business is GST-registered at 18%: 4,498 x 18/118.

@@ -22,6 +22,16 @@ test('lists every seeded service as a card with a checkbox, bullets and the pric
   await expect(page.getByText('Rs. 9,999 for 365 Days', { exact: true })).toBeVisible()
 })
 
+test('every seeded service states its risk level and how and how often its research is delivered', async ({ page }) => {
+  await page.goto('/services')
+  const labels = { LOW: 'Low', MODERATE: 'Moderate', HIGH: 'High', VERY_HIGH: 'Very high' }
+  for (const { name, riskLevel, delivery } of DEMO_SERVICES) {
+    const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name, exact: true }) })
+    await expect(card.getByRole('term')).toHaveText(['Risk level:', 'How and how often research is delivered:'])
+    await expect(card.getByRole('definition')).toHaveText([labels[riskLevel], delivery])
+  }
+})
+
 test('the current page is marked in the header', async ({ page }) => {
   await page.goto('/services')
   await expect(page.getByRole('link', { name: 'Services', exact: true }).first()).toHaveAttribute(

@@ -15,6 +15,8 @@ const form = (name: string) => ({
   description: ['Daily ideas', 'Weekly call'],
   pricePaise: 299_900,
   durationDays: 30,
+  riskLevel: 'HIGH' as const,
+  delivery: 'Two ideas a week on the website and by e-mail',
 })
 const uniqueName = (prefix: string) => `${prefix} ${crypto.randomUUID().slice(0, 8)}`
 
@@ -53,7 +55,8 @@ describe('admin services routes', () => {
     }
     expect(result.init.status).toBe(400)
     expect(result.data.result.initialValue.price).toBe('0')
-    expect(Object.keys(result.data.result.error).sort()).toEqual(['durationDays', 'price'])
+    // Risk level and delivery are required: left out, each gets its message too.
+    expect(Object.keys(result.data.result.error).sort()).toEqual(['delivery', 'durationDays', 'price', 'riskLevel'])
     expect(await prisma.service.count({ where: { name } })).toBe(0)
   })
 })
@@ -81,6 +84,9 @@ describe('admin service changes', () => {
     expect(audit.map((entry) => entry.action)).toEqual(['service.create', 'service.update', 'service.deactivate'])
     expect(audit.every((entry) => entry.actorId === actorId)).toBe(true)
     expect(audit[1]).toMatchObject({ before: { pricePaise: 299_900 }, after: { pricePaise: 349_900 } })
+    expect(audit[0]).toMatchObject({
+      after: { riskLevel: 'HIGH', delivery: 'Two ideas a week on the website and by e-mail' },
+    })
   })
 
   it('leave past payments at the price they were paid at', async () => {

@@ -37,10 +37,23 @@ describe('cart cookie', () => {
 describe('pricedCart', () => {
   it('prices active services from the database and reports deactivated and unknown ids', async () => {
     const live = await prisma.service.create({
-      data: { name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 },
+      data: {
+        name: 'Equity Premium',
+        pricePaise: 299_900,
+        durationDays: 30,
+        riskLevel: 'HIGH',
+        delivery: 'Ideas on the website as published',
+      },
     })
     const retired = await prisma.service.create({
-      data: { name: 'Old', pricePaise: 100_000, durationDays: 30, active: false },
+      data: {
+        name: 'Old',
+        pricePaise: 100_000,
+        durationDays: 30,
+        active: false,
+        riskLevel: 'HIGH',
+        delivery: 'Ideas on the website as published',
+      },
     })
     const unknown = '00000000-0000-4000-8000-000000000000'
     const priced = await pricedCart([retired.id, live.id, unknown, 'not-a-uuid', live.id])

@@ -100,7 +100,7 @@ describe('the database killed under a write load', () => {
       await migrate(database.url, { log: () => {} })
       const [service] = await rows<{ id: string }>(
         database.url,
-        `INSERT INTO services (id, name, price_paise, duration_days, active) VALUES (gen_random_uuid(), 'Load Service', 49900, 30, true) RETURNING id::text`,
+        `INSERT INTO services (id, name, price_paise, duration_days, active, risk_level, delivery) VALUES (gen_random_uuid(), 'Load Service', 49900, 30, true, 'HIGH', 'Ideas on the website as published') RETURNING id::text`,
       )
       const [admin] = await rows<{ id: string }>(
         database.url,

@@ -29,13 +29,17 @@ describe('/services loader', () => {
           pricePaise: 149_900,
           durationDays: 30,
           sortOrder: 2,
+          riskLevel: 'HIGH',
+          delivery: 'A review every week on the website',
         },
         {
           name: 'Equity Premium',
-          description: ['Two ideas a week', 'Risk level: HIGH'],
+          description: ['Two ideas a week'],
           pricePaise: 299_900,
           durationDays: 30,
           sortOrder: 1,
+          riskLevel: 'VERY_HIGH',
+          delivery: 'Two ideas a week on the website and by e-mail',
         },
         {
           name: 'Retired Service',
@@ -44,24 +48,52 @@ describe('/services loader', () => {
           durationDays: 30,
           sortOrder: 0,
           active: false,
+          riskLevel: 'LOW',
+          delivery: 'Nothing any more',
         },
       ],
     })
     const { services } = await callLoader()
     expect(services.map((service) => service.name)).toEqual(['Equity Premium', 'Swing Trading Ideas'])
-    expect(Object.keys(services[0]!).sort()).toEqual(['description', 'durationDays', 'id', 'name', 'pricePaise'])
+    expect(Object.keys(services[0]!).sort()).toEqual([
+      'delivery',
+      'description',
+      'durationDays',
+      'id',
+      'name',
+      'pricePaise',
+      'riskLevel',
+    ])
     expect(services[0]).toMatchObject({
-      description: ['Two ideas a week', 'Risk level: HIGH'],
+      description: ['Two ideas a week'],
+      riskLevel: 'VERY_HIGH',
+      delivery: 'Two ideas a week on the website and by e-mail',
       pricePaise: 299_900,
       durationDays: 30,
     })
   })
 
   it('serves the list from the cache until it is invalidated', async () => {
-    await prisma.service.create({ data: { name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 } })
+    await prisma.service.create({
+      data: {
+        name: 'Equity Premium',
+        pricePaise: 299_900,
+        durationDays: 30,
+        riskLevel: 'HIGH',
+        delivery: 'Ideas on the website as published',
+      },
+    })
     expect((await callLoader()).services).toHaveLength(1)
 
-    await prisma.service.create({ data: { name: 'Commodity Insights', pricePaise: 199_900, durationDays: 30 } })
+    await prisma.service.create({
+      data: {
+        name: 'Commodity Insights',
+        pricePaise: 199_900,
+        durationDays: 30,
+        riskLevel: 'HIGH',
+        delivery: 'Ideas on the website as published',
+      },
+    })
     expect((await callLoader()).services).toHaveLength(1)
 
     invalidate(ACTIVE_SERVICES_CACHE_KEY)
@@ -75,18 +107,50 @@ describe('/services loader', () => {
 
 describe('database constraints', () => {
   it('refuses a service without a positive price or duration', async () => {
-    await expect(prisma.service.create({ data: { name: 'Free', pricePaise: 0, durationDays: 30 } })).rejects.toThrow()
-    await expect(prisma.service.create({ data: { name: 'Never', pricePaise: 100, durationDays: 0 } })).rejects.toThrow()
+    await expect(
+      prisma.service.create({
+        data: {
+          name: 'Free',
+          pricePaise: 0,
+          durationDays: 30,
+          riskLevel: 'HIGH',
+          delivery: 'Ideas on the website as published',
+        },
+      }),
+    ).rejects.toThrow()
+    await expect(
+      prisma.service.create({
+        data: {
+          name: 'Never',
+          pricePaise: 100,
+          durationDays: 0,
+          riskLevel: 'HIGH',
+          delivery: 'Ideas on the website as published',
+        },
+      }),
+    ).rejects.toThrow()
   })
 })
 
 describe('the cart on /services', () => {
   it('adds and removes a service by id, keeping the cart in a signed cookie', async () => {
     const premium = await prisma.service.create({
-      data: { name: 'Equity Premium', pricePaise: 299_900, durationDays: 30 },
+      data: {
+        name: 'Equity Premium',
+        pricePaise: 299_900,
+        durationDays: 30,
+        riskLevel: 'HIGH',
+        delivery: 'Ideas on the website as published',
+      },
     })
     const swing = await prisma.service.create({
-      data: { name: 'Swing Trading Ideas', pricePaise: 149_900, durationDays: 30 },
+      data: {
+        name: 'Swing Trading Ideas',
+        pricePaise: 149_900,
+        durationDays: 30,
+        riskLevel: 'HIGH',
+        delivery: 'Ideas on the website as published',
+      },
     })
 
     const added = (await post({ intent: 'add', serviceId: premium.id })) as Response
@@ -103,7 +167,14 @@ describe('the cart on /services', () => {
 
   it('refuses to add a service that is not on sale', async () => {
     const retired = await prisma.service.create({
-      data: { name: 'Retired', pricePaise: 100_000, durationDays: 30, active: false },
+      data: {
+        name: 'Retired',
+        pricePaise: 100_000,
+        durationDays: 30,
+        active: false,
+        riskLevel: 'HIGH',
+        delivery: 'Ideas on the website as published',
+      },
     })
     expect(await post({ intent: 'add', serviceId: retired.id })).toMatchObject({
       data: { message: 'That service is no longer available.' },
@@ -112,9 +183,23 @@ describe('the cart on /services', () => {
   })
 
   it('drops services taken off sale from the cart on load, and says so', async () => {
-    const kept = await prisma.service.create({ data: { name: 'Kept', pricePaise: 100_000, durationDays: 30 } })
+    const kept = await prisma.service.create({
+      data: {
+        name: 'Kept',
+        pricePaise: 100_000,
+        durationDays: 30,
+        riskLevel: 'HIGH',
+        delivery: 'Ideas on the website as published',
+      },
+    })
     const retired = await prisma.service.create({
-      data: { name: 'Soon retired', pricePaise: 100_000, durationDays: 30 },
+      data: {
+        name: 'Soon retired',
+        pricePaise: 100_000,
+        durationDays: 30,
+        riskLevel: 'HIGH',
+        delivery: 'Ideas on the website as published',
+      },
     })
     const cookie = cookieOf(await serializeCart([kept.id, retired.id]))
     await prisma.service.update({ where: { id: retired.id }, data: { active: false } })

@@ -17,7 +17,16 @@ export async function createUser(): Promise<string> {
 }
 
 export async function createService(name: string, pricePaise: number, durationDays: number, active = true) {
-  return prisma.service.create({ data: { name: `${name} ${randomInt(0, 1e9)}`, pricePaise, durationDays, active } })
+  return prisma.service.create({
+    data: {
+      name: `${name} ${randomInt(0, 1e9)}`,
+      pricePaise,
+      durationDays,
+      active,
+      riskLevel: 'HIGH',
+      delivery: 'Ideas on the website as published',
+    },
+  })
 }
 
 export const cartItemOf = (service: {

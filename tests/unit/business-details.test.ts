@@ -9,6 +9,8 @@ const demo = (source: Record<string, string | undefined> = {}) => parseBusinessD
 const DEPLOYMENT: Record<string, string> = {
   BUSINESS_NAME: 'Asha Kulkarni',
   SEBI_REGISTRATION_NUMBER: 'INH000012345',
+  SEBI_REGISTRATION_DATE: '2018-04-02',
+  BSE_ENLISTMENT_NUMBER: '5123',
   BUSINESS_ADDRESS: '12 MG Road, Pune, Maharashtra 411001',
   SUPPORT_PHONE: '+91 98765 43210',
   SUPPORT_EMAIL: 'help@asha-research.in',
@@ -25,13 +27,23 @@ const DEPLOYMENT: Record<string, string> = {
   CUSTOMER_CARE_OFFICER_NAME: 'Meera Shah',
   CUSTOMER_CARE_OFFICER_PHONE: '+91 98765 43214',
   CUSTOMER_CARE_OFFICER_EMAIL: 'care@asha-research.in',
+  GRIEVANCE_OFFICER_NAME: 'Sunil Rao',
+  GRIEVANCE_OFFICER_PHONE: '+91 98765 43215',
+  GRIEVANCE_OFFICER_EMAIL: 'grievances@asha-research.in',
   TOLL_FREE_NUMBERS: '1800 123 4567, 1800 765 4321',
   JURISDICTION_CITY: 'Pune',
-  PERFORMANCE_REPORT_LINKS: 'Options|https://asha-research.in/options.pdf,Stocks|https://asha-research.in/stocks.pdf',
+  PERFORMANCE_REPORT_LINKS:
+    'Options|https://asha-research.in/options.pdf|PRV/2026/0042|2026-06-15,Stocks|https://asha-research.in/stocks.pdf|PRV/2026/0043|2026-06-16',
   DISCLOSURE_DISCIPLINARY_HISTORY: 'No penalties or directions have been issued by SEBI against the research analyst.',
   DISCLOSURE_AI_TOOLS: 'We do not use artificial intelligence tools in our research services.',
-  DISCLOSURE_COMPLIANCE_AUDIT: 'FY 2025-26: completed on 30 September 2026.',
+  DISCLOSURE_ASSOCIATES: 'Asha Kulkarni has no associates.',
+  COMPLIANCE_AUDIT_FINANCIAL_YEAR: '2025-26',
+  COMPLIANCE_AUDIT_COMPLETED_ON: '2026-09-30',
+  COMPLIANCE_AUDIT_ADVERSE_FINDINGS: 'None.',
 }
+
+/** What a deployment may leave unset. */
+const OPTIONAL = ['PERFORMANCE_REPORT_LINKS']
 
 describe('parseBusinessDetails', () => {
   it('gives plainly fake demo values when nothing is configured in demo mode', () => {
@@ -39,7 +51,12 @@ describe('parseBusinessDetails', () => {
     expect(details.name).toBe('Demo Research Analyst')
     expect(details.sebiRegistrationNumber).toBe('INH000000000')
     expect(details.supportEmail).toMatch(/@example\.in$/)
-    for (const officer of [details.principalOfficer, details.complianceOfficer, details.customerCareOfficer]) {
+    for (const officer of [
+      details.principalOfficer,
+      details.complianceOfficer,
+      details.customerCareOfficer,
+      details.grievanceOfficer,
+    ]) {
       expect(officer.name).toMatch(/^Demo /)
       expect(officer.email).toMatch(/@example\.in$/)
       expect(officer.phone).toMatch(/^\+91 00000 /)
@@ -51,10 +68,10 @@ describe('parseBusinessDetails', () => {
     })
     expect(details.workingHours).toBe('9 AM - 5 PM on market days')
     expect(details.tollFreeNumbers).toEqual(['1800 000 0000'])
-    expect(details.performanceReports).toEqual([
-      { label: 'Option research performance report', url: 'https://example.in/reports/option-performance.pdf' },
-      { label: 'Stock research performance report', url: 'https://example.in/reports/stock-performance.pdf' },
-    ])
+    // The demo has no PaRRVA-verified performance, so it publishes none.
+    expect(details.performanceReports).toEqual([])
+    expect(details.bseEnlistmentNumber).toBe('00000')
+    expect(details.complianceAudit.adverseFindings).toMatch(/^Demo value/)
   })
 
   it('takes each configured value over the demo value, and treats empty as unset', () => {
@@ -73,6 +90,8 @@ describe('parseBusinessDetails', () => {
     expect(details).toEqual({
       name: 'Asha Kulkarni',
       sebiRegistrationNumber: 'INH000012345',
+      sebiRegistrationDate: '2018-04-02',
+      bseEnlistmentNumber: '5123',
       address: '12 MG Road, Pune, Maharashtra 411001',
       supportPhone: '+91 98765 43210',
       supportEmail: 'help@asha-research.in',
@@ -81,16 +100,28 @@ describe('parseBusinessDetails', () => {
       principalOfficer: { name: 'Asha Kulkarni', phone: '+91 98765 43212', email: 'asha@asha-research.in' },
       complianceOfficer: { name: 'Ravi Menon', phone: '+91 98765 43213', email: 'compliance@asha-research.in' },
       customerCareOfficer: { name: 'Meera Shah', phone: '+91 98765 43214', email: 'care@asha-research.in' },
+      grievanceOfficer: { name: 'Sunil Rao', phone: '+91 98765 43215', email: 'grievances@asha-research.in' },
       workingHours: '9 AM - 5 PM on market days',
       tollFreeNumbers: ['1800 123 4567', '1800 765 4321'],
       jurisdictionCity: 'Pune',
       performanceReports: [
-        { label: 'Options', url: 'https://asha-research.in/options.pdf' },
-        { label: 'Stocks', url: 'https://asha-research.in/stocks.pdf' },
+        {
+          label: 'Options',
+          url: 'https://asha-research.in/options.pdf',
+          parrvaReference: 'PRV/2026/0042',
+          verifiedOn: '2026-06-15',
+        },
+        {
+          label: 'Stocks',
+          url: 'https://asha-research.in/stocks.pdf',
+          parrvaReference: 'PRV/2026/0043',
+          verifiedOn: '2026-06-16',
+        },
       ],
       disciplinaryHistory: 'No penalties or directions have been issued by SEBI against the research analyst.',
       aiToolsDisclosure: 'We do not use artificial intelligence tools in our research services.',
-      complianceAuditStatus: 'FY 2025-26: completed on 30 September 2026.',
+      associates: 'Asha Kulkarni has no associates.',
+      complianceAudit: { financialYear: '2025-26', completedOn: '2026-09-30', adverseFindings: 'None.' },
       gst: null,
     })
   })
@@ -149,8 +180,18 @@ describe('parseBusinessDetails', () => {
     ['COMPLIANCE_OFFICER_EMAIL', 'nobody'],
     ['TOLL_FREE_NUMBERS', '1800 123 4567, free'],
     ['PERFORMANCE_REPORT_LINKS', 'https://example.in/report.pdf'],
-    ['PERFORMANCE_REPORT_LINKS', 'Options|http://example.in/report.pdf'],
-    ['PERFORMANCE_REPORT_LINKS', 'Options|javascript:alert(1)'],
+    ['PERFORMANCE_REPORT_LINKS', 'Options|https://example.in/report.pdf'],
+    ['PERFORMANCE_REPORT_LINKS', 'Options|https://example.in/report.pdf|PRV-1'],
+    ['PERFORMANCE_REPORT_LINKS', 'Options|https://example.in/report.pdf|PRV-1|15-06-2026'],
+    ['PERFORMANCE_REPORT_LINKS', 'Options|http://example.in/report.pdf|PRV-1|2026-06-15'],
+    ['PERFORMANCE_REPORT_LINKS', 'Options|javascript:alert(1)|PRV-1|2026-06-15'],
+    ['SEBI_REGISTRATION_DATE', '14/08/2019'],
+    ['BSE_ENLISTMENT_NUMBER', 'no'],
+    ['GRIEVANCE_OFFICER_EMAIL', 'grievances'],
+    ['GRIEVANCE_OFFICER_PHONE', 'write to us'],
+    ['COMPLIANCE_AUDIT_FINANCIAL_YEAR', '2025'],
+    ['COMPLIANCE_AUDIT_FINANCIAL_YEAR', '2025-27'],
+    ['COMPLIANCE_AUDIT_COMPLETED_ON', 'September 2026'],
     ['BUSINESS_NAME', 'x'],
   ])('names %s in a one-line error for %j', (name, value) => {
     expect(() => demo({ [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}: [^\\n]+$`))
@@ -161,15 +202,44 @@ describe('parseBusinessDetails', () => {
   })
 
   it('keeps the demo values valid', () => {
-    expect(() => parseBusinessDetails(DEMO_BUSINESS_ENV, { demoMode: false })).not.toThrow()
+    expect(() => parseBusinessDetails(DEMO_BUSINESS_ENV, { demoMode: true })).not.toThrow()
   })
 
-  it.each(Object.keys(DEPLOYMENT))('refuses to start a deployment (DEMO_MODE=0) without %s', (name) => {
-    const { [name]: _omitted, ...rest } = DEPLOYMENT
-    expect(() => parseBusinessDetails(rest, { demoMode: false })).toThrow(
-      new RegExp(`^Missing environment variable ${name} \\(.+\\); required when DEMO_MODE=0$`),
+  it('publishes no performance in a deployment that has none verified', () => {
+    const { PERFORMANCE_REPORT_LINKS: _none, ...rest } = DEPLOYMENT
+    expect(parseBusinessDetails(rest, { demoMode: false }).performanceReports).toEqual([])
+  })
+
+  it('refuses an audit completed before the audited financial year ended', () => {
+    expect(() =>
+      parseBusinessDetails({ ...DEPLOYMENT, COMPLIANCE_AUDIT_COMPLETED_ON: '2026-03-31' }, { demoMode: false }),
+    ).toThrow(
+      /^Invalid environment variable COMPLIANCE_AUDIT_COMPLETED_ON: must be after the audited financial year ends \(2026-03-31\)$/,
     )
   })
+
+  it.each(
+    Object.keys(DEMO_BUSINESS_ENV).filter(
+      (name) => !['WORKING_HOURS', 'JURISDICTION_CITY', 'PERFORMANCE_REPORT_LINKS'].includes(name),
+    ),
+  )('refuses to start a deployment (DEMO_MODE=0) with %s still at its demo value, naming it', (name) => {
+    const demoValue = DEMO_BUSINESS_ENV[name as keyof typeof DEMO_BUSINESS_ENV]
+    expect(() => parseBusinessDetails({ ...DEPLOYMENT, [name]: demoValue }, { demoMode: false })).toThrow(
+      new RegExp(
+        `^Environment variable ${name} is still its demo value .+; a deployment \\(DEMO_MODE=0\\) must give the real one$`,
+      ),
+    )
+  })
+
+  it.each(Object.keys(DEPLOYMENT).filter((name) => !OPTIONAL.includes(name)))(
+    'refuses to start a deployment (DEMO_MODE=0) without %s',
+    (name) => {
+      const { [name]: _omitted, ...rest } = DEPLOYMENT
+      expect(() => parseBusinessDetails(rest, { demoMode: false })).toThrow(
+        new RegExp(`^Missing environment variable ${name} \\(.+\\); required when DEMO_MODE=0$`),
+      )
+    },
+  )
 })
 
 describe('telHref', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   formatIndiaDate,
+  formatIsoDate,
   latestAdultBirthDate,
   MINIMUM_AGE_YEARS,
   MS_PER_DAY,
@@ -66,5 +67,12 @@ describe('formatIndiaDateTime', () => {
     const { formatIndiaDateTime } = await import('~/domain/dates')
     expect(formatIndiaDateTime(new Date('2026-11-20T18:45:00Z'))).toBe('21-11-2026 00:15 IST')
     expect(formatIndiaDateTime(new Date('2026-11-20T05:00:00Z'))).toBe('20-11-2026 10:30 IST')
+  })
+})
+
+describe('formatIsoDate', () => {
+  it('writes a YYYY-MM-DD date as DD-MM-YYYY, like formatIndiaDate', () => {
+    expect(formatIsoDate('2026-06-05')).toBe('05-06-2026')
+    expect(formatIsoDate('2026-06-05')).toBe(formatIndiaDate(new Date('2026-06-05T00:00:00+05:30')))
   })
 })

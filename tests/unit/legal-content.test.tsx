@@ -32,7 +32,15 @@ const details: BusinessDetails = parseBusinessDetails(
     JURISDICTION_CITY: 'Kochi',
     DISCLOSURE_DISCIPLINARY_HISTORY: 'No penalties have been imposed on Kavya Iyer Research.',
     DISCLOSURE_AI_TOOLS: 'Kavya Iyer Research uses no AI tools.',
-    DISCLOSURE_COMPLIANCE_AUDIT: 'Audit for FY 2025-26 completed.',
+    SEBI_REGISTRATION_DATE: '2019-08-14',
+    BSE_ENLISTMENT_NUMBER: 'BSE-RA-09876',
+    GRIEVANCE_OFFICER_NAME: 'Farah Siddiqui',
+    GRIEVANCE_OFFICER_PHONE: '+91 00000 66666',
+    GRIEVANCE_OFFICER_EMAIL: 'grievances@kavya.example.in',
+    DISCLOSURE_ASSOCIATES: 'Kavya Iyer Research has no associates.',
+    COMPLIANCE_AUDIT_FINANCIAL_YEAR: '2025-26',
+    COMPLIANCE_AUDIT_COMPLETED_ON: '2026-09-12',
+    COMPLIANCE_AUDIT_ADVERSE_FINDINGS: 'None.',
   },
   { demoMode: true },
 )
@@ -153,7 +161,13 @@ describe('legal documents', () => {
     for (const value of [
       details.disciplinaryHistory,
       details.aiToolsDisclosure,
-      details.complianceAuditStatus,
+      details.associates,
+      'BSE enlistment number: BSE-RA-09876',
+      'Date of registration: 14-08-2019',
+      'Grievance Officer: Farah Siddiqui, grievances@kavya.example.in, +91 00000 66666',
+      'Financial year audited: 2025-26',
+      'Audit completed on: 12-09-2026',
+      'Adverse findings and their status: None.',
       'Kavya Iyer, kavya@kavya.example.in',
     ]) {
       expect(text).toContain(value)
@@ -163,8 +177,7 @@ describe('legal documents', () => {
   it('states the risk levels and that we are not an investment adviser', () => {
     const text = documentText(disclaimer(details))
     expect(text).toContain('We are not registered with SEBI as an investment adviser')
-    expect(text).toContain('Premium services: HIGH risk')
-    expect(text).toContain('Premium+ services: VERY HIGH risk')
+    for (const level of ['Low risk:', 'Moderate risk:', 'High risk:', 'Very high risk:']) expect(text).toContain(level)
   })
 
   it('refunds the unexpired period instead of refusing refunds', () => {

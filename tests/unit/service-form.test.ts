@@ -6,6 +6,8 @@ const valid = {
   description: 'Daily ideas\r\n\r\n  Weekly call  \n',
   price: '2,999.50',
   durationDays: '30',
+  riskLevel: 'HIGH',
+  delivery: '  Two to four ideas a week on the website and by e-mail ',
 }
 
 describe('parseServiceForm', () => {
@@ -17,6 +19,8 @@ describe('parseServiceForm', () => {
         description: ['Daily ideas', 'Weekly call'],
         pricePaise: 299_950,
         durationDays: 30,
+        riskLevel: 'HIGH',
+        delivery: 'Two to four ideas a week on the website and by e-mail',
       },
     })
     expect(parseServiceForm({ ...valid, price: '1,51,000' })).toMatchObject({
@@ -32,6 +36,33 @@ describe('parseServiceForm', () => {
       expect(result.ok, price).toBe(false)
       if (!result.ok) expect(result.errors.price?.[0]).toMatch(/price/i)
     }
+  })
+
+  it('requires one of the four risk levels, low to very high', () => {
+    for (const riskLevel of ['LOW', 'MODERATE', 'HIGH', 'VERY_HIGH']) {
+      expect(parseServiceForm({ ...valid, riskLevel }), riskLevel).toMatchObject({ ok: true, service: { riskLevel } })
+    }
+    const { riskLevel: _omitted, ...withoutRiskLevel } = valid
+    for (const fields of [withoutRiskLevel, ...['', 'EXTREME', 'high'].map((riskLevel) => ({ ...valid, riskLevel }))]) {
+      expect(parseServiceForm(fields), JSON.stringify(fields)).toMatchObject({
+        ok: false,
+        errors: { riskLevel: ['Choose the risk level of this research.'] },
+      })
+    }
+  })
+
+  it('requires how and how often the research is delivered, in 10 to 300 characters without control characters', () => {
+    const { delivery: _omitted, ...withoutDelivery } = valid
+    const invalid = ['', '   ', 'Weekly', 'x'.repeat(301), 'Daily notes\u0000 by e-mail'].map((delivery) => ({
+      ...valid,
+      delivery,
+    }))
+    for (const fields of [withoutDelivery, ...invalid]) {
+      const result = parseServiceForm(fields)
+      expect(result.ok, JSON.stringify(fields)).toBe(false)
+      if (!result.ok) expect(result.errors.delivery, JSON.stringify(fields)).toHaveLength(1)
+    }
+    expect(parseServiceForm({ ...valid, delivery: 'x'.repeat(300) })).toMatchObject({ ok: true })
   })
 
   it('refuses durations that are not whole days from 1 to 365', () => {

@@ -1,22 +1,17 @@
 import type { BusinessDetails } from '~/domain/business-details'
+import { RISK_LEVEL_LABELS, RISK_LEVELS, type RiskLevel } from '~/domain/service-form'
 import type { LegalDocument } from './document'
 import { REGISTRATION_DISCLAIMER, SEBI_STANDARD_WARNING } from './regulatory'
 
-/** The risk level each tier of service carries (as the original store: Premium HIGH, Premium+ VERY HIGH). */
-export const RISK_LEVELS = [
-  {
-    tier: 'Premium',
-    level: 'HIGH',
-    meaning:
-      'Equity recommendations whose prices can fall sharply; you may lose a substantial part of what you invest.',
-  },
-  {
-    tier: 'Premium+',
-    level: 'VERY HIGH',
-    meaning:
-      'Includes trading ideas in derivatives such as index and stock options, where prices move fast and you can lose the entire amount you put into a trade.',
-  },
-] as const
+/** What each risk level a service states means for the subscriber (every service states one, issue 20 item 5). */
+export const RISK_LEVEL_MEANINGS: Record<RiskLevel, string> = {
+  LOW: 'Research on securities whose prices usually move within a narrow range; you can still lose money.',
+  MODERATE:
+    'Research on securities whose prices can fall noticeably over weeks or months; you may lose part of what you invest.',
+  HIGH: 'Equity recommendations whose prices can fall sharply; you may lose a substantial part of what you invest.',
+  VERY_HIGH:
+    'Trading ideas in derivatives such as index and stock options, or in commodity contracts, where prices move fast and you can lose the entire amount you put into a trade.',
+}
 
 export function disclaimer(details: BusinessDetails): LegalDocument {
   const { name, sebiRegistrationNumber } = details
@@ -63,8 +58,10 @@ export function disclaimer(details: BusinessDetails): LegalDocument {
         id: 'risk-levels',
         heading: 'Risk levels of our services',
         blocks: [
-          'Each research service states its risk level in its description on the [Services](/services) page:',
-          { list: RISK_LEVELS.map(({ tier, level, meaning }) => `${tier} services: ${level} risk. ${meaning}`) },
+          'Each research service states its risk level, and how and how often its research is delivered, on the [Services](/services) page and again before you pay. The levels, from lowest to highest:',
+          {
+            list: RISK_LEVELS.map((level) => `${RISK_LEVEL_LABELS[level]} risk: ${RISK_LEVEL_MEANINGS[level]}`),
+          },
           'Choose a service only if its risk level suits your capacity to bear losses.',
         ],
       },

@@ -1,4 +1,5 @@
 import type { BusinessDetails } from '~/domain/business-details'
+import { formatIsoDate } from '~/domain/dates'
 import type { LegalDocument } from './document'
 import { REGISTRATION_DISCLAIMER, SEBI_STANDARD_WARNING } from './regulatory'
 
@@ -7,7 +8,8 @@ import { REGISTRATION_DISCLAIMER, SEBI_STANDARD_WARNING } from './regulatory'
  * the business can make (disciplinary history, use of AI, audit status) come from configuration.
  */
 export function disclosure(details: BusinessDetails): LegalDocument {
-  const { name, sebiRegistrationNumber, address, principalOfficer, complianceOfficer } = details
+  const { name, sebiRegistrationNumber, address, principalOfficer, complianceOfficer, grievanceOfficer } = details
+  const audit = details.complianceAudit
   return {
     title: 'Disclosure',
     sections: [
@@ -20,10 +22,13 @@ export function disclosure(details: BusinessDetails): LegalDocument {
               `Name as registered with SEBI: ${name}`,
               'Type of registration: Research Analyst, under the SEBI (Research Analysts) Regulations, 2014',
               `SEBI registration number: ${sebiRegistrationNumber}`,
+              `Date of registration: ${formatIsoDate(details.sebiRegistrationDate)}`,
               'Research Analyst Administration and Supervisory Body: BSE Limited',
+              `BSE enlistment number: ${details.bseEnlistmentNumber}`,
               `Registered office: ${address}`,
               `Principal Officer: ${principalOfficer.name}, ${principalOfficer.email}, ${principalOfficer.phone}`,
               `Compliance Officer: ${complianceOfficer.name}, ${complianceOfficer.email}, ${complianceOfficer.phone}`,
+              `Grievance Officer: ${grievanceOfficer.name}, ${grievanceOfficer.email}, ${grievanceOfficer.phone}`,
             ],
           },
         ],
@@ -34,6 +39,11 @@ export function disclosure(details: BusinessDetails): LegalDocument {
         blocks: [
           'We provide research services: research reports and recommendations on securities, for subscribers who pay a fee for a fixed period. We are not an investment adviser, portfolio manager or stock broker; we do not manage money, execute trades or hold securities for clients.',
         ],
+      },
+      {
+        id: 'associates',
+        heading: 'Associates',
+        blocks: [details.associates],
       },
       {
         id: 'disciplinary-history',
@@ -48,7 +58,15 @@ export function disclosure(details: BusinessDetails): LegalDocument {
       {
         id: 'compliance-audit',
         heading: 'Annual compliance audit',
-        blocks: [details.complianceAuditStatus],
+        blocks: [
+          {
+            list: [
+              `Financial year audited: ${audit.financialYear}`,
+              `Audit completed on: ${formatIsoDate(audit.completedOn)}`,
+              `Adverse findings and their status: ${audit.adverseFindings}`,
+            ],
+          },
+        ],
       },
       {
         id: 'conflicts-of-interest',

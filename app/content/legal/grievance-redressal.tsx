@@ -3,7 +3,7 @@ import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { ExternalLink } from '~/components/external-link'
 import { legalLinkClass, LinkedText } from '~/components/legal-document-view'
 import { telHref, type BusinessDetails, type Officer } from '~/domain/business-details'
-import { SCORES_URL, SMART_ODR_URL } from './regulatory'
+import { firstContactStep, SCORES_URL, SMART_ODR_URL } from './regulatory'
 import { GRIEVANCE_RESOLUTION_DAYS, SEBI_OIAE_ADDRESS, SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS } from './rules'
 
 const headingClass = 'mt-10 text-xl font-semibold'
@@ -15,9 +15,10 @@ const cellClass = 'border border-gray-300 px-3 py-2 text-left align-top dark:bor
  */
 export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
   const escalationMatrix: [level: string, designation: string, officer: Officer][] = [
-    ['Level 1', 'Customer Care Officer', details.customerCareOfficer],
-    ['Level 2', 'Principal Officer', details.principalOfficer],
-    ['Level 3', 'Compliance Officer', details.complianceOfficer],
+    ['Level 1', 'Grievance Officer', details.grievanceOfficer],
+    ['Level 2', 'Customer Care Officer', details.customerCareOfficer],
+    ['Level 3', 'Principal Officer', details.principalOfficer],
+    ['Level 4', 'Compliance Officer', details.complianceOfficer],
   ]
   return (
     <article className="max-w-5xl">
@@ -35,6 +36,7 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
           <Detail term="Registered name">{details.name}</Detail>
           <Detail term="Type of registration">Research Analyst (SEBI)</Detail>
           <Detail term="SEBI registration number">{details.sebiRegistrationNumber}</Detail>
+          <Detail term="BSE enlistment number">{details.bseEnlistmentNumber}</Detail>
           <Detail term="Registered office">{details.address}</Detail>
           <Detail term="Support e-mail">
             <a href={`mailto:${details.supportEmail}`} className={legalLinkClass}>
@@ -56,7 +58,8 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
           Our officers
         </h2>
         <p className="mt-3 leading-relaxed">
-          Write to the customer care officer first. If you are not satisfied with the reply, write to the next level.
+          Your first contact for any complaint is our Grievance Officer (or the complaint form). If you are not
+          satisfied with the reply, write to the next level.
         </p>
         <ScrollableTable label="Our officers">
           <ColumnHeaders columns={['Level', 'Designation', 'Name', 'Phone', 'E-mail', 'Working hours']} />
@@ -94,7 +97,7 @@ export function GrievanceRedressal({ details }: { details: BusinessDetails }) {
             <h3 className="font-semibold">Step 1: complain to us</h3>
             <p className="mt-1 leading-relaxed">
               <LinkedText
-                text={`File it on our [complaint form](/complaints/new): logged in, or as a visitor once you confirm your mobile number or e-mail address with a code we send you. Or write to ${details.supportEmail} or call ${details.supportPhone} (${details.workingHours}), giving your name, your registered mobile number, the service concerned and what went wrong; we enter it in the same register. Either way you get a reference number (such as CMP-2026-000123) and the date by which we will resolve it, by e-mail or SMS, and each answer of ours the same way; if you have an account, you also see them under [Your complaints](/complaints). We try to resolve every complaint at once. As per applicable SEBI circulars, we resolve complaints about the service itself (such as a report not received, pages missing or a download not working) within ${SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS} business days (Monday to Friday, except public holidays), and every complaint within ${GRIEVANCE_RESOLUTION_DAYS} days of receiving it.`}
+                text={`${firstContactStep(details)} The form works logged in, or as a visitor once you confirm your mobile number or e-mail address with a code we send you. You can also write to ${details.supportEmail} or call ${details.supportPhone} (${details.workingHours}), giving your name, your registered mobile number, the service concerned and what went wrong; we enter it in the same register. Either way you get a reference number (such as CMP-2026-000123) and the date by which we will resolve it, by e-mail or SMS, and each answer of ours the same way; if you have an account, you also see them under [Your complaints](/complaints). We try to resolve every complaint at once. As per applicable SEBI circulars, we resolve complaints about the service itself (such as a report not received, pages missing or a download not working) within ${SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS} business days (Monday to Friday, except public holidays), and every complaint within ${GRIEVANCE_RESOLUTION_DAYS} days of receiving it.`}
               />
             </p>
           </li>

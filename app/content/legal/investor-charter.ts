@@ -1,6 +1,6 @@
 import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
-import { SCORES_URL, SMART_ODR_URL } from './regulatory'
+import { firstContactStep, SCORES_URL, SMART_ODR_URL } from './regulatory'
 import { GRIEVANCE_RESOLUTION_DAYS, SEBI_OIAE_ADDRESS } from './rules'
 
 /**
@@ -80,7 +80,7 @@ export function investorCharter(details: BusinessDetails): LegalDocument {
         id: 'grievance-redressal',
         heading: 'D. Details of the grievance redressal mechanism and how to access it',
         blocks: [
-          `1. Complaints to us: you can lodge a complaint with us on our [complaint form](/complaints/new), at ${supportEmail} or on ${supportPhone} (${workingHours}); we send you a reference number and the date by which we will resolve it. We strive to resolve every complaint immediately, and in any case within ${GRIEVANCE_RESOLUTION_DAYS} days of receiving it. The [Grievance Redressal](/grievance-redressal) page lists our officers and their contacts.`,
+          `1. Complaints to us: ${firstContactStep(details)} You can also reach us at ${supportEmail} or on ${supportPhone} (${workingHours}). We send you a reference number and the date by which we will resolve it. We strive to resolve every complaint immediately, and in any case within ${GRIEVANCE_RESOLUTION_DAYS} days of receiving it. The [Grievance Redressal](/grievance-redressal) page lists our officers and their contacts.`,
           `2. Complaints on SCORES or to the RAASB: you can lodge a complaint on SCORES 2.0, SEBI's web-based centralised system for time-bound redressal of grievances, at ${SCORES_URL}. Complaints lodged on SCORES are reviewed at two levels: first by the designated body, the Research Analyst Administration and Supervisory Body (RAASB, presently BSE Limited), and then by SEBI. You can also write to the RAASB at the e-mail address it has designated for complaints.`,
           `3. Online dispute resolution: if you are not satisfied with the resolution, you can start dispute resolution (conciliation and then arbitration) on the SMART ODR portal at ${SMART_ODR_URL}.`,
           `4. Physical complaints: you can send a complaint in writing to the ${SEBI_OIAE_ADDRESS}.`,

@@ -1,4 +1,5 @@
 /** The fixed regulatory wording and links of the footer (every page), also quoted by the legal pages. */
+import type { Officer } from '~/domain/business-details'
 
 /** SEBI's standard warning (advertisement code of 5 April 2023): exact words, nothing added or removed. */
 export const SEBI_STANDARD_WARNING =
@@ -13,3 +14,11 @@ export const SCORES_URL = 'https://scores.sebi.gov.in'
 
 /** The common Online Dispute Resolution portal of the securities market. */
 export const SMART_ODR_URL = 'https://smartodr.in'
+
+/**
+ * The one first step for every complaint, word for word the same on the grievance page, in the
+ * terms, the MITC and the investor charter (issue 20 item 6): the grievance officer, or the form.
+ */
+export function firstContactStep({ grievanceOfficer }: { grievanceOfficer: Officer }): string {
+  return `Complain to us first: file it on our [complaint form](/complaints/new), or write to our Grievance Officer, ${grievanceOfficer.name}, at ${grievanceOfficer.email} or call ${grievanceOfficer.phone}.`
+}

@@ -1,6 +1,13 @@
 import type { BusinessDetails } from '~/domain/business-details'
+import { formatIsoDate } from '~/domain/dates'
 import type { LegalDocument, LegalSection } from './document'
-import { REGISTRATION_DISCLAIMER, SCORES_URL, SEBI_STANDARD_WARNING, SMART_ODR_URL } from './regulatory'
+import {
+  firstContactStep,
+  REGISTRATION_DISCLAIMER,
+  SCORES_URL,
+  SEBI_STANDARD_WARNING,
+  SMART_ODR_URL,
+} from './regulatory'
 import {
   ACCOUNT_DATA_RETENTION_DAYS,
   FEE_CAP_PER_FAMILY_PER_YEAR,
@@ -73,7 +80,7 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
         id: 'about',
         heading: 'About the Platform and about us',
         blocks: [
-          `${name} is registered with SEBI as a research analyst (registration number ${sebiRegistrationNumber}). We are a research analyst, not an investment adviser: we publish research and recommendations on securities for our subscribers, we do not give advice tailored to your personal financial situation, we do not manage your money or securities, and we do not execute trades for you.`,
+          `${name} is registered with SEBI as a research analyst (registration number ${sebiRegistrationNumber}, granted on ${formatIsoDate(details.sebiRegistrationDate)}) and enlisted with BSE Limited, the RAASB (enlistment number ${details.bseEnlistmentNumber}). Our Grievance Officer is ${details.grievanceOfficer.name} (${details.grievanceOfficer.email}, ${details.grievanceOfficer.phone}). Associates: ${details.associates} Our [Disclosure](/disclosure) gives the status of our annual compliance audit. We are a research analyst, not an investment adviser: we publish research and recommendations on securities for our subscribers, we do not give advice tailored to your personal financial situation, we do not manage your money or securities, and we do not execute trades for you.`,
           'The Platform lets you sign in with your mobile number, complete your profile and KYC, choose research services, pay for them and see your subscriptions.',
         ],
       },
@@ -278,7 +285,7 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
         id: 'grievances',
         heading: 'Grievance redressal and dispute resolution',
         blocks: [
-          `For any complaint, contact us first: on our [complaint form](/complaints/new), at ${supportEmail} or on ${supportPhone} (${workingHours}). We send you a reference number and the date by which we will resolve it. We try to resolve every complaint at once. As per applicable SEBI circulars, we resolve complaints about the service itself (such as a report not received, pages missing or a download not working) within ${SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS} business days, and every complaint within ${GRIEVANCE_RESOLUTION_DAYS} days of receiving it.`,
+          `${firstContactStep(details)} You can also reach us at ${supportEmail} or on ${supportPhone} (${workingHours}). We send you a reference number and the date by which we will resolve it. We try to resolve every complaint at once. As per applicable SEBI circulars, we resolve complaints about the service itself (such as a report not received, pages missing or a download not working) within ${SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS} business days, and every complaint within ${GRIEVANCE_RESOLUTION_DAYS} days of receiving it.`,
           `If you are not satisfied with our response, or we have not resolved your complaint within ${GRIEVANCE_RESOLUTION_DAYS} days, you can lodge it with SEBI on SCORES at ${SCORES_URL}. If you are still not satisfied, you can seek conciliation and arbitration online on the SMART ODR portal at ${SMART_ODR_URL}. Our [Grievance Redressal](/grievance-redressal) page has the details and the contacts of our officers.`,
           'Disputes are resolved through these mechanisms, through arbitration, or through any other mechanism that SEBI specifies.',
         ],
@@ -500,7 +507,7 @@ export function mostImportantTermsAndConditions(details: BusinessDetails): Legal
           'If you have a grievance:',
           {
             list: [
-              `Step 1: contact the RA at ${details.supportEmail} or on ${details.supportPhone}; the [Grievance Redressal](/grievance-redressal) page has all our contacts.`,
+              `Step 1: ${firstContactStep(details)} The [Grievance Redressal](/grievance-redressal) page has all our contacts.`,
               `Step 2: if the grievance is not resolved, lodge it on SEBI's SCORES portal at ${SCORES_URL}.`,
               `Step 3: if you are still not satisfied, use the SMART ODR portal at ${SMART_ODR_URL}.`,
             ],

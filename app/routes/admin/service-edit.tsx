@@ -1,9 +1,16 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
-import { Field, FormMessage, StatusButton, TextareaField } from '~/components/forms'
+import { Field, FormMessage, SelectField, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
-import { priceForForm, SERVICE_LIMITS, serviceFromForm, ServiceFormSchema } from '~/domain/service-form'
+import {
+  priceForForm,
+  RISK_LEVEL_LABELS,
+  RISK_LEVELS,
+  SERVICE_LIMITS,
+  serviceFromForm,
+  ServiceFormSchema,
+} from '~/domain/service-form'
 import { requireAdmin } from '~/server/admin.server'
 import { createService, serviceForAdmin, updateService } from '~/server/admin-services.server'
 import { readForm } from '~/server/forms.server'
@@ -50,6 +57,8 @@ export default function ServiceEdit({ loaderData, actionData }: Route.ComponentP
       description: service?.description.join('\n') ?? '',
       price: service ? priceForForm(service.pricePaise) : '',
       durationDays: service ? String(service.durationDays) : '',
+      riskLevel: service?.riskLevel ?? '',
+      delivery: service?.delivery ?? '',
     },
     constraint: getZodConstraint(ServiceFormSchema),
     shouldValidate: 'onBlur',
@@ -87,6 +96,20 @@ export default function ServiceEdit({ loaderData, actionData }: Route.ComponentP
           hint={`1 to ${SERVICE_LIMITS.durationDaysMax}.`}
           errors={fields.durationDays.errors}
           inputProps={{ ...getInputProps(fields.durationDays, { type: 'text' }), inputMode: 'numeric' }}
+        />
+        <SelectField
+          label="Risk level"
+          hint="Shown with the service on /services, /pay and in the app."
+          errors={fields.riskLevel.errors}
+          selectProps={getSelectProps(fields.riskLevel)}
+          placeholder="Choose the risk level"
+          options={RISK_LEVELS.map((level) => ({ value: level, label: RISK_LEVEL_LABELS[level] }))}
+        />
+        <TextareaField
+          label="How and how often the research is delivered"
+          hint={`For example "Two to four ideas a week on this website and by e-mail"; at most ${SERVICE_LIMITS.deliveryMax} characters.`}
+          errors={fields.delivery.errors}
+          textareaProps={{ ...getTextareaProps(fields.delivery), rows: 2, maxLength: SERVICE_LIMITS.deliveryMax }}
         />
         <div className="flex flex-wrap items-center gap-4">
           <StatusButton status={pending ? 'pending' : 'idle'}>

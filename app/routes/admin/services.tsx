@@ -4,6 +4,7 @@ import { FormMessage, primaryButtonClass, secondaryButtonClass, StatusButton } f
 import { useIsPending } from '~/components/use-is-pending'
 import { ServiceOnSaleSchema } from '~/domain/admin'
 import { formatPriceLine } from '~/domain/money'
+import { ServiceRiskAndDelivery } from '~/components/service-description'
 import { requireAdmin } from '~/server/admin.server'
 import { servicesForAdmin, setServiceOnSale } from '~/server/admin-services.server'
 import { readForm } from '~/server/forms.server'
@@ -86,6 +87,7 @@ export default function AdminServices({ loaderData, actionData }: Route.Componen
                     ))}
                   </ul>
                 ) : null}
+                <ServiceRiskAndDelivery riskLevel={service.riskLevel} delivery={service.delivery} className="mt-2" />
                 {result ? (
                   <div className="mt-3">
                     <FormMessage tone={result.ok ? 'success' : 'error'}>{result.message}</FormMessage>
