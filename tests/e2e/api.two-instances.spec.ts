@@ -80,6 +80,8 @@ test('a service an admin creates and takes off sale through A is listed, then un
   await page.getByLabel('Description').fill('Seen through both instances')
   await page.getByLabel('Price in rupees').fill('999')
   await page.getByLabel('Duration in days').fill('30')
+  await page.getByLabel('Risk level').selectOption({ label: 'High' })
+  await page.getByLabel('How and how often the research is delivered').fill('A note every Friday, on this website')
   await page.getByRole('button', { name: 'Create service' }).click()
   await expect(page.getByText('Service created; it is on sale now.')).toBeVisible()
   await expect.poll(listedByB, { timeout: 5_000 }).toBe(true)
