@@ -1,8 +1,14 @@
 import { NavLink, Outlet } from 'react-router'
 import { requireAdmin } from '~/server/admin.server'
+import { privatePageHeaders } from '~/server/private-pages.server'
 import type { Route } from './+types/layout'
 
 // Each child route guards itself too: loaders run in parallel, so this one cannot protect them.
+/** Every admin page holds personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+export function headers({ parentHeaders }: Route.HeadersArgs) {
+  return privatePageHeaders(parentHeaders)
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
   return null
