@@ -41,7 +41,8 @@ export function customerSearchCondition(query: string): Prisma.Sql | null {
     if (digits.length === 12 && digits.startsWith('91')) return Prisma.sql`u.phone = ${`+${digits}`}`
     return Prisma.sql`u.phone LIKE ${`%${digits}%`}`
   }
-  if (PAN_PATTERN.test(text.toUpperCase())) return Prisma.sql`u.pan_hash = ${panLookupHash(panKeys, text.toUpperCase())}`
+  if (PAN_PATTERN.test(text.toUpperCase()))
+    return Prisma.sql`u.pan_hash = ${panLookupHash(panKeys, text.toUpperCase())}`
   const pattern = `%${likeLiteral(text)}%`
   return Prisma.sql`(u.name ILIKE ${pattern} OR u.email ILIKE ${pattern})`
 }

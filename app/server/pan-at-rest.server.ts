@@ -113,8 +113,7 @@ class PanQueries {
   /** Nested writes through a relation: create, connect, update, upsert and the rest. */
   private nestedWrite(target: string, write: unknown): unknown {
     if (!isPlain(write)) return write
-    const each = <T>(value: unknown, map: (item: unknown) => T) =>
-      Array.isArray(value) ? value.map(map) : map(value)
+    const each = <T>(value: unknown, map: (item: unknown) => T) => (Array.isArray(value) ? value.map(map) : map(value))
     const out: Plain = {}
     for (const [operation, value] of Object.entries(write)) {
       switch (operation) {

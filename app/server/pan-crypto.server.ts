@@ -88,4 +88,3 @@ export function decryptPan(keys: PanKeys, stored: string): string {
 export function panLookupHash(keys: PanKeys, pan: string): string {
   return createHmac('sha256', keys.lookup).update(pan).digest('base64url')
 }
-

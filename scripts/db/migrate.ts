@@ -50,7 +50,11 @@ export async function readMigrationFiles(dir = MIGRATIONS_DIR): Promise<Migratio
  */
 export async function migrate(
   databaseUrl: string,
-  { dir = MIGRATIONS_DIR, log = console.log, panKeys }: { dir?: string; log?: (line: string) => void; panKeys?: PanKeys } = {},
+  {
+    dir = MIGRATIONS_DIR,
+    log = console.log,
+    panKeys,
+  }: { dir?: string; log?: (line: string) => void; panKeys?: PanKeys } = {},
 ): Promise<string[]> {
   const files = await readMigrationFiles(dir)
   const client = new pg.Client({ connectionString: databaseUrl })
