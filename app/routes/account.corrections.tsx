@@ -52,7 +52,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       id: row.id,
       status: STATUS_LABELS[row.status],
       createdAt: formatIndiaDateTime(row.createdAt),
-      changes: row.changes.map((change) => ({ ...change, label: CORRECTION_FIELD_LABELS[change.field] })),
+      changes: row.changes.map((change) => ({
+        ...change,
+        ...(change.field === 'pan' ? { from: maskPan(change.from), to: maskPan(change.to) } : {}),
+        label: CORRECTION_FIELD_LABELS[change.field],
+      })),
     })),
     hasPending: requests.some((row) => row.status === 'PENDING'),
   }

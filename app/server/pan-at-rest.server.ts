@@ -286,5 +286,25 @@ export async function encryptPlaintextPans(client: pg.Client, keys: PanKeys): Pr
       }
     }
   }
-  return encrypted
+  return encrypted + (await encryptPlaintextCorrectionPans(client, keys))
+}
+
+/** The same for the PANs inside correction requests (old_values, new_values: JSON the extension does not see). */
+async function encryptPlaintextCorrectionPans(client: pg.Client, keys: PanKeys): Promise<number> {
+  const { rows } = await client.query<{ id: string; old_values: { pan?: unknown }; new_values: { pan?: unknown } }>(
+    `SELECT id::text, old_values, new_values FROM correction_requests
+     WHERE (jsonb_typeof(old_values -> 'pan') = 'string' AND old_values ->> 'pan' NOT LIKE 'pan1.%')
+        OR (jsonb_typeof(new_values -> 'pan') = 'string' AND new_values ->> 'pan' NOT LIKE 'pan1.%')`,
+  )
+  const seal = (values: { pan?: unknown }) =>
+    typeof values.pan === 'string' && !isEncryptedPan(values.pan)
+      ? { ...values, pan: encryptPan(keys, values.pan) }
+      : values
+  for (const row of rows)
+    await client.query('UPDATE correction_requests SET old_values = $2, new_values = $3 WHERE id = $1::uuid', [
+      row.id,
+      seal(row.old_values),
+      seal(row.new_values),
+    ])
+  return rows.length
 }

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { correctionRequestsOf } from '~/server/corrections.server'
 import { prisma } from '~/server/db.server'
 import { env } from '~/server/env.server'
 import { familyUserIds, saveFamilyMembers } from '~/server/family.server'
@@ -14,7 +15,7 @@ const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
 beforeAll(() => client.connect())
 afterAll(() => client.end())
 
-const rowText = async (table: 'users' | 'family_members', where: string, value: string) =>
+const rowText = async (table: 'users' | 'family_members' | 'correction_requests', where: string, value: string) =>
   (
     await client.query<{ row: string }>(
       `SELECT row_to_json(t)::text AS row FROM ${table} t WHERE ${where} = $1::uuid`,
@@ -92,5 +93,22 @@ describe('PANs at rest', () => {
     expect((await prisma.$transaction((tx) => familyUserIds(tx, parent!.id))).sort()).toEqual(
       [parent!.id, holder.id].sort(),
     )
+  })
+
+  it('encrypts the PANs in correction requests filed before encryption, and reads them either way', async () => {
+    const { userId } = await signedInUser({ completeProfile: true })
+    const [oldPan, newPan] = [uniquePan(), uniquePan()]
+    const {
+      rows: [filed],
+    } = await client.query<{ id: string }>(
+      `INSERT INTO correction_requests (user_id, old_values, new_values, reason) VALUES ($1::uuid, $2, $3, 'typo') RETURNING id::text`,
+      [userId, { pan: oldPan }, { pan: newPan }],
+    )
+    expect((await correctionRequestsOf(userId))[0]!.changes).toEqual([{ field: 'pan', from: oldPan, to: newPan }])
+    await encryptPlaintextPans(client, panKeysFromEnv(env))
+    const [row] = await rowText('correction_requests', 'id', filed!.id)
+    expect(row).not.toContain(oldPan)
+    expect(row).not.toContain(newPan)
+    expect((await correctionRequestsOf(userId))[0]!.changes).toEqual([{ field: 'pan', from: oldPan, to: newPan }])
   })
 })
