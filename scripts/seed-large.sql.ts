@@ -127,8 +127,8 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
     },
     {
       label: 'customers',
-      // PANs go in as plaintext with no hash; the next start (or npm run db:migrate) encrypts them
-      // (encryptPlaintextPans in app/server/pan-at-rest.server.ts).
+      // PANs go in as plaintext with no hash; scripts/seed-large.ts encrypts them next, as a start
+      // or npm run db:migrate would (encryptPlaintextPans in app/server/pan-at-rest.server.ts).
       sql: `INSERT INTO users (id, phone, role, created_at, updated_at)
           VALUES (${uuid('admin', '0')}, '${LARGE_SEED_PHONE_PREFIX}00000000', 'ADMIN', ${start}, ${start});
         INSERT INTO users (id, phone, name, email, date_of_birth, pan_encrypted, agreement_accepted_at, agreement_version,
