@@ -221,6 +221,20 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       throw new EnvError(`Missing environment variable ${missing[0]} (${missing[1]}); required when DEMO_MODE=0`)
     }
   }
+  // Set together: a lookup key derived from a rotating encryption key would lose every PAN's hash.
+  if (Boolean(env.PAN_ENCRYPTION_KEY) !== Boolean(env.PAN_LOOKUP_KEY)) {
+    const [missing, set] = env.PAN_ENCRYPTION_KEY
+      ? ['PAN_LOOKUP_KEY', 'PAN_ENCRYPTION_KEY']
+      : ['PAN_ENCRYPTION_KEY', 'PAN_LOOKUP_KEY']
+    throw new EnvError(
+      `Missing environment variable ${missing} (the PAN keys are set together, each openssl rand -base64 32); required when ${set} is set`,
+    )
+  }
+  if (env.PAN_ENCRYPTION_OLD_KEYS.length && !env.PAN_ENCRYPTION_KEY) {
+    throw new EnvError(
+      'Missing environment variable PAN_ENCRYPTION_KEY (the key that replaced PAN_ENCRYPTION_OLD_KEYS); required when PAN_ENCRYPTION_OLD_KEYS is set',
+    )
+  }
   if (env.PAN_ENCRYPTION_KEY && env.PAN_ENCRYPTION_KEY.trim() === env.PAN_LOOKUP_KEY?.trim()) {
     throw new EnvError('PAN_LOOKUP_KEY must differ from PAN_ENCRYPTION_KEY (one key, one purpose)')
   }

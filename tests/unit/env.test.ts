@@ -75,6 +75,18 @@ describe('the KRA in a deployment', () => {
     )
   })
 
+  it('takes the PAN keys only together, in demo mode too, and old keys only with a current one', () => {
+    expect(() => parseEnv({ PAN_ENCRYPTION_KEY: PRODUCTION.PAN_ENCRYPTION_KEY })).toThrow(
+      'Missing environment variable PAN_LOOKUP_KEY (the PAN keys are set together, each openssl rand -base64 32); required when PAN_ENCRYPTION_KEY is set',
+    )
+    expect(() => parseEnv({ PAN_LOOKUP_KEY: PRODUCTION.PAN_LOOKUP_KEY })).toThrow(
+      /^Missing environment variable PAN_ENCRYPTION_KEY \(the PAN keys are set together/,
+    )
+    expect(() => parseEnv({ PAN_ENCRYPTION_OLD_KEYS: PRODUCTION.PAN_ENCRYPTION_KEY })).toThrow(
+      /^Missing environment variable PAN_ENCRYPTION_KEY \(the key that replaced PAN_ENCRYPTION_OLD_KEYS\)/,
+    )
+  })
+
   it('refuses one key for both PAN purposes', () => {
     expect(() => parseEnv({ ...PRODUCTION, PAN_LOOKUP_KEY: PRODUCTION.PAN_ENCRYPTION_KEY })).toThrow(
       'PAN_LOOKUP_KEY must differ from PAN_ENCRYPTION_KEY (one key, one purpose)',
