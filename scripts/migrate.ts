@@ -1,4 +1,5 @@
 // `npm run db:migrate`: apply pending migrations to DATABASE_URL (or to the embedded database when unset).
+import { panKeysFromEnv } from '../app/server/pan-keys.server'
 import { provideDatabase } from './db/database'
 import { migrate } from './db/migrate'
 import { loadEnvironment } from './environment'
@@ -10,7 +11,7 @@ const database = await provideDatabase({
   port: env.EMBEDDED_PG_PORT,
 })
 try {
-  const applied = await migrate(database.url)
+  const applied = await migrate(database.url, { panKeys: panKeysFromEnv(env) })
   console.log(applied.length ? `Applied ${applied.length} migration(s)` : 'The database is up to date')
 } finally {
   await database.stop()

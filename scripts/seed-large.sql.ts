@@ -155,9 +155,11 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
     },
     {
       label: 'customers',
+      // PANs go in as plaintext with no hash; scripts/seed-large.ts encrypts them next, as a start
+      // or npm run db:migrate would (encryptPlaintextPans in app/server/pan-at-rest.server.ts).
       sql: `INSERT INTO users (id, phone, role, created_at, updated_at)
           VALUES (${uuid('admin', '0')}, '${LARGE_SEED_PHONE_PREFIX}00000000', 'ADMIN', ${start}, ${start});
-        INSERT INTO users (id, phone, name, email, date_of_birth, pan, agreement_accepted_at, agreement_version,
+        INSERT INTO users (id, phone, name, email, date_of_birth, pan_encrypted, agreement_accepted_at, agreement_version,
                            agreement_text_sha256, agreement_ip, created_at, updated_at)
         SELECT id, phone,
                CASE WHEN kind <= 8 THEN first || ' ' || last END,

@@ -3,7 +3,10 @@
 // path (INSERT ... SELECT over generate_series, values from md5), in one transaction. See docs/testing.md.
 import { parseArgs } from 'node:util'
 import pg from 'pg'
+import { encryptPlaintextPans } from '../app/server/pan-at-rest.server'
+import { panKeysFromEnv } from '../app/server/pan-keys.server'
 import { migrate } from './db/migrate'
+import { loadEnvironment } from './environment'
 import { LARGE_SEED_MAX_CUSTOMERS, LARGE_SEED_PHONE_PREFIX, largeSeedSteps } from './seed-large.sql'
 
 function fail(message: string): never {
@@ -77,6 +80,10 @@ try {
     console.log(`  ${step.label.padEnd(28)} ${seconds(at)}`)
   }
   await client.query('COMMIT')
+  // The SQL wrote plaintext PANs; encrypted with the key a store started from this folder uses.
+  const encrypting = performance.now()
+  await encryptPlaintextPans(client, panKeysFromEnv(await loadEnvironment()))
+  console.log(`  ${'encrypt PANs'.padEnd(28)} ${seconds(encrypting)}`)
   const at = performance.now()
   await client.query('ANALYZE')
   console.log(`  ${'analyze'.padEnd(28)} ${seconds(at)}`)

@@ -2,6 +2,7 @@
 import { seedDemoData } from '../prisma/seed'
 import { provideDatabase } from './db/database'
 import { migrate } from './db/migrate'
+import { panKeysFromEnv } from '../app/server/pan-keys.server'
 import { createScriptPrisma } from './prisma-client'
 import { loadEnvironment } from './environment'
 
@@ -11,9 +12,10 @@ const database = await provideDatabase({
   dataDir: env.EMBEDDED_PG_DIR,
   port: env.EMBEDDED_PG_PORT,
 })
-const prisma = createScriptPrisma(database.url)
+const panKeys = panKeysFromEnv(env)
+const prisma = createScriptPrisma(database.url, panKeys)
 try {
-  await migrate(database.url)
+  await migrate(database.url, { panKeys })
   await seedDemoData(prisma)
 } finally {
   await prisma.$disconnect()

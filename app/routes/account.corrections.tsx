@@ -1,3 +1,4 @@
+import { maskPan } from '~/domain/pan'
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
@@ -18,11 +19,17 @@ import { correctionRequestsOf, fileCorrectionRequest, kycDetailsOf } from '~/ser
 import { redirectWithFlash } from '~/server/flash.server'
 import { readForm } from '~/server/forms.server'
 import { recheckKyc } from '~/server/profile.server'
+import { privatePageHeaders } from '~/server/private-pages.server'
 import type { Route } from './+types/account.corrections'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your KYC details | Research Store' }]
 
 const STATUS_LABELS = { PENDING: 'Waiting for our team', APPROVED: 'Approved', REJECTED: 'Rejected' } as const
+
+/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+export function headers({ parentHeaders }: Route.HeadersArgs) {
+  return privatePageHeaders(parentHeaders)
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const session = await requireCompleteProfile(request)
@@ -30,7 +37,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     details: {
       name: user.name ?? '',
-      pan: user.pan ?? '',
+      // Only displayed here (the correction form asks for a new one): masked.
+      pan: maskPan(user.pan) ?? '',
       dob: user.dateOfBirth ? formatIndiaDate(user.dateOfBirth) : '',
     },
     kyc: {
@@ -44,7 +52,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       id: row.id,
       status: STATUS_LABELS[row.status],
       createdAt: formatIndiaDateTime(row.createdAt),
-      changes: row.changes.map((change) => ({ ...change, label: CORRECTION_FIELD_LABELS[change.field] })),
+      changes: row.changes.map((change) => ({
+        ...change,
+        ...(change.field === 'pan' ? { from: maskPan(change.from), to: maskPan(change.to) } : {}),
+        label: CORRECTION_FIELD_LABELS[change.field],
+      })),
     })),
     hasPending: requests.some((row) => row.status === 'PENDING'),
   }

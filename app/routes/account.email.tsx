@@ -8,9 +8,15 @@ import { requireCompleteProfile } from '~/server/auth.server'
 import { confirmEmailChange, startEmailChange } from '~/server/email-change.server'
 import { redirectWithFlash } from '~/server/flash.server'
 import { readForm } from '~/server/forms.server'
+import { privatePageHeaders } from '~/server/private-pages.server'
 import type { Route } from './+types/account.email'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Change your e-mail address | Research Store' }]
+
+/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+export function headers({ parentHeaders }: Route.HeadersArgs) {
+  return privatePageHeaders(parentHeaders)
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)

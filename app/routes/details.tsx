@@ -29,6 +29,7 @@ import { familyMembersOf } from '~/server/family.server'
 import { readForm } from '~/server/forms.server'
 import { readPanCardUpload } from '~/server/pan-card-image.server'
 import { savePanCard, saveProfileDetails } from '~/server/profile.server'
+import { privatePageHeaders } from '~/server/private-pages.server'
 import type { Route } from './+types/details'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your details | Research Store' }]
@@ -82,9 +83,12 @@ function agreementStepData() {
   }
 }
 
-/** A refused upload that left the body unread must close the connection (see pan-card-image.server.ts). */
+/**
+ * A refused upload that left the body unread must close the connection (see pan-card-image.server.ts);
+ * and the wizard shows personal data, so never cached (app/server/private-pages.server.ts).
+ */
 export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
-  return actionHeaders.has('Connection') ? actionHeaders : loaderHeaders
+  return privatePageHeaders(actionHeaders.has('Connection') ? actionHeaders : loaderHeaders)
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

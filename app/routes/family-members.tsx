@@ -10,9 +10,15 @@ import { env } from '~/server/env.server'
 import { familyMembersOf, saveFamilyMembers } from '~/server/family.server'
 import { redirectWithFlash } from '~/server/flash.server'
 import { readForm } from '~/server/forms.server'
+import { privatePageHeaders } from '~/server/private-pages.server'
 import type { Route } from './+types/family-members'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Family members | Research Store' }]
+
+/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+export function headers({ parentHeaders }: Route.HeadersArgs) {
+  return privatePageHeaders(parentHeaders)
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)

@@ -2,6 +2,7 @@ import { data, Link } from 'react-router'
 import { TaxDocument } from '~/components/tax-document'
 import { requireUser } from '~/server/auth.server'
 import { taxDocument } from '~/server/tax-documents.server'
+import { privatePageHeaders } from '~/server/private-pages.server'
 import type { Route } from './+types/invoice'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -9,6 +10,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
     title: `${loaderData ? `${loaderData.document.title} ${loaderData.document.number}` : 'Document'} | Research Store`,
   },
 ]
+
+/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+export function headers({ parentHeaders }: Route.HeadersArgs) {
+  return privatePageHeaders(parentHeaders)
+}
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request)

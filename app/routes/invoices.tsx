@@ -4,9 +4,15 @@ import { formatSignedRupees } from '~/domain/money'
 import { taxDocumentHref } from '~/domain/tax-documents'
 import { requireCompleteProfile } from '~/server/auth.server'
 import { customerDocuments } from '~/server/tax-documents.server'
+import { privatePageHeaders } from '~/server/private-pages.server'
 import type { Route } from './+types/invoices'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Invoices | Research Store' }]
+
+/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+export function headers({ parentHeaders }: Route.HeadersArgs) {
+  return privatePageHeaders(parentHeaders)
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)

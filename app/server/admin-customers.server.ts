@@ -12,8 +12,9 @@ import { isUuid } from '~/domain/uuid'
 import type { Page, PageRequest } from '~/domain/keyset'
 import { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from './audit.server'
-import { prisma } from './db.server'
+import { panKeys, prisma } from './db.server'
 import { keysetSql, readKeysetPage } from './keyset.server'
+import { decryptPan, panLookupHash } from './pan-crypto.server'
 import { notifySubscriptionGranted } from './notify.server'
 import { grantSubscription } from './subscriptions.server'
 
@@ -27,7 +28,7 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, '\\$&')
 
 /**
  * Which column a search reads, and how: a full phone number (+ and country code, or 10 digits of an
- * Indian mobile) or a PAN exactly, through their unique indexes; some digits as part of a phone,
+ * Indian mobile) or a PAN exactly (by its lookup hash: PANs are stored encrypted), through their unique indexes; some digits as part of a phone,
  * other text as part of a name or e-mail (case-insensitive), through the trigram indexes.
  */
 export function customerSearchCondition(query: string): Prisma.Sql | null {
@@ -40,7 +41,8 @@ export function customerSearchCondition(query: string): Prisma.Sql | null {
     if (digits.length === 12 && digits.startsWith('91')) return Prisma.sql`u.phone = ${`+${digits}`}`
     return Prisma.sql`u.phone LIKE ${`%${digits}%`}`
   }
-  if (PAN_PATTERN.test(text.toUpperCase())) return Prisma.sql`u.pan = ${text.toUpperCase()}`
+  if (PAN_PATTERN.test(text.toUpperCase()))
+    return Prisma.sql`u.pan_hash = ${panLookupHash(panKeys, text.toUpperCase())}`
   const pattern = `%${likeLiteral(text)}%`
   return Prisma.sql`(u.name ILIKE ${pattern} OR u.email ILIKE ${pattern})`
 }
@@ -49,7 +51,7 @@ export function customerSearchCondition(query: string): Prisma.Sql | null {
 export function customerSearchSql(condition: Prisma.Sql, page: PageRequest, take: number): Prisma.Sql {
   const keyset = keysetSql(page, 'u.created_at', 'u.id', 'uuid')
   return Prisma.sql`
-    SELECT u.id::text, u.name, u.phone, u.email, u.pan, u.role::text, u.created_at AS "createdAt"
+    SELECT u.id::text, u.name, u.phone, u.email, u.pan_encrypted AS pan, u.role::text, u.created_at AS "createdAt"
     FROM users u
     WHERE ${condition} AND ${keyset.where}
     ${keyset.orderBy}
@@ -70,7 +72,11 @@ export async function searchCustomers(
   return readKeysetPage(
     page,
     size,
-    (at, take) => prisma.$queryRaw<(CustomerListing & { createdAt: Date })[]>(customerSearchSql(condition, at, take)),
+    async (at, take) =>
+      // Raw SQL passes by the Prisma extension that decrypts PANs: decrypted here.
+      (await prisma.$queryRaw<(CustomerListing & { createdAt: Date })[]>(customerSearchSql(condition, at, take))).map(
+        (row) => ({ ...row, pan: row.pan && decryptPan(panKeys, row.pan) }),
+      ),
     (row) => ({ at: row.createdAt, id: row.id }),
   )
 }

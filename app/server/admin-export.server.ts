@@ -1,3 +1,4 @@
+import { maskPan } from '~/domain/pan'
 import type { ExportRequest } from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
 import { CSV_BYTE_ORDER_MARK, type CsvCell, csvLine } from '~/domain/csv'
@@ -143,7 +144,8 @@ const paymentsTable: Table = {
           payment.user.name,
           payment.user.phone,
           payment.user.email,
-          payment.user.pan,
+          // Masked: a CSV leaves the store (docs/architecture.md, "PANs at rest").
+          maskPan(payment.user.pan),
           readCartSnapshot(payment.cart)
             .map((item) => `${item.name} (Rs. ${rupees(item.pricePaise)}, ${item.durationDays} days)`)
             .join('; '),
@@ -216,7 +218,7 @@ const ledgerTable: Table = {
           entry.kind === 'REFUND' ? (entry.payment.ledgerEntries[0]?.documentNumber ?? null) : null,
           entry.user.name,
           entry.user.phone,
-          entry.user.pan,
+          maskPan(entry.user.pan),
           rupees(entry.amountPaise - entry.gstPaise),
           String(entry.gstRateBasisPoints / BASIS_POINTS_PER_PERCENT),
           rupees(cgstPaise),

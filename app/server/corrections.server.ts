@@ -3,8 +3,9 @@ import { panTakenMessage, profileStep } from '~/domain/profile'
 import { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from './audit.server'
 import { businessDetails } from './business.server'
-import { prisma } from './db.server'
+import { panKeys, prisma } from './db.server'
 import { checkKyc, kycColumns, KycUnavailableError } from './kyc.server'
+import { decryptPan, encryptPan, isEncryptedPan } from './pan-crypto.server'
 
 // A complete profile's KYC details (name, PAN, date of birth) change only through a correction
 // request: the customer files it (/account/corrections), an admin approves or rejects it on the
@@ -13,6 +14,23 @@ import { checkKyc, kycColumns, KycUnavailableError } from './kyc.server'
 export type CorrectionOutcome = { ok: true; message: string } | { ok: false; status: number; message: string }
 
 const isoDate = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null)
+
+type FieldValues = Record<string, string | null>
+
+/**
+ * A request's values as stored (and audited): the PAN encrypted like users.pan, since JSON passes
+ * by the Prisma extension that encrypts columns (docs/architecture.md, "PANs at rest").
+ */
+export function sealPanIn<T extends FieldValues>(values: T): T {
+  return typeof values.pan === 'string' ? { ...values, pan: encryptPan(panKeys, values.pan) } : values
+}
+
+/** The values with the PAN readable again; a request filed before encryption holds it in plaintext. */
+export function openPanIn<T extends FieldValues>(values: T): T {
+  return typeof values.pan === 'string' && isEncryptedPan(values.pan)
+    ? { ...values, pan: decryptPan(panKeys, values.pan) }
+    : values
+}
 
 function currentValues(user: { name: string | null; pan: string | null; dateOfBirth: Date | null }) {
   return { name: user.name, pan: user.pan, dob: isoDate(user.dateOfBirth) }
@@ -35,8 +53,8 @@ export async function fileCorrectionRequest(
   const changed = CORRECTABLE_FIELDS.filter((field) => request[field] !== undefined && request[field] !== saved[field])
   if (changed.length === 0)
     return { ok: false, status: 400, message: 'The values you entered are the ones we hold: nothing to correct.' }
-  const oldValues = Object.fromEntries(changed.map((field) => [field, saved[field]]))
-  const newValues = Object.fromEntries(changed.map((field) => [field, request[field]!]))
+  const oldValues = sealPanIn(Object.fromEntries(changed.map((field) => [field, saved[field]])))
+  const newValues = sealPanIn(Object.fromEntries(changed.map((field) => [field, request[field]!])))
   const filed = await prisma.$transaction(async (tx) => {
     // One open request per customer: two submits at once are serialised here.
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`correction:${userId}`}, 0))::text`
@@ -80,8 +98,8 @@ export async function correctionRequestsOf(userId: string) {
     createdAt: row.createdAt,
     decidedAt: row.decidedAt,
     changes: CORRECTABLE_FIELDS.flatMap((field) => {
-      const newValues = row.newValues as CorrectionValues
-      const oldValues = row.oldValues as Record<string, string | null>
+      const newValues = openPanIn(row.newValues as FieldValues) as CorrectionValues
+      const oldValues = openPanIn(row.oldValues as FieldValues)
       return field in newValues ? [{ field, from: oldValues[field] ?? null, to: newValues[field]! }] : []
     }),
   }))
@@ -102,7 +120,7 @@ export async function decideCorrectionRequest(
   const request = await prisma.correctionRequest.findFirst({ where: { id: requestId, userId, status: 'PENDING' } })
   if (!request) return { ok: false, status: 404, message: 'There is no such request waiting.' }
   const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } })
-  const newValues = request.newValues as CorrectionValues
+  const newValues = openPanIn(request.newValues as FieldValues) as CorrectionValues
   const next = { ...currentValues(user), ...newValues }
   let kyc: Awaited<ReturnType<typeof checkKyc>> | undefined
   if (decision === 'approve') {

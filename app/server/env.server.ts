@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { FEE_CAP_WINDOWS, SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
 import { isDemoOpenToNetwork } from './listen-host.server'
+import { panKeyProblem } from './pan-crypto.server'
 
 const flag = z
   .enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0' })
@@ -11,6 +12,12 @@ export const KYC_PROVIDERS = ['fake', 'http'] as const
 
 /** How customers sign the agreement (app/server/agreement-signing.server.ts). */
 export const AGREEMENT_SIGNING_METHODS = ['click-accept'] as const
+
+/** 32 random bytes in base64, checked at start-up (app/server/pan-crypto.server.ts). */
+const panKeyText = z.string().superRefine((text, context) => {
+  const problem = panKeyProblem(text)
+  if (problem) context.addIssue({ code: 'custom', message: problem })
+})
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -127,6 +134,21 @@ const EnvSchema = z.object({
     .min(100)
     .max(60_000)
     .default(8_000),
+  /** Encrypts PANs at rest (AES-256-GCM); demo mode generates one per data folder. */
+  PAN_ENCRYPTION_KEY: panKeyText.optional(),
+  /** Earlier PAN_ENCRYPTION_KEYs, comma-separated: still read while rows written under them remain. */
+  PAN_ENCRYPTION_OLD_KEYS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((key) => key.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(panKeyText))
+    .default([]),
+  /** The HMAC key of the PAN lookup column (one account per PAN); never rotated. */
+  PAN_LOOKUP_KEY: panKeyText.optional(),
   MANUAL_OPEN_CLAIMS_MAX: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100).default(3),
   /** SEBI's yearly fee cap per family, in paise (Rs 1,51,000 unless SEBI changes it). */
   FEE_CAP_PAISE: z.coerce
@@ -154,6 +176,8 @@ const REAL_PROVIDER_VARIABLES = [
   ['MSG91_TEMPLATE_ID', 'the SMS provider DLT template'],
   ['SMTP_URL', 'the mail server (demo mode uses the dev outbox)'],
   ['MAIL_FROM', 'the sender address of e-mails'],
+  ['PAN_ENCRYPTION_KEY', 'the key that encrypts PANs at rest: 32 random bytes in base64, openssl rand -base64 32'],
+  ['PAN_LOOKUP_KEY', 'the key of the PAN lookup hash: 32 random bytes in base64, openssl rand -base64 32'],
   ['KYC_PROVIDER', 'the KYC registration agency (KRA) that checks PANs: http, with KYC_KRA_URL and KYC_KRA_API_KEY'],
 ] as const
 
@@ -196,6 +220,23 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     if (missing) {
       throw new EnvError(`Missing environment variable ${missing[0]} (${missing[1]}); required when DEMO_MODE=0`)
     }
+  }
+  // Set together: a lookup key derived from a rotating encryption key would lose every PAN's hash.
+  if (Boolean(env.PAN_ENCRYPTION_KEY) !== Boolean(env.PAN_LOOKUP_KEY)) {
+    const [missing, set] = env.PAN_ENCRYPTION_KEY
+      ? ['PAN_LOOKUP_KEY', 'PAN_ENCRYPTION_KEY']
+      : ['PAN_ENCRYPTION_KEY', 'PAN_LOOKUP_KEY']
+    throw new EnvError(
+      `Missing environment variable ${missing} (the PAN keys are set together, each openssl rand -base64 32); required when ${set} is set`,
+    )
+  }
+  if (env.PAN_ENCRYPTION_OLD_KEYS.length && !env.PAN_ENCRYPTION_KEY) {
+    throw new EnvError(
+      'Missing environment variable PAN_ENCRYPTION_KEY (the key that replaced PAN_ENCRYPTION_OLD_KEYS); required when PAN_ENCRYPTION_OLD_KEYS is set',
+    )
+  }
+  if (env.PAN_ENCRYPTION_KEY && env.PAN_ENCRYPTION_KEY.trim() === env.PAN_LOOKUP_KEY?.trim()) {
+    throw new EnvError('PAN_LOOKUP_KEY must differ from PAN_ENCRYPTION_KEY (one key, one purpose)')
   }
   if (env.KYC_PROVIDER === 'http' && (!env.KYC_KRA_URL || !env.KYC_KRA_API_KEY)) {
     throw new EnvError(

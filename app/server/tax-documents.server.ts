@@ -1,3 +1,4 @@
+import { maskPan } from '~/domain/pan'
 import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate, subscriptionEndsAt } from '~/domain/dates'
 import { intraStateSplit } from '~/domain/gst'
@@ -76,7 +77,8 @@ export async function taxDocument(viewer: { id: string; role: Role }, number: st
       supportEmail: businessDetails.supportEmail,
       supportPhone: businessDetails.supportPhone,
     },
-    buyer: entry.user,
+    // Masked: an invoice is printed and forwarded; nothing on it needs the whole PAN.
+    buyer: { ...entry.user, pan: maskPan(entry.user.pan) },
     lines,
     totalPaise: entry.amountPaise,
     gstPaise: entry.gstPaise,

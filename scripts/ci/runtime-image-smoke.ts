@@ -48,6 +48,9 @@ try {
       KYC_PROVIDER: 'http',
       KYC_KRA_URL: 'http://127.0.0.1:9',
       KYC_KRA_API_KEY: 'smoke-kra-key',
+      // Two different 32-byte keys (openssl rand -base64 32), only for this throwaway database.
+      PAN_ENCRYPTION_KEY: 'ZR0lCwMdOQYJVkn3hgEu9oyvpbVdlQxC3lqKDmwVxa0=',
+      PAN_LOOKUP_KEY: 'r3mF8DvZ2KkN1w9qYcTpXb6uJhLsGeAoI4nWdR0tVyE=',
       ...E2E_BUSINESS_ENV,
     },
   })

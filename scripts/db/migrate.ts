@@ -3,6 +3,8 @@ import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import pg from 'pg'
 import { getErrorMessage } from '../../app/domain/error-message'
+import { encryptPlaintextPans } from '../../app/server/pan-at-rest.server'
+import type { PanKeys } from '../../app/server/pan-crypto.server'
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations')
 
@@ -44,10 +46,15 @@ export async function readMigrationFiles(dir = MIGRATIONS_DIR): Promise<Migratio
  * Applies the pending migrations in name order, each in its own transaction, recording them in
  * `_prisma_migrations`. Refuses to run when an applied migration's file changed or went missing.
  * Safe to run from several processes at once: they queue on an advisory lock.
+ * With `panKeys`, then runs the data step SQL cannot (encryptPlaintextPans) under the same lock.
  */
 export async function migrate(
   databaseUrl: string,
-  { dir = MIGRATIONS_DIR, log = console.log } = {},
+  {
+    dir = MIGRATIONS_DIR,
+    log = console.log,
+    panKeys,
+  }: { dir?: string; log?: (line: string) => void; panKeys?: PanKeys } = {},
 ): Promise<string[]> {
   const files = await readMigrationFiles(dir)
   const client = new pg.Client({ connectionString: databaseUrl })
@@ -92,6 +99,10 @@ export async function migrate(
         throw new MigrationError(`Migration ${file.name} failed: ${getErrorMessage(error)}`)
       }
       log(`Applied migration ${file.name}`)
+    }
+    if (panKeys) {
+      const encrypted = await encryptPlaintextPans(client, panKeys)
+      if (encrypted) log(`Encrypted ${encrypted} stored PAN(s)`)
     }
     return pending.map((file) => file.name)
   } finally {

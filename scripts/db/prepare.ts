@@ -1,4 +1,5 @@
 import type { Env } from '../../app/server/env.server'
+import { panKeysFromEnv } from '../../app/server/pan-keys.server'
 import { seedDemoData } from '../../prisma/seed'
 import { createScriptPrisma } from '../prisma-client'
 import { provideDatabase, type ProvidedDatabase } from './database'
@@ -21,9 +22,10 @@ export async function prepareDatabase(
   const database = { ...provided, providedInMs: performance.now() - started }
   try {
     process.env.DATABASE_URL = database.url
-    await migrate(database.url)
+    const panKeys = panKeysFromEnv(env)
+    await migrate(database.url, { panKeys })
     if (env.DEMO_MODE) {
-      const prisma = createScriptPrisma(database.url)
+      const prisma = createScriptPrisma(database.url, panKeys)
       await seedDemoData(prisma).finally(() => prisma.$disconnect())
     }
     return database

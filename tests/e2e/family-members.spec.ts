@@ -2,17 +2,17 @@ import { expectNoSeriousA11yViolations } from './axe'
 import { createSignedInUser, expect, test } from './fixtures'
 import { fillProfileDetails, uniquePan, useOwnClientAddress } from './sign-in-helpers'
 import { ASHA_RAO } from '../support/sample-customer'
-import { withE2eDatabase } from './database'
+import { readStoredPan, storedPan, withE2eDatabase } from './database'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 const familyOf = (userId: string) =>
   withE2eDatabase(async (client) => {
-    const { rows } = await client.query(
-      'SELECT pan, relation FROM family_members WHERE user_id = $1 ORDER BY created_at',
+    const { rows } = await client.query<{ pan: string; relation: string }>(
+      'SELECT pan_encrypted AS pan, relation FROM family_members WHERE user_id = $1 ORDER BY created_at',
       [userId],
     )
-    return rows
+    return rows.map((row) => ({ ...row, pan: readStoredPan(row.pan) }))
   })
 
 const WHY =
@@ -105,10 +105,10 @@ test('an admin sees the declared family PANs and marks a customer exempt from th
   const customer = await createSignedInUser({ completeProfile: true })
   const spouse = uniquePan()
   await withE2eDatabase((client) =>
-    client.query("INSERT INTO family_members (user_id, pan, relation) VALUES ($1, $2, 'SPOUSE')", [
-      customer.userId,
-      spouse,
-    ]),
+    client.query(
+      "INSERT INTO family_members (user_id, pan_encrypted, pan_hash, relation) VALUES ($1, $2, $3, 'SPOUSE')",
+      [customer.userId, ...storedPan(spouse)],
+    ),
   )
   await page.goto(`/admin/customers/${customer.userId}`)
   await expect(page.getByText(`${spouse} (Spouse)`)).toBeVisible()

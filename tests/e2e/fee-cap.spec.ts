@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test'
 import { feeCapRefusal, feeCapRefusalMessage, SEBI_FEE_CAP_PAISE, taxableValuePaise } from '../../app/domain/fee-cap'
 import { expectNoSeriousA11yViolations } from './axe'
 import { PREMIUM } from './cart-helpers'
-import { withE2eDatabase } from './database'
+import { storedPan, withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { uniquePan, useOwnClientAddress } from './sign-in-helpers'
 
@@ -25,14 +25,14 @@ async function spousePaidNearTheCap(customerId: string, paidAt: Date) {
     const pan = uniquePan()
     const {
       rows: [spouse],
-    } = await client.query<{ id: string }>(`INSERT INTO users (phone, pan) VALUES ($1, $2) RETURNING id`, [
-      `+9197${String(randomInt(0, 100_000_000)).padStart(8, '0')}`,
-      pan,
-    ])
-    await client.query(`INSERT INTO family_members (user_id, pan, relation) VALUES ($1, $2, 'SPOUSE')`, [
-      customerId,
-      pan,
-    ])
+    } = await client.query<{ id: string }>(
+      `INSERT INTO users (phone, pan_encrypted, pan_hash) VALUES ($1, $2, $3) RETURNING id`,
+      [`+9197${String(randomInt(0, 100_000_000)).padStart(8, '0')}`, ...storedPan(pan)],
+    )
+    await client.query(
+      `INSERT INTO family_members (user_id, pan_encrypted, pan_hash, relation) VALUES ($1, $2, $3, 'SPOUSE')`,
+      [customerId, ...storedPan(pan)],
+    )
     const {
       rows: [payment],
     } = await client.query<{ id: string }>(

@@ -6,6 +6,7 @@ import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
 import { cartItemOf, createPaymentRow, createService, createUser, recordTestRefund } from '../support/payment-fixtures'
 import { getRequest, routeArgs } from '../support/route-requests'
+import { uniquePan } from '../support/sample-customer'
 import { signedInUser } from '../support/sessions'
 
 const admin = () => signedInUser({ role: 'ADMIN' })
@@ -81,6 +82,18 @@ describe('exportCsv', () => {
     expect(invoice).toContain(',2541.95,18,228.77,228.78,2999.50,')
     expect(creditNote).toMatch(new RegExp(`^CN/2627/\\d{6},Credit note,12-04-2026 11:30 IST,${invoiceNumber},`))
     expect(creditNote).toContain(',-847.46,18,-76.27,-76.27,-1000.00,')
+  })
+
+  it("carries the customer's PAN masked in both registers (docs/decisions/019)", async () => {
+    const { userId } = await admin()
+    const { paymentId } = await paidPayment('pan holder', new Date('2026-03-12T06:00:00Z'))
+    const pan = uniquePan()
+    await prisma.user.updateMany({ where: { payments: { some: { id: paymentId } } }, data: { pan } })
+    for (const kind of ['payments', 'ledger'] as const) {
+      const { csv } = await csvOf(userId, { kind, from: '2026-03-12', to: '2026-03-12' })
+      expect(csv, kind).toContain(`,${pan.slice(0, 5)}****${pan.slice(-1)},`)
+      expect(csv, kind).not.toContain(pan)
+    }
   })
 
   it('defuses a customer name a spreadsheet would run as a formula', async () => {

@@ -11,7 +11,10 @@ import { customerSearchCondition, customerSearchSql, searchCustomers } from '~/s
 import { paymentListSql, paymentsForAdmin } from '~/server/admin-payments.server'
 import { auditEntriesPage } from '~/server/audit.server'
 import { prisma } from '~/server/db.server'
+import { env } from '~/server/env.server'
 import { PRUNE_AFTER_MS, PRUNE_BATCH_ROWS, pruneBatchSql, pruneTargets } from '~/server/jobs.server'
+import { encryptPlaintextPans } from '~/server/pan-at-rest.server'
+import { panKeysFromEnv } from '~/server/pan-keys.server'
 import { EXPIRE_BATCH_ROWS } from '~/server/payments/manual-claims.server'
 import { RECONCILE_BATCH_SIZE } from '~/server/payments/reconciliation.server'
 import { refundQueue } from '~/server/payments/refunds.server'
@@ -34,6 +37,10 @@ beforeAll(async () => {
     for (const step of largeSeedSteps({ customers: CUSTOMERS, payments: PAYMENTS, seed: 7, until: UNTIL })) {
       if (step.label !== 'analyze') await client.query(step.sql)
     }
+    await client.query('COMMIT')
+    // The large seed writes plaintext PANs, as a store migrated from before encryption holds them.
+    await encryptPlaintextPans(client, panKeysFromEnv(env))
+    await client.query('BEGIN')
     await client.query(`INSERT INTO users (phone, name, email, created_at)
       SELECT '+9156' || lpad(i::text, 8, '0'), 'guest ' || md5(i::text), 'guest.' || md5(i::text) || '@example.net',
              timestamptz '2022-01-01' + i * interval '15 minutes'

@@ -9,7 +9,7 @@ import * as manualPayment from '~/routes/api.v1/payments.manual-payment'
 import * as setDetails from '~/routes/api.v1/users.set-details'
 import * as payRoute from '~/routes/pay'
 import { serializeCart } from '~/server/cart.server'
-import { decideCorrectionRequest, fileCorrectionRequest } from '~/server/corrections.server'
+import { decideCorrectionRequest, fileCorrectionRequest, openPanIn } from '~/server/corrections.server'
 import { prisma } from '~/server/db.server'
 import { FAKE_KRA_OTHER_NAME, FAKE_KRA_TEST_PANS, useKycProvider, type KycProvider } from '~/server/kyc.server'
 import { confirmManualPayment, createManualPayment } from '~/server/payments/manual-claims.server'
@@ -169,7 +169,11 @@ describe('KYC details lock once the profile is complete', () => {
     )
     expect(filed).toBeInstanceOf(Response)
     const request = await prisma.correctionRequest.findFirstOrThrow({ where: { userId } })
-    expect(request).toMatchObject({ status: 'PENDING', oldValues: { pan: before.pan }, newValues: { pan: newPan } })
+    expect(request.status).toBe('PENDING')
+    // Stored encrypted, like users.pan (docs/architecture.md, "PANs at rest").
+    expect(JSON.stringify([request.oldValues, request.newValues])).not.toMatch(new RegExp(`${before.pan}|${newPan}`))
+    expect(openPanIn(request.oldValues as Record<string, string>)).toEqual({ pan: before.pan })
+    expect(openPanIn(request.newValues as Record<string, string>)).toEqual({ pan: newPan })
     // Not changed until approved.
     expect((await userRow(userId)).pan).toBe(before.pan)
     const decided = await adminCustomer.action(
@@ -187,7 +191,10 @@ describe('KYC details lock once the profile is complete', () => {
     expect(after).toMatchObject({ pan: newPan, kycStatus: 'VALIDATED' })
     expect(after.kycCheckedAt!.getTime()).toBeGreaterThanOrEqual(before.kycCheckedAt!.getTime())
     const audit = await prisma.auditLog.findFirstOrThrow({ where: { subjectId: userId, action: 'correction.approve' } })
-    expect(audit).toMatchObject({ actorId: admin.userId, before: { pan: before.pan }, after: { pan: newPan } })
+    expect(audit.actorId).toBe(admin.userId)
+    expect(JSON.stringify([audit.before, audit.after])).not.toMatch(new RegExp(`${before.pan}|${newPan}`))
+    expect(openPanIn(audit.before as Record<string, string>)).toEqual({ pan: before.pan })
+    expect(openPanIn(audit.after as Record<string, string>)).toMatchObject({ pan: newPan })
   })
 
   it('a rejected request changes nothing and is audited; a KRA error on approval leaves it waiting', async () => {

@@ -18,6 +18,8 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
       KYC_PROVIDER: 'http',
       KYC_KRA_URL: 'http://127.0.0.1:9',
       KYC_KRA_API_KEY: 'kra-api-key',
+      PAN_ENCRYPTION_KEY: 'EpurNXIXXGywshGmQXbJkyzMWehqZhlKRKZLN6fxUU8=',
+      PAN_LOOKUP_KEY: '6HSSGbHTSgwsqI3cA/w4PPveW25bWPZVLOKSBxeWTMw=',
     })
     const page = await import('~/demo/outbox')
     const json = await import('~/demo/outbox.json')

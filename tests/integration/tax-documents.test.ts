@@ -49,6 +49,9 @@ describe('taxDocument', () => {
       amountPaise: 299_900,
     })
     expect(document!.paidBy).toMatch(/^Paid on the website \(Razorpay payment pay_/)
+    // An invoice only displays the PAN: masked.
+    const { pan } = await prisma.user.findUniqueOrThrow({ where: { id: customer.userId } })
+    expect(document!.buyer.pan).toBe(`${pan!.slice(0, 5)}****${pan!.slice(-1)}`)
   })
 
   it("is a refund's credit note against the payment's invoice", async () => {

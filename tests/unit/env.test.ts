@@ -17,6 +17,8 @@ const PRODUCTION = {
   KYC_PROVIDER: 'http',
   KYC_KRA_URL: 'https://kra.example.in',
   KYC_KRA_API_KEY: 'kra-api-key',
+  PAN_ENCRYPTION_KEY: 'EpurNXIXXGywshGmQXbJkyzMWehqZhlKRKZLN6fxUU8=',
+  PAN_LOOKUP_KEY: '6HSSGbHTSgwsqI3cA/w4PPveW25bWPZVLOKSBxeWTMw=',
 }
 
 describe('parseEnv', () => {
@@ -61,6 +63,36 @@ describe('parseEnv', () => {
 })
 
 describe('the KRA in a deployment', () => {
+  it('refuses a PAN key that is not 32 random bytes, saying how to make one', () => {
+    expect(() => parseEnv({ ...PRODUCTION, PAN_ENCRYPTION_KEY: 'short' })).toThrow(
+      'Invalid environment variable PAN_ENCRYPTION_KEY: must be 32 random bytes in base64 (openssl rand -base64 32); this one is 3 bytes',
+    )
+    expect(() => parseEnv({ ...PRODUCTION, PAN_LOOKUP_KEY: Buffer.alloc(32, 'a').toString('base64') })).toThrow(
+      'Invalid environment variable PAN_LOOKUP_KEY: is too regular to be a random key; make one with openssl rand -base64 32',
+    )
+    expect(() => parseEnv({ ...PRODUCTION, PAN_ENCRYPTION_OLD_KEYS: `${PRODUCTION.PAN_LOOKUP_KEY}, nope!` })).toThrow(
+      /^Invalid environment variable PAN_ENCRYPTION_OLD_KEYS: must be 32 random bytes/,
+    )
+  })
+
+  it('takes the PAN keys only together, in demo mode too, and old keys only with a current one', () => {
+    expect(() => parseEnv({ PAN_ENCRYPTION_KEY: PRODUCTION.PAN_ENCRYPTION_KEY })).toThrow(
+      'Missing environment variable PAN_LOOKUP_KEY (the PAN keys are set together, each openssl rand -base64 32); required when PAN_ENCRYPTION_KEY is set',
+    )
+    expect(() => parseEnv({ PAN_LOOKUP_KEY: PRODUCTION.PAN_LOOKUP_KEY })).toThrow(
+      /^Missing environment variable PAN_ENCRYPTION_KEY \(the PAN keys are set together/,
+    )
+    expect(() => parseEnv({ PAN_ENCRYPTION_OLD_KEYS: PRODUCTION.PAN_ENCRYPTION_KEY })).toThrow(
+      /^Missing environment variable PAN_ENCRYPTION_KEY \(the key that replaced PAN_ENCRYPTION_OLD_KEYS\)/,
+    )
+  })
+
+  it('refuses one key for both PAN purposes', () => {
+    expect(() => parseEnv({ ...PRODUCTION, PAN_LOOKUP_KEY: PRODUCTION.PAN_ENCRYPTION_KEY })).toThrow(
+      'PAN_LOOKUP_KEY must differ from PAN_ENCRYPTION_KEY (one key, one purpose)',
+    )
+  })
+
   it('refuses the fake KRA, which validates any PAN', () => {
     expect(() => parseEnv({ ...PRODUCTION, KYC_PROVIDER: 'fake' })).toThrow(
       /^KYC_PROVIDER=fake answers "validated" for any PAN and is for demo mode only/,

@@ -1,3 +1,4 @@
+import { maskPan } from '~/domain/pan'
 import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
@@ -21,7 +22,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const found = await searchCustomers(query, page)
   return {
     query,
-    customers: found.rows,
+    // The list only displays PANs: masked (the customer's own page shows the whole one).
+    customers: found.rows.map((row) => ({ ...row, pan: maskPan(row.pan) })),
     next: found.next,
     previous: found.previous,
     invalidCursor: invalid,

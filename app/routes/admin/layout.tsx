@@ -2,9 +2,15 @@ import { Link, NavLink, Outlet } from 'react-router'
 import { lastEndedMonth } from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/admin.server'
 import { complaintMonthAwaitingPublication } from '~/server/admin-complaint-board.server'
+import { privatePageHeaders } from '~/server/private-pages.server'
 import type { Route } from './+types/layout'
 
 // Each child route guards itself too: loaders run in parallel, so this one cannot protect them.
+/** Every admin page holds personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+export function headers({ parentHeaders }: Route.HeadersArgs) {
+  return privatePageHeaders(parentHeaders)
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
   // From the 1st of each month until the month that ended is published (SEBI: by the 7th).
