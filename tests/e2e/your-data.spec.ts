@@ -37,3 +37,18 @@ test('a customer finds their data from the account menu and downloads it', async
   expect(response.headers()['cache-control']).toBe('private, no-store')
   expect(response.headers()['content-disposition']).toMatch(/^attachment;/)
 })
+
+test("the admin's customer page shows who viewed the customer's data, and when", async ({
+  customerWithProfile: { page, userId },
+  otherAdmin,
+}) => {
+  await otherAdmin.page.goto(`/admin/customers/${userId}`)
+  const views = otherAdmin.page.getByRole('region', { name: 'Admin views' })
+  await expect(views.getByRole('row').nth(1)).toContainText(otherAdmin.phone)
+  await expect(views.getByRole('row').nth(1)).toContainText("Customer's page")
+  await expectNoSeriousA11yViolations(otherAdmin.page)
+  // The customer's own page says nothing of it.
+  await page.goto('/account')
+  await expect(page.getByRole('heading', { level: 1, name: 'Your data' })).toBeVisible()
+  await expect(page.getByText(otherAdmin.phone)).toHaveCount(0)
+})
