@@ -98,6 +98,7 @@ export async function customerForAdmin(userId: string) {
       kycCheckedAt: true,
       kycReference: true,
       kycNameOnRecord: true,
+      closedAt: true,
       familyMembers: { orderBy: [{ createdAt: 'asc' }, { pan: 'asc' }], select: { pan: true, relation: true } },
       payments: {
         orderBy: { createdAt: 'desc' },

@@ -1,8 +1,12 @@
 import { readFile } from 'node:fs/promises'
 import { expectNoSeriousA11yViolations } from './axe'
-import { expect, test } from './fixtures'
+import { cartOfTwoOnPayPage } from './cart-helpers'
+import { expect, signInContext, test } from './fixtures'
+import { latestCode, useOwnClientAddress } from './sign-in-helpers'
 
 // "Your data" (issue 19 item 6): what we hold, shown with the PAN masked, and downloaded whole.
+
+test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 
 test('a customer finds their data from the account menu and downloads it', async ({
   customerWithProfile: { page, phone },
@@ -51,4 +55,49 @@ test("the admin's customer page shows who viewed the customer's data, and when",
   await page.goto('/account')
   await expect(page.getByRole('heading', { level: 1, name: 'Your data' })).toBeVisible()
   await expect(page.getByText(otherAdmin.phone)).toHaveCount(0)
+})
+
+test('a customer closes their account with a fresh code; their old session cookie no longer works', async ({
+  customerWithProfile: { page, phone },
+  request,
+}) => {
+  await page.goto('/account')
+  const closing = page.getByRole('heading', { name: 'Close your account' })
+  await expect(closing).toBeVisible()
+  await expect(page.getByText(/SEBI requires us to keep your KYC details/)).toBeVisible()
+  const oldCookies = await page.context().cookies()
+
+  await page.getByRole('button', { name: 'Send a code to close my account' }).click()
+  await expect(page.getByText('We sent a 6-digit code to your mobile number.')).toBeVisible()
+  await page.getByLabel('Code from the SMS').fill('12345')
+  await page.getByRole('button', { name: 'Close my account' }).click()
+  await expect(page.getByText('Enter the 6-digit code we sent you.')).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+
+  await page.getByLabel('Code from the SMS').fill(await latestCode(request, phone))
+  await page.getByRole('button', { name: 'Close my account' }).click()
+  await expect(page.getByText('Your account is closed and you are signed out everywhere.')).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Login/Sign up', includeHidden: true })).toBeAttached()
+
+  // The session cookie from before closing: it signs no one in.
+  await page.context().addCookies(oldCookies)
+  await page.goto('/account')
+  await expect(page).toHaveURL(/\/auth\?redirectTo=%2Faccount/)
+})
+
+test('closing is refused while a payment is in flight, with what to do', async ({ page }) => {
+  await signInContext(page.context(), { completeProfile: true })
+  await cartOfTwoOnPayPage(page)
+  await page.getByRole('link', { name: 'Pay Manually' }).click()
+  await page
+    .getByRole('dialog', { name: 'Manual Payment Instructions' })
+    .getByRole('button', { name: "I'll Pay & Send Screenshot" })
+    .click()
+  await expect(page).toHaveURL(/\/subscriptions\?from=payment$/)
+  await page.goto('/account')
+  await expect(
+    page.getByText(/You cannot close your account yet: your bank transfer of Rs\. .* is waiting/),
+  ).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Send a code to close my account' })).toHaveCount(0)
+  await expectNoSeriousA11yViolations(page)
 })

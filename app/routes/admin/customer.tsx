@@ -62,6 +62,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         ? { version: customer.agreementVersion, acceptedAt: formatIndiaDateTime(customer.agreementAcceptedAt) }
         : null,
       profileStatus: PROFILE_STEP_LABELS[customer.profileStep],
+      closedAt: customer.closedAt ? formatIndiaDateTime(customer.closedAt) : null,
       kyc: customer.kycStatus
         ? {
             status: KYC_STATUS_LABELS[customer.kycStatus],
@@ -208,6 +209,12 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           <dd>{customer.pan ?? 'Not given'}</dd>
           <dt className="font-medium">Profile</dt>
           <dd>{customer.profileStatus}</dd>
+          {customer.closedAt ? (
+            <>
+              <dt className="font-medium">Account</dt>
+              <dd>Closed by the customer on {customer.closedAt}</dd>
+            </>
+          ) : null}
           <dt className="font-medium">KYC at the KRA</dt>
           <dd data-testid="admin-kyc">
             {customer.kyc ? (
