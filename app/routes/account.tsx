@@ -276,6 +276,16 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         />
       </Section>
 
+      <Section title="A complaint about your personal data">
+        <p className="text-sm">
+          If you think we have mishandled your personal data,{' '}
+          <Link to="/complaints/new?category=PRIVACY" className="underline">
+            file a privacy grievance
+          </Link>
+          . You get a reference number and the date by which we answer (within 21 days).
+        </p>
+      </Section>
+
       <CloseAccount closing={loaderData.closing} supportEmail={loaderData.supportEmail} answer={actionData} />
     </div>
   )

@@ -101,3 +101,20 @@ test('closing is refused while a payment is in flight, with what to do', async (
   await expect(page.getByRole('button', { name: 'Send a code to close my account' })).toHaveCount(0)
   await expectNoSeriousA11yViolations(page)
 })
+
+test('a privacy grievance is filed from Your data with a reference and an answer-by date', async ({
+  customerWithProfile: { page },
+}) => {
+  await page.goto('/account')
+  await page.getByRole('link', { name: 'file a privacy grievance' }).click()
+  await expect(page.getByLabel('What is it about?')).toHaveValue('PRIVACY')
+  await page.getByLabel('Your complaint').fill('Tell me who you shared my PAN with.')
+  await page.getByRole('button', { name: /File|Send|Submit/ }).click()
+  await expect(
+    page.getByText(/Your complaint CMP-\d{4}-\d{6} is filed\. We will resolve it by \d{2}-\d{2}-\d{4}/),
+  ).toBeVisible()
+  await page.goto('/privacy-policy')
+  const table = page.getByRole('region', { name: 'Data, Purpose, How long, Legal basis' })
+  await expect(table).toContainText('At least 5 years from the acknowledgement')
+  await expectNoSeriousA11yViolations(page)
+})
