@@ -16,6 +16,9 @@ export default [
   route('invoices/:series/:year/:sequence', 'routes/invoice.tsx'),
   // The PANs of the customer's family, counted together for SEBI's fee cap (docs/regulatory.md).
   route('family-members', 'routes/family-members.tsx'),
+  // "Your data" (issue 19 item 6): what we hold, its download, closing the account.
+  route('account', 'routes/account.tsx'),
+  route('account/data.json', 'routes/account.data-json.ts'),
   // KYC status at the KRA, "check again", and correction requests for name, PAN and date of birth.
   route('account/corrections', 'routes/account.corrections.tsx'),
   // A complete profile's e-mail address, changed with a code sent to the new address.

@@ -41,22 +41,59 @@ export function LinkedText({ text }: { text: string }) {
   )
 }
 
+const tableCellClass = 'border border-gray-300 px-3 py-2 text-left align-top dark:border-gray-700'
+
 export function LegalBlocks({ blocks }: { blocks: Block[] }) {
-  return blocks.map((block, index) =>
-    typeof block === 'string' ? (
-      <p key={index} className="mt-3 leading-relaxed">
-        <LinkedText text={block} />
-      </p>
-    ) : (
-      <ul key={index} className="mt-3 list-disc space-y-1.5 pl-6 leading-relaxed">
-        {block.list.map((item, itemIndex) => (
-          <li key={itemIndex}>
-            <LinkedText text={item} />
-          </li>
-        ))}
-      </ul>
-    ),
-  )
+  return blocks.map((block, index) => {
+    if (typeof block === 'string')
+      return (
+        <p key={index} className="mt-3 leading-relaxed">
+          <LinkedText text={block} />
+        </p>
+      )
+    if ('list' in block)
+      return (
+        <ul key={index} className="mt-3 list-disc space-y-1.5 pl-6 leading-relaxed">
+          {block.list.map((item, itemIndex) => (
+            <li key={itemIndex}>
+              <LinkedText text={item} />
+            </li>
+          ))}
+        </ul>
+      )
+    return (
+      <div
+        key={index}
+        role="region"
+        aria-label={block.table.columns.join(', ')}
+        tabIndex={0}
+        className="mt-3 overflow-x-auto"
+      >
+        <table className="w-full min-w-[40rem] border-collapse text-sm">
+          <thead>
+            <tr>
+              {block.table.columns.map((column) => (
+                <th key={column} scope="col" className={`${tableCellClass} bg-gray-100 font-semibold dark:bg-gray-800`}>
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {block.table.rows.map((row, rowIndex) => (
+              <tr key={rowIndex}>
+                {row.map((cell, cellIndex) => (
+                  <td key={cellIndex} className={tableCellClass}>
+                    <LinkedText text={cell} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    )
+  })
 }
 
 const HEADING_CLASSES = ['mt-10 text-xl font-semibold', 'mt-6 text-lg font-semibold', 'mt-4 font-semibold'] as const

@@ -115,6 +115,9 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
             <Link to="/family-members" className={menuItemClass}>
               Family members
             </Link>
+            <Link to="/account" className={menuItemClass}>
+              Your data
+            </Link>
             {user.isAdmin ? (
               <Link to="/admin" className={menuItemClass}>
                 Admin

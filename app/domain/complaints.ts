@@ -10,6 +10,9 @@ export const COMPLAINT_CATEGORIES = [
   { value: 'PAYMENT_OR_REFUND', label: 'Payment or refund' },
   { value: 'RESEARCH_CONTENT', label: 'Research content' },
   { value: 'CONDUCT', label: 'Conduct' },
+  // A privacy grievance (DPDP Act s.13): answered within the 21 days like the rest, inside the SPDI
+  // Rules' one month and the DPDP Rules' 90 days.
+  { value: 'PRIVACY', label: 'Privacy / personal data' },
   { value: 'OTHER', label: 'Other' },
 ] as const
 export type ComplaintCategory = (typeof COMPLAINT_CATEGORIES)[number]['value']

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect } from 'react-router'
+import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import {
   CheckboxField,
   Field,
@@ -143,6 +143,10 @@ function ComplaintStep({
   const pending = useIsPending()
   const result = actionData?.result
   const category = repliedField(result, 'category')
+  // /complaints/new?category=PRIVACY (the link on "Your data") chooses the category beforehand.
+  const [searchParams] = useSearchParams()
+  const asked = searchParams.get('category')
+  const preset = COMPLAINT_CATEGORIES.some((entry) => entry.value === asked) ? asked : null
   const text = repliedField(result, 'text')
   const attachment = repliedField(result, ATTACHMENT_FIELD_NAME)
   return (
@@ -157,7 +161,7 @@ function ComplaintStep({
         label="What is it about?"
         errors={category.errors}
         placeholder="Choose"
-        selectProps={{ name: 'category', required: true, defaultValue: category.defaultValue ?? '' }}
+        selectProps={{ name: 'category', required: true, defaultValue: category.defaultValue ?? preset ?? '' }}
         options={COMPLAINT_CATEGORIES}
       />
       <TextareaField

@@ -98,6 +98,7 @@ export async function customerForAdmin(userId: string) {
       kycCheckedAt: true,
       kycReference: true,
       kycNameOnRecord: true,
+      closedAt: true,
       familyMembers: { orderBy: [{ createdAt: 'asc' }, { pan: 'asc' }], select: { pan: true, relation: true } },
       payments: {
         orderBy: { createdAt: 'desc' },
@@ -276,4 +277,60 @@ export function grantableServices() {
     orderBy: [{ active: 'desc' }, { sortOrder: 'asc' }, { name: 'asc' }],
     select: { id: true, name: true, active: true, durationDays: true },
   })
+}
+
+/** What an admin looked at, for the trail of views on the customer's page (DPDP: who saw the data, when). */
+export const ADMIN_VIEW_ACTIONS = {
+  'customer.page.view': "Customer's page",
+  'customer.pan-card.view': 'PAN card image',
+} as const
+type AdminViewAction = keyof typeof ADMIN_VIEW_ACTIONS
+/** The newest views shown on the customer's page; the audit log keeps every one. */
+export const ADMIN_VIEWS_SHOWN = 100
+
+/** Records that `adminId` opened the customer's page (called by its loader, for a customer that exists). */
+export async function recordCustomerPageView(adminId: string, userId: string, now = new Date()): Promise<void> {
+  await prisma.$transaction((tx) =>
+    recordAudit(
+      tx,
+      {
+        actorId: adminId,
+        action: 'customer.page.view',
+        subjectType: 'User',
+        subjectId: userId,
+        before: null,
+        after: null,
+      },
+      now,
+    ),
+  )
+}
+
+/** The admins' views of a customer's page and PAN card image, newest first, with who looked: never shown to the customer. */
+export async function adminViewsOf(userId: string, take = ADMIN_VIEWS_SHOWN) {
+  const [entries, total] = await Promise.all([
+    prisma.auditLog.findMany({
+      where: { subjectType: 'User', subjectId: userId, action: { in: Object.keys(ADMIN_VIEW_ACTIONS) } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take,
+      select: { id: true, action: true, actorId: true, createdAt: true },
+    }),
+    prisma.auditLog.count({
+      where: { subjectType: 'User', subjectId: userId, action: { in: Object.keys(ADMIN_VIEW_ACTIONS) } },
+    }),
+  ])
+  const actors = await prisma.user.findMany({
+    where: { id: { in: [...new Set(entries.map((entry) => entry.actorId))] } },
+    select: { id: true, phone: true, name: true },
+  })
+  const actorById = new Map(actors.map((actor) => [actor.id, actor]))
+  return {
+    total,
+    views: entries.map((entry) => ({
+      id: String(entry.id),
+      what: ADMIN_VIEW_ACTIONS[entry.action as AdminViewAction],
+      at: entry.createdAt,
+      admin: actorById.get(entry.actorId) ?? { id: entry.actorId, phone: null, name: null },
+    })),
+  }
 }

@@ -8,6 +8,8 @@ import { VerifyCodeSchema } from '~/domain/sign-in'
 import { roleForPhone } from './admin.server'
 import { prisma } from './db.server'
 import { env } from './env.server'
+import { closedAccountMessage } from '~/domain/account-closing'
+import { businessDetails } from './business.server'
 import { verifyOtp } from './otp.server'
 import { serverSecret } from './secrets.server'
 import { getSessionUser, type SessionUser } from './session.server'
@@ -50,6 +52,8 @@ class PhoneOtpStrategy extends Strategy<SessionUser['id'], PhoneOtpInput> {
 export async function signInWithVerifiedCode({ phone, code, ip }: PhoneOtpInput): Promise<string> {
   const verified = await verifyOtp({ phone, code, ip })
   if (!verified.ok) throw new SignInError(verified.message, verified.retryAfterMs)
+  const closed = await prisma.user.findUnique({ where: { phone }, select: { closedAt: true } })
+  if (closed?.closedAt) throw new SignInError(closedAccountMessage(closed.closedAt, businessDetails.supportEmail))
   const role = roleForPhone(phone)
   const user = await prisma.user.upsert({
     where: { phone },

@@ -79,16 +79,19 @@ async function lookUpSessionUser(request: Request, now: Date): Promise<SessionUs
   if (typeof sessionId !== 'string') return null
   const session = await prisma.session.findUnique({
     where: { id: sessionId },
-    select: { expiresAt: true, user: { select: sessionUserSelect } },
+    select: { expiresAt: true, user: { select: { ...sessionUserSelect, closedAt: true } } },
   })
   if (!session || session.expiresAt <= now) return null
+  // Closing an account deletes its sessions; a closed account's row never signs anyone in regardless.
+  const { closedAt, ...user } = session.user
+  if (closedAt) return null
   if (session.expiresAt.getTime() - now.getTime() < SESSION_TTL_MS - SESSION_EXTEND_AFTER_MS) {
     await prisma.session.update({
       where: { id: sessionId },
       data: { expiresAt: new Date(now.getTime() + SESSION_TTL_MS) },
     })
   }
-  return session.user
+  return user
 }
 
 /** Ends the session of `request` (deletes its row); returns the Set-Cookie header that clears the cookie. */

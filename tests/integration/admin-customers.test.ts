@@ -113,8 +113,51 @@ describe('admin customer routes', () => {
     )
     expect(image.status).toBe(404) // the test stored no file; the access is still on record
     expect(
-      await prisma.auditLog.findMany({ where: { subjectId: user.id }, select: { action: true, actorId: true } }),
-    ).toEqual([{ action: 'customer.pan-card.view', actorId: admin.user.id }])
+      await prisma.auditLog.findMany({
+        where: { subjectId: user.id },
+        orderBy: { id: 'asc' },
+        select: { action: true, actorId: true },
+      }),
+    ).toEqual([
+      { action: 'customer.page.view', actorId: admin.user.id },
+      { action: 'customer.pan-card.view', actorId: admin.user.id },
+    ])
+  })
+
+  it("record every admin view of the customer's page and show the trail there (who, when), not to the customer", async () => {
+    const first = await person('ADMIN')
+    const second = await person('ADMIN')
+    const { user, cookie } = await person()
+    await prisma.user.update({ where: { id: user.id }, data: { panCardKey: `pan-cards/${user.id}/missing.png` } })
+    const path = `/admin/customers/${user.id}`
+
+    const firstView = await customerRoute.loader(args(path, first.cookie, { userId: user.id }))
+    expect(firstView.adminViews.total).toBe(1)
+    expect(firstView.adminViews.views[0]).toMatchObject({ what: "Customer's page" })
+    expect(firstView.adminViews.views[0]!.admin).toContain(first.user.phone)
+
+    await panCardRoute.loader(args(`${path}/pan-card`, second.cookie, { userId: user.id }))
+    const secondView = await customerRoute.loader(args(path, second.cookie, { userId: user.id }))
+    expect(secondView.adminViews.total).toBe(3)
+    expect(secondView.adminViews.views.map((view) => [view.what, view.admin.includes(second.user.phone)])).toEqual([
+      ["Customer's page", true],
+      ['PAN card image', true],
+      ["Customer's page", false],
+    ])
+    expect(secondView.adminViews.views[0]!.at).toMatch(/^\d{2}-\d{2}-\d{4}/)
+
+    // A customer who does not exist: 404, and nothing recorded.
+    const missing = '00000000-0000-4000-8000-000000000000'
+    await expect(
+      customerRoute.loader(args(`/admin/customers/${missing}`, first.cookie, { userId: missing })),
+    ).rejects.toMatchObject({ init: { status: 404 } })
+    expect(await prisma.auditLog.count({ where: { subjectId: missing } })).toBe(0)
+
+    // The customer's own data shows none of it.
+    const accountRoute = await import('~/routes/account')
+    const own = await accountRoute.loader(args('/account', cookie))
+    expect(JSON.stringify(own)).not.toContain(first.user.phone)
+    expect(JSON.stringify(own)).not.toMatch(/view/i)
   })
 })
 

@@ -20,6 +20,19 @@ function everyString(document: LegalDocument): { where: string; change: () => Le
           where: `${where} paragraph ${index}`,
           change: () => edit(copy(), (doc) => (locate(doc)[index] = `${block} (edited)`)),
         })
+      } else if ('table' in block) {
+        block.table.rows.forEach((row, rowIndex) =>
+          row.forEach((cell, cellIndex) => {
+            found.push({
+              where: `${where} table ${index} row ${rowIndex} cell ${cellIndex}`,
+              change: () =>
+                edit(copy(), (doc) => {
+                  const table = (locate(doc)[index] as { table: { rows: string[][] } }).table
+                  table.rows[rowIndex]![cellIndex] = `${cell}.`
+                }),
+            })
+          }),
+        )
       } else {
         block.list.forEach((item, itemIndex) => {
           found.push({

@@ -5,8 +5,8 @@
  * and e-mail addresses become links by themselves.
  */
 
-/** A paragraph, or a bulleted list of items. */
-export type Block = string | { list: string[] }
+/** A paragraph, a bulleted list of items, or a table (a header row, then rows of the same width). */
+export type Block = string | { list: string[] } | { table: { columns: string[]; rows: string[][] } }
 
 export type LegalSection = {
   /** The anchor of the section's heading (unique within the page). */
@@ -76,9 +76,15 @@ export function plainText(paragraph: string): string {
 }
 
 function blocksText(blocks: Block[]): string[] {
-  return blocks.map((block) =>
-    typeof block === 'string' ? plainText(block) : block.list.map((item) => `- ${plainText(item)}`).join('\n'),
-  )
+  return blocks.map((block) => {
+    if (typeof block === 'string') return plainText(block)
+    if ('list' in block) return block.list.map((item) => `- ${plainText(item)}`).join('\n')
+    // A table reads as one line per row: "column: cell; column: cell".
+    const { columns, rows } = block.table
+    return rows
+      .map((row) => `- ${row.map((cell, index) => `${columns[index]}: ${plainText(cell)}`).join('; ')}`)
+      .join('\n')
+  })
 }
 
 /** The document as plain text: title, date line, then each heading followed by its paragraphs. */

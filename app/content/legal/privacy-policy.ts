@@ -82,15 +82,64 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
         id: 'retention',
         heading: 'How long we keep your personal data',
         blocks: [
+          'What we keep, why, for how long and on what legal basis:',
           {
-            list: [
-              `Account data: for as long as your account is open, and for ${ACCOUNT_DATA_RETENTION_DAYS} days after it is closed or our terms end. Then we delete it, except the records below.`,
-              'Records of your acceptances: at least 5 years from the acknowledgement (SEBI record keeping); our database refuses any change to them and any deletion before then.',
-              'Records the law requires us to keep: KYC records, payment records, the research provided to you, and our communications and complaint records, for the period SEBI regulations, tax laws and other laws require. Then we delete them.',
-              'Logs of access and processing: for at least one year, for security and as the DPDP Rules require.',
-              'One-time sign-in codes are stored only in scrambled (hashed) form and expire within minutes.',
-            ],
+            table: {
+              columns: ['Data', 'Purpose', 'How long', 'Legal basis'],
+              rows: [
+                [
+                  'Mobile number, name, e-mail address',
+                  'Signing you in, serving you, sending your invoices and messages',
+                  `While your account is open, then ${ACCOUNT_DATA_RETENTION_DAYS} days; kept longer only as part of the client records below`,
+                  'Your consent (DPDP Act s.6); SEBI record keeping for client records',
+                ],
+                [
+                  'PAN, date of birth, PAN card image, KYC status from the KRA',
+                  'KYC, and counting the fees your family pays against the SEBI limit',
+                  '5 years after your account closes or our services to you end',
+                  'SEBI (Research Analysts) Regulations, 2014: KYC and record keeping',
+                ],
+                [
+                  "Family members' PANs",
+                  "Counting your family's fees against the SEBI limit",
+                  `While your account is open, then ${ACCOUNT_DATA_RETENTION_DAYS} days`,
+                  'SEBI (Research Analysts) Regulations, 2014: fee limits',
+                ],
+                [
+                  'Your acceptances of our terms and consents',
+                  'Proof of what you agreed to and when',
+                  'At least 5 years from the acknowledgement; never changed',
+                  'SEBI (Research Analysts) Regulations, 2014: record keeping',
+                ],
+                [
+                  'Payments, invoices, credit notes and refunds',
+                  'Taking payments, refunds, accounts and tax',
+                  '5 years, or longer where GST and income-tax laws require (72 months from the due date of the annual return)',
+                  'SEBI record keeping; CGST Act, 2017 s.36; Income-tax Act',
+                ],
+                [
+                  'Complaints and our messages to you',
+                  'Resolving complaints; records of our dealings with clients',
+                  '5 years',
+                  'SEBI (Research Analysts) Regulations, 2014: record keeping',
+                ],
+                [
+                  'Sign-in sessions, logs of access and processing (including our staff viewing your data)',
+                  'Keeping you signed in, security, finding misuse',
+                  'A session ends after 30 days without use or when you sign out; logs at least 1 year',
+                  'DPDP Rules, 2025 (security safeguards and logs)',
+                ],
+                [
+                  'One-time sign-in codes',
+                  'Confirming it is you',
+                  'Stored only scrambled (hashed); they expire within 5 minutes',
+                  'Your consent; security',
+                ],
+              ],
+            },
           },
+          'When a period ends we erase the data, except where a law requires us to keep it longer. You can see everything we hold about you, and download it, on [Your data](/account).',
+          'Closing your account on [Your data](/account) ends your services with a proportionate refund and signs you out everywhere; we then keep only the records the table says SEBI and other laws require, for as long as it says, and erase them after that.',
         ],
       },
       {
@@ -115,7 +164,8 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
               'nominate another person to exercise these rights for you if you die or become unable to do so.',
             ],
           },
-          `To use these rights, write to ${complianceOfficer.email} from the e-mail address in your profile. We may ask you to confirm your identity. We acknowledge every request and respond as soon as we can, and to grievances within 90 days at the latest, as the DPDP Rules require.`,
+          'You can see and download the data we hold about you, ask for a correction and close your account yourself on [Your data](/account). A complaint about your personal data you can file as a privacy grievance on [our complaint form](/complaints/new?category=PRIVACY): it gets a reference number and the date by which we answer.',
+          `To use these rights otherwise, write to ${complianceOfficer.email} from the e-mail address in your profile. We may ask you to confirm your identity. We acknowledge every request and respond as soon as we can, and to grievances within 90 days at the latest, as the DPDP Rules require.`,
           'If you are not satisfied with how we handled your grievance, you can complain to the Data Protection Board of India.',
         ],
       },

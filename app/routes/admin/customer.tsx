@@ -11,9 +11,11 @@ import { formatRupees } from '~/domain/money'
 import { taxDocumentHref } from '~/domain/tax-documents'
 import { requireAdmin } from '~/server/admin.server'
 import {
+  adminViewsOf,
   customerForAdmin,
   grantableServices,
   grantSubscriptionAsAdmin,
+  recordCustomerPageView,
   setFeeCapExemption,
 } from '~/server/admin-customers.server'
 import { acceptanceHistory } from '~/server/consent.server'
@@ -36,11 +38,14 @@ const PROFILE_STEP_LABELS = {
 } as const
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request)
+  const admin = await requireAdmin(request)
   const [customer, services] = await Promise.all([customerForAdmin(params.userId), grantableServices()])
   if (!customer) throw data('Not Found', { status: 404 })
+  // Every view of a customer's personal data is in the audit log; this one too, before the trail is read.
+  await recordCustomerPageView(admin.id, customer.id)
   const corrections = await correctionRequestsOf(customer.id)
   const acceptances = await acceptanceHistory(customer.id)
+  const adminViews = await adminViewsOf(customer.id)
   const now = new Date()
   // Formatted here, on the server, so the page reads the same with and without JavaScript.
   return {
@@ -57,6 +62,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         ? { version: customer.agreementVersion, acceptedAt: formatIndiaDateTime(customer.agreementAcceptedAt) }
         : null,
       profileStatus: PROFILE_STEP_LABELS[customer.profileStep],
+      closedAt: customer.closedAt ? formatIndiaDateTime(customer.closedAt) : null,
       kyc: customer.kycStatus
         ? {
             status: KYC_STATUS_LABELS[customer.kycStatus],
@@ -97,6 +103,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       grantReason: subscription.grantReason,
     })),
     // The records (newest first), each as kept: nothing here can change them.
+    adminViews: {
+      total: adminViews.total,
+      views: adminViews.views.map((view) => ({
+        id: view.id,
+        what: view.what,
+        at: formatIndiaDateTime(view.at),
+        admin: [view.admin.name, view.admin.phone].filter(Boolean).join(', ') || view.admin.id,
+      })),
+    },
     acceptances: acceptances.map((record) => ({
       id: record.id,
       document: CONSENT_DOCUMENTS[record.kind].title,
@@ -194,6 +209,12 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           <dd>{customer.pan ?? 'Not given'}</dd>
           <dt className="font-medium">Profile</dt>
           <dd>{customer.profileStatus}</dd>
+          {customer.closedAt ? (
+            <>
+              <dt className="font-medium">Account</dt>
+              <dd>Closed by the customer on {customer.closedAt}</dd>
+            </>
+          ) : null}
           <dt className="font-medium">KYC at the KRA</dt>
           <dd data-testid="admin-kyc">
             {customer.kyc ? (
@@ -352,6 +373,44 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             </table>
           </div>
         )}
+      </section>
+
+      <section aria-labelledby="admin-views-heading" className="mt-8">
+        <h2 id="admin-views-heading" className="text-xl font-semibold">
+          Who viewed this customer's data
+        </h2>
+        <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+          Every admin view of this page and of the PAN card image, newest first (the customer does not see this).
+          {loaderData.adminViews.total > loaderData.adminViews.views.length
+            ? ` The newest ${loaderData.adminViews.views.length} of ${loaderData.adminViews.total}; the audit log has all.`
+            : null}
+        </p>
+        <div className="mt-2 overflow-x-auto" role="region" aria-label="Admin views" tabIndex={0}>
+          <table className="min-w-full text-left text-sm">
+            <thead>
+              <tr className="border-b border-gray-200 dark:border-gray-700">
+                <th scope="col" className="py-1 pr-3">
+                  When
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Admin
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Viewed
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaderData.adminViews.views.map((view) => (
+                <tr key={view.id} className="border-b border-gray-100 align-top dark:border-gray-800">
+                  <td className="py-1 pr-3 whitespace-nowrap">{view.at}</td>
+                  <td className="py-1 pr-3">{view.admin}</td>
+                  <td className="py-1 pr-3">{view.what}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
 
       <section aria-labelledby="payments-heading" className="mt-8">

@@ -1,0 +1,381 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link } from 'react-router'
+import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { useIsPending } from '~/components/use-is-pending'
+import { RECORDS_KEPT_YEARS } from '~/domain/account-closing'
+import { VerifyCodeSchema } from '~/domain/sign-in'
+import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
+import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
+import { formatRupees, formatSignedRupees } from '~/domain/money'
+import { maskPan } from '~/domain/pan'
+import { taxDocumentHref } from '~/domain/tax-documents'
+import { closeAccount, closingPlan, describeClosingServices } from '~/server/account-closing.server'
+import { customerData } from '~/server/account-data.server'
+import { requireUser } from '~/server/auth.server'
+import { businessDetails } from '~/server/business.server'
+import { redirectWithFlash } from '~/server/flash.server'
+import { readForm } from '~/server/forms.server'
+import { requestOtp, verifyOtp } from '~/server/otp.server'
+import { destroySession } from '~/server/session.server'
+import { privatePageHeaders } from '~/server/private-pages.server'
+import type { Route } from './+types/account'
+
+export const meta: Route.MetaFunction = () => [{ title: 'Your data | Research Store' }]
+
+/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+export function headers({ parentHeaders }: Route.HeadersArgs) {
+  return privatePageHeaders(parentHeaders)
+}
+
+const when = (iso: string | null) => (iso ? formatIndiaDateTime(new Date(iso)) : '')
+const onDay = (iso: string | null) => (iso ? formatIndiaDate(new Date(iso)) : '')
+const words = (value: string | null) => (value ? value.replaceAll('_', ' ').toLowerCase() : '')
+
+/** What we hold about the signed-in customer (DPDP Act s.11); the PAN only displayed, so masked. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const now = new Date()
+  const [found, plan] = await Promise.all([customerData(user.id, now), closingPlan(user.id, now)])
+  const held = found!
+  return {
+    closing: plan.ok
+      ? { ok: true as const, services: describeClosingServices(plan.services) }
+      : { ok: false as const, message: plan.message, serviceId: plan.serviceId ?? null },
+    supportEmail: businessDetails.supportEmail,
+    profile: {
+      phone: held.profile.phone,
+      name: held.profile.name ?? '',
+      email: held.profile.email ?? '',
+      dateOfBirth: held.profile.dateOfBirth ? onDay(`${held.profile.dateOfBirth}T00:00:00+05:30`) : '',
+      pan: maskPan(held.profile.pan) ?? '',
+      hasPanCard: held.profile.panCardImage !== null,
+      kyc: words(held.profile.kyc.status) || 'not checked',
+      since: onDay(held.profile.accountCreatedAt),
+    },
+    familyMembers: held.familyMembers.map((member) => ({
+      pan: maskPan(member.pan),
+      relation: words(member.relation),
+    })),
+    acceptances: held.acceptances.map((row) => ({
+      key: `${row.document}-${row.version}-${row.acceptedAt}`,
+      document: words(row.document),
+      version: row.version,
+      acceptedAt: when(row.acceptedAt),
+      channel: row.channel === 'API' ? 'app' : 'website',
+    })),
+    payments: held.payments.map((payment) => ({
+      id: payment.id,
+      createdAt: when(payment.createdAt),
+      services: payment.services.join(', '),
+      amount: formatRupees(payment.amountPaise),
+      method: words(payment.method),
+      status: words(payment.status),
+    })),
+    invoices: held.invoices.map((entry) => ({
+      number: entry.number,
+      title: entry.kind === 'INVOICE' ? 'Invoice' : 'Credit note',
+      issuedOn: onDay(entry.issuedAt),
+      amount: formatSignedRupees(entry.amountPaise),
+    })),
+    subscriptions: held.subscriptions.map((row, index) => ({
+      key: `${row.service}-${row.startsAt}-${index}`,
+      service: row.service,
+      startsAt: onDay(row.startsAt),
+      endsAt: onDay(row.endsAt),
+    })),
+    signIns: held.signIns.map((row) => ({
+      key: `${row.signedInAt}-${row.expiresAt}`,
+      signedInAt: when(row.signedInAt),
+      state: row.active ? `signed in until ${onDay(row.expiresAt)} at the latest` : 'ended',
+    })),
+  }
+}
+
+type CloseAnswer =
+  | { step: 'refused'; message: string; result?: undefined }
+  | { step: 'code'; message?: string; result?: SubmissionResult<string[]> }
+
+/**
+ * Closing the account, in two posts: "send a code" (refused while a payment is in flight), then the
+ * code from that SMS, which closes it. A fresh code, so a borrowed unlocked session is not enough.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request)
+  const formData = await readForm(request)
+  const now = new Date()
+  const refuse = (message: string) => data<CloseAnswer>({ step: 'refused', message }, 409)
+  if (formData.get('intent') === 'close-send-code') {
+    const plan = await closingPlan(user.id, now)
+    if (!plan.ok) return refuse(plan.message)
+    const sent = await requestOtp({ phone: user.phone, ip: context.clientIp, now })
+    // A code sent a moment ago is still good: the form for it is shown with the wait.
+    if (!sent.ok && sent.refusedBy === 'address') return refuse(sent.message)
+    return data<CloseAnswer>({ step: 'code', message: sent.ok ? undefined : sent.message }, sent.ok ? 200 : 429)
+  }
+  if (formData.get('intent') !== 'close') return refuse('Choose what to do.')
+  const submission = parseWithZod(formData, { schema: VerifyCodeSchema })
+  if (submission.status !== 'success') return data<CloseAnswer>({ step: 'code', result: submission.reply() }, 400)
+  const verified = await verifyOtp({ phone: user.phone, code: submission.value.code, ip: context.clientIp, now })
+  if (!verified.ok)
+    return data<CloseAnswer>(
+      { step: 'code', result: submission.reply({ fieldErrors: { code: [verified.message] } }) },
+      verified.retryAfterMs ? 429 : 400,
+    )
+  const closed = await closeAccount(user.id, now)
+  if (!closed.ok) return refuse(closed.message)
+  const refunds = closed.ended.flatMap((service) => service.refunds).length
+  return redirectWithFlash(
+    '/services',
+    {
+      tone: 'success',
+      message: `Your account is closed and you are signed out everywhere.${refunds ? ' Your refunds are on their way; we have e-mailed you the details.' : ''}`,
+    },
+    { headers: { 'Set-Cookie': await destroySession(request) } },
+  )
+}
+
+const cell = 'border border-gray-300 px-3 py-2 align-top dark:border-gray-700'
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="space-y-2">
+      <h2 className="text-lg font-medium">{title}</h2>
+      {children}
+    </section>
+  )
+}
+
+function Rows({ label, columns, rows }: { label: string; columns: readonly string[]; rows: React.ReactNode[][] }) {
+  if (rows.length === 0) return <p className="text-sm">None.</p>
+  return (
+    <ScrollableTable label={label} minWidthClass="min-w-[32rem]">
+      <ColumnHeaders columns={columns} />
+      <tbody>
+        {rows.map((row, index) => (
+          <tr key={index}>
+            {row.map((value, column) => (
+              <td key={column} className={cell}>
+                {value}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </ScrollableTable>
+  )
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { profile } = loaderData
+  return (
+    <div className="mx-auto max-w-3xl space-y-8">
+      <div className="space-y-2">
+        <h1 className="text-2xl font-semibold">Your data</h1>
+        <p className="text-sm">
+          Everything we hold about you, as the{' '}
+          <Link to="/privacy-policy" className="underline">
+            privacy policy
+          </Link>{' '}
+          describes. Download it all as one file (JSON, with your PAN in full):{' '}
+          <a href="/account/data.json" download className="underline">
+            Download your data
+          </a>
+          .
+        </p>
+      </div>
+
+      <Section title="Profile">
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="font-medium">Mobile number</dt>
+          <dd>{profile.phone}</dd>
+          <dt className="font-medium">Name</dt>
+          <dd>{profile.name}</dd>
+          <dt className="font-medium">E-mail</dt>
+          <dd>{profile.email}</dd>
+          <dt className="font-medium">Date of birth</dt>
+          <dd>{profile.dateOfBirth}</dd>
+          <dt className="font-medium">PAN</dt>
+          <dd>{profile.pan}</dd>
+          <dt className="font-medium">KYC at the KRA</dt>
+          <dd>{profile.kyc}</dd>
+          <dt className="font-medium">Customer since</dt>
+          <dd>{profile.since}</dd>
+        </dl>
+        {profile.hasPanCard ? (
+          <p className="text-sm">
+            <a href="/details/pan-card" className="underline">
+              Your PAN card image
+            </a>{' '}
+            (a download of its own).
+          </p>
+        ) : null}
+        <p className="text-sm">
+          Something wrong?{' '}
+          <Link to="/account/corrections" className="underline">
+            Ask for a correction of your name, PAN or date of birth
+          </Link>{' '}
+          or{' '}
+          <Link to="/account/email" className="underline">
+            change your e-mail address
+          </Link>
+          .
+        </p>
+        {loaderData.familyMembers.length ? (
+          <Rows
+            label="Family members"
+            columns={['Family member PAN', 'Relation']}
+            rows={loaderData.familyMembers.map((member) => [member.pan, member.relation])}
+          />
+        ) : null}
+      </Section>
+
+      <Section title="What you accepted">
+        <Rows
+          label="What you accepted"
+          columns={['Document', 'Version', 'When', 'Where']}
+          rows={loaderData.acceptances.map((row) => [row.document, row.version, row.acceptedAt, row.channel])}
+        />
+      </Section>
+
+      <Section title="Payments">
+        <Rows
+          label="Payments"
+          columns={['When', 'Services', 'Amount', 'How', 'Status']}
+          rows={loaderData.payments.map((row) => [row.createdAt, row.services, row.amount, row.method, row.status])}
+        />
+      </Section>
+
+      <Section title="Invoices and credit notes">
+        <Rows
+          label="Invoices and credit notes"
+          columns={['Document', 'Date', 'Amount']}
+          rows={loaderData.invoices.map((row) => [
+            <Link key={row.number} to={taxDocumentHref(row.number)} className="underline">
+              {row.title} {row.number}
+            </Link>,
+            row.issuedOn,
+            row.amount,
+          ])}
+        />
+      </Section>
+
+      <Section title="Subscriptions">
+        <Rows
+          label="Subscriptions"
+          columns={['Service', 'From', 'Until']}
+          rows={loaderData.subscriptions.map((row) => [row.service, row.startsAt, row.endsAt])}
+        />
+      </Section>
+
+      <Section title="Sign-in history">
+        <Rows
+          label="Sign-in history"
+          columns={['Signed in', 'Session']}
+          rows={loaderData.signIns.map((row) => [row.signedInAt, row.state])}
+        />
+      </Section>
+
+      <Section title="A complaint about your personal data">
+        <p className="text-sm">
+          If you think we have mishandled your personal data,{' '}
+          <Link to="/complaints/new?category=PRIVACY" className="underline">
+            file a privacy grievance
+          </Link>
+          . You get a reference number and the date by which we answer (within 21 days).
+        </p>
+      </Section>
+
+      <CloseAccount closing={loaderData.closing} supportEmail={loaderData.supportEmail} answer={actionData} />
+    </div>
+  )
+}
+
+function CloseAccount({
+  closing,
+  supportEmail,
+  answer,
+}: {
+  closing: Route.ComponentProps['loaderData']['closing']
+  supportEmail: string
+  answer: CloseAnswer | undefined
+}) {
+  const sending = useIsPending({ fields: { intent: 'close-send-code' } })
+  const closingNow = useIsPending({ fields: { intent: 'close' } })
+  const [form, fields] = useForm({
+    lastResult: answer?.step === 'code' ? answer.result : undefined,
+    shouldValidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: VerifyCodeSchema }),
+  })
+  const refusal = answer?.step === 'refused' ? answer.message : closing.ok ? null : closing.message
+  return (
+    <Section title="Close your account">
+      <div className="space-y-2 text-sm">
+        <p>Closing your account withdraws your consent to our using your data to serve you. When you close it:</p>
+        <ul className="list-disc space-y-1 pl-6">
+          <li>
+            Every service still running ends today, each with the refund for the days you have not used, back to the
+            card or UPI you paid with (as ending a service on its own does). We e-mail you each credit note.
+          </li>
+          <li>You are signed out on every device, and this mobile number can no longer sign in.</li>
+          <li>
+            SEBI requires us to keep your KYC details, what you accepted, your payments, invoices, refunds and
+            complaints for {RECORDS_KEPT_YEARS} years. We keep them that long, use them for nothing else, and then erase
+            them.
+          </li>
+          <li>To open your account again later, write to {supportEmail}.</li>
+        </ul>
+        <p>To confirm it is you, we send a fresh sign-in code to your mobile number.</p>
+      </div>
+      {refusal ? (
+        <>
+          <FormMessage tone="error">{refusal}</FormMessage>
+          <p className="text-sm">
+            {!closing.ok && closing.serviceId ? (
+              <Link to={`/subscriptions/${closing.serviceId}/end`} className="underline">
+                End that service and give your bank account
+              </Link>
+            ) : (
+              <Link to="/subscriptions" className="underline">
+                See your subscriptions and payments
+              </Link>
+            )}
+          </p>
+        </>
+      ) : null}
+      {closing.ok && closing.services.length ? (
+        <Rows
+          label="Services that end"
+          columns={['Service', 'Paid until', 'Refund']}
+          rows={closing.services.map((service) => [service.name, service.until, service.refund])}
+        />
+      ) : null}
+      {closing.ok && answer?.step === 'code' ? (
+        <Form method="post" {...getFormProps(form)} className="space-y-3">
+          <FormMessage tone="info">
+            {answer.message ?? 'We sent a 6-digit code to your mobile number. It expires in 5 minutes.'}
+          </FormMessage>
+          <Field
+            label="Code from the SMS"
+            errors={fields.code.errors}
+            inputProps={{
+              ...getInputProps(fields.code, { type: 'text' }),
+              inputMode: 'numeric',
+              autoComplete: 'one-time-code',
+              maxLength: 6,
+            }}
+          />
+          <StatusButton name="intent" value="close" status={closingNow ? 'pending' : 'idle'}>
+            Close my account
+          </StatusButton>
+        </Form>
+      ) : closing.ok ? (
+        <Form method="post">
+          <StatusButton name="intent" value="close-send-code" variant="secondary" status={sending ? 'pending' : 'idle'}>
+            Send a code to close my account
+          </StatusButton>
+        </Form>
+      ) : null}
+    </Section>
+  )
+}
