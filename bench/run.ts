@@ -3,11 +3,13 @@
 // route manifest), the time to check a sign-in code, SSR throughput and Lighthouse figures against
 // the budgets in bench/budgets.ts (where they come from: docs/testing.md, "Benchmark").
 // Exits non-zero only when something could not be measured; a figure over budget is reported.
-// BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies figures.
+// BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies figures;
+// BENCH_ONLY=at-scale takes the figures on a large data set (DATABASE_URL filled by db:seed:large).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { benchAdminMobile, measureAtScale } from './at-scale'
 import { allChecks, BUDGETS, check, info, kb, mb, ms, times } from './budgets'
 import { assertBrowserUserAgents, CHROMIUM_PATH, hasChromium, launchChromium } from './browser'
 import { cleanup } from './cleanup'
@@ -25,7 +27,7 @@ function envCount(name: string, fallback: number): number {
   return value
 }
 
-const BENCH_SELECTIONS = ['all', 'large-bodies'] as const
+const BENCH_SELECTIONS = ['all', 'large-bodies', 'at-scale'] as const
 
 function benchSelection(): (typeof BENCH_SELECTIONS)[number] {
   const only = process.env.BENCH_ONLY ?? 'all'
@@ -89,6 +91,7 @@ function printChunks(chunks: ChunkSize[]) {
 async function main() {
   assertBrowserUserAgents()
   if (config.only === 'large-bodies') return largeBodiesOnly()
+  if (config.only === 'at-scale') return atScaleOnly()
   results.chromium = chromiumVersion()
   console.log(`Bench: Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`)
   console.log(
@@ -253,6 +256,30 @@ async function largeBodiesOnly() {
   const store = await startStore(await freePort(3400))
   info('store', store.server.origin, store.database)
   await measureLargeBodiesSection(store.server)
+  const over = allChecks().filter((item) => !item.pass)
+  section(
+    `Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`,
+  )
+}
+
+async function atScaleOnly() {
+  if (!process.env.DATABASE_URL)
+    throw new Error(
+      'BENCH_ONLY=at-scale measures the store on a large data set: set DATABASE_URL to a database filled by ' +
+        '`npm run db:seed:large` (docs/testing.md, "A large data set")',
+    )
+  console.log(`Bench (BENCH_ONLY=at-scale): Node ${process.version}, ${loadAverage()}`)
+  section('Build')
+  info(
+    'store (npm run build)',
+    `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`,
+  )
+  section('Server (npm start on DATABASE_URL, demo mode, with an admin number of this run in ADMIN_PHONES)')
+  const adminMobile = benchAdminMobile()
+  const store = await startStore(await freePort(3400), { ADMIN_PHONES: `+91${adminMobile}` })
+  info('store', store.server.origin, store.database)
+  section(`At scale: pages and API one request at a time, then the CSV export of every payment (${loadAverage()})`)
+  await measureAtScale(store.server, adminMobile)
   const over = allChecks().filter((item) => !item.pass)
   section(
     `Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`,

@@ -145,7 +145,7 @@ async function startServer({ name, command, args, cwd, env, probeUrl, timeoutMs 
 }
 
 /** The store's production server (scripts/start.ts) on the embedded database, or DATABASE_URL if set. */
-export async function startStore(port: number) {
+export async function startStore(port: number, extraEnv: Record<string, string> = {}) {
   const databaseDir = path.join(ROOT, BENCH_PG_DIR)
   const firstDatabaseStart = !process.env.DATABASE_URL && !existsSync(databaseDir)
   const database = process.env.DATABASE_URL
@@ -156,6 +156,7 @@ export async function startStore(port: number) {
     PORT: String(port),
     EMBEDDED_PG_DIR: BENCH_PG_DIR,
     EMBEDDED_PG_PORT: BENCH_PG_PORT,
+    ...extraEnv,
   }
   const { server, readyMs } = await startServer({
     name: 'store',

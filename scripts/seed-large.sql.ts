@@ -263,8 +263,8 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
     },
     {
       label: 'subscriptions',
-      sql: `INSERT INTO subscriptions (id, user_id, service_id, payment_id, starts_at, ends_at, created_at, ended_at, original_ends_at)
-        SELECT ${uuid('sub', "p.j || ':' || svc.k")}, p.user_id, svc.id, p.id, p.paid_at,
+      sql: `INSERT INTO subscriptions (id, user_id, service_id, payment_id, paid_at, starts_at, ends_at, created_at, ended_at, original_ends_at)
+        SELECT ${uuid('sub', "p.j || ':' || svc.k")}, p.user_id, svc.id, p.id, p.paid_at, p.paid_at,
                CASE WHEN p.refunded THEN p.paid_at + svc.days * interval '12 hours' ELSE p.paid_at + svc.days * interval '1 day' END,
                p.paid_at,
                CASE WHEN p.refunded THEN p.paid_at + svc.days * interval '12 hours' END,

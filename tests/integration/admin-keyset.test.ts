@@ -8,7 +8,7 @@ import * as paymentsRoute from '~/routes/admin/payments'
 import * as auditRoute from '~/routes/admin/audit'
 import * as refundsRoute from '~/routes/admin/refunds'
 import { customerSearchCondition, customerSearchSql, searchCustomers } from '~/server/admin-customers.server'
-import { paymentListSql, paymentsForAdmin } from '~/server/admin-payments.server'
+import { overLimitSql, paymentListSql, paymentsForAdmin } from '~/server/admin-payments.server'
 import { auditEntriesPage } from '~/server/audit.server'
 import { prisma } from '~/server/db.server'
 import { env } from '~/server/env.server'
@@ -255,6 +255,10 @@ describe('every list and search query reads indexes', () => {
       expect(await explain(customerSearchSql(condition, later, 51))).toEqual([])
     },
   )
+
+  it('periods beyond the one-year advance limit', async () => {
+    expect(await explain(overLimitSql(UNTIL))).toEqual([])
+  })
 
   it('refunds by state and the audit log', async () => {
     // The same shape of SQL as the Prisma queries of refundQueue and auditEntriesPage.
