@@ -13,12 +13,14 @@ import {
   PRUNE_QUEUE,
   SEND_NOTICE_SMS_QUEUE,
   REFUND_PAYMENT_QUEUE,
+  RETENTION_QUEUE,
   SEND_EMAIL_QUEUE,
   SEND_SMS_QUEUE,
   SETTLE_PAYMENTS_QUEUE,
   TERMS_NOTICES_QUEUE,
   type GatewayRefundJob,
 } from './queue.server'
+import { eraseExpiredData } from './retention.server'
 import { sendTermsNotices } from './terms-versions.server'
 import { smsProvider, SmsDeliveryError, type NoticeSms, type OtpSms, type SmsProvider } from './sms.server'
 
@@ -33,6 +35,8 @@ const SETTLE_PAYMENTS_SCHEDULE_CRON = '*/5 * * * *'
 /** 03:30 UTC is 09:00 in India. */
 const COMPLAINTS_DUE_SCHEDULE_CRON = '30 3 * * *'
 const TERMS_NOTICES_SCHEDULE_CRON = '41 * * * *'
+/** 21:07 UTC is 02:37 in India, a quiet hour. */
+const RETENTION_SCHEDULE_CRON = '7 21 * * *'
 
 export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProvider()): Promise<void> {
   try {
@@ -132,6 +136,12 @@ export async function startJobWorkers(): Promise<void> {
   await boss.schedule(TERMS_NOTICES_QUEUE, TERMS_NOTICES_SCHEDULE_CRON)
   await boss.work(TERMS_NOTICES_QUEUE, () => sendTermsNotices().then(() => undefined))
   await boss.send(TERMS_NOTICES_QUEUE, {})
+  await boss.schedule(RETENTION_QUEUE, RETENTION_SCHEDULE_CRON)
+  await boss.work(RETENTION_QUEUE, async () => {
+    const report = await eraseExpiredData()
+    const total = Object.values(report).reduce((sum, count) => sum + count, 0)
+    if (total > 0) console.info(`[jobs] retention: ${JSON.stringify(report)}`)
+  })
   await boss.work<NoticeSms>(
     SEND_NOTICE_SMS_QUEUE,
     { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS },
