@@ -60,7 +60,21 @@ export async function settleSmsJob(job: SmsJob, provider: SmsProvider = smsProvi
   await (await jobQueue()).deleteJob(SEND_SMS_QUEUE, job.id)
 }
 
+/**
+ * Whether a queued message for `userId` must be dropped: its account was closed (or erased) since it
+ * was queued. Closing an account stops every message queued for it (docs/regulatory.md).
+ */
+export async function isForClosedAccount(userId: string | undefined): Promise<boolean> {
+  if (!userId) return false
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { closedAt: true, erasedAt: true } })
+  return !user || user.closedAt !== null || user.erasedAt !== null
+}
+
 export async function sendNoticeSms(sms: NoticeSms, provider: SmsProvider = smsProvider()): Promise<void> {
+  if (await isForClosedAccount(sms.userId)) {
+    console.info(`[jobs] SMS notice for closed account ${sms.userId} not sent`)
+    return
+  }
   try {
     await provider.sendNotice(sms)
   } catch (error) {
@@ -70,6 +84,10 @@ export async function sendNoticeSms(sms: NoticeSms, provider: SmsProvider = smsP
 }
 
 export async function sendEmail(email: Email): Promise<void> {
+  if (await isForClosedAccount(email.userId)) {
+    console.info(`[jobs] e-mail "${email.subject}" for closed account ${email.userId} not sent`)
+    return
+  }
   try {
     await deliverEmail(email)
   } catch (error) {

@@ -117,7 +117,7 @@ describe('a new version of the terms', () => {
     expect(change?.lines.some((line) => line.kind === 'added')).toBe(true)
   })
 
-  it('sends the announcement once per customer, even when the job runs twice at once', async () => {
+  it('sends the announcement once per customer, even when the job runs twice at once, and none to a closed account', async () => {
     // Addresses of their own: the sample customer's is shared by the other tests' customers.
     const customer = await signedInUser({
       completeProfile: true,
@@ -128,8 +128,14 @@ describe('a new version of the terms', () => {
       completeProfile: true,
       details: { ...ASHA_RAO, pan: uniquePan(), email: `current-${randomUUID()}@example.in` },
     })
-    const [email, upToDateEmail] = await Promise.all(
-      [customer, upToDate].map(
+    const closed = await signedInUser({
+      completeProfile: true,
+      acceptedTermsVersion: OLD_VERSION,
+      details: { ...ASHA_RAO, pan: uniquePan(), email: `closed-${randomUUID()}@example.in` },
+    })
+    await prisma.user.update({ where: { id: closed.userId }, data: { closedAt: new Date() } })
+    const [email, upToDateEmail, closedEmail] = await Promise.all(
+      [customer, upToDate, closed].map(
         async ({ userId }) => (await prisma.user.findUniqueOrThrow({ where: { id: userId } })).email!,
       ),
     )
@@ -138,6 +144,8 @@ describe('a new version of the terms', () => {
     const sent = (await queuedEmails(email!)).filter((mail) => mail.subject.includes(AGREEMENT.version))
     expect(sent).toHaveLength(1)
     expect(sent[0]!.body).toContain('/terms-and-conditions/changes')
+    expect(sent[0]!.userId).toBe(customer.userId) // dropped at sending if the account closes meanwhile
+    expect((await queuedEmails(closedEmail!)).filter((mail) => mail.subject.includes(AGREEMENT.version))).toEqual([])
     expect(
       (await queuedEmails(upToDateEmail!)).filter((mail) => mail.subject.includes(AGREEMENT.version)),
     ).toHaveLength(0)
