@@ -8,7 +8,7 @@ import { getFileStorage, type FileStorage } from './storage.server'
 // The retention job (issue 19 item 6): erases what the privacy policy's retention table
 // (app/content/legal/privacy-policy.ts, docs/regulatory.md) no longer lets us keep. A customer's row
 // stays, anonymised, so that the records the law keeps longer (payments, ledger, invoices, credit
-// notes, refunds, acceptances, complaints) still point at it: name, e-mail, date of birth, PAN and
+// notes, refunds, complaints) still point at it; its acceptances go once they are 5 years old: name, e-mail, date of birth, PAN and
 // its image, the KRA's answers and correction requests go, and the phone becomes `erased-<id>`,
 // unique and matching no number. Each step works in bounded batches, one batch per statement.
 
@@ -110,7 +110,19 @@ function familyMembersBatchSql(now: Date, batchRows: number) {
     LIMIT ${batchRows})`
 }
 
-export type RetentionReport = Record<RetentionRule, number> & { familyMembers: number }
+/**
+ * One batch of acceptances of erased accounts once they are 5 years old (the acceptances trigger
+ * allows no earlier DELETE; its own clock is the database's, hence both conditions).
+ */
+function acceptancesBatchSql(now: Date, batchRows: number) {
+  return Prisma.sql`DELETE FROM acceptances WHERE id IN (
+    SELECT a.id FROM users u JOIN acceptances a ON a.user_id = u.id
+    WHERE u.erased_at IS NOT NULL AND a.accepted_at < ${retentionCutoffs(now).records}
+      AND a.accepted_at < now() - interval '5 years'
+    LIMIT ${batchRows})`
+}
+
+export type RetentionReport = Record<RetentionRule, number> & { familyMembers: number; acceptances: number }
 
 /** The daily retention job: every rule, batch after batch, until nothing is due. Running it again does nothing. */
 export async function eraseExpiredData(
@@ -122,6 +134,7 @@ export async function eraseExpiredData(
     'closed-never-a-client': 0,
     'unfinished-inactive': 0,
     familyMembers: 0,
+    acceptances: 0,
   }
   for (;;) {
     const batch = await prisma.$executeRaw(familyMembersBatchSql(now, batchRows))
@@ -136,6 +149,11 @@ export async function eraseExpiredData(
       if (rows.length > 0) report[rule] += await eraseAccounts(rows, rule, now, storage)
       if (rows.length < batchRows) break
     }
+  }
+  for (;;) {
+    const batch = await prisma.$executeRaw(acceptancesBatchSql(now, batchRows))
+    report.acceptances += batch
+    if (batch < batchRows) break
   }
   return report
 }

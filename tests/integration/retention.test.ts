@@ -4,6 +4,7 @@ import { MS_PER_DAY } from '~/domain/dates'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
 import { eraseExpiredData, retentionCutoffs } from '~/server/retention.server'
+import { createSession, getSessionUser, SESSION_EXTEND_AFTER_MS, sessionCookie } from '~/server/session.server'
 import type { FileStorage } from '~/server/storage.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 
@@ -164,6 +165,27 @@ describe('the retention job', () => {
     const openClient = await customer({ client: true })
     await prisma.user.update({ where: { id: openClient }, data: { lastSeenAt: sixYearsBeforeNow } })
 
+    // Acceptances: 6 years old (deleted with the account), and a newer one of an unfinished profile (kept).
+    const realNow = Date.now()
+    await prisma.acceptance.create({
+      data: {
+        userId: closedPast,
+        kind: 'TERMS',
+        version: 'v1',
+        textSha256: 'x',
+        acceptedAt: new Date(realNow - 6 * 365 * MS_PER_DAY),
+      },
+    })
+    await prisma.acceptance.create({
+      data: {
+        userId: unfinishedPast,
+        kind: 'PERSONAL_DATA',
+        version: 'p1',
+        textSha256: 'x',
+        acceptedAt: new Date(realNow - 2 * 365 * MS_PER_DAY),
+      },
+    })
+
     const ledgerBefore = await prisma.ledgerEntry.findMany({
       where: { userId: closedPast },
       select: { id: true, amountPaise: true },
@@ -198,6 +220,8 @@ describe('the retention job', () => {
       }),
     ).toEqual(ledgerBefore)
     expect((await prisma.payment.findUniqueOrThrow({ where: { id: oldPayment.id } })).status).toBe('PAID')
+    expect(await prisma.acceptance.count({ where: { userId: closedPast } })).toBe(0)
+    expect(await prisma.acceptance.count({ where: { userId: unfinishedPast } })).toBe(1)
 
     const again = recordingStorage()
     expect(await eraseExpiredData(now, { batchRows: 2, storage: again.storage })).toEqual({
@@ -205,8 +229,26 @@ describe('the retention job', () => {
       'closed-never-a-client': 0,
       'unfinished-inactive': 0,
       familyMembers: 0,
+      acceptances: 0,
     })
     expect(again.deleted).toEqual([])
     await expectErased(closedPast, now)
+  })
+
+  it('measures inactivity from the last sign-in or use of a session', async () => {
+    const id = await createUser()
+    const longAgo = new Date('2020-01-01T00:00:00Z')
+    await prisma.user.update({ where: { id }, data: { lastSeenAt: longAgo } })
+    const signedIn = new Date()
+    const cookie = await createSession(id, signedIn)
+    expect((await prisma.user.findUniqueOrThrow({ where: { id } })).lastSeenAt).toEqual(signedIn)
+
+    const sessionId = (await sessionCookie.parse(cookie.split(';')[0]!)) as string
+    const used = new Date(signedIn.getTime() + SESSION_EXTEND_AFTER_MS + MINUTE)
+    const request = new Request('http://localhost/account', {
+      headers: { Cookie: await sessionCookie.serialize(sessionId) },
+    })
+    expect(await getSessionUser(request, used)).not.toBeNull()
+    expect((await prisma.user.findUniqueOrThrow({ where: { id } })).lastSeenAt).toEqual(used)
   })
 })

@@ -25,3 +25,5 @@ CREATE INDEX "users_retention_closed_idx" ON "users" ("closed_at")
   WHERE "erased_at" IS NULL AND "closed_at" IS NOT NULL;
 CREATE INDEX "users_retention_unfinished_idx" ON "users" ("last_seen_at")
   WHERE "erased_at" IS NULL AND "closed_at" IS NULL AND "agreement_accepted_at" IS NULL;
+-- Erased accounts, whose acceptances the job deletes once they are 5 years old.
+CREATE INDEX "users_erased_idx" ON "users" ("erased_at") WHERE "erased_at" IS NOT NULL;
