@@ -2,6 +2,7 @@ import type { AppLoadContext } from 'react-router'
 import type { z } from 'zod'
 import type { CartItem } from '~/domain/cart'
 import { indiaIsoDate } from '~/domain/dates'
+import type { CustomerTerms } from '~/domain/terms-versions'
 import { PAISE_PER_RUPEE } from '~/domain/money'
 import { RISK_LEVEL_LABELS } from '~/domain/service-form'
 import { profileStep, type ProfileStep } from '~/domain/profile'
@@ -194,7 +195,10 @@ export function serviceEntryJson(service: ServiceListing) {
 }
 
 /** The existing clients' currentUser: name, email, dob, pan, pancard (where to fetch the image) and agreement. */
-export function currentUserJson(user: SessionUser) {
+export function currentUserJson(user: SessionUser, terms: CustomerTerms) {
+  // The version the customer should accept: the one in force they have not accepted (paying waits
+  // for it), else the announced one; an app sends the customer to read and accept it.
+  const pending = terms.mustAccept ?? terms.announced
   return {
     name: user.name,
     email: user.email,
@@ -202,6 +206,18 @@ export function currentUserJson(user: SessionUser) {
     pan: user.pan,
     pancard: user.panCardKey ? '/details/pan-card' : null,
     agreement: user.agreementAcceptedAt !== null,
+    terms: {
+      accepted: user.agreementVersion,
+      pending: pending
+        ? {
+            version: pending.version,
+            effectiveFrom: pending.effectiveFrom.toISOString(),
+            requiredToPay: terms.mustAccept !== null,
+            text: '/terms-and-conditions',
+            changes: '/terms-and-conditions/changes',
+          }
+        : null,
+    },
   }
 }
 

@@ -68,6 +68,7 @@ export async function sendOnboardingCopy(userId: string, documents: readonly Con
   if (!user) return
   await notifyCustomer({
     email: user.email,
+    userId,
     ...onboardingCopyEmail(
       {
         name: user.name,

@@ -13,12 +13,14 @@ import {
   PRUNE_QUEUE,
   SEND_NOTICE_SMS_QUEUE,
   REFUND_PAYMENT_QUEUE,
+  RETENTION_QUEUE,
   SEND_EMAIL_QUEUE,
   SEND_SMS_QUEUE,
   SETTLE_PAYMENTS_QUEUE,
   TERMS_NOTICES_QUEUE,
   type GatewayRefundJob,
 } from './queue.server'
+import { eraseExpiredData } from './retention.server'
 import { sendTermsNotices } from './terms-versions.server'
 import { smsProvider, SmsDeliveryError, type NoticeSms, type OtpSms, type SmsProvider } from './sms.server'
 
@@ -33,6 +35,8 @@ const SETTLE_PAYMENTS_SCHEDULE_CRON = '*/5 * * * *'
 /** 03:30 UTC is 09:00 in India. */
 const COMPLAINTS_DUE_SCHEDULE_CRON = '30 3 * * *'
 const TERMS_NOTICES_SCHEDULE_CRON = '41 * * * *'
+/** 21:07 UTC is 02:37 in India, a quiet hour. */
+const RETENTION_SCHEDULE_CRON = '7 21 * * *'
 
 export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProvider()): Promise<void> {
   try {
@@ -56,7 +60,21 @@ export async function settleSmsJob(job: SmsJob, provider: SmsProvider = smsProvi
   await (await jobQueue()).deleteJob(SEND_SMS_QUEUE, job.id)
 }
 
+/**
+ * Whether a queued message for `userId` must be dropped: its account was closed (or erased) since it
+ * was queued. Closing an account stops every message queued for it (docs/regulatory.md).
+ */
+export async function isForClosedAccount(userId: string | undefined): Promise<boolean> {
+  if (!userId) return false
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { closedAt: true, erasedAt: true } })
+  return !user || user.closedAt !== null || user.erasedAt !== null
+}
+
 export async function sendNoticeSms(sms: NoticeSms, provider: SmsProvider = smsProvider()): Promise<void> {
+  if (await isForClosedAccount(sms.userId)) {
+    console.info(`[jobs] SMS notice for closed account ${sms.userId} not sent`)
+    return
+  }
   try {
     await provider.sendNotice(sms)
   } catch (error) {
@@ -66,6 +84,10 @@ export async function sendNoticeSms(sms: NoticeSms, provider: SmsProvider = smsP
 }
 
 export async function sendEmail(email: Email): Promise<void> {
+  if (await isForClosedAccount(email.userId)) {
+    console.info(`[jobs] e-mail "${email.subject}" for closed account ${email.userId} not sent`)
+    return
+  }
   try {
     await deliverEmail(email)
   } catch (error) {
@@ -132,6 +154,12 @@ export async function startJobWorkers(): Promise<void> {
   await boss.schedule(TERMS_NOTICES_QUEUE, TERMS_NOTICES_SCHEDULE_CRON)
   await boss.work(TERMS_NOTICES_QUEUE, () => sendTermsNotices().then(() => undefined))
   await boss.send(TERMS_NOTICES_QUEUE, {})
+  await boss.schedule(RETENTION_QUEUE, RETENTION_SCHEDULE_CRON)
+  await boss.work(RETENTION_QUEUE, async () => {
+    const report = await eraseExpiredData()
+    const total = Object.values(report).reduce((sum, count) => sum + count, 0)
+    if (total > 0) console.info(`[jobs] retention: ${JSON.stringify(report)}`)
+  })
   await boss.work<NoticeSms>(
     SEND_NOTICE_SMS_QUEUE,
     { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS },

@@ -3,7 +3,12 @@ import { env } from './env.server'
 import { isOutboxEnabled, recordOutboxMessage } from './outbox.server'
 
 /** `body` is the plain text; `html`, when there is one, goes with it as the HTML alternative; replies go to `replyTo` if set. */
-export type Email = { to: string; subject: string; body: string; html?: string; replyTo?: string }
+/**
+ * `userId`: the account the message is for, when it is dropped once that account is closed (the
+ * send-email worker checks); messages about money (payments, refunds, credit notes) and answers to
+ * complaints carry none and are sent regardless.
+ */
+export type Email = { to: string; subject: string; body: string; html?: string; replyTo?: string; userId?: string }
 
 /** A mail server that takes longer than this to connect, greet or answer is given up on (the job retries). */
 export const SMTP_TIMEOUT_MS = 20_000

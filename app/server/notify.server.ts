@@ -14,7 +14,8 @@ import { env } from './env.server'
 import { isOutboxEnabled } from './outbox.server'
 import { enqueueEmail } from './queue.server'
 
-export type CustomerNotice = { email: string | null } & RenderedEmail
+/** `userId`: set for a message that must not go once the account is closed (see Email in mail.server.ts). */
+export type CustomerNotice = { email: string | null; userId?: string } & RenderedEmail
 
 /**
  * Who the e-mails come from and where their links go: APP_ORIGIN, else in demo mode and tests the
@@ -35,13 +36,20 @@ export async function emailContext(): Promise<EmailContext> {
  * the change it reports has committed; never fails the admin's action: the change is done, the
  * notice is secondary, and a failure to queue it is logged.
  */
-export async function notifyCustomer({ email, subject, body, html, replyTo }: CustomerNotice): Promise<boolean> {
+export async function notifyCustomer({
+  email,
+  subject,
+  body,
+  html,
+  replyTo,
+  userId,
+}: CustomerNotice): Promise<boolean> {
   if (!email) {
     console.warn(`[notify] no e-mail address for "${subject}"; not sent`)
     return false
   }
   try {
-    await enqueueEmail({ to: email, subject, body, html, replyTo })
+    await enqueueEmail({ to: email, subject, body, html, replyTo, ...(userId ? { userId } : {}) })
     return true
   } catch (error) {
     console.error(`[notify] could not queue "${subject}" to ${email}: ${getErrorMessage(error)}`)

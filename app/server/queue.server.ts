@@ -48,6 +48,9 @@ export const COMPLAINTS_DUE_QUEUE = 'complaints-due'
 /** At each start and hourly: the e-mail announcing a new version of the terms, once per customer (terms-versions.server.ts). */
 export const TERMS_NOTICES_QUEUE = 'terms-notices'
 
+/** Daily: the retention job erases the personal data whose period in the privacy policy has ended (retention.server.ts). */
+export const RETENTION_QUEUE = 'erase-expired-data'
+
 /** Hourly clean-up of rows that only mattered for a while: limit events, old codes, ended sessions. */
 export const PRUNE_QUEUE = 'prune-expired'
 
@@ -82,6 +85,7 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(SEND_NOTICE_SMS_QUEUE)
     await boss.createQueue(COMPLAINTS_DUE_QUEUE)
     await boss.createQueue(TERMS_NOTICES_QUEUE)
+    await boss.createQueue(RETENTION_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue

@@ -55,9 +55,13 @@ const sessionUserSelect = {
 /** Starts a session for `userId`; returns the Set-Cookie header to send. */
 export async function createSession(userId: string, now = new Date()): Promise<string> {
   const id = randomBytes(32).toString('base64url')
-  await prisma.session.create({
-    data: { id, userId, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), createdAt: now },
-  })
+  await prisma.$transaction([
+    prisma.session.create({
+      data: { id, userId, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), createdAt: now },
+    }),
+    // What the retention job measures inactivity by (app/server/retention.server.ts).
+    prisma.user.update({ where: { id: userId }, data: { lastSeenAt: now } }),
+  ])
   return sessionCookie.serialize(id)
 }
 
@@ -88,7 +92,7 @@ async function lookUpSessionUser(request: Request, now: Date): Promise<SessionUs
   if (session.expiresAt.getTime() - now.getTime() < SESSION_TTL_MS - SESSION_EXTEND_AFTER_MS) {
     await prisma.session.update({
       where: { id: sessionId },
-      data: { expiresAt: new Date(now.getTime() + SESSION_TTL_MS) },
+      data: { expiresAt: new Date(now.getTime() + SESSION_TTL_MS), user: { update: { lastSeenAt: now } } },
     })
   }
   return user

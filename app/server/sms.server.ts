@@ -16,7 +16,8 @@ export class SmsDeliveryError extends Error {
 }
 
 /** A notice (a complaint's reference, an answer): no code, just text. */
-export type NoticeSms = { to: string; text: string }
+/** `userId` as for an e-mail (mail.server.ts): dropped once that account is closed. */
+export type NoticeSms = { to: string; text: string; userId?: string }
 
 export type SmsProvider = {
   name: string

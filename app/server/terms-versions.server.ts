@@ -142,6 +142,7 @@ export async function sendTermsNotices(now = new Date()): Promise<number> {
       FROM users u
      WHERE u.agreement_accepted_at IS NOT NULL
        AND u.email IS NOT NULL
+       AND u.closed_at IS NULL
        AND COALESCE(u.agreement_version, '') NOT IN (
          SELECT version FROM terms_versions WHERE published_at >= ${announced.publishedAt})
     ON CONFLICT DO NOTHING
@@ -149,13 +150,14 @@ export async function sendTermsNotices(now = new Date()): Promise<number> {
   if (!claimed.length) return 0
   const users = await prisma.user.findMany({
     where: { id: { in: claimed.map((row) => row.user_id) } },
-    select: { name: true, email: true },
+    select: { id: true, name: true, email: true },
   })
   const context = await emailContext()
   let queued = 0
   for (const user of users) {
     const sent = await notifyCustomer({
       email: user.email,
+      userId: user.id,
       ...termsChangedEmail(
         {
           name: user.name,

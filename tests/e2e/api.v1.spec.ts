@@ -62,7 +62,17 @@ test('the whole customer journey through the API alone, as the existing client d
   expect(await json(verified)).toEqual({ message: 'Signed in.', data: { number } })
   const fresh = await json(await api.get('/api/v1/users/current-user'))
   expect(fresh).toEqual({
-    data: { currentUser: { name: null, email: null, dob: null, pan: null, pancard: null, agreement: false } },
+    data: {
+      currentUser: {
+        name: null,
+        email: null,
+        dob: null,
+        pan: null,
+        pancard: null,
+        agreement: false,
+        terms: { accepted: null, pending: null },
+      },
+    },
   })
 
   // The profile wizard's three steps (a PAN no other account has: one account per PAN).
@@ -113,6 +123,8 @@ test('the whole customer journey through the API alone, as the existing client d
     pan,
     pancard: '/details/pan-card',
     agreement: true,
+    // The terms accepted just now; a newer published version would show under pending.
+    terms: { accepted: agreement.version, pending: null },
   })
 
   // The services, and the cart the client keeps of them.

@@ -3,9 +3,13 @@ import { describe, expect, it } from 'vitest'
 import * as accountRoute from '~/routes/account'
 import { prisma } from '~/server/db.server'
 import { signInWithVerifiedCode, SignInError } from '~/server/auth.server'
+import { closeAccount } from '~/server/account-closing.server'
 import { requestOtp } from '~/server/otp.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
+import { sendOnboardingCopy } from '~/server/consent.server'
+import { sendEmail, sendNoticeSms } from '~/server/jobs.server'
 import { getSessionUser } from '~/server/session.server'
+import { queuedEmails } from '../support/queued-emails'
 import { cartItemOf, createPaymentRow, createService } from '../support/payment-fixtures'
 import { formRequest, getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
@@ -108,6 +112,32 @@ describe('closing an account at /account', () => {
     const signIn = signInWithVerifiedCode({ phone: customer.phone, code, ip: ip() })
     await expect(signIn).rejects.toBeInstanceOf(SignInError)
     await expect(signIn).rejects.toThrow(/This account was closed on \d{2}-\d{2}-\d{4} and cannot be used to sign in/)
+  })
+
+  it('stops the messages queued for it; the refund and credit note e-mails still go', async () => {
+    const { customer } = await payingCustomer()
+    const email = `closing-${customer.userId.slice(0, 8)}@example.in`
+    await prisma.user.update({ where: { id: customer.userId }, data: { email } })
+    await sendOnboardingCopy(customer.userId, [], new Date())
+    const closed = await closeAccount(customer.userId, new Date())
+    expect(closed.ok).toBe(true)
+
+    const queued = await queuedEmails(email)
+    const copy = queued.find((message) => message.userId === customer.userId)
+    const refund = queued.find((message) => message.userId === undefined)
+    expect(copy).toBeDefined()
+    expect(refund).toBeDefined()
+    for (const message of queued) await sendEmail(message)
+    const delivered = await prisma.outboxMessage.findMany({ where: { recipient: email }, select: { subject: true } })
+    expect(delivered.map((row) => row.subject)).toEqual([refund!.subject])
+
+    await sendNoticeSms({ to: customer.phone, text: 'For the account', userId: customer.userId })
+    await sendNoticeSms({ to: customer.phone, text: 'An answer to a complaint' })
+    const texts = await prisma.outboxMessage.findMany({
+      where: { recipient: customer.phone, channel: 'sms' },
+      select: { body: true },
+    })
+    expect(texts.map((row) => row.body)).toEqual([expect.stringContaining('An answer to a complaint')])
   })
 
   it('a closed account whose session row still exists is signed out', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { currentAgreement } from '~/content/legal/agreement.server'
 import { acknowledgementField } from '~/domain/consent'
 import * as createOrder from '~/routes/api.v1/payments.create-order'
+import * as currentUser from '~/routes/api.v1/users.current-user'
 import * as manualPayment from '~/routes/api.v1/payments.manual-payment'
 import * as payRoute from '~/routes/pay'
 import * as subscriptionsRoute from '~/routes/subscriptions'
@@ -55,6 +56,14 @@ async function createOrderStatus(cookie: string, serviceId: string) {
   return { status: response.status, body: (await response.json()) as { message: string } }
 }
 
+/** The API's users/current-user answer's terms: what an app shows the customer. */
+async function apiTerms(cookie: string) {
+  const response = await currentUser.loader(routeArgs(getRequest('/api/v1/users/current-user', cookie)))
+  expect(response.status).toBe(200)
+  const body = (await response.json()) as { data: { currentUser: { terms: unknown } } }
+  return body.data.currentUser.terms
+}
+
 async function makeCodeVersionInForce() {
   await prisma.termsVersion.update({
     where: { version: AGREEMENT.version },
@@ -102,6 +111,16 @@ describe('a new version of the terms', () => {
       data: { termsBanner: { version: string; inForce: boolean } | null }
     }
     expect(root.data.termsBanner).toMatchObject({ version: AGREEMENT.version, inForce: false })
+    expect(await apiTerms(customer.cookie)).toEqual({
+      accepted: OLD_VERSION,
+      pending: {
+        version: AGREEMENT.version,
+        effectiveFrom: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        requiredToPay: false,
+        text: '/terms-and-conditions',
+        changes: '/terms-and-conditions/changes',
+      },
+    })
     const { status } = await createOrderStatus(customer.cookie, service.id)
     expect(status).toBe(200)
     // The customer who accepted the current text sees no banner.
@@ -110,6 +129,7 @@ describe('a new version of the terms', () => {
       data: { termsBanner: unknown }
     }
     expect(rootUpToDate.data.termsBanner).toBeNull()
+    expect(await apiTerms(upToDate.cookie)).toEqual({ accepted: AGREEMENT.version, pending: null })
     // The change summary: the rewritten paragraph removed, the new one added.
     const { change } = await changesRoute.loader()
     expect(change?.before?.version).toBe(OLD_VERSION)
@@ -117,7 +137,7 @@ describe('a new version of the terms', () => {
     expect(change?.lines.some((line) => line.kind === 'added')).toBe(true)
   })
 
-  it('sends the announcement once per customer, even when the job runs twice at once', async () => {
+  it('sends the announcement once per customer, even when the job runs twice at once, and none to a closed account', async () => {
     // Addresses of their own: the sample customer's is shared by the other tests' customers.
     const customer = await signedInUser({
       completeProfile: true,
@@ -128,8 +148,14 @@ describe('a new version of the terms', () => {
       completeProfile: true,
       details: { ...ASHA_RAO, pan: uniquePan(), email: `current-${randomUUID()}@example.in` },
     })
-    const [email, upToDateEmail] = await Promise.all(
-      [customer, upToDate].map(
+    const closed = await signedInUser({
+      completeProfile: true,
+      acceptedTermsVersion: OLD_VERSION,
+      details: { ...ASHA_RAO, pan: uniquePan(), email: `closed-${randomUUID()}@example.in` },
+    })
+    await prisma.user.update({ where: { id: closed.userId }, data: { closedAt: new Date() } })
+    const [email, upToDateEmail, closedEmail] = await Promise.all(
+      [customer, upToDate, closed].map(
         async ({ userId }) => (await prisma.user.findUniqueOrThrow({ where: { id: userId } })).email!,
       ),
     )
@@ -138,6 +164,8 @@ describe('a new version of the terms', () => {
     const sent = (await queuedEmails(email!)).filter((mail) => mail.subject.includes(AGREEMENT.version))
     expect(sent).toHaveLength(1)
     expect(sent[0]!.body).toContain('/terms-and-conditions/changes')
+    expect(sent[0]!.userId).toBe(customer.userId) // dropped at sending if the account closes meanwhile
+    expect((await queuedEmails(closedEmail!)).filter((mail) => mail.subject.includes(AGREEMENT.version))).toEqual([])
     expect(
       (await queuedEmails(upToDateEmail!)).filter((mail) => mail.subject.includes(AGREEMENT.version)),
     ).toHaveLength(0)
@@ -152,6 +180,10 @@ describe('a new version of the terms', () => {
     expect(order.status).toBe(403)
     expect(order.body.message).toContain(AGREEMENT.version)
     expect(order.body.message).toContain('/terms-and-conditions')
+    expect(await apiTerms(customer.cookie)).toMatchObject({
+      accepted: OLD_VERSION,
+      pending: { version: AGREEMENT.version, requiredToPay: true },
+    })
     const manual = await manualPayment.action(
       routeArgs(
         jsonRequest('/api/v1/payments/manual-payment', { cart: JSON.stringify([service.id]) }, customer.cookie),

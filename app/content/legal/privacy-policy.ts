@@ -1,6 +1,6 @@
 import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
-import { ACCOUNT_DATA_RETENTION_DAYS } from './rules'
+import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from './rules'
 
 export const PRIVACY_POLICY_UPDATED = '26 November 2026'
 
@@ -90,13 +90,13 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
                 [
                   'Mobile number, name, e-mail address',
                   'Signing you in, serving you, sending your invoices and messages',
-                  `While your account is open, then ${ACCOUNT_DATA_RETENTION_DAYS} days; kept longer only as part of the client records below`,
+                  `While your account is open, then ${ACCOUNT_DATA_RETENTION_DAYS} days; if you completed your profile or paid us, as long as your KYC details below. An account whose profile was never completed is erased after ${UNFINISHED_ACCOUNT_ERASE_DAYS} days without a sign-in. Your number is then replaced, so it can open a new account`,
                   'Your consent (DPDP Act s.6); SEBI record keeping for client records',
                 ],
                 [
                   'PAN, date of birth, PAN card image, KYC status from the KRA',
                   'KYC, and counting the fees your family pays against the SEBI limit',
-                  '5 years after your account closes or our services to you end',
+                  `5 years after your account closes and after your last payment or refund, whichever is later (${ACCOUNT_DATA_RETENTION_DAYS} days after it closes if you never completed your profile or paid us); the PAN card image is deleted with them`,
                   'SEBI (Research Analysts) Regulations, 2014: KYC and record keeping',
                 ],
                 [
@@ -108,7 +108,7 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
                 [
                   'Your acceptances of our terms and consents',
                   'Proof of what you agreed to and when',
-                  'At least 5 years from the acknowledgement; never changed',
+                  'At least 5 years from the acknowledgement; never changed, and kept when your other data is erased (they hold no name, number or PAN)',
                   'SEBI (Research Analysts) Regulations, 2014: record keeping',
                 ],
                 [

@@ -22,6 +22,8 @@ export const SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS = 7
 export const REFUND_PAYMENT_DAYS = 30
 /** The original store: account data kept 90 days after termination (records the law requires are kept longer). */
 export const ACCOUNT_DATA_RETENTION_DAYS = 90
+/** An account whose profile was never completed is erased after this long without a sign-in (the retention job). */
+export const UNFINISHED_ACCOUNT_ERASE_DAYS = 365
 /** Minimum mandatory terms of January 2025: a suspension longer than this triggers a pro-rata refund. */
 export const REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS = 60
 /** Minimum mandatory terms of January 2025: notice before a change to our own clauses takes effect. */
