@@ -21,11 +21,17 @@ const customerSelect = { id: true, name: true, phone: true, email: true } as con
  * "Payments to review": manual claims still pending and inside their 7 days, oldest first. Claims
  * past expiresAt are left out even before the settle-payments job marks them EXPIRED.
  */
-export async function pendingManualPaymentsForReview(now: Date) {
+/**
+ * Claims the review queue shows at once, oldest first: as they are confirmed or rejected the next
+ * come up. (Rendering 200 review forms took a quarter of a second at 700 waiting claims.)
+ */
+export const REVIEW_QUEUE_SIZE = 50
+
+export async function pendingManualPaymentsForReview(now: Date, take = REVIEW_QUEUE_SIZE) {
   const rows = await prisma.payment.findMany({
     where: openManualClaimWhere(now),
-    orderBy: { createdAt: 'asc' },
-    take: ADMIN_LIST_LIMIT,
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take,
     select: {
       id: true,
       amountPaise: true,
@@ -45,6 +51,11 @@ export async function pendingManualPaymentsForReview(now: Date) {
     ageMs: now.getTime() - row.createdAt.getTime(),
     timeLeftMs: expiresAt!.getTime() - now.getTime(),
   }))
+}
+
+/** All claims waiting for review, however many the queue shows. */
+export function countManualClaimsToReview(now: Date): Promise<number> {
+  return prisma.payment.count({ where: openManualClaimWhere(now) })
 }
 
 type PaymentListRow = {

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
 import {
   confirmPaymentAsAdmin,
+  countManualClaimsToReview,
   paymentsForAdmin,
   pendingManualPaymentsForReview,
   rejectPaymentAsAdmin,
@@ -219,6 +220,18 @@ describe('expiry after 7 days (injected clock)', () => {
     })
     expect(queue[0]!.user).toMatchObject({ name: 'asha rao' })
     expect(queue[0]!.cart).toHaveLength(2)
+  })
+
+  it('shows a page of the oldest claims, and counts all that wait', async () => {
+    // A time of its own: every other test's claims have expired by then.
+    const now = new Date('2030-01-10T10:00:00Z')
+    const claims = []
+    for (const daysAgo of [1, 3, 2]) claims.push(await manualClaim(new Date(now.getTime() - daysAgo * MS_PER_DAY)))
+    expect((await pendingManualPaymentsForReview(now, 2)).map((payment) => payment.id)).toEqual([
+      claims[1]!.paymentId,
+      claims[2]!.paymentId,
+    ])
+    expect(await countManualClaimsToReview(now)).toBe(3)
   })
 })
 

@@ -23,6 +23,7 @@ import {
   paymentsForAdmin,
   overLimitPeriods,
   pendingManualPaymentsForReview,
+  countManualClaimsToReview,
   rejectPaymentAsAdmin,
   type ReviewOutcome,
 } from '~/server/admin-payments.server'
@@ -40,14 +41,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const filter = parsedFilter.success ? parsedFilter.data : {}
   const { page, invalid } = readPageRequest(searchParams, 'uuid')
   const now = new Date()
-  const [pending, payments, overLimit] = await Promise.all([
+  const [pending, pendingTotal, payments, overLimit] = await Promise.all([
     pendingManualPaymentsForReview(now),
+    countManualClaimsToReview(now),
     paymentsForAdmin(filter, page),
     overLimitPeriods(now),
   ])
   // Times are formatted here, on the server, so the page reads the same with and without JavaScript.
   return {
     filter,
+    pendingTotal,
     pending: pending.map((payment) => ({
       id: payment.id,
       customer: payment.user,
@@ -134,7 +137,7 @@ type PendingPayment = Route.ComponentProps['loaderData']['pending'][number]
 type ListedPayment = Route.ComponentProps['loaderData']['payments'][number]
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
-  const { pending, payments, filter, overLimit, next, previous, invalidCursor } = loaderData
+  const { pending, pendingTotal, payments, filter, overLimit, next, previous, invalidCursor } = loaderData
   return (
     <>
       <h1 className="text-2xl font-semibold">Payments</h1>
@@ -165,6 +168,12 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
             ))}
           </ul>
         )}
+        {pendingTotal > pending.length ? (
+          <p className="mt-4">
+            Showing the {pending.length} oldest of {pendingTotal} claims waiting; as these are confirmed or rejected,
+            the next come up.
+          </p>
+        ) : null}
       </section>
 
       <OverLimitPeriods periods={overLimit} />
