@@ -159,8 +159,8 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
       // or npm run db:migrate would (encryptPlaintextPans in app/server/pan-at-rest.server.ts).
       sql: `INSERT INTO users (id, phone, role, created_at, updated_at)
           VALUES (${uuid('admin', '0')}, '${LARGE_SEED_PHONE_PREFIX}00000000', 'ADMIN', ${start}, ${start});
-        INSERT INTO users (id, phone, name, email, date_of_birth, pan_encrypted, agreement_accepted_at, agreement_version,
-                           agreement_text_sha256, agreement_ip, created_at, updated_at)
+        INSERT INTO users (id, phone, name, email, date_of_birth, pan_encrypted, pan_card_key, agreement_accepted_at,
+                           agreement_version, agreement_text_sha256, agreement_ip, created_at, updated_at)
         SELECT id, phone,
                CASE WHEN kind <= 8 THEN first || ' ' || last END,
                CASE WHEN kind <= 7 THEN lower(first) || '.' || lower(last) || i || '@example.com' END,
@@ -168,6 +168,8 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
                CASE WHEN kind <= 6 THEN
                  chr(65 + (q % 26)) || chr(65 + (q / 26 % 26)) || chr(65 + (q / 676 % 26)) || 'P' || left(upper(last), 1)
                  || lpad((i % 10000)::text, 4, '0') || chr(65 + (hv / 7 % 26)::int) END,
+               -- A key only: the seed stores no images, so the admin's "PAN card" link finds none.
+               CASE WHEN kind <= 6 THEN 'seed/pan-card-' || i || '.png' END,
                CASE WHEN kind <= 6 THEN created + interval '20 minutes' END,
                CASE WHEN kind <= 6 THEN 'seed-v1' END,
                CASE WHEN kind <= 6 THEN md5('seed terms') END,
