@@ -101,10 +101,10 @@ test('the payments list pages through its filter to the end and back, stable und
        FROM u, unnest($2::text[], $3::timestamptz[]) AS o(order_id, created_at)`,
       [`+91${uniqueMobile()}`, orderIds, times, status],
     )
-  // Two payments to each minute, so rows of equal time are ordered by their id across page ends;
+  // Three payments to each minute, so rows of equal time are ordered by their id across page ends;
   // paid payments in between, which the status filter leaves out of every page.
   const expected = await withE2eDatabase(async (client) => {
-    const time = (index: number) => new Date(Date.UTC(year, 5, 1, 6, Math.floor(index / 2))).toISOString()
+    const time = (index: number) => new Date(Date.UTC(year, 5, 1, 6, Math.floor(index / 3))).toISOString()
     const indexes = [...Array(ROWS).keys()]
     await insertPayment(
       client,
@@ -212,38 +212,26 @@ test('the customer search pages through its results, keeps the query, and the pa
   expect(await listedCustomers(page)).toEqual(forward[0])
 })
 
+// The whole set of changed links (garbage, another list's cursor, over-long, both directions) is in
+// the security record, tests/e2e/api.hostile-input.spec.ts; here, what the admin sees in the browser.
 test('a changed page link on any admin list shows its first page and says so, never an error', async ({
   admin: { page },
 }) => {
-  const uuid = '5a1f0c3e-2b4d-4e6f-8a9b-0c1d2e3f4a5b'
-  const paymentCursor = `1767225600000_${uuid}`
-  const tampered = (ofThisList: string, ofAnotherList: string) => [
-    { what: 'garbage after', query: `after=${encodeURIComponent("' OR 1=1 --")}` },
-    { what: 'garbage before', query: 'before=%00%ff_zz' },
-    { what: "another list's cursor", query: `after=${ofAnotherList}` },
-    { what: "another list's cursor, before", query: `before=${ofAnotherList}` },
-    { what: 'an over-long cursor', query: `after=${ofThisList}${'9'.repeat(5000)}` },
-    { what: 'an over-long cursor, before', query: `before=${ofThisList.padEnd(81, '0')}` },
-    { what: 'both directions', query: `after=${ofThisList}&before=${ofThisList}` },
-  ]
   const lists = [
-    { path: '/admin/payments?', label: 'Pages of payments', cases: tampered(paymentCursor, '123') },
-    { path: '/admin/customers?q=pager&', label: 'Pages of customers', cases: tampered(paymentCursor, '123') },
-    {
-      path: '/admin/refunds?status=DUE&',
-      label: 'Pages of Due: bank transfers to make',
-      cases: tampered(paymentCursor, '123'),
-    },
-    { path: '/admin/audit?', label: 'Pages of the audit log', cases: tampered('123', paymentCursor) },
+    { path: '/admin/payments?', label: 'Pages of payments' },
+    { path: '/admin/customers?q=pager&', label: 'Pages of customers' },
+    { path: '/admin/refunds?status=DUE&', label: 'Pages of Due: bank transfers to make' },
+    { path: '/admin/audit?', label: 'Pages of the audit log' },
   ]
-  for (const { path, label, cases } of lists) {
-    for (const { what, query } of cases) {
+  const changed = [`before=${'9'.repeat(200)}`, `after=${encodeURIComponent("' OR 1=1 --")}`]
+  for (const { path, label } of lists) {
+    for (const query of changed) {
       const url = `${path}${query}`
       const response = await page.goto(url)
-      expect(response?.status(), `${url}: ${what}`).toBe(200)
-      await expect(page.getByText(INVALID_CURSOR_MESSAGE), `${url}: ${what}`).toBeVisible()
+      expect(response?.status(), url).toBe(200)
+      await expect(page.getByText(INVALID_CURSOR_MESSAGE), url).toBeVisible()
       // The first page: nothing newer to go back to.
-      await expect(pager(page, label).getByRole('link', { name: 'Previous page' }), `${url}: ${what}`).toHaveCount(0)
+      await expect(pager(page, label).getByRole('link', { name: 'Previous page' }), url).toHaveCount(0)
     }
   }
 })
