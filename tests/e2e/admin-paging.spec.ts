@@ -1,8 +1,9 @@
 // The admin lists page by keyset (app/domain/keyset.ts): Next and Previous are plain links, so a
 // walk through the pages works with and without JavaScript. Each test writes its own rows straight
 // into the e2e database, in a place no other spec uses (a year of payments per project, customers
-// with a name made for the test), and filters the list down to them. The queries themselves are
-// tested in tests/integration/admin-keyset.test.ts.
+// with a name made for the test), and filters the list down to them; the lists without such a filter
+// (the audit log, the refunds' sections) are walked whole and this test's rows picked out. The
+// queries themselves are tested in tests/integration/admin-keyset.test.ts.
 import { randomBytes } from 'node:crypto'
 import type { Locator, Page } from '@playwright/test'
 import type pg from 'pg'
@@ -260,6 +261,66 @@ test('the audit log pages by its serial id to the end and back, each entry once,
   // the same time, and a serial id taken before a later commit can land inside a page already read.)
   expect(ours([backward.at(-1)!])[0]).toBe('new')
   expect([...new Set(ours([...backward.toReversed(), forward.at(-1)!]))]).toEqual(['new', ...ids.toReversed()])
+})
+
+test('the refunds done page through their section to the end and back, each once, the section kept', async ({
+  admin: { page },
+}) => {
+  // Refunds of one customer of this test, all older than any other spec's, so they fill the last pages.
+  const name = `pager refunds ${randomBytes(4).toString('hex')}`
+  const amounts = [...Array(ROWS).keys()].map((index) => (index + 1) * 100)
+  const insertRefunds = (client: pg.Client, userId: string, paymentId: string, rows: number[], at: string) =>
+    client.query(
+      `WITH s AS (
+         INSERT INTO subscriptions (user_id, service_id, grant_reason, granted_by, starts_at, ends_at)
+         SELECT $1, (SELECT id FROM services ORDER BY sort_order, name LIMIT 1), 'e2e: paging', $1,
+                $4::timestamptz + n * interval '2 days', $4::timestamptz + n * interval '2 days' + interval '1 day'
+         FROM unnest($3::int[]) WITH ORDINALITY AS r(amount, n)
+         RETURNING id, starts_at)
+       INSERT INTO refunds (user_id, payment_id, subscription_id, kind, reason, amount_paise, status, processed_at, created_at)
+       SELECT $1, $2, s.id, 'ENDING', 'ADMIN_ENDED', r.amount, 'PROCESSED', s.starts_at, s.starts_at
+       FROM s JOIN unnest($3::int[]) WITH ORDINALITY AS r(amount, n)
+         ON s.starts_at = $4::timestamptz + r.n * interval '2 days'`,
+      [userId, paymentId, rows, at],
+    )
+  const { userId, paymentId } = await withE2eDatabase(async (client) => {
+    const { rows } = await client.query<{ userId: string; paymentId: string }>(
+      `WITH u AS (INSERT INTO users (phone, name) VALUES ($1, $2) RETURNING id)
+       INSERT INTO payments (user_id, method, status, amount_paise, currency, cart, created_at, paid_at)
+       SELECT u.id, 'GATEWAY', 'PAID', 100, 'INR', '[]'::jsonb, '2003-01-01', '2003-01-01' FROM u
+       RETURNING user_id AS "userId", id AS "paymentId"`,
+      [`+91${uniqueMobile()}`, name],
+    )
+    await insertRefunds(client, rows[0]!.userId, rows[0]!.paymentId, amounts, '2003-02-01T00:00:00Z')
+    return rows[0]!
+  })
+  const listedRefunds = (page: Page) =>
+    page
+      .getByRole('region', { name: 'Done' })
+      .getByRole('listitem')
+      .evaluateAll((items) => items.map((item) => item.querySelector('p')?.textContent ?? ''))
+  const ours = (pages: string[][]) =>
+    pages
+      .flat()
+      .filter((line) => line.includes(` to ${name} for `))
+      .map((line) => line.split(' ')[1]!)
+  // Newest first: the biggest amounts were written last.
+  const expected = amounts.toReversed().map((paise) => String(paise / 100))
+
+  await page.goto('/admin/refunds')
+  const { forward, backward } = await walk(
+    page,
+    'Pages of Done',
+    listedRefunds,
+    /[?&]status=PROCESSED(&|$)/,
+    async (n) => {
+      if (n === 1)
+        await withE2eDatabase((client) => insertRefunds(client, userId, paymentId, [99_900], '2026-01-01T00:00:00Z'))
+    },
+  )
+  expect(forward.length).toBeGreaterThanOrEqual(3)
+  expect(ours(forward)).toEqual(expected)
+  expect([...new Set(ours([...backward.toReversed(), forward.at(-1)!]))]).toEqual(['999', ...expected])
 })
 
 // The whole set of changed links (garbage, another list's cursor, over-long, both directions) is in
