@@ -5,11 +5,12 @@
 // (tests/integration/admin-export.test.ts), control characters in every input
 // (tests/integration/text-input.test.ts), every admin URL and method (api.admin-wall.spec.ts).
 import { expect, test, type APIRequestContext } from '@playwright/test'
+import { INVALID_CURSOR_MESSAGE } from '../../app/components/pager'
 import routes from '../../app/routes'
 import { apiClient, availableServices, checkoutBody, customerWithCart, json } from './api-client'
 import { withE2eDatabase } from './database'
 
-type Persona = 'visitor' | 'customer' | 'complete'
+type Persona = 'visitor' | 'customer' | 'complete' | 'admin'
 type HostileCase = {
   what: string
   as?: Persona
@@ -72,6 +73,35 @@ function complaintMultipart(
   ])
 }
 const MULTIPART = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }
+
+/** A page cursor (app/domain/keyset.ts) of the lists ordered by (time, uuid), and one of the audit log's (serial). */
+const TIMED_CURSOR = `1767225600000_${SOME_ID}`
+const SERIAL_CURSOR = '123'
+
+/**
+ * Page links an admin's browser could carry changed (by hand, a cut-off paste, a link of another list):
+ * the list answers with its first page and says the link was not valid (tests/e2e/admin-paging.spec.ts
+ * shows the rows of that first page).
+ */
+function tamperedCursors(path: string, ofThisList: string, ofAnotherList: string): HostileCase[] {
+  const at = `${path}${path.includes('?') ? '&' : '?'}`
+  const cases: [string, string][] = [
+    ['garbage after', `after=${encodeURIComponent("1' OR '1'='1")}`],
+    ['garbage before', `before=${encodeURIComponent(`${NUL}\xff_${SOME_ID}`)}`],
+    ['a cursor of another list', `after=${ofAnotherList}`],
+    ['a cursor of another list, before', `before=${ofAnotherList}`],
+    ['an over-long cursor', `after=${ofThisList}${'9'.repeat(5000)}`],
+    ['an over-long cursor, before', `before=${ofThisList.padEnd(81, '0')}`],
+    ['after and before at once', `after=${ofThisList}&before=${ofThisList}`],
+  ]
+  return cases.map(([what, query]) => ({
+    what: `an admin with a page link changed: ${what}`,
+    as: 'admin',
+    url: `${at}${query}`,
+    status: 200,
+    says: INVALID_CURSOR_MESSAGE,
+  }))
+}
 const COMPLAINT = { intent: 'file', category: 'OTHER', text: 'The note did not arrive.' }
 
 /** Every route file of app/routes.ts, with the cases that attack it. */
@@ -651,6 +681,8 @@ const BATTERY: Record<string, HostileCase[]> = {
       status: 404,
       says: NOT_FOUND_PAGE,
     },
+    ...tamperedCursors('/admin/payments', TIMED_CURSOR, SERIAL_CURSOR),
+    ...tamperedCursors('/admin/payments?method=GATEWAY&status=FAILED&from=2026-01-01', TIMED_CURSOR, SERIAL_CURSOR),
   ],
   'routes/admin/services.tsx': [
     {
@@ -685,6 +717,7 @@ const BATTERY: Record<string, HostileCase[]> = {
   ],
   'routes/admin/customers.tsx': [
     { what: 'a visitor searching', url: '/admin/customers?q=%25', status: 404, says: NOT_FOUND_PAGE },
+    ...tamperedCursors('/admin/customers?q=store', TIMED_CURSOR, SERIAL_CURSOR),
   ],
   'routes/admin/customer.tsx': [
     {
@@ -753,6 +786,7 @@ const BATTERY: Record<string, HostileCase[]> = {
   'routes/admin/export.tsx': [{ what: 'a visitor', url: '/admin/export', status: 404, says: NOT_FOUND_PAGE }],
   'routes/admin/audit.tsx': [
     { what: 'a visitor', method: 'DELETE', url: '/admin/audit', status: 404, says: NOT_FOUND_PAGE },
+    ...tamperedCursors('/admin/audit', SERIAL_CURSOR, TIMED_CURSOR),
   ],
   'routes/admin/export-csv.ts': [
     {
@@ -784,6 +818,9 @@ const BATTERY: Record<string, HostileCase[]> = {
       status: 404,
       says: NOT_FOUND_PAGE,
     },
+    ...['DUE', 'FAILED', 'PENDING', 'PROCESSED'].flatMap((status) =>
+      tamperedCursors(`/admin/refunds?status=${status}`, TIMED_CURSOR, SERIAL_CURSOR),
+    ),
   ],
   'routes/admin/stop-services.tsx': [
     {
@@ -1228,7 +1265,11 @@ async function personaFor(
   const { context, xsrf, phone } = await apiClient(
     playwright.request,
     baseURL,
-    persona === 'visitor' ? undefined : { completeProfile: persona === 'complete' },
+    persona === 'visitor'
+      ? undefined
+      : persona === 'admin'
+        ? { role: 'ADMIN' }
+        : { completeProfile: persona === 'complete' },
   )
   if (persona === 'complete') {
     // A cart, so that /pay reaches its action instead of sending the customer back to /services.
