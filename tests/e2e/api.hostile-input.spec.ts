@@ -585,6 +585,48 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_A_FORM,
     },
   ],
+  'routes/account.tsx': [
+    { what: 'a visitor is sent to sign in', url: '/account', status: 302, location: /^\/auth/ },
+    {
+      what: 'closing with a code of letters',
+      as: 'complete',
+      method: 'POST',
+      url: '/account',
+      form: { intent: 'close', code: 'abcdef' },
+      status: 400,
+      says: 'Enter the 6-digit code we sent you.',
+    },
+    {
+      what: 'an intent the page does not have',
+      as: 'complete',
+      method: 'POST',
+      url: '/account',
+      form: { intent: 'erase-everything' },
+      status: 409,
+      says: 'Choose what to do.',
+    },
+    {
+      what: 'JSON instead of a form',
+      as: 'complete',
+      method: 'POST',
+      url: '/account',
+      body: '{}',
+      headers: JSON_BODY,
+      status: 400,
+      says: NOT_A_FORM,
+    },
+  ],
+  'routes/account.data-json.ts': [
+    { what: 'a visitor is sent to sign in', url: '/account/data.json', status: 302, location: /^\/auth/ },
+    {
+      what: 'a POST, which it does not take',
+      as: 'complete',
+      method: 'POST',
+      url: '/account/data.json',
+      form: { anything: 'x' },
+      status: 405,
+    },
+  ],
   'routes/account.email.tsx': [
     { what: 'a visitor is sent to sign in', url: '/account/email', status: 302, location: /^\/auth/ },
     {
