@@ -10,7 +10,7 @@ export const FLOOR_DIR = path.join(ROOT, 'bench/floor')
 export const RESULTS_DIR = path.join(ROOT, 'bench/results')
 
 // Its own data directory and port, so the bench never touches a developer's running store.
-const BENCH_PG_DIR = '.data/postgres-bench'
+export const BENCH_PG_DIR = '.data/postgres-bench'
 const BENCH_PG_PORT = '25439'
 
 export type RunningServer = { name: string; origin: string; pid: number; logFile: string; stop: () => Promise<void> }
