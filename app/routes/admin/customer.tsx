@@ -329,49 +329,28 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         {loaderData.acceptances.length === 0 ? (
           <p className="mt-2">No acceptances.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
-            <table className="min-w-full text-left text-sm">
-              <thead>
-                <tr className="border-b border-gray-200 dark:border-gray-700">
-                  <th scope="col" className="py-1 pr-3">
-                    When
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Document
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Version
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Channel
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Address
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Browser or client
-                  </th>
+          <RecordTable
+            label="Acceptances"
+            columns={['When', 'Document', 'Version', 'Channel', 'Address', 'Browser or client']}
+          >
+            <tbody>
+              {loaderData.acceptances.map((record) => (
+                <tr key={record.id} className="border-b border-gray-100 align-top dark:border-gray-800">
+                  <td className="py-1 pr-3 whitespace-nowrap">{record.acceptedAt}</td>
+                  <td className="py-1 pr-3">{record.document}</td>
+                  <td className="py-1 pr-3">
+                    <span className="font-mono">{record.version}</span>
+                    <span className="block max-w-[16rem] truncate font-mono text-xs" title={record.textSha256}>
+                      SHA-256 {record.textSha256}
+                    </span>
+                  </td>
+                  <td className="py-1 pr-3">{record.channel}</td>
+                  <td className="py-1 pr-3">{record.ip ?? 'Not recorded'}</td>
+                  <td className="max-w-[16rem] py-1 pr-3 break-words">{record.userAgent ?? 'Not recorded'}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {loaderData.acceptances.map((record) => (
-                  <tr key={record.id} className="border-b border-gray-100 align-top dark:border-gray-800">
-                    <td className="py-1 pr-3 whitespace-nowrap">{record.acceptedAt}</td>
-                    <td className="py-1 pr-3">{record.document}</td>
-                    <td className="py-1 pr-3">
-                      <span className="font-mono">{record.version}</span>
-                      <span className="block max-w-[16rem] truncate font-mono text-xs" title={record.textSha256}>
-                        SHA-256 {record.textSha256}
-                      </span>
-                    </td>
-                    <td className="py-1 pr-3">{record.channel}</td>
-                    <td className="py-1 pr-3">{record.ip ?? 'Not recorded'}</td>
-                    <td className="max-w-[16rem] py-1 pr-3 break-words">{record.userAgent ?? 'Not recorded'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </RecordTable>
         )}
       </section>
 
@@ -385,32 +364,17 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             ? ` The newest ${loaderData.adminViews.views.length} of ${loaderData.adminViews.total}; the audit log has all.`
             : null}
         </p>
-        <div className="mt-2 overflow-x-auto" role="region" aria-label="Admin views" tabIndex={0}>
-          <table className="min-w-full text-left text-sm">
-            <thead>
-              <tr className="border-b border-gray-200 dark:border-gray-700">
-                <th scope="col" className="py-1 pr-3">
-                  When
-                </th>
-                <th scope="col" className="py-1 pr-3">
-                  Admin
-                </th>
-                <th scope="col" className="py-1 pr-3">
-                  Viewed
-                </th>
+        <RecordTable label="Admin views" columns={['When', 'Admin', 'Viewed']}>
+          <tbody>
+            {loaderData.adminViews.views.map((view) => (
+              <tr key={view.id} className="border-b border-gray-100 align-top dark:border-gray-800">
+                <td className="py-1 pr-3 whitespace-nowrap">{view.at}</td>
+                <td className="py-1 pr-3">{view.admin}</td>
+                <td className="py-1 pr-3">{view.what}</td>
               </tr>
-            </thead>
-            <tbody>
-              {loaderData.adminViews.views.map((view) => (
-                <tr key={view.id} className="border-b border-gray-100 align-top dark:border-gray-800">
-                  <td className="py-1 pr-3 whitespace-nowrap">{view.at}</td>
-                  <td className="py-1 pr-3">{view.admin}</td>
-                  <td className="py-1 pr-3">{view.what}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </RecordTable>
       </section>
 
       <section aria-labelledby="payments-heading" className="mt-8">
@@ -452,6 +416,26 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         )}
       </section>
     </>
+  )
+}
+
+/** A record table of this page: it scrolls inside a labelled region the keyboard can reach. */
+function RecordTable({ label, columns, children }: { label: string; columns: string[]; children: React.ReactNode }) {
+  return (
+    <div className="mt-2 overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
+      <table className="min-w-full text-left text-sm">
+        <thead>
+          <tr className="border-b border-gray-200 dark:border-gray-700">
+            {columns.map((column) => (
+              <th key={column} scope="col" className="py-1 pr-3">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        {children}
+      </table>
+    </div>
   )
 }
 
