@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
-import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { Field, FormMessage, StatusButton, ONE_TIME_CODE_INPUT } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { confirmEmailSchema, newEmailSchema } from '~/domain/kyc'
 import { requireCompleteProfile } from '~/server/auth.server'
@@ -121,9 +121,7 @@ function ConfirmForm({ sentTo, lastResult }: { sentTo: string; lastResult: Submi
         errors={fields.code.errors}
         inputProps={{
           ...getInputProps(fields.code, { type: 'text' }),
-          inputMode: 'numeric',
-          autoComplete: 'one-time-code',
-          maxLength: 6,
+          ...ONE_TIME_CODE_INPUT,
         }}
       />
       <StatusButton name="intent" value="confirm" status={pending ? 'pending' : 'idle'}>

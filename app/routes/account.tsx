@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
-import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { Field, FormMessage, StatusButton, ONE_TIME_CODE_INPUT } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { RECORDS_KEPT_YEARS } from '~/domain/account-closing'
 import { VerifyCodeSchema } from '~/domain/sign-in'
@@ -360,9 +360,7 @@ function CloseAccount({
             errors={fields.code.errors}
             inputProps={{
               ...getInputProps(fields.code, { type: 'text' }),
-              inputMode: 'numeric',
-              autoComplete: 'one-time-code',
-              maxLength: 6,
+              ...ONE_TIME_CODE_INPUT,
             }}
           />
           <StatusButton name="intent" value="close" status={closingNow ? 'pending' : 'idle'}>

@@ -2,7 +2,7 @@ import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useState } from 'react'
 import { data, Form, redirect } from 'react-router'
-import { Field, FormMessage, repliedField, SelectField, StatusButton } from '~/components/forms'
+import { Field, FormMessage, repliedField, SelectField, StatusButton, ONE_TIME_CODE_INPUT } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
 import {
@@ -224,11 +224,9 @@ function VerifyCodeForm({
           inputProps={{
             name: 'code',
             type: 'text',
-            inputMode: 'numeric',
-            autoComplete: 'one-time-code',
+            ...ONE_TIME_CODE_INPUT,
             required: true,
             pattern: '[0-9]{6}',
-            maxLength: 6,
             title: 'The 6-digit code from the SMS',
             autoFocus: true,
           }}

@@ -7,6 +7,7 @@ import {
   SelectField,
   StatusButton,
   TextareaField,
+  ONE_TIME_CODE_INPUT,
 } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { ATTACHMENT_FIELD_NAME, COMPLAINT_CATEGORIES, COMPLAINT_TEXT_MAX_CHARS } from '~/domain/complaints'
@@ -111,11 +112,9 @@ function CodeStep({ contact, sent, hasAnswer }: { contact: string; sent: string 
           hint={`Sent to ${contact}`}
           inputProps={{
             name: 'code',
-            inputMode: 'numeric',
-            autoComplete: 'one-time-code',
+            ...ONE_TIME_CODE_INPUT,
             required: true,
             pattern: '[0-9]{6}',
-            maxLength: 6,
           }}
         />
         <StatusButton name="intent" value="verify" status={pending ? 'pending' : 'idle'}>

@@ -94,8 +94,10 @@ function figuresOfMonth(figures: ComplaintFigures[], month: MonthKey): Record<Co
 }
 
 /** The published months, newest first, with their totals over the three sources. */
-export async function complaintMonthsForAdmin(): Promise<ComplaintMonthSummary[]> {
-  const { months, figures } = await readComplaintHistory()
+export async function complaintMonthsForAdmin(
+  history: ComplaintHistory | null = null,
+): Promise<ComplaintMonthSummary[]> {
+  const { months, figures } = history ?? (await readComplaintHistory())
   return months
     .map((published) => {
       const { month, impersonationComplaints } = published
@@ -154,7 +156,10 @@ export type ComplaintMonthToPublish = NextMonthToPublish & {
 }
 
 /** The month to publish next (the months publish in order) and the board it would make; null while up to date. */
-export async function complaintMonthToPublish(lastEnded: MonthKey): Promise<ComplaintMonthToPublish | null> {
+export async function complaintMonthToPublish(
+  lastEnded: MonthKey,
+  history: ComplaintHistory | null = null,
+): Promise<ComplaintMonthToPublish | null> {
   const next = nextMonthToPublish({
     latestPublished: await latestPublishedMonth(prisma),
     firstRegisterMonth: await firstRegisterMonth(prisma),
@@ -164,7 +169,7 @@ export async function complaintMonthToPublish(lastEnded: MonthKey): Promise<Comp
   let preview: ComplaintBoard | null = null
   if (next.paths.includes('register')) {
     const computed = await computeRegisterMonth(prisma, next.month)
-    const { months, figures } = await readComplaintHistory()
+    const { months, figures } = history ?? (await readComplaintHistory())
     preview = buildComplaintBoard(
       [...months, { month: next.month, impersonationComplaints: computed.impersonationComplaints, origin: 'REGISTER' }],
       [...figures, ...COMPLAINT_SOURCES.map((source) => ({ month: next.month, source, ...computed.figures[source] }))],

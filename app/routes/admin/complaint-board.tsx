@@ -13,6 +13,7 @@ import {
   publishComplaintMonth,
   type ComplaintMonthToPublish,
 } from '~/server/admin-complaint-board.server'
+import { readComplaintHistory } from '~/server/complaint-board.server'
 import { readForm } from '~/server/forms.server'
 import type { Route } from './+types/complaint-board'
 
@@ -23,9 +24,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const lastEnded = lastEndedMonth(new Date())
   const url = new URL(request.url)
   const publishedParam = url.searchParams.get('published')
+  // The board's history once, for both the months list and the preview of the month to publish.
+  const history = await readComplaintHistory()
   return {
-    months: await complaintMonthsForAdmin(),
-    toPublish: await complaintMonthToPublish(lastEnded),
+    months: await complaintMonthsForAdmin(history),
+    toPublish: await complaintMonthToPublish(lastEnded, history),
     // While the board is up to date: "December 2026 can be published from 1 January 2027".
     upToDateNote: `${monthLabel(nextMonth(lastEnded))} can be published from 1 ${monthLabel(nextMonth(nextMonth(lastEnded)))}.`,
     publishedLabel: publishedParam && isMonthKey(publishedParam) ? monthLabel(publishedParam) : null,
