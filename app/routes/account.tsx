@@ -4,6 +4,7 @@ import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, StatusButton, ONE_TIME_CODE_INPUT } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { RECORDS_KEPT_YEARS } from '~/domain/account-closing'
+import { GST_RECORDS_KEPT_MONTHS } from '~/domain/record-retention'
 import { VerifyCodeSchema } from '~/domain/sign-in'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
@@ -320,8 +321,10 @@ function CloseAccount({
           <li>You are signed out on every device, and this mobile number can no longer sign in.</li>
           <li>
             SEBI requires us to keep your KYC details, what you accepted, your payments, invoices, refunds and
-            complaints for {RECORDS_KEPT_YEARS} years. We keep them that long, use them for nothing else, and then erase
-            them.
+            complaints for {RECORDS_KEPT_YEARS} years, and GST law requires us to keep payments, invoices and refunds
+            until
+            {GST_RECORDS_KEPT_MONTHS} months after the annual GST return of their financial year is due. We keep them
+            that long, use them for nothing else, and then erase them.
           </li>
           <li>To open your account again later, write to {supportEmail}.</li>
         </ul>

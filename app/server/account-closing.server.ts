@@ -8,7 +8,8 @@ import { endingPreview, endSubscription, type EndedService } from './payments/re
 // Closing an account (issue 19 item 6; DPDP Act s.6(4) withdrawal of consent, s.12 erasure): the
 // running services end with their proportionate refund (endSubscription, as /subscriptions/:id/end),
 // every session ends, and the row is marked closed. What SEBI requires (KYC, acceptances, payments,
-// invoices, refunds) stays for 5 years and is then erased: docs/regulatory.md has the table.
+// invoices, refunds) stays for 5 years (payments longer, for GST) and is then erased by the retention
+// job: docs/regulatory.md has the table.
 
 export type ClosingService = { serviceId: string; serviceName: string; endsAt: Date; refundPaise: number }
 

@@ -1,5 +1,6 @@
 import { RECORDS_KEPT_YEARS } from '~/domain/account-closing'
 import { MS_PER_DAY } from '~/domain/dates'
+import { complaintCutoff, paymentRecordsCutoffs } from '~/domain/record-retention'
 import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from '~/content/legal/rules'
 import { Prisma } from '~/generated/prisma/client'
 import { prisma } from './db.server'
@@ -8,9 +9,13 @@ import { getFileStorage, type FileStorage } from './storage.server'
 // The retention job (issue 19 item 6): erases what the privacy policy's retention table
 // (app/content/legal/privacy-policy.ts, docs/regulatory.md) no longer lets us keep. A customer's row
 // stays, anonymised, so that the records the law keeps longer (payments, ledger, invoices, credit
-// notes, refunds, complaints) still point at it; its acceptances go once they are 5 years old: name, e-mail, date of birth, PAN and
-// its image, the KRA's answers and correction requests go, and the phone becomes `erased-<id>`,
-// unique and matching no number. Each step works in bounded batches, one batch per statement.
+// notes, refunds, complaints) still point at it: name, e-mail, date of birth, PAN and its image, the
+// KRA's answers and correction requests go, and the phone becomes `erased-<id>`, unique and matching
+// no number. Those records go later, each when its own period ends (app/domain/record-retention.ts):
+// an erased account's acceptances at 5 years, its payments with everything hanging off them at the
+// later of 5 years and the GST period, and anyone's complaints 5 years after their last step. The row
+// itself stays even when nothing points at it any more: the audit log names it (no foreign key) and
+// it holds no personal data. Each step works in bounded batches, one batch per statement.
 
 /** Rows per statement; each batch also deletes up to this many PAN card images from storage. */
 export const RETENTION_BATCH_ROWS = 200
@@ -122,7 +127,115 @@ function acceptancesBatchSql(now: Date, batchRows: number) {
     LIMIT ${batchRows})`
 }
 
-export type RetentionReport = Record<RetentionRule, number> & { familyMembers: number; acceptances: number }
+/** Payments that can never be erased: money still on its way. */
+const OPEN_PAYMENT_STATUSES = Prisma.sql`('CREATED', 'PENDING_VERIFICATION')`
+
+/**
+ * One batch of payments of erased accounts whose records' periods have all ended (by the users_erased
+ * partial index, then each table's payment_id index): no open payment, no refund still to be paid.
+ */
+export function duePaymentsSql(now: Date, batchRows: number) {
+  const { taxRecords, records } = paymentRecordsCutoffs(now)
+  const taxAndRecords = taxRecords < records ? taxRecords : records
+  return Prisma.sql`SELECT p.id::text AS id FROM users u JOIN payments p ON p.user_id = u.id
+    WHERE u.erased_at IS NOT NULL AND p.status NOT IN ${OPEN_PAYMENT_STATUSES}
+      AND p.created_at < ${taxAndRecords} AND (p.paid_at IS NULL OR p.paid_at < ${taxAndRecords})
+      AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.payment_id = p.id AND l.occurred_at >= ${taxAndRecords})
+      AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = p.id
+        AND (r.status <> 'PROCESSED' OR r.created_at >= ${records} OR r.processed_at >= ${records}))
+      AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.payment_id = p.id AND s.ends_at >= ${records})
+    LIMIT ${batchRows}`
+}
+
+/**
+ * Erases one batch of payments with their ledger entries (invoice, receipt, credit notes), refunds
+ * and subscriptions, in foreign key order, in one transaction with an audit entry each. The document
+ * numbers go in the audit entry; document_sequences is never touched, so no number is issued twice.
+ */
+async function erasePayments(ids: string[], now: Date): Promise<number> {
+  return prisma.$transaction(async (tx) => {
+    const documents = await tx.ledgerEntry.findMany({
+      where: { paymentId: { in: ids } },
+      select: { paymentId: true, documentNumber: true },
+      orderBy: { id: 'asc' },
+    })
+    await tx.ledgerEntry.deleteMany({ where: { paymentId: { in: ids } } })
+    await tx.refund.deleteMany({ where: { paymentId: { in: ids } } })
+    await tx.subscription.deleteMany({ where: { paymentId: { in: ids } } })
+    const erased = await tx.$queryRaw<{ id: string; user_id: string }[]>`
+      DELETE FROM payments WHERE id = ANY(${ids}::uuid[]) RETURNING id::text AS id, user_id::text AS user_id`
+    await tx.auditLog.createMany({
+      data: erased.map((payment) => ({
+        actorId: RETENTION_ACTOR_ID,
+        action: 'retention.erase',
+        subjectType: 'Payment',
+        subjectId: payment.id,
+        after: {
+          rule: 'payment-records-ended',
+          userId: payment.user_id,
+          documentNumbers: documents.filter((row) => row.paymentId === payment.id).map((row) => row.documentNumber),
+          erasedAt: now.toISOString(),
+        },
+        createdAt: now,
+      })),
+    })
+    return erased.length
+  })
+}
+
+/** One batch of an erased account's subscriptions an admin granted (no payment), 5 years after they ended. */
+export function grantedSubscriptionsBatchSql(now: Date, batchRows: number) {
+  return Prisma.sql`DELETE FROM subscriptions WHERE id IN (
+    SELECT s.id FROM users u JOIN subscriptions s ON s.user_id = u.id
+    WHERE u.erased_at IS NOT NULL AND s.payment_id IS NULL AND s.ends_at < ${paymentRecordsCutoffs(now).records}
+      AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.subscription_id = s.id)
+    LIMIT ${batchRows})`
+}
+
+/** One batch of resolved or closed complaints whose last step is over 5 years old (by the resolved_at index). */
+export function dueComplaintsSql(now: Date, batchRows: number) {
+  const cutoff = complaintCutoff(now)
+  return Prisma.sql`SELECT c.id::text AS id, c.attachment_key FROM complaints c
+    WHERE c.status IN ('RESOLVED', 'CLOSED') AND c.resolved_at < ${cutoff}
+      AND NOT EXISTS (SELECT 1 FROM complaint_events e WHERE e.complaint_id = c.id AND e.created_at >= ${cutoff})
+    ORDER BY c.resolved_at LIMIT ${batchRows}`
+}
+
+/**
+ * Erases one batch of complaints: their attachments first (as PAN card images), then the rows, whose
+ * steps and messages go with them (ON DELETE CASCADE), with an audit entry each naming the reference.
+ * The complaint board's published months are stored figures and stay as published.
+ */
+async function eraseComplaints(
+  rows: { id: string; attachment_key: string | null }[],
+  now: Date,
+  storage: FileStorage,
+): Promise<number> {
+  for (const row of rows) if (row.attachment_key) await storage.delete(row.attachment_key)
+  return prisma.$transaction(async (tx) => {
+    const erased = await tx.$queryRaw<{ id: string; reference: string }[]>`
+      DELETE FROM complaints WHERE id = ANY(${rows.map((row) => row.id)}::uuid[]) RETURNING id::text AS id, reference`
+    await tx.auditLog.createMany({
+      data: erased.map((complaint) => ({
+        actorId: RETENTION_ACTOR_ID,
+        action: 'retention.erase',
+        subjectType: 'Complaint',
+        subjectId: complaint.id,
+        after: { rule: 'complaint-records-ended', reference: complaint.reference, erasedAt: now.toISOString() },
+        createdAt: now,
+      })),
+    })
+    return erased.length
+  })
+}
+
+export type RetentionReport = Record<RetentionRule, number> & {
+  familyMembers: number
+  acceptances: number
+  payments: number
+  grantedSubscriptions: number
+  complaints: number
+}
 
 /** The daily retention job: every rule, batch after batch, until nothing is due. Running it again does nothing. */
 export async function eraseExpiredData(
@@ -135,6 +248,9 @@ export async function eraseExpiredData(
     'unfinished-inactive': 0,
     familyMembers: 0,
     acceptances: 0,
+    payments: 0,
+    grantedSubscriptions: 0,
+    complaints: 0,
   }
   for (;;) {
     const batch = await prisma.$executeRaw(familyMembersBatchSql(now, batchRows))
@@ -154,6 +270,27 @@ export async function eraseExpiredData(
     const batch = await prisma.$executeRaw(acceptancesBatchSql(now, batchRows))
     report.acceptances += batch
     if (batch < batchRows) break
+  }
+  for (;;) {
+    const rows = await prisma.$queryRaw<{ id: string }[]>(duePaymentsSql(now, batchRows))
+    if (rows.length > 0)
+      report.payments += await erasePayments(
+        rows.map((row) => row.id),
+        now,
+      )
+    if (rows.length < batchRows) break
+  }
+  for (;;) {
+    const batch = await prisma.$executeRaw(grantedSubscriptionsBatchSql(now, batchRows))
+    report.grantedSubscriptions += batch
+    if (batch < batchRows) break
+  }
+  for (;;) {
+    const rows = await prisma.$queryRaw<{ id: string; attachment_key: string | null }[]>(
+      dueComplaintsSql(now, batchRows),
+    )
+    if (rows.length > 0) report.complaints += await eraseComplaints(rows, now, storage)
+    if (rows.length < batchRows) break
   }
   return report
 }

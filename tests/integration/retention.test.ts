@@ -230,6 +230,9 @@ describe('the retention job', () => {
       'unfinished-inactive': 0,
       familyMembers: 0,
       acceptances: 0,
+      payments: 0,
+      grantedSubscriptions: 0,
+      complaints: 0,
     })
     expect(again.deleted).toEqual([])
     await expectErased(closedPast, now)

@@ -114,13 +114,13 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
                 [
                   'Payments, invoices, credit notes and refunds',
                   'Taking payments, refunds, accounts and tax',
-                  '5 years, or longer where GST and income-tax laws require (72 months from the due date of the annual return)',
-                  'SEBI record keeping; CGST Act, 2017 s.36; Income-tax Act',
+                  'Until the later of 5 years after the last of them (the payment, its refunds, the end of the services it paid for) and the end of the GST period: 72 months from the due date of the annual GST return of the financial year of its invoice or credit notes (for April 2020 to March 2021 the return is due on 31 December 2021, so they are kept until 31 December 2027). Then they are erased together, once your account has been erased; a payment still in progress or a refund still to be paid is never erased',
+                  'SEBI record keeping; CGST Act, 2017 s.36',
                 ],
                 [
                   'Complaints and our messages to you',
                   'Resolving complaints; records of our dealings with clients',
-                  '5 years',
+                  '5 years after the complaint is resolved or closed, then erased with its steps, our answers and any image you attached. The monthly complaint figures we publish stay: they are counts that name no one',
                   'SEBI (Research Analysts) Regulations, 2014: record keeping',
                 ],
                 [
