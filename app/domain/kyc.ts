@@ -88,6 +88,20 @@ export function correctionRequestSchema(today: Date) {
     })
 }
 
+/** The admin's decision on a correction request: a rejection says why, and the customer is sent it. */
+export const CorrectionDecisionSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('correction-approve'), requestId: z.string().trim().min(1) }),
+  z.object({
+    intent: z.literal('correction-reject'),
+    requestId: z.string().trim().min(1),
+    reason: z
+      .string({ error: 'Say why you reject it: the customer is sent the reason.' })
+      .trim()
+      .min(1, 'Say why you reject it: the customer is sent the reason.')
+      .max(CORRECTION_REASON_MAX_CHARS, `Keep the reason under ${CORRECTION_REASON_MAX_CHARS} characters.`),
+  }),
+])
+
 /** The customer's e-mail change: the new address, by the profile's rule. */
 export function newEmailSchema(today: Date) {
   return z.object({ intent: z.literal('send-code'), email: profileDetailsSchema(today).shape.email })

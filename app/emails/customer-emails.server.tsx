@@ -205,3 +205,51 @@ export function termsChangedEmail(
     context,
   )
 }
+
+/** The admin's decision on a correction request; `changes` come masked as the customer's pages show them (PAN ABCPE****F). */
+export function correctionDecidedEmail(
+  decision: {
+    name: string | null
+    approved: boolean
+    changes: { label: string; from: string | null; to: string }[]
+    kycStatusLabel: string | null
+    reason: string | null
+  },
+  context: EmailContext,
+): RenderedEmail {
+  const changes = decision.changes.map((change) => `${change.label}: ${change.from ?? '(none)'} to ${change.to}`)
+  return renderEmail(
+    {
+      subject: decision.approved ? 'Your correction request was approved' : 'Your correction request was not approved',
+      name: decision.name,
+      blocks: decision.approved
+        ? [
+            { kind: 'paragraph', text: 'We checked your correction request and changed your details:' },
+            { kind: 'list', items: changes },
+            ...(decision.kycStatusLabel
+              ? [
+                  {
+                    kind: 'paragraph' as const,
+                    text: `We asked the KYC Registration Agency again; it answered: ${decision.kycStatusLabel}.`,
+                  },
+                ]
+              : []),
+            { kind: 'action', label: 'See your details', path: '/account/corrections' },
+          ]
+        : [
+            {
+              kind: 'paragraph',
+              text: 'We checked your correction request and did not make this change; your details stay as they were:',
+            },
+            { kind: 'list', items: changes },
+            { kind: 'note', label: 'Reason', text: (decision.reason ?? '').trim() },
+            {
+              kind: 'paragraph',
+              text: `You can send a new request with the right details, or reply to this e-mail or write to ${context.business.supportEmail}.`,
+            },
+            { kind: 'action', label: 'See your details', path: '/account/corrections' },
+          ],
+    },
+    context,
+  )
+}

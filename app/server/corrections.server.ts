@@ -1,10 +1,18 @@
-import { CORRECTABLE_FIELDS, KYC_UNAVAILABLE_MESSAGE, type CorrectionValues } from '~/domain/kyc'
+import {
+  CORRECTABLE_FIELDS,
+  CORRECTION_FIELD_LABELS,
+  KYC_STATUS_LABELS,
+  KYC_UNAVAILABLE_MESSAGE,
+  type CorrectionValues,
+} from '~/domain/kyc'
+import { maskPan } from '~/domain/pan'
 import { panTakenMessage, profileStep } from '~/domain/profile'
 import { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from './audit.server'
 import { businessDetails } from './business.server'
 import { panKeys, prisma } from './db.server'
 import { checkKyc, kycColumns, KycUnavailableError } from './kyc.server'
+import { notifyCorrectionDecided } from './notify.server'
 import { decryptPan, encryptPan, isEncryptedPan } from './pan-crypto.server'
 
 // A complete profile's KYC details (name, PAN, date of birth) change only through a correction
@@ -115,8 +123,11 @@ export async function decideCorrectionRequest(
   userId: string,
   requestId: string,
   decision: 'approve' | 'reject',
-  now = new Date(),
+  { reason = null, now = new Date() }: { reason?: string | null; now?: Date } = {},
 ): Promise<CorrectionOutcome> {
+  const rejectionReason = reason?.trim() || null
+  if (decision === 'reject' && !rejectionReason)
+    return { ok: false, status: 400, message: 'Say why you reject it: the customer is sent the reason.' }
   const request = await prisma.correctionRequest.findFirst({ where: { id: requestId, userId, status: 'PENDING' } })
   if (!request) return { ok: false, status: 404, message: 'There is no such request waiting.' }
   const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } })
@@ -131,8 +142,9 @@ export async function decideCorrectionRequest(
       return { ok: false, status: 503, message: `${KYC_UNAVAILABLE_MESSAGE} The request is still waiting.` }
     }
   }
+  let outcome: CorrectionOutcome
   try {
-    return await prisma.$transaction(async (tx) => {
+    outcome = await prisma.$transaction(async (tx) => {
       const decided = await tx.correctionRequest.updateMany({
         where: { id: requestId, status: 'PENDING' },
         data: { status: decision === 'approve' ? 'APPROVED' : 'REJECTED', decidedBy: actorId, decidedAt: now },
@@ -164,6 +176,7 @@ export async function decideCorrectionRequest(
             ...(request.newValues as Record<string, string>),
             requestId,
             ...(kyc ? { kycStatus: kyc.status, kycReference: kyc.reference } : {}),
+            ...(rejectionReason ? { reason: rejectionReason } : {}),
           },
         },
         now,
@@ -181,4 +194,18 @@ export async function decideCorrectionRequest(
       return { ok: false, status: 409, message: panTakenMessage(businessDetails.supportEmail) }
     throw error
   }
+  if (outcome.ok) {
+    const oldValues = openPanIn(request.oldValues as FieldValues)
+    await notifyCorrectionDecided(userId, {
+      approved: decision === 'approve',
+      changes: CORRECTABLE_FIELDS.filter((field) => field in newValues).map((field) => ({
+        label: CORRECTION_FIELD_LABELS[field],
+        from: field === 'pan' ? maskPan(oldValues.pan ?? null) : (oldValues[field] ?? null),
+        to: field === 'pan' ? maskPan(newValues.pan!) : newValues[field]!,
+      })),
+      kycStatusLabel: kyc ? KYC_STATUS_LABELS[kyc.status] : null,
+      reason: rejectionReason,
+    })
+  }
+  return outcome
 }

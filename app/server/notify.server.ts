@@ -3,6 +3,7 @@ import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDate } from '~/domain/dates'
 import {
   advanceExcessRefundedEmail,
+  correctionDecidedEmail,
   paymentConfirmedEmail,
   paymentRejectedEmail,
   subscriptionEndedEmail,
@@ -12,7 +13,7 @@ import type { EmailContext, RenderedEmail } from '~/emails/render-email.server'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import { isOutboxEnabled } from './outbox.server'
-import { enqueueEmail } from './queue.server'
+import { enqueueEmail, enqueueNoticeSms } from './queue.server'
 
 /** `userId`: set for a message that must not go once the account is closed (see Email in mail.server.ts). */
 export type CustomerNotice = { email: string | null; userId?: string } & RenderedEmail
@@ -192,4 +193,46 @@ export async function notifyAdvanceExcessRefund(
       await emailContext(),
     ),
   })
+}
+
+export type CorrectionDecision = {
+  approved: boolean
+  /** Masked as the customer's pages show them (PAN ABCPE****F). */
+  changes: { label: string; from: string | null; to: string }[]
+  kycStatusLabel: string | null
+  /** The admin's reason for a rejection. */
+  reason: string | null
+}
+
+/**
+ * The admin's decision on a correction request, by e-mail, or by SMS to the account's number when
+ * it has no e-mail address (as complaint answers go). Like the onboarding copy it carries the
+ * account's id: dropped if the account is closed by the time it is sent.
+ */
+export async function notifyCorrectionDecided(userId: string, decision: CorrectionDecision): Promise<boolean> {
+  try {
+    const user = await prisma.user.findUnique({
+      where: { id: userId },
+      select: { name: true, email: true, phone: true },
+    })
+    if (!user) return false
+    if (user.email)
+      return await notifyCustomer({
+        email: user.email,
+        userId,
+        ...correctionDecidedEmail({ name: user.name, ...decision }, await emailContext()),
+      })
+    const fields = decision.changes.map((change) => change.label).join(', ')
+    await enqueueNoticeSms({
+      to: user.phone,
+      text: decision.approved
+        ? `Research Store: we approved your correction request (${fields}). See your details at /account/corrections.`
+        : `Research Store: we did not approve your correction request (${fields}). Reason: ${(decision.reason ?? '').trim()}`,
+      userId,
+    })
+    return true
+  } catch (error) {
+    console.error(`[notify] could not tell ${userId} of the correction decision: ${getErrorMessage(error)}`)
+    return false
+  }
 }

@@ -214,7 +214,15 @@ describe('KYC details lock once the profile is complete', () => {
       status: 'PENDING',
     })
     expect((await userRow(userId)).pan).toBe(before.pan)
-    expect(await decideCorrectionRequest(admin.userId, userId, request.id, 'reject')).toMatchObject({ ok: true })
+    expect(await decideCorrectionRequest(admin.userId, userId, request.id, 'reject', { reason: ' ' })).toMatchObject({
+      ok: false,
+      status: 400,
+    })
+    expect(
+      await decideCorrectionRequest(admin.userId, userId, request.id, 'reject', {
+        reason: 'The KRA holds another PAN.',
+      }),
+    ).toMatchObject({ ok: true })
     expect(await userRow(userId)).toMatchObject({ pan: before.pan, kycStatus: before.kycStatus })
     expect(
       await prisma.auditLog.count({ where: { subjectId: userId, action: 'correction.reject', actorId: admin.userId } }),

@@ -21,7 +21,14 @@ import {
 import { acceptanceHistory } from '~/server/consent.server'
 import { readForm } from '~/server/forms.server'
 import { correctionRequestsOf, decideCorrectionRequest } from '~/server/corrections.server'
-import { CORRECTION_FIELD_LABELS, kycAllowsPayment, kycNameMatches, KYC_STATUS_LABELS } from '~/domain/kyc'
+import {
+  CORRECTION_FIELD_LABELS,
+  CORRECTION_REASON_MAX_CHARS,
+  CorrectionDecisionSchema,
+  kycAllowsPayment,
+  kycNameMatches,
+  KYC_STATUS_LABELS,
+} from '~/domain/kyc'
 import { CONSENT_DOCUMENTS } from '~/domain/consent'
 import { AdminEndSubscriptionForm } from '~/components/admin-end-subscription'
 import type { Route } from './+types/customer'
@@ -147,11 +154,18 @@ export async function action({ request, params }: Route.ActionArgs) {
   const formData = await readForm(request)
   const intent = String(formData.get('intent'))
   if (intent === 'correction-approve' || intent === 'correction-reject') {
+    const submission = parseWithZod(formData, { schema: CorrectionDecisionSchema })
+    if (submission.status !== 'success') {
+      const message = Object.values(submission.error ?? {}).flat()[0] ?? 'Choose a request to decide.'
+      return data({ form: 'correction' as const, result: undefined, message, ok: false }, 400)
+    }
+    const decision = submission.value
     const outcome = await decideCorrectionRequest(
       admin.id,
       params.userId,
-      String(formData.get('requestId') ?? ''),
-      intent === 'correction-approve' ? 'approve' : 'reject',
+      decision.requestId,
+      decision.intent === 'correction-approve' ? 'approve' : 'reject',
+      { reason: decision.intent === 'correction-reject' ? decision.reason : null },
     )
     return data(
       { form: 'correction' as const, result: undefined, message: outcome.message, ok: outcome.ok },
@@ -576,14 +590,25 @@ function CorrectionRequests({
               </ul>
               <p className="text-sm">Reason: {row.reason}</p>
               {row.status === 'PENDING' ? (
-                <Form method="post" className="mt-2 flex gap-2">
+                <Form method="post" className="mt-2 space-y-2">
                   <input type="hidden" name="requestId" value={row.id} />
-                  <StatusButton name="intent" value="correction-approve" status={pending ? 'pending' : 'idle'}>
-                    Approve and check KYC
-                  </StatusButton>
-                  <StatusButton name="intent" value="correction-reject" status={pending ? 'pending' : 'idle'}>
-                    Reject
-                  </StatusButton>
+                  <TextareaField
+                    label="Reason for rejecting (sent to the customer)"
+                    textareaProps={{
+                      id: `correction-reason-${row.id}`,
+                      name: 'reason',
+                      rows: 2,
+                      maxLength: CORRECTION_REASON_MAX_CHARS,
+                    }}
+                  />
+                  <div className="flex gap-2">
+                    <StatusButton name="intent" value="correction-approve" status={pending ? 'pending' : 'idle'}>
+                      Approve and check KYC
+                    </StatusButton>
+                    <StatusButton name="intent" value="correction-reject" status={pending ? 'pending' : 'idle'}>
+                      Reject
+                    </StatusButton>
+                  </div>
                 </Form>
               ) : null}
             </li>
