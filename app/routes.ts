@@ -69,6 +69,7 @@ export default [
     route('users/set-details', 'routes/api.v1/users.set-details.ts'),
     route('users/set-pancard', 'routes/api.v1/users.set-pancard.ts'),
     route('users/set-agreement', 'routes/api.v1/users.set-agreement.ts'),
+    route('users/request-correction', 'routes/api.v1/users.request-correction.ts'),
     route('agreement', 'routes/api.v1/agreement.ts'),
     route('services/get-available-services', 'routes/api.v1/services.get-available-services.ts'),
     route('services/get-specific-services', 'routes/api.v1/services.get-specific-services.ts'),

@@ -1045,6 +1045,41 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: 'correction request',
     },
   ],
+  'routes/api.v1/users.request-correction.ts': [
+    {
+      what: 'a visitor',
+      method: 'POST',
+      url: '/api/v1/users/request-correction',
+      json: { name: 'asha rao', reason: 'typo' },
+      status: 401,
+    },
+    {
+      what: 'NUL in the new name',
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/users/request-correction',
+      json: { name: `asha${NUL}rao`, reason: 'typo' },
+      status: 400,
+      says: CONTROL_CHARACTERS,
+    },
+    {
+      what: 'a PAN that is not an individual’s',
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/users/request-correction',
+      json: { pan: 'ABCDE1234F', reason: 'typo' },
+      status: 400,
+    },
+    {
+      what: 'a profile that is not complete',
+      as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/request-correction',
+      json: { name: 'asha r rao', reason: 'typo' },
+      status: 409,
+      says: 'profile is not complete',
+    },
+  ],
   'routes/api.v1/users.set-pancard.ts': [
     {
       what: 'a file that is not an image',

@@ -34,6 +34,7 @@ const POST_CALLS = [
   '/api/v1/users/set-details',
   '/api/v1/users/set-pancard',
   '/api/v1/users/set-agreement',
+  '/api/v1/users/request-correction',
   '/api/v1/services/get-specific-services',
   '/api/v1/payments/create-order',
   '/api/v1/payments/verify-payment',
@@ -258,7 +259,7 @@ test.describe('error answers common to every call', () => {
       await expectJsonError(await api.get(path), 401, 'Sign in first.')
     }
     const sessionCalls = POST_CALLS.filter((path) => !/otp\/|logout|get-specific-services/.test(path))
-    expect(sessionCalls).toHaveLength(10)
+    expect(sessionCalls).toHaveLength(11)
     for (const path of sessionCalls)
       await expectJsonError(await api.post(path, { headers: xsrf, data: {} }), 401, 'Sign in first.')
     await api.dispose()
@@ -379,6 +380,57 @@ test.describe('profile calls', () => {
     })
     const body = await expectJsonError(invalid, 400, 'Some fields are not valid.')
     expect(Object.keys(body.errors).sort()).toEqual(['dob', 'email', 'name', 'pan'])
+    await api.dispose()
+  })
+
+  test('request-correction: filed for a complete profile; 400 invalid, 409 incomplete or one already waiting', async ({
+    playwright,
+    baseURL,
+  }) => {
+    const { context: incomplete, xsrf: incompleteXsrf } = await apiClient(playwright.request, baseURL!, {
+      role: 'CUSTOMER',
+    })
+    await expectJsonError(
+      await incomplete.post('/api/v1/users/request-correction', {
+        headers: incompleteXsrf,
+        data: { name: 'asha r rao', reason: 'Spelling' },
+      }),
+      409,
+      'Your profile is not complete yet: change your details in the profile wizard.',
+    )
+    await incomplete.dispose()
+
+    const { context: api, xsrf } = await apiClient(playwright.request, baseURL!, { completeProfile: true })
+    const invalid = await api.post('/api/v1/users/request-correction', {
+      headers: xsrf,
+      data: { pan: 'ABCDE1234F', dob: '2020-01-01', reason: '' },
+    })
+    const body = await expectJsonError(invalid, 400, 'Some fields are not valid.')
+    expect(Object.keys(body.errors).sort()).toEqual(['dob', 'pan', 'reason'])
+    const nothingNew = await expectJsonError(
+      await api.post('/api/v1/users/request-correction', { headers: xsrf, data: { reason: 'Nothing new' } }),
+      400,
+      'Some fields are not valid.',
+    )
+    expect(nothingNew.errors).toEqual({ body: ['Enter at least one new value: your name, PAN or date of birth.'] })
+
+    const filed = await api.post('/api/v1/users/request-correction', {
+      headers: xsrf,
+      data: { pan: uniquePan(), reason: 'Typo in my PAN' },
+    })
+    expect(filed.status()).toBe(200)
+    expect(await json(filed)).toEqual({
+      message: 'Your correction request is sent. Our team will check it and write to you.',
+      data: { status: 'PENDING' },
+    })
+    await expectJsonError(
+      await api.post('/api/v1/users/request-correction', {
+        headers: xsrf,
+        data: { name: 'asha r rao', reason: 'Spelling' },
+      }),
+      409,
+      'You already have a correction request waiting for our team.',
+    )
     await api.dispose()
   })
 
