@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 import { expectNoSeriousA11yViolations } from './axe'
 import { cartOfTwoOnPayPage } from './cart-helpers'
 import { expect, signInContext, test } from './fixtures'
-import { uniquePan, useOwnClientAddress } from './sign-in-helpers'
+import { emailsTo, fillProfileDetails, signIn, uniquePan, useOwnClientAddress } from './sign-in-helpers'
 import { ASHA_RAO } from '../support/sample-customer'
 
 // KYC through the fake KRA (app/server/kyc.server.ts): a PAN of the KRAPN... family is "not found".
@@ -25,6 +25,30 @@ test('a customer the KRA does not find cannot pay, and is told what to do', asyn
   await expect(page.getByRole('heading', { name: 'KYC at the KRA: Not found' })).toBeVisible()
   await expect(page.getByText(/No KYC record was found/)).toBeVisible()
   await expectNoSeriousA11yViolations(page)
+})
+
+test('the wizard shows the KRA’s answer for the PAN typed at step 1: not found, with what to do', async ({
+  page,
+  request,
+}) => {
+  await signIn(page, request)
+  await fillProfileDetails(page, { ...ASHA_RAO, pan: `KRAPN${digits()}N` })
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
+  await expect(page.getByTestId('kyc-status')).toContainText(
+    'KYC at the KRA: Not found. No KYC record was found at the KYC registration agency (KRA)',
+  )
+  await expect(page.getByTestId('kyc-status')).toContainText('Until then you cannot pay.')
+})
+
+test('the wizard shows the KRA’s answer for the PAN typed at step 1: validated', async ({ page, request }) => {
+  await signIn(page, request)
+  await fillProfileDetails(page, { ...ASHA_RAO, pan: uniquePan() })
+  await page.getByRole('button', { name: 'Save and continue' }).click()
+  await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
+  await expect(page.getByTestId('kyc-status')).toHaveText(
+    'KYC at the KRA: Validated. Your KYC is in order: you can subscribe.',
+  )
 })
 
 test('a validated customer sees their KYC in order and can go on to pay', async ({ customerWithProfile: { page } }) => {
@@ -59,6 +83,38 @@ test('a correction request the admin approves changes the PAN and checks KYC aga
   // The customer's page only displays the PAN: masked (the admin's customer page shows it whole).
   await expect(page.getByText(`${newPan.slice(0, 5)}****${newPan.slice(-1)}`).first()).toBeVisible()
   expect(await page.content()).not.toContain(newPan)
+})
+
+test('a correction request the admin rejects, with the reason the customer is e-mailed', async ({
+  page,
+  request,
+  otherAdmin: { page: admin },
+}) => {
+  const email = `asha.rejected${Date.now()}${randomInt(0, 1000)}@example.in`
+  const { userId } = await signInContext(page.context(), {
+    completeProfile: true,
+    details: { ...ASHA_RAO, email, pan: uniquePan() },
+  })
+  const newPan = uniquePan()
+  await page.goto('/account/corrections')
+  await page.getByLabel('Correct PAN').fill(newPan)
+  await page.getByLabel('Why the details need correcting').fill('I typed one letter wrong')
+  await page.getByRole('button', { name: 'Send correction request' }).click()
+  await expect(page.getByText('Your correction request is sent.')).toBeVisible()
+
+  await admin.goto(`/admin/customers/${userId}`)
+  await admin.getByRole('button', { name: 'Reject' }).click()
+  await expect(admin.getByText('Say why you reject it: the customer is sent the reason.')).toBeVisible()
+  await admin.getByLabel('Reason for rejecting (sent to the customer)').fill('The PAN card image shows another number.')
+  await admin.getByRole('button', { name: 'Reject' }).click()
+  await expect(admin.getByText('Correction rejected.')).toBeVisible()
+  await expectNoSeriousA11yViolations(admin)
+
+  const [mail] = await emailsTo(request, email)
+  expect(mail!.subject).toBe('Your correction request was not approved')
+  expect(mail!.body).toContain('Reason: The PAN card image shows another number.')
+  expect(mail!.body).toContain(`to ${newPan.slice(0, 5)}****${newPan.slice(-1)}`)
+  expect(mail!.body).not.toContain(newPan)
 })
 
 test('the e-mail change page asks for a code sent to the new address', async ({ customerWithProfile: { page } }) => {
