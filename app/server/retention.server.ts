@@ -131,20 +131,27 @@ function acceptancesBatchSql(now: Date, batchRows: number) {
 const OPEN_PAYMENT_STATUSES = Prisma.sql`('CREATED', 'PENDING_VERIFICATION')`
 
 /**
- * One batch of payments of erased accounts whose records' periods have all ended (by the users_erased
- * partial index, then each table's payment_id index): no open payment, no refund still to be paid.
+ * One batch of payments of erased accounts whose records' periods have all ended: no open payment,
+ * no refund still to be paid. Erased accounts in erased_at order from `from`, where the run's last
+ * batch ended (the users_erased partial index), each one's payments by its payment index: the
+ * LATERAL subquery's LIMIT keeps the planner from scanning every old payment instead, and `from`
+ * keeps a run from walking again the accounts it already emptied; only the accounts erased at that
+ * same instant (one earlier run's) are read again (docs/limits.md has the figures).
  */
-export function duePaymentsSql(now: Date, batchRows: number) {
+export function duePaymentsSql(now: Date, batchRows: number, from: Date | null = null) {
   const { taxRecords, records } = paymentRecordsCutoffs(now)
   const taxAndRecords = taxRecords < records ? taxRecords : records
-  return Prisma.sql`SELECT p.id::text AS id FROM users u JOIN payments p ON p.user_id = u.id
-    WHERE u.erased_at IS NOT NULL AND p.status NOT IN ${OPEN_PAYMENT_STATUSES}
-      AND p.created_at < ${taxAndRecords} AND (p.paid_at IS NULL OR p.paid_at < ${taxAndRecords})
-      AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.payment_id = p.id AND l.occurred_at >= ${taxAndRecords})
-      AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = p.id
-        AND (r.status <> 'PROCESSED' OR r.created_at >= ${records} OR r.processed_at >= ${records}))
-      AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.payment_id = p.id AND s.ends_at >= ${records})
-    LIMIT ${batchRows}`
+  const resume = from ? Prisma.sql`AND u.erased_at >= ${from}` : Prisma.empty
+  return Prisma.sql`SELECT p.id, u.erased_at FROM users u CROSS JOIN LATERAL (
+      SELECT p.id::text AS id FROM payments p
+      WHERE p.user_id = u.id AND p.status NOT IN ${OPEN_PAYMENT_STATUSES}
+        AND p.created_at < ${taxAndRecords} AND (p.paid_at IS NULL OR p.paid_at < ${taxAndRecords})
+        AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.payment_id = p.id AND l.occurred_at >= ${taxAndRecords})
+        AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = p.id
+          AND (r.status <> 'PROCESSED' OR r.created_at >= ${records} OR r.processed_at >= ${records}))
+        AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.payment_id = p.id AND s.ends_at >= ${records})
+      LIMIT ${batchRows}) p
+    WHERE u.erased_at IS NOT NULL ${resume} ORDER BY u.erased_at LIMIT ${batchRows}`
 }
 
 /**
@@ -271,14 +278,19 @@ export async function eraseExpiredData(
     report.acceptances += batch
     if (batch < batchRows) break
   }
+  let from: Date | null = null
   for (;;) {
-    const rows = await prisma.$queryRaw<{ id: string }[]>(duePaymentsSql(now, batchRows))
-    if (rows.length > 0)
-      report.payments += await erasePayments(
-        rows.map((row) => row.id),
-        now,
-      )
-    if (rows.length < batchRows) break
+    const rows: { id: string; erased_at: Date }[] = await prisma.$queryRaw(duePaymentsSql(now, batchRows, from))
+    const erased =
+      rows.length > 0
+        ? await erasePayments(
+            rows.map((row) => row.id),
+            now,
+          )
+        : 0
+    report.payments += erased
+    if (rows.length < batchRows || erased === 0) break
+    from = rows.at(-1)!.erased_at
   }
   for (;;) {
     const batch = await prisma.$executeRaw(grantedSubscriptionsBatchSql(now, batchRows))

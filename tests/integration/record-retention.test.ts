@@ -2,17 +2,10 @@ import { randomInt } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { complaintCutoff } from '~/domain/record-retention'
-import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
 import { nextDocumentNumber } from '~/server/payments/ledger.server'
-import {
-  dueComplaintsSql,
-  duePaymentsSql,
-  eraseExpiredData,
-  grantedSubscriptionsBatchSql,
-  RETENTION_BATCH_ROWS,
-} from '~/server/retention.server'
+import { eraseExpiredData } from '~/server/retention.server'
 import type { FileStorage } from '~/server/storage.server'
 import { cartItemOf, createPaymentRow, createService, createUser, recordTestRefund } from '../support/payment-fixtures'
 
@@ -209,30 +202,5 @@ describe('the retention job: complaints', () => {
     const again = recordingStorage()
     expect((await eraseExpiredData(now, { storage: again.storage })).complaints).toBe(0)
     expect(again.deleted).toEqual([])
-  })
-})
-
-type Plan = { 'Node Type': string; 'Relation Name'?: string; Plans?: Plan[] }
-const seqScans = (plan: Plan): string[] => [
-  ...(plan['Node Type'] === 'Seq Scan' ? [plan['Relation Name']!] : []),
-  ...(plan.Plans ?? []).flatMap(seqScans),
-]
-
-describe('the retention job’s selects read indexes', () => {
-  // With sequential scans priced out, a plan that still has one has no index to use.
-  it.each([
-    ['payments', duePaymentsSql],
-    ['granted subscriptions', grantedSubscriptionsBatchSql],
-    ['complaints', dueComplaintsSql],
-  ] as const)('%s', async (_name, sql: (now: Date, batchRows: number) => Prisma.Sql) => {
-    const plan = await prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SET LOCAL enable_seqscan = off`
-      const [row] = await tx.$queryRaw<{ 'QUERY PLAN': [{ Plan: Plan }] }[]>`EXPLAIN (FORMAT JSON) ${sql(
-        new Date('2030-01-01T00:00:00Z'),
-        RETENTION_BATCH_ROWS,
-      )}`
-      return row!['QUERY PLAN'][0].Plan
-    })
-    expect(seqScans(plan)).toEqual([])
   })
 })
