@@ -142,6 +142,20 @@ describe('the retention job: payment records', () => {
     expect(again.payments + again.grantedSubscriptions + again.complaints).toBe(0)
   })
 
+  it('takes every due payment of an account that has more than a batch, over several batches', async () => {
+    const erased = await createUser()
+    const payments = []
+    for (const day of ['2019-05-01', '2019-06-01', '2019-07-01', '2019-08-01', '2019-09-01'])
+      payments.push(await paidAt(erased, new Date(`${day}T06:00:00Z`)))
+    await erase(erased, new Date('2025-03-01T00:00:00Z'))
+    const report = await eraseExpiredData(FY_2020_21_ERASABLE_FROM, {
+      batchRows: 2,
+      storage: recordingStorage().storage,
+    })
+    expect(report.payments).toBe(5)
+    expect(await prisma.payment.count({ where: { id: { in: payments } } })).toBe(0)
+  })
+
   it('erases a granted subscription of an erased account 5 years after it ended', async () => {
     const userId = await createUser()
     const service = await createService('Granted', 100_000, 30)
