@@ -95,9 +95,6 @@ function FieldLayout({
   )
 }
 
-/** A one-time code's box: the number pad, the phone's autofill of a code from an SMS, 6 digits. */
-export const ONE_TIME_CODE_INPUT = { inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6 } as const
-
 /** A labelled input whose hint and errors are announced with it (aria-invalid, aria-describedby). */
 export function Field({
   inputProps: { key, ...inputProps },

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { individualPan, profileDetailsSchema } from './profile'
+import { OneTimeCodeSchema } from './sign-in'
 
 // KYC through a KRA: the answers a KRA gives, which of them allow paying, and what the customer is
 // told to do otherwise. Shared by the server (app/server/kyc.server.ts) and the pages.
@@ -112,9 +113,6 @@ export function confirmEmailSchema(today: Date) {
   return z.object({
     intent: z.literal('confirm'),
     email: profileDetailsSchema(today).shape.email,
-    code: z
-      .string({ error: 'Enter the 6-digit code we sent you.' })
-      .trim()
-      .regex(/^\d{6}$/, 'Enter the 6-digit code we sent you.'),
+    code: OneTimeCodeSchema,
   })
 }

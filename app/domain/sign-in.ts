@@ -51,12 +51,13 @@ export const SendCodeSchema = z.object({
     .pipe(z.string().regex(/^\+?\d{10,16}$/, MOBILE_NUMBER_MESSAGE)),
 })
 
-export const VerifyCodeSchema = z.object({
-  code: z
-    .string({ error: 'Enter the 6-digit code we sent you.' })
-    .trim()
-    .regex(/^\d{6}$/, 'Enter the 6-digit code we sent you.'),
-})
+/** A one-time code as typed into any form (sign-in, closing an account, a new e-mail address, a complaint). */
+export const OneTimeCodeSchema = z
+  .string({ error: 'Enter the 6-digit code we sent you.' })
+  .trim()
+  .regex(/^\d{6}$/, 'Enter the 6-digit code we sent you.')
+
+export const VerifyCodeSchema = z.object({ code: OneTimeCodeSchema })
 
 /**
  * The /auth form's four buttons. The code itself is checked by the sign-in strategy

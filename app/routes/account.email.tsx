@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
-import { Field, FormMessage, StatusButton, ONE_TIME_CODE_INPUT } from '~/components/forms'
+import { Field, FormMessage, StatusButton } from '~/components/forms'
+import { codeSentMessage, OneTimeCodeForm } from '~/components/one-time-code-form'
 import { useIsPending } from '~/components/use-is-pending'
 import { confirmEmailSchema, newEmailSchema } from '~/domain/kyc'
 import { requireCompleteProfile } from '~/server/auth.server'
@@ -112,21 +113,19 @@ function ConfirmForm({ sentTo, lastResult }: { sentTo: string; lastResult: Submi
     onValidate: ({ formData }) => parseWithZod(formData, { schema: confirmEmailSchema(new Date()) }),
   })
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4">
+    <OneTimeCodeForm
+      formProps={getFormProps(form)}
+      sentTo={sentTo}
+      notice={codeSentMessage(sentTo)}
+      label="Code from the e-mail"
+      errors={fields.code.errors}
+      codeProps={getInputProps(fields.code, { type: 'text' })}
+      intent="confirm"
+      submitLabel="Change my e-mail address"
+      status={pending ? 'pending' : 'idle'}
+    >
       {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
-      <FormMessage tone="info">We sent a 6-digit code to {sentTo}. It expires in 5 minutes.</FormMessage>
       <input type="hidden" name="email" value={sentTo} />
-      <Field
-        label="Code from the e-mail"
-        errors={fields.code.errors}
-        inputProps={{
-          ...getInputProps(fields.code, { type: 'text' }),
-          ...ONE_TIME_CODE_INPUT,
-        }}
-      />
-      <StatusButton name="intent" value="confirm" status={pending ? 'pending' : 'idle'}>
-        Change my e-mail address
-      </StatusButton>
-    </Form>
+    </OneTimeCodeForm>
   )
 }

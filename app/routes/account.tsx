@@ -1,13 +1,18 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
-import { Field, FormMessage, StatusButton, ONE_TIME_CODE_INPUT } from '~/components/forms'
+import { FormMessage, StatusButton } from '~/components/forms'
+import { codeSentMessage, OneTimeCodeForm } from '~/components/one-time-code-form'
 import { useIsPending } from '~/components/use-is-pending'
 import { RECORDS_KEPT_YEARS } from '~/domain/account-closing'
 import { GST_RECORDS_KEPT_MONTHS } from '~/domain/record-retention'
 import { VerifyCodeSchema } from '~/domain/sign-in'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
+import { PAYMENT_METHOD_LABELS } from '~/domain/admin'
+import { enumWords } from '~/domain/enum-words'
+import { FAMILY_RELATION_LABELS } from '~/domain/family'
+import { KYC_STATUS_LABELS } from '~/domain/kyc'
 import { formatRupees, formatSignedRupees } from '~/domain/money'
 import { maskPan } from '~/domain/pan'
 import { taxDocumentHref } from '~/domain/tax-documents'
@@ -17,7 +22,7 @@ import { requireUser } from '~/server/auth.server'
 import { businessDetails } from '~/server/business.server'
 import { redirectWithFlash } from '~/server/flash.server'
 import { readForm } from '~/server/forms.server'
-import { requestOtp, verifyOtp } from '~/server/otp.server'
+import { checkTypedCode, requestOtp } from '~/server/otp.server'
 import { destroySession } from '~/server/session.server'
 import { privatePageHeaders } from '~/server/private-pages.server'
 import type { Route } from './+types/account'
@@ -31,7 +36,6 @@ export function headers({ parentHeaders }: Route.HeadersArgs) {
 
 const when = (iso: string | null) => (iso ? formatIndiaDateTime(new Date(iso)) : '')
 const onDay = (iso: string | null) => (iso ? formatIndiaDate(new Date(iso)) : '')
-const words = (value: string | null) => (value ? value.replaceAll('_', ' ').toLowerCase() : '')
 
 /** What we hold about the signed-in customer (DPDP Act s.11); the PAN only displayed, so masked. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -51,16 +55,16 @@ export async function loader({ request }: Route.LoaderArgs) {
       dateOfBirth: held.profile.dateOfBirth ? onDay(`${held.profile.dateOfBirth}T00:00:00+05:30`) : '',
       pan: maskPan(held.profile.pan) ?? '',
       hasPanCard: held.profile.panCardImage !== null,
-      kyc: words(held.profile.kyc.status) || 'not checked',
+      kyc: held.profile.kyc.status ? KYC_STATUS_LABELS[held.profile.kyc.status].toLowerCase() : 'not checked',
       since: onDay(held.profile.accountCreatedAt),
     },
     familyMembers: held.familyMembers.map((member) => ({
       pan: maskPan(member.pan),
-      relation: words(member.relation),
+      relation: FAMILY_RELATION_LABELS[member.relation].toLowerCase(),
     })),
     acceptances: held.acceptances.map((row) => ({
       key: `${row.document}-${row.version}-${row.acceptedAt}`,
-      document: words(row.document),
+      document: enumWords(row.document),
       version: row.version,
       acceptedAt: when(row.acceptedAt),
       channel: row.channel === 'API' ? 'app' : 'website',
@@ -70,8 +74,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       createdAt: when(payment.createdAt),
       services: payment.services.join(', '),
       amount: formatRupees(payment.amountPaise),
-      method: words(payment.method),
-      status: words(payment.status),
+      method: PAYMENT_METHOD_LABELS[payment.method].toLowerCase(),
+      status: enumWords(payment.status),
     })),
     invoices: held.invoices.map((entry) => ({
       number: entry.number,
@@ -117,11 +121,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formData.get('intent') !== 'close') return refuse('Choose what to do.')
   const submission = parseWithZod(formData, { schema: VerifyCodeSchema })
   if (submission.status !== 'success') return data<CloseAnswer>({ step: 'code', result: submission.reply() }, 400)
-  const verified = await verifyOtp({ phone: user.phone, code: submission.value.code, ip: context.clientIp, now })
-  if (!verified.ok)
+  const checked = await checkTypedCode({ phone: user.phone, code: submission.value.code, ip: context.clientIp, now })
+  if (!checked.ok)
     return data<CloseAnswer>(
-      { step: 'code', result: submission.reply({ fieldErrors: { code: [verified.message] } }) },
-      verified.retryAfterMs ? 429 : 400,
+      { step: 'code', result: submission.reply({ fieldErrors: { code: [checked.message] } }) },
+      checked.status,
     )
   const closed = await closeAccount(user.id, now)
   if (!closed.ok) return refuse(closed.message)
@@ -354,22 +358,17 @@ function CloseAccount({
         />
       ) : null}
       {closing.ok && answer?.step === 'code' ? (
-        <Form method="post" {...getFormProps(form)} className="space-y-3">
-          <FormMessage tone="info">
-            {answer.message ?? 'We sent a 6-digit code to your mobile number. It expires in 5 minutes.'}
-          </FormMessage>
-          <Field
-            label="Code from the SMS"
-            errors={fields.code.errors}
-            inputProps={{
-              ...getInputProps(fields.code, { type: 'text' }),
-              ...ONE_TIME_CODE_INPUT,
-            }}
-          />
-          <StatusButton name="intent" value="close" status={closingNow ? 'pending' : 'idle'}>
-            Close my account
-          </StatusButton>
-        </Form>
+        <OneTimeCodeForm
+          formProps={getFormProps(form)}
+          sentTo="your mobile number"
+          notice={answer.message ?? codeSentMessage('your mobile number')}
+          label="Code from the SMS"
+          errors={fields.code.errors}
+          codeProps={getInputProps(fields.code, { type: 'text' })}
+          intent="close"
+          submitLabel="Close my account"
+          status={closingNow ? 'pending' : 'idle'}
+        />
       ) : closing.ok ? (
         <Form method="post">
           <StatusButton name="intent" value="close-send-code" variant="secondary" status={sending ? 'pending' : 'idle'}>

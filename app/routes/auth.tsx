@@ -2,7 +2,8 @@ import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useState } from 'react'
 import { data, Form, redirect } from 'react-router'
-import { Field, FormMessage, repliedField, SelectField, StatusButton, ONE_TIME_CODE_INPUT } from '~/components/forms'
+import { Field, FormMessage, repliedField, SelectField, StatusButton } from '~/components/forms'
+import { codeSentMessage, OneTimeCodeForm } from '~/components/one-time-code-form'
 import { useIsPending } from '~/components/use-is-pending'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
 import {
@@ -207,34 +208,24 @@ function VerifyCodeForm({
 }) {
   const pending = useIsPending()
   const verifying = useIsPending({ fields: { intent: 'verify' } })
+  const notice = actionData
+    ? null
+    : codeSent === '1'
+      ? codeSentMessage(phone)
+      : codeSent === 'earlier'
+        ? `A code was sent to ${phone} a moment ago. Enter it, or ask for another when the wait below ends.`
+        : null
   return (
     <>
-      {codeSent === '1' && !actionData ? (
-        <FormMessage tone="info">We sent a 6-digit code to {phone}. It is valid for 5 minutes.</FormMessage>
-      ) : null}
-      {codeSent === 'earlier' && !actionData ? (
-        <FormMessage tone="info">
-          A code was sent to {phone} a moment ago. Enter it, or ask for another when the wait below ends.
-        </FormMessage>
-      ) : null}
-      <Form method="post" className="space-y-4">
-        <Field
-          label="6-digit code"
-          hint={`Sent to ${phone}`}
-          inputProps={{
-            name: 'code',
-            type: 'text',
-            ...ONE_TIME_CODE_INPUT,
-            required: true,
-            pattern: '[0-9]{6}',
-            title: 'The 6-digit code from the SMS',
-            autoFocus: true,
-          }}
-        />
-        <StatusButton name="intent" value="verify" status={verifying ? 'pending' : 'idle'} disabled={pending}>
-          Verify OTP
-        </StatusButton>
-      </Form>
+      <OneTimeCodeForm
+        sentTo={phone}
+        notice={notice}
+        codeProps={{ required: true, pattern: '[0-9]{6}', title: 'The 6-digit code from the SMS', autoFocus: true }}
+        intent="verify"
+        submitLabel="Verify OTP"
+        status={verifying ? 'pending' : 'idle'}
+        disabled={pending}
+      />
       <Form method="post" className="flex flex-wrap items-center gap-3">
         <ResendButton seconds={resendInSeconds} disabled={pending} />
         <StatusButton name="intent" value="change" variant="secondary" disabled={pending} formNoValidate>

@@ -7,8 +7,8 @@ import {
   SelectField,
   StatusButton,
   TextareaField,
-  ONE_TIME_CODE_INPUT,
 } from '~/components/forms'
+import { codeSentMessage, OneTimeCodeForm } from '~/components/one-time-code-form'
 import { useIsPending } from '~/components/use-is-pending'
 import { ATTACHMENT_FIELD_NAME, COMPLAINT_CATEGORIES, COMPLAINT_TEXT_MAX_CHARS } from '~/domain/complaints'
 import { PAN_CARD_ACCEPT } from '~/domain/pan-card-image'
@@ -97,30 +97,22 @@ function ContactStep() {
 
 function CodeStep({ contact, sent, hasAnswer }: { contact: string; sent: string | null; hasAnswer: boolean }) {
   const pending = useIsPending()
+  const notice =
+    !sent || hasAnswer
+      ? null
+      : sent === '1'
+        ? codeSentMessage(contact)
+        : `A code was sent to ${contact} a moment ago. Enter it.`
   return (
     <>
-      {sent && !hasAnswer ? (
-        <FormMessage tone="info">
-          {sent === '1'
-            ? `We sent a 6-digit code to ${contact}. It is valid for 5 minutes.`
-            : `A code was sent to ${contact} a moment ago. Enter it.`}
-        </FormMessage>
-      ) : null}
-      <Form method="post" className="space-y-4">
-        <Field
-          label="6-digit code"
-          hint={`Sent to ${contact}`}
-          inputProps={{
-            name: 'code',
-            ...ONE_TIME_CODE_INPUT,
-            required: true,
-            pattern: '[0-9]{6}',
-          }}
-        />
-        <StatusButton name="intent" value="verify" status={pending ? 'pending' : 'idle'}>
-          Confirm
-        </StatusButton>
-      </Form>
+      <OneTimeCodeForm
+        sentTo={contact}
+        notice={notice}
+        codeProps={{ required: true, pattern: '[0-9]{6}' }}
+        intent="verify"
+        submitLabel="Confirm"
+        status={pending ? 'pending' : 'idle'}
+      />
       <Form method="post">
         <StatusButton name="intent" value="change" variant="secondary" disabled={pending} formNoValidate>
           Use another number or e-mail

@@ -11,7 +11,7 @@ import {
   parseComplaintContact,
 } from '~/domain/complaints'
 import { formatIndiaDate, indiaMidnight } from '~/domain/dates'
-import { nationalMobileNumber } from '~/domain/sign-in'
+import { nationalMobileNumber, VerifyCodeSchema } from '~/domain/sign-in'
 import {
   emailComplaintCode,
   fileComplaint,
@@ -22,7 +22,7 @@ import {
 } from './complaints.server'
 import { prisma } from './db.server'
 import { readForm } from './forms.server'
-import { requestOtp, verifyOtp } from './otp.server'
+import { checkTypedCode, requestOtp } from './otp.server'
 import { readPanCardUpload } from './pan-card-image.server'
 import { getSessionUser } from './session.server'
 
@@ -95,10 +95,16 @@ export async function complaintPageAction(
     return { status: 303, redirectTo: '/complaints/new', setCookie: await forgetComplaintContact() }
   if (!user && intent === 'verify') {
     if (!pending) return { status: 400, formError: 'Your code took too long. Enter your number or e-mail again.' }
-    const code = String(fields.get('code') ?? '').trim()
-    if (!/^\d{6}$/.test(code)) return { status: 400, formError: 'Enter the 6-digit code we sent you.' }
-    const verified = await verifyOtp({ phone: contactOtpKey(pending), code, ip: clientIp, now })
-    if (!verified.ok) return { status: verified.retryAfterMs ? 429 : 400, formError: verified.message }
+    const typed = VerifyCodeSchema.safeParse({ code: fields.get('code') })
+    if (!typed.success) return { status: 400, formError: typed.error.issues[0]!.message }
+    const checked = await checkTypedCode({
+      phone: contactOtpKey(pending),
+      code: typed.data.code,
+      ip: clientIp,
+      now,
+      sentTo: pending.kind === 'email' ? 'address' : 'number',
+    })
+    if (!checked.ok) return { status: checked.status, formError: checked.message }
     return {
       status: 303,
       redirectTo: '/complaints/new',

@@ -1,6 +1,6 @@
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
-import { emailChallengeKey, requestEmailCode, verifyOtp } from './otp.server'
+import { checkTypedCode, emailChallengeKey, requestEmailCode } from './otp.server'
 
 // A complete profile's e-mail address changes by the customer alone, once a code sent to the new
 // address is entered (app/routes/account.email.tsx): the codes are the sign-in codes' (otp.server.ts).
@@ -26,13 +26,8 @@ export async function confirmEmailChange(
   ip: string,
   now = new Date(),
 ): Promise<EmailChangeOutcome> {
-  const checked = await verifyOtp({ phone: emailChallengeKey(userId, email), code, ip, now })
-  if (!checked.ok)
-    return {
-      ok: false,
-      status: checked.retryAfterMs ? 429 : 400,
-      message: checked.message.replace('this number', 'this address'),
-    }
+  const checked = await checkTypedCode({ phone: emailChallengeKey(userId, email), code, ip, now, sentTo: 'address' })
+  if (!checked.ok) return checked
   await prisma.$transaction(async (tx) => {
     const before = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })
     await tx.user.update({ where: { id: userId }, data: { email } })

@@ -22,6 +22,9 @@ export type OtpRequestResult =
   { ok: true } | { ok: false; message: string; retryAfterMs: number; refusedBy: 'number' | 'address' }
 /** `retryAfterMs` is set when the check was refused by the address's limit, not judged. */
 export type OtpVerifyResult = { ok: true } | { ok: false; message: string; retryAfterMs?: number }
+export type CodeSentTo = 'number' | 'address'
+/** A page's answer to a typed code: 429 when the address's limit refused the check, 400 when the code was judged wrong. */
+export type TypedCodeCheck = { ok: true } | { ok: false; message: string; status: 400 | 429 }
 
 function codeHash(phone: string, code: string): string {
   return createHmac('sha256', serverSecret('otp')).update(`${phone}:${code}`).digest('hex')
@@ -168,15 +171,18 @@ export async function verifyOtp({
   code,
   ip,
   now = new Date(),
+  sentTo = 'number',
 }: {
   phone: string
   code: string
   ip: string
   now?: Date
+  /** What the customer knows `phone` as: a code may have gone to an e-mail address (see `emailChallengeKey`). */
+  sentTo?: CodeSentTo
 }): Promise<OtpVerifyResult> {
   const challenge = await prisma.otpChallenge.findFirst({ where: { phone }, orderBy: { createdAt: 'desc' } })
   if (!challenge || challenge.usedAt)
-    return { ok: false, message: 'There is no code waiting for this number. Ask for a new code.' }
+    return { ok: false, message: `There is no code waiting for this ${sentTo}. Ask for a new code.` }
   if (challenge.expiresAt <= now) return { ok: false, message: 'This code has expired. Ask for a new code.' }
   if (challenge.attempts >= OTP_MAX_WRONG_TRIES)
     return { ok: false, message: 'Too many wrong tries for this code. Ask for a new code.' }
@@ -216,4 +222,11 @@ export async function verifyOtp({
   })
   if (used.count === 0) return { ok: false, message: 'This code has already been used. Ask for a new code.' }
   return { ok: true }
+}
+
+/** A code typed into a page's form, checked: a refusal carries the status the page answers with. */
+export async function checkTypedCode(challenge: Parameters<typeof verifyOtp>[0]): Promise<TypedCodeCheck> {
+  const verified = await verifyOtp(challenge)
+  if (verified.ok) return verified
+  return { ok: false, message: verified.message, status: verified.retryAfterMs ? 429 : 400 }
 }

@@ -9,6 +9,7 @@ import {
   OTP_MAX_WRONG_TRIES,
   OTP_SENDS_PER_ADDRESS,
   OTP_TTL_MS,
+  checkTypedCode,
   requestOtp,
   resendCooldownMs,
   verifyOtp,
@@ -299,5 +300,41 @@ describe('check limits', () => {
     })
     // The refusal is the address's and was not counted against the code: from elsewhere it still works.
     expect(await verifyOtp({ phone, code, ip: uniqueIp(), now: at(start, 60_000) })).toEqual({ ok: true })
+  })
+
+  it('answers a page 400 for a wrong code and 429 when the address may not check more, with the same words', async () => {
+    const ip = uniqueIp()
+    const start = new Date()
+    const phones = Array.from({ length: OTP_CHECKS_PER_ADDRESS / OTP_MAX_WRONG_TRIES + 1 }, uniquePhone)
+    for (const phone of phones) await requestOtp({ phone, ip: uniqueIp(), now: start })
+    expect(await checkTypedCode({ phone: phones[0]!, code: '999999', ip, now: start })).toEqual({
+      ok: false,
+      status: 400,
+      message: 'That code is not right. You have 4 tries left.',
+    })
+    for (const phone of phones.slice(0, -1)) {
+      for (let t = phone === phones[0] ? 1 : 0; t < OTP_MAX_WRONG_TRIES; t++)
+        await checkTypedCode({ phone, code: '999999', ip, now: start })
+    }
+    const phone = phones.at(-1)!
+    expect(await checkTypedCode({ phone, code: await codeSentTo(phone), ip, now: at(start, 60_000) })).toEqual({
+      ok: false,
+      status: 429,
+      message: 'Too many attempts from your network. Try again in 9 minutes.',
+    })
+    expect(await checkTypedCode({ phone, code: await codeSentTo(phone), ip: uniqueIp(), now: start })).toEqual({
+      ok: true,
+    })
+  })
+
+  it('speaks of an address when the code went to an e-mail address', async () => {
+    expect(
+      await checkTypedCode({
+        phone: `email:${uniquePhone()}@example.com`,
+        code: '123456',
+        ip: uniqueIp(),
+        sentTo: 'address',
+      }),
+    ).toEqual({ ok: false, status: 400, message: 'There is no code waiting for this address. Ask for a new code.' })
   })
 })
