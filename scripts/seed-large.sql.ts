@@ -214,6 +214,9 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
       sql: `CREATE TEMP TABLE seed_pay ON COMMIT DROP AS
         SELECT j, ${uuid('pay', 'j')} AS id, ${uuid('user', 'u')} AS user_id, method, created,
                CASE
+                 -- An order left open (CREATED) is given up by the reconciliation job once it is past
+                 -- RECONCILE_AFTER_MS: only the last quarter of an hour before --until still has open ones.
+                 WHEN method = 'GATEWAY' AND r % 20 >= 18 AND created <= ${end} - interval '15 minutes' THEN 'CANCELLED'
                  WHEN method = 'GATEWAY' THEN (ARRAY['PAID','PAID','PAID','PAID','PAID','PAID','PAID','PAID',
                    'PAID','PAID','PAID','PAID','PAID','PAID','PAID','FAILED','FAILED','CANCELLED','CREATED','CREATED'])[1 + r % 20]
                  WHEN created > ${end} - interval '7 days' THEN (ARRAY['PENDING_VERIFICATION','PENDING_VERIFICATION',
@@ -253,7 +256,8 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
                CASE WHEN p.method = 'GATEWAY' THEN 'order_S' || ${seed} || 'x' || lpad(p.j::text, 9, '0') END,
                CASE WHEN p.method = 'GATEWAY' AND p.status = 'PAID' THEN 'pay_S' || ${seed} || 'x' || lpad(p.j::text, 9, '0') END,
                CASE WHEN p.status = 'FAILED' THEN (ARRAY['Payment declined by the bank', 'Card authentication failed',
-                 'UPI request expired'])[1 + p.r % 3] END,
+                 'UPI request expired'])[1 + p.r % 3]
+                 WHEN p.status = 'CANCELLED' AND p.r % 20 >= 18 THEN 'No payment was attempted for this order.' END,
                CASE WHEN p.method = 'MANUAL' THEN lpad((p.r % 1000000000000)::text, 12, '0') END,
                CASE WHEN p.method = 'MANUAL' THEN upper(u.name) END,
                CASE WHEN p.status = 'PAID' THEN (CASE WHEN p.method = 'MANUAL' THEN 'admin' ELSE 'webhook' END) END,
