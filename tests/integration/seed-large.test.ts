@@ -1,6 +1,10 @@
 import pg from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { currentAgreement, currentConsentDocuments } from '~/content/legal/agreement.server'
+import { CONSENT_DOCUMENT_KINDS } from '~/domain/consent'
+import { businessDetails } from '~/server/business.server'
 import { RECONCILE_AFTER_MS } from '~/server/payments/reconciliation.server'
+import { publishCurrentTerms, sendTermsNotices } from '~/server/terms-versions.server'
 import { largeSeedSteps } from '../../scripts/seed-large.sql'
 
 // The large data set as a store that runs its jobs would hold it: the bench's reconciliation figures
@@ -12,7 +16,12 @@ beforeAll(async () => {
   await client.connect()
   try {
     await client.query('BEGIN')
-    for (const step of largeSeedSteps({ customers: 2_000, payments: 20_000, seed: 3, until: UNTIL })) {
+    // As scripts/seed-large.ts gives them: the documents of a store with these settings.
+    const documents = currentConsentDocuments(businessDetails)
+    const accepted = Object.fromEntries(CONSENT_DOCUMENT_KINDS.map((kind) => [kind, documents[kind]]))
+    const terms = currentAgreement(businessDetails)
+    const options = { customers: 2_000, payments: 20_000, seed: 3, until: UNTIL }
+    for (const step of largeSeedSteps({ ...options, accepted: accepted as typeof documents, terms })) {
       if (step.label !== 'analyze') await client.query(step.sql)
     }
     await client.query('COMMIT')
@@ -49,5 +58,15 @@ describe('db:seed:large', () => {
     )
     // 2 in 20 gateway payments were left open; 7 in 10 of 20,000 payments are by gateway.
     expect(givenUp).toBeGreaterThan(1_000)
+  })
+
+  it('has its customers on the terms the store publishes, so a first start announces no new terms to them', async () => {
+    expect((await publishCurrentTerms(new Date())).published).toBe(false)
+    expect(await sendTermsNotices(new Date())).toBe(0)
+    expect(
+      await scalar(`SELECT count(*) AS n FROM users WHERE agreement_version = $1`, [
+        currentAgreement(businessDetails).version,
+      ]),
+    ).toBeGreaterThan(1_000)
   })
 })
