@@ -284,7 +284,7 @@ async function atScaleOnly() {
   await printAutovacuum(databaseUrl)
   await measureAtScale(store.server, adminMobile)
   section(
-    `At scale, jobs: reconciling ${DUE_ROWS.toLocaleString('en-IN')} due gateway orders, then expiring ${DUE_ROWS.toLocaleString('en-IN')} overdue claims, with two pages timed meanwhile (${loadAverage()})`,
+    `At scale, jobs: expiring ${DUE_ROWS.toLocaleString('en-IN')} overdue claims, then reconciling ${DUE_ROWS.toLocaleString('en-IN')} due gateway orders, with two pages timed meanwhile (${loadAverage()})`,
   )
   await printAutovacuum(databaseUrl)
   await measureJobsAtScale(store.server.origin, adminMobile)
