@@ -188,20 +188,37 @@ const settleRunsActive = async (store: Store) =>
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Whether a run of the store's settle-payments created at or after `since` has ended. */
+const settleRunEndedSince = async (store: Store, since: Date) =>
+  (
+    await store.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${store.settleQueue} AND created_on >= ${since}
+      AND state IN ('completed', 'failed', 'cancelled')`
+  )[0]!.n > 0
+
+/** pg-boss creates a scheduled job within a minute or so of its time; a run on the data set takes minutes. */
+const STORE_RUN_WAIT_MS = 4 * 60_000
+const GAP_WAIT_MAX_MS = 12 * 60_000
+
 /**
  * The store runs settle-payments itself every 5 minutes, on the same rows (and the data set's due
- * orders make its run take minutes): the bench's runs start once no run of the store's is active and
- * enough of the 5 minutes is left, else right after the store's next run has finished.
+ * orders make its run take minutes): the bench's runs start when no run of the store's is active and
+ * JOBS_WINDOW_MS are left before the next, else once the next run has ended. Polled: the state of a
+ * run is a row in pg-boss's table, with no notification.
  */
 async function awaitGapInStoreSchedule(store: Store): Promise<void> {
   const started = Date.now()
   const untilNextRun = () => STORE_SETTLE_EVERY_MS - (Date.now() % STORE_SETTLE_EVERY_MS)
-  if (untilNextRun() < JOBS_WINDOW_MS) await delay(untilNextRun() + 5_000)
-  // Polled: the end of the store's run is a row in pg-boss's table, with no notification.
-  while ((await settleRunsActive(store)) > 0) await delay(1_000)
+  while (Date.now() - started < GAP_WAIT_MAX_MS) {
+    while ((await settleRunsActive(store)) > 0) await delay(1_000)
+    if (untilNextRun() >= JOBS_WINDOW_MS) break
+    const nextRun = new Date(Date.now() + untilNextRun())
+    const deadline = nextRun.getTime() + STORE_RUN_WAIT_MS
+    while (Date.now() < deadline && !(await settleRunEndedSince(store, nextRun))) await delay(1_000)
+  }
   const waitedS = Math.round((Date.now() - started) / 1000)
   if (waitedS > 0)
-    info('waited for the store', `${waitedS} s`, 'its own settle-payments run, so as not to run beside it')
+    info('waited for the store', `${waitedS} s`, 'its own settle-payments runs, so as not to run beside one')
 }
 
 /** Whether a run of the store's own settle-payments overlapped [from, to]: its figures then include that run's work. */
