@@ -13,7 +13,7 @@ import { signInThroughPages } from './verify-code'
 
 const WARM_UP_REQUESTS = 5
 const TIMED_REQUESTS = 30
-const LONG_TIME_CUSTOMER_MOBILE = '5500000001'
+export const LONG_TIME_CUSTOMER_MOBILE = '5500000001'
 const RSS_SAMPLE_MS = 50
 
 type Timed = { p50: number; p95: number; max: number }

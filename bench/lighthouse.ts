@@ -4,11 +4,52 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH, MOBILE_BROWSER_USER_AGENT } from './brow
 import { onCleanup } from './cleanup'
 import { median } from './load'
 
-export type LighthouseRun = { score: number; lcpMs: number; tbtMs: number; cls: number }
-export type LighthouseFigures = LighthouseRun & { runs: LighthouseRun[] }
+export type LighthouseRun = {
+  score: number
+  lcpMs: number
+  tbtMs: number
+  cls: number
+  /** Where to look when a figure is over budget: the LCP element, render-blocking requests, shifted elements. */
+  why: string
+}
+export type LighthouseFigures = Omit<LighthouseRun, 'why'> & { runs: LighthouseRun[] }
 
-/** One run with Lighthouse's defaults (mobile, simulated Slow 4G, 4x CPU) but a browser's user agent, in a fresh Chromium profile. */
-async function runOnce(url: string): Promise<LighthouseRun> {
+/** A page Lighthouse loads: its name in the output, its URL, and the Cookie header of a signed-in customer. */
+export type LighthousePage = { name: string; url: string; cookie?: string }
+
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr']
+
+/** The snippets of the DOM nodes in an audit's details (Lighthouse nests them in tables and lists). */
+function nodeSnippets(details: unknown, found: string[] = []): string[] {
+  if (Array.isArray(details)) for (const item of details) nodeSnippets(item, found)
+  else if (details && typeof details === 'object') {
+    const record = details as Record<string, unknown>
+    if (record.type === 'node' && typeof record.snippet === 'string') found.push(record.snippet)
+    else for (const value of Object.values(record)) nodeSnippets(value, found)
+  }
+  return found
+}
+
+const short = (text: string, length = 90) => (text.length > length ? `${text.slice(0, length - 1)}…` : text)
+
+function diagnosis(lhr: Lhr): string {
+  const lcpElement = nodeSnippets(lhr.audits['largest-contentful-paint-element']?.details)[0]
+  const blocking = (
+    (lhr.audits['render-blocking-resources']?.details as { items?: { url?: string }[] } | undefined)?.items ?? []
+  ).map((item) => (item.url ? new URL(item.url).pathname : '?'))
+  const shifted = nodeSnippets(lhr.audits['layout-shifts']?.details)
+  return [
+    `LCP element ${lcpElement ? short(lcpElement) : 'unknown'}`,
+    `render-blocking ${blocking.length ? blocking.join(', ') : 'none'}`,
+    `shifted ${shifted.length ? shifted.map((snippet) => short(snippet, 60)).join(', ') : 'nothing'}`,
+  ].join('; ')
+}
+
+/**
+ * One run with Lighthouse's defaults (mobile, simulated Slow 4G, 4x CPU) but a browser's user agent,
+ * in a fresh Chromium profile; `cookie` goes with every request (a signed-in customer's page).
+ */
+async function runOnce({ url, cookie }: LighthousePage): Promise<LighthouseRun> {
   const chrome = await launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: CHROMIUM_FLAGS,
@@ -23,6 +64,7 @@ async function runOnce(url: string): Promise<LighthouseRun> {
       logLevel: 'error',
       onlyCategories: ['performance'],
       emulatedUserAgent: MOBILE_BROWSER_USER_AGENT,
+      extraHeaders: cookie ? { Cookie: cookie } : null,
     })
     const lhr = result?.lhr
     const score = lhr?.categories.performance?.score
@@ -30,6 +72,9 @@ async function runOnce(url: string): Promise<LighthouseRun> {
       throw new Error(
         `Lighthouse produced no performance score for ${url}: ${lhr?.runtimeError?.message ?? 'no result'}`,
       )
+    // A signed-in page that sent Lighthouse elsewhere (an expired session, a customer in the wrong state) is not measured.
+    if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname)
+      throw new Error(`Lighthouse loading ${url} ended on ${lhr.finalDisplayedUrl}`)
     const audit = (id: string) => {
       const value = lhr.audits[id]?.numericValue
       if (value == null) throw new Error(`Lighthouse audit ${id} has no value for ${url}`)
@@ -40,6 +85,7 @@ async function runOnce(url: string): Promise<LighthouseRun> {
       lcpMs: audit('largest-contentful-paint'),
       tbtMs: audit('total-blocking-time'),
       cls: audit('cumulative-layout-shift'),
+      why: diagnosis(lhr),
     }
   } finally {
     unregister()
@@ -50,14 +96,14 @@ async function runOnce(url: string): Promise<LighthouseRun> {
 const ATTEMPTS = 3
 
 /** Lighthouse sometimes fails to record a trace (NO_NAVSTART, NO_FCP) on a busy box; a rerun usually works. */
-async function runWithRetries(url: string): Promise<LighthouseRun> {
+async function runWithRetries(page: LighthousePage): Promise<LighthouseRun> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runOnce(url)
+      return await runOnce(page)
     } catch (error) {
       if (attempt === ATTEMPTS) throw error
       console.log(
-        `  Lighthouse run ${attempt} of ${url} failed, retrying: ${error instanceof Error ? error.message : error}`,
+        `  Lighthouse run ${attempt} of ${page.url} failed, retrying: ${error instanceof Error ? error.message : error}`,
       )
     }
   }
@@ -71,15 +117,32 @@ const summarise = (runs: LighthouseRun[]): LighthouseFigures => ({
   runs,
 })
 
-/** Alternates floor and store run by run, so drift during the session affects both alike. */
-export async function compareLighthouse(floorUrl: string, storeUrl: string, runs: number) {
-  const floor: LighthouseRun[] = []
-  const store: LighthouseRun[] = []
-  for (let index = 0; index < runs; index++) {
-    floor.push(await runWithRetries(floorUrl))
-    store.push(await runWithRetries(storeUrl))
+export type PageFigures = LighthouseFigures & { name: string; url: string; lcpRatio: number }
+
+/**
+ * Each round runs the floor once, then every page once, so drift during the session (other work on
+ * the box) affects the floor and each page alike; each page's LCP is compared with the floor's median.
+ */
+export async function comparePages(
+  floorUrl: string,
+  pages: LighthousePage[],
+  rounds: number,
+  onRound: (round: number) => void = () => {},
+): Promise<{ rounds: number; floor: LighthouseFigures; pages: PageFigures[] }> {
+  const floorRuns: LighthouseRun[] = []
+  const pageRuns = pages.map((): LighthouseRun[] => [])
+  for (let round = 1; round <= rounds; round++) {
+    floorRuns.push(await runWithRetries({ name: 'floor', url: floorUrl }))
+    for (const [index, page] of pages.entries()) pageRuns[index]!.push(await runWithRetries(page))
+    onRound(round)
   }
-  const floorFigures = summarise(floor)
-  const storeFigures = summarise(store)
-  return { runs, floor: floorFigures, store: storeFigures, lcpRatio: storeFigures.lcpMs / floorFigures.lcpMs }
+  const floor = summarise(floorRuns)
+  return {
+    rounds,
+    floor,
+    pages: pages.map((page, index) => {
+      const figures = summarise(pageRuns[index]!)
+      return { name: page.name, url: page.url, ...figures, lcpRatio: figures.lcpMs / floor.lcpMs }
+    }),
+  }
 }

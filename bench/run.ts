@@ -4,17 +4,22 @@
 // the budgets in bench/budgets.ts (where they come from: docs/testing.md, "Benchmark").
 // Exits non-zero only when something could not be measured; a figure over budget is reported.
 // BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies figures;
-// BENCH_ONLY=at-scale takes the figures on a large data set (DATABASE_URL filled by db:seed:large).
+// BENCH_ONLY=lighthouse builds and starts the store and the floor and takes only the Lighthouse figures of
+// every customer page; BENCH_ONLY=at-scale takes the figures on a large data set (DATABASE_URL filled by
+// db:seed:large).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { benchAdminMobile, measureAtScale } from './at-scale'
+import { autovacuumActivity } from './autovacuum'
 import { allChecks, BUDGETS, check, info, kb, mb, ms, times } from './budgets'
 import { assertBrowserUserAgents, CHROMIUM_PATH, hasChromium, launchChromium } from './browser'
 import { cleanup } from './cleanup'
+import { DUE_ROWS, measureJobsAtScale } from './jobs-at-scale'
 import { LARGE_BODY_BYTES_PER_CLIENT, LARGE_BODY_CLIENTS, measureLargeBodies } from './large-bodies'
-import { compareLighthouse } from './lighthouse'
+import { comparePages, type PageFigures } from './lighthouse'
+import { customerPages } from './lighthouse-pages'
 import { compareLoad } from './load'
 import { type FirstLoad, measureFirstLoad, measureHtml } from './measure-bytes'
 import { type ChunkSize, layoutJs, routeJsBeyondLayout } from './route-weight'
@@ -27,7 +32,7 @@ function envCount(name: string, fallback: number): number {
   return value
 }
 
-const BENCH_SELECTIONS = ['all', 'large-bodies', 'at-scale'] as const
+const BENCH_SELECTIONS = ['all', 'large-bodies', 'lighthouse', 'at-scale'] as const
 
 function benchSelection(): (typeof BENCH_SELECTIONS)[number] {
   const only = process.env.BENCH_ONLY ?? 'all'
@@ -92,6 +97,7 @@ async function main() {
   assertBrowserUserAgents()
   if (config.only === 'large-bodies') return largeBodiesOnly()
   if (config.only === 'at-scale') return atScaleOnly()
+  if (config.only === 'lighthouse') return lighthouseOnly()
   results.chromium = chromiumVersion()
   console.log(`Bench: Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`)
   console.log(
@@ -212,36 +218,9 @@ async function main() {
     )
   } else info('skipped', 'BENCH_ROUNDS=0')
 
-  section(
-    `Lighthouse ${lighthouseVersion} mobile (simulated Slow 4G, 4× CPU), median of ${config.lighthouseRuns} runs each (${loadAverage()})`,
-  )
-  if (!hasChromium()) info('skipped', `no ${CHROMIUM_PATH}`)
-  else if (config.lighthouseRuns > 0) {
-    const lighthouse = await compareLighthouse(floorUrl, storeUrl, config.lighthouseRuns)
-    results.lighthouse = lighthouse
-    const { store: s, floor: f } = lighthouse
-    check(
-      'performance score',
-      String(s.score),
-      `≥ ${BUDGETS.lighthouseScore}`,
-      s.score >= BUDGETS.lighthouseScore,
-      floorNote(`${f.score}; store runs ${s.runs.map((run) => run.score).join('/')}`),
-    )
-    check(
-      'LCP store/floor',
-      times(lighthouse.lcpRatio),
-      `≤ ${times(BUDGETS.lcpRatio)}`,
-      lighthouse.lcpRatio <= BUDGETS.lcpRatio,
-      `store ${ms(s.lcpMs)}, floor ${ms(f.lcpMs)}; store runs ${s.runs.map((run) => Math.round(run.lcpMs)).join('/')}`,
-    )
-    check('TBT', ms(s.tbtMs), `≤ ${ms(BUDGETS.tbtMs)}`, s.tbtMs <= BUDGETS.tbtMs, floorNote(ms(f.tbtMs)))
-    check('CLS', s.cls.toFixed(3), `≤ ${BUDGETS.cls}`, s.cls <= BUDGETS.cls, floorNote(f.cls.toFixed(3)))
-  } else info('skipped', 'BENCH_LIGHTHOUSE_RUNS=0')
+  await measureLighthouseSection(store.server.origin, floorUrl)
 
-  const over = allChecks().filter((item) => !item.pass)
-  section(
-    `Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`,
-  )
+  printSummary()
   if (unmeasured.length) throw new Error(`not measured: ${unmeasured.join('; ')}`)
 }
 
@@ -256,10 +235,30 @@ async function largeBodiesOnly() {
   const store = await startStore(await freePort(3400))
   info('store', store.server.origin, store.database)
   await measureLargeBodiesSection(store.server)
-  const over = allChecks().filter((item) => !item.pass)
-  section(
-    `Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`,
+  printSummary()
+}
+
+async function lighthouseOnly() {
+  results.chromium = chromiumVersion()
+  console.log(
+    `Bench (BENCH_ONLY=lighthouse): Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`,
   )
+  section('Build')
+  info(
+    'store (npm run build)',
+    `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`,
+  )
+  info(
+    'floor (npx react-router build)',
+    `${((await runBuild('build-floor', 'npx', ['react-router', 'build'], FLOOR_DIR)) / 1000).toFixed(1)} s`,
+  )
+  section('Servers (the store as npm start runs it: node scripts/start.ts, built already)')
+  const store = await startStore(await freePort(3400))
+  info('store', store.server.origin, store.database)
+  const floor = await startFloor(await freePort(3401))
+  info('floor', floor.origin)
+  await measureLighthouseSection(store.server.origin, `${floor.origin}/`)
+  printSummary()
 }
 
 async function atScaleOnly() {
@@ -268,22 +267,110 @@ async function atScaleOnly() {
       'BENCH_ONLY=at-scale measures the store on a large data set: set DATABASE_URL to a database filled by ' +
         '`npm run db:seed:large` (docs/testing.md, "A large data set")',
     )
+  const databaseUrl = process.env.DATABASE_URL
   console.log(`Bench (BENCH_ONLY=at-scale): Node ${process.version}, ${loadAverage()}`)
-  section('Build')
+  section(`Build (${loadAverage()})`)
   info(
     'store (npm run build)',
     `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`,
   )
-  section('Server (npm start on DATABASE_URL, demo mode, with an admin number of this run in ADMIN_PHONES)')
+  section(
+    `Server (npm start on DATABASE_URL, demo mode, with an admin number of this run in ADMIN_PHONES) (${loadAverage()})`,
+  )
   const adminMobile = benchAdminMobile()
   const store = await startStore(await freePort(3400), { ADMIN_PHONES: `+91${adminMobile}` })
   info('store', store.server.origin, store.database)
   section(`At scale: pages and API one request at a time, then the CSV export of every payment (${loadAverage()})`)
+  await printAutovacuum(databaseUrl)
   await measureAtScale(store.server, adminMobile)
+  section(
+    `At scale, jobs: expiring ${DUE_ROWS.toLocaleString('en-IN')} overdue claims, then reconciling ${DUE_ROWS.toLocaleString('en-IN')} due gateway orders, with two pages timed meanwhile (${loadAverage()})`,
+  )
+  await printAutovacuum(databaseUrl)
+  await measureJobsAtScale(store.server.origin, adminMobile)
+  await printAutovacuum(databaseUrl)
+  printSummary()
+}
+
+/** Autovacuum on a big table during a section makes p95 tails (db:seed:large ends with VACUUM (ANALYZE) against that). */
+async function printAutovacuum(databaseUrl: string) {
+  const activity = await autovacuumActivity(databaseUrl)
+  info('autovacuum now', activity.length ? `${activity.length} running` : 'none', activity.join('; '))
+}
+
+function printSummary() {
   const over = allChecks().filter((item) => !item.pass)
   section(
     `Budgets: ${allChecks().length - over.length} PASS, ${over.length} OVER${over.length ? ` (${over.map((item) => item.name).join('; ')})` : ''}`,
   )
+}
+
+/**
+ * Lighthouse on every customer page (bench/lighthouse-pages.ts), BENCH_LIGHTHOUSE_RUNS rounds of the
+ * floor once then each page once; each page's medians against the budgets, its LCP against the
+ * floor's median LCP of the same rounds.
+ */
+async function measureLighthouseSection(storeOrigin: string, floorUrl: string) {
+  section(
+    `Lighthouse ${lighthouseVersion} mobile (simulated Slow 4G, 4× CPU) on every customer page, median of ${config.lighthouseRuns} rounds (the floor, then each page) (${loadAverage()})`,
+  )
+  if (!hasChromium()) return info('skipped', `no ${CHROMIUM_PATH}`)
+  if (config.lighthouseRuns === 0) return info('skipped', 'BENCH_LIGHTHOUSE_RUNS=0')
+  const pages = await customerPages(storeOrigin)
+  const started = performance.now()
+  const lighthouse = await comparePages(floorUrl, pages, config.lighthouseRuns, (round) =>
+    console.log(
+      `  round ${round} of ${config.lighthouseRuns} done after ${((performance.now() - started) / 60_000).toFixed(1)} min (${loadAverage()})`,
+    ),
+  )
+  results.lighthouse = lighthouse
+  const { floor } = lighthouse
+  info(
+    'floor /',
+    `score ${floor.score}`,
+    `LCP ${ms(floor.lcpMs)} (runs ${floor.runs.map((run) => Math.round(run.lcpMs)).join('/')}), TBT ${ms(floor.tbtMs)}, CLS ${floor.cls.toFixed(3)}`,
+  )
+  for (const page of lighthouse.pages) printPageChecks(page)
+}
+
+function printPageChecks(page: PageFigures) {
+  const runsOf = (figure: (run: PageFigures['runs'][number]) => number) =>
+    `runs ${page.runs.map((run) => figure(run)).join('/')}`
+  const checks = [
+    check(
+      `${page.name}: score`,
+      String(page.score),
+      `≥ ${BUDGETS.lighthouseScore}`,
+      page.score >= BUDGETS.lighthouseScore,
+      runsOf((run) => run.score),
+    ),
+    check(
+      `${page.name}: LCP/floor`,
+      times(page.lcpRatio),
+      `≤ ${times(BUDGETS.lcpRatio)}`,
+      page.lcpRatio <= BUDGETS.lcpRatio,
+      `${ms(page.lcpMs)}; ${runsOf((run) => Math.round(run.lcpMs))}`,
+    ),
+    check(
+      `${page.name}: TBT`,
+      ms(page.tbtMs),
+      `≤ ${ms(BUDGETS.tbtMs)}`,
+      page.tbtMs <= BUDGETS.tbtMs,
+      runsOf((run) => Math.round(run.tbtMs)),
+    ),
+    check(
+      `${page.name}: CLS`,
+      page.cls.toFixed(3),
+      `≤ ${BUDGETS.cls}`,
+      page.cls <= BUDGETS.cls,
+      runsOf((run) => Number(run.cls.toFixed(3))),
+    ),
+  ]
+  // Where to look, from the run with the largest LCP: what the page's LCP is, what held the first paint, what moved.
+  if (checks.includes(false)) {
+    const slowest = page.runs.reduce((worst, run) => (run.lcpMs > worst.lcpMs ? run : worst))
+    console.log(`      why: ${slowest.why}`)
+  }
 }
 
 async function measureLargeBodiesSection(server: { origin: string; pid: number }) {

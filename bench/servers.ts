@@ -13,6 +13,9 @@ export const RESULTS_DIR = path.join(ROOT, 'bench/results')
 export const BENCH_PG_DIR = '.data/postgres-bench'
 const BENCH_PG_PORT = '25439'
 
+/** The store's database when the bench started it on the embedded server (no DATABASE_URL): as scripts/db/database.ts names it. */
+export const benchDatabaseUrl = () => `postgresql://postgres:postgres@127.0.0.1:${BENCH_PG_PORT}/research_store`
+
 export type RunningServer = { name: string; origin: string; pid: number; logFile: string; stop: () => Promise<void> }
 
 function logPath(name: string): string {

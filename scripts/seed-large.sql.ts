@@ -2,6 +2,8 @@
 // generate_series, every value derived from md5(seed || a label || the row number), so the same
 // seed, sizes and end date give the same rows. Numbers are checked integers and the date an ISO
 // string before they are put in the text.
+import { createHash } from 'node:crypto'
+import { CONSENT_DOCUMENT_KINDS, type ConsentDocumentKind } from '../app/domain/consent'
 
 export type LargeSeedOptions = {
   customers: number
@@ -9,7 +11,25 @@ export type LargeSeedOptions = {
   seed: number
   /** The end of the 5 years the rows are spread over (the day the set is "taken"). */
   until: Date
+  /**
+   * The version and text hash of each document the complete customers accepted; scripts/seed-large.ts
+   * gives the store's current ones (or the first start of a store on the set would announce its terms
+   * as new to every customer, tens of thousands of e-mails in the middle of whatever is measured).
+   */
+  accepted?: Record<ConsentDocumentKind, AcceptedDocument>
+  /** The terms version the store publishes, recorded as published before the first customer signed up. */
+  terms?: AcceptedDocument & { text: string }
 }
+
+export type AcceptedDocument = { version: string; textSha256: string }
+
+/** Placeholders for a seed made without the store's documents (the tests' seeds). */
+const PLACEHOLDER_DOCUMENTS = Object.fromEntries(
+  CONSENT_DOCUMENT_KINDS.map((kind) => [
+    kind,
+    { version: 'seed-v1', textSha256: createHash('md5').update(`seed ${kind}`).digest('hex') },
+  ]),
+) as Record<ConsentDocumentKind, AcceptedDocument>
 
 /** Phones of large-seed customers start with this: +9155 and 8 digits (the admin is +915500000000). */
 export const LARGE_SEED_PHONE_PREFIX = '+9155'
@@ -108,9 +128,17 @@ const LAST_NAMES = [
   'Ghosh',
 ]
 
-const sqlArray = (values: readonly string[]) => `ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`
+const quote = (value: string) => `'${value.replace(/'/g, "''")}'`
+const sqlArray = (values: readonly string[]) => `ARRAY[${values.map(quote).join(',')}]`
 
-export function largeSeedSteps({ customers: n, payments: m, seed, until }: LargeSeedOptions): SeedStep[] {
+export function largeSeedSteps({
+  customers: n,
+  payments: m,
+  seed,
+  until,
+  accepted = PLACEHOLDER_DOCUMENTS,
+  terms,
+}: LargeSeedOptions): SeedStep[] {
   for (const value of [n, m, seed]) if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(String(value))
   const s = `'${seed}:'`
   const end = `'${until.toISOString()}'::timestamptz`
@@ -171,8 +199,8 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
                -- A key only: the seed stores no images, so the admin's "PAN card" link finds none.
                CASE WHEN kind <= 6 THEN 'seed/pan-card-' || i || '.png' END,
                CASE WHEN kind <= 6 THEN created + interval '20 minutes' END,
-               CASE WHEN kind <= 6 THEN 'seed-v1' END,
-               CASE WHEN kind <= 6 THEN md5('seed terms') END,
+               CASE WHEN kind <= 6 THEN ${quote(accepted.TERMS.version)} END,
+               CASE WHEN kind <= 6 THEN ${quote(accepted.TERMS.textSha256)} END,
                CASE WHEN kind <= 6 THEN '10.' || (hv % 250) || '.' || (hv / 250 % 250) || '.' || (hv / 62500 % 250) END,
                created, created + interval '20 minutes'
         FROM (
@@ -185,12 +213,24 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
         ) u;`,
     },
     {
+      label: 'terms version',
+      // As the store records a version (terms_versions), 15 days before it takes effect.
+      sql: terms
+        ? `INSERT INTO terms_versions (version, text_sha256, text, published_at, effective_from)
+           VALUES (${quote(terms.version)}, ${quote(terms.textSha256)}, ${quote(terms.text)},
+                   ${start} - interval '30 days', ${start} - interval '15 days')
+           ON CONFLICT (version) DO NOTHING;`
+        : 'SELECT 1;',
+    },
+    {
       label: 'acceptances',
       sql: `INSERT INTO acceptances (id, user_id, kind, version, text_sha256, accepted_at, ip, user_agent, channel)
-        SELECT ${uuid('acc', 'u.id::text || doc.kind::text')}, u.id, doc.kind, 'seed-v1', md5('seed ' || doc.kind::text),
+        SELECT ${uuid('acc', 'u.id::text || doc.kind::text')}, u.id, doc.kind, d.version, d.text_sha256,
                u.agreement_accepted_at, u.agreement_ip, 'Mozilla/5.0 (Linux; Android 14) seed',
                CASE WHEN ${h('channel', 'u.phone')} % 10 = 0 THEN 'API' ELSE 'PAGE' END::"AcceptanceChannel"
         FROM users u CROSS JOIN unnest(enum_range(NULL::"ConsentDocumentKind")) doc(kind)
+        JOIN (VALUES ${CONSENT_DOCUMENT_KINDS.map((kind) => `(${quote(kind)}, ${quote(accepted[kind].version)}, ${quote(accepted[kind].textSha256)})`).join(', ')})
+          AS d(kind, version, text_sha256) ON d.kind = doc.kind::text
         WHERE u.phone LIKE '${LARGE_SEED_PHONE_PREFIX}%' AND u.agreement_accepted_at IS NOT NULL;`,
     },
     {
@@ -214,6 +254,9 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
       sql: `CREATE TEMP TABLE seed_pay ON COMMIT DROP AS
         SELECT j, ${uuid('pay', 'j')} AS id, ${uuid('user', 'u')} AS user_id, method, created,
                CASE
+                 -- An order left open (CREATED) is given up by the reconciliation job once it is past
+                 -- RECONCILE_AFTER_MS: only the last quarter of an hour before --until still has open ones.
+                 WHEN method = 'GATEWAY' AND r % 20 >= 18 AND created <= ${end} - interval '15 minutes' THEN 'CANCELLED'
                  WHEN method = 'GATEWAY' THEN (ARRAY['PAID','PAID','PAID','PAID','PAID','PAID','PAID','PAID',
                    'PAID','PAID','PAID','PAID','PAID','PAID','PAID','FAILED','FAILED','CANCELLED','CREATED','CREATED'])[1 + r % 20]
                  WHEN created > ${end} - interval '7 days' THEN (ARRAY['PENDING_VERIFICATION','PENDING_VERIFICATION',
@@ -253,7 +296,8 @@ export function largeSeedSteps({ customers: n, payments: m, seed, until }: Large
                CASE WHEN p.method = 'GATEWAY' THEN 'order_S' || ${seed} || 'x' || lpad(p.j::text, 9, '0') END,
                CASE WHEN p.method = 'GATEWAY' AND p.status = 'PAID' THEN 'pay_S' || ${seed} || 'x' || lpad(p.j::text, 9, '0') END,
                CASE WHEN p.status = 'FAILED' THEN (ARRAY['Payment declined by the bank', 'Card authentication failed',
-                 'UPI request expired'])[1 + p.r % 3] END,
+                 'UPI request expired'])[1 + p.r % 3]
+                 WHEN p.status = 'CANCELLED' AND p.r % 20 >= 18 THEN 'No payment was attempted for this order.' END,
                CASE WHEN p.method = 'MANUAL' THEN lpad((p.r % 1000000000000)::text, 12, '0') END,
                CASE WHEN p.method = 'MANUAL' THEN upper(u.name) END,
                CASE WHEN p.status = 'PAID' THEN (CASE WHEN p.method = 'MANUAL' THEN 'admin' ELSE 'webhook' END) END,

@@ -1,4 +1,4 @@
-import { RISK_LEVEL_LABELS, type RiskLevel } from '~/domain/service-form'
+import { RISK_LEVEL_LABELS, type RiskLevel } from '~/domain/risk-levels'
 
 export const SERVICE_DESCRIPTION_FALLBACK = 'Service description goes here.'
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { plainText } from './plain-text'
 import { PAISE_PER_RUPEE } from './money'
+import { RISK_LEVELS, type RiskLevel } from './risk-levels'
 
 /**
  * The limits of a service the team can sell. The price cap is SEBI's fee cap per family per year
@@ -17,21 +18,6 @@ export const SERVICE_LIMITS = {
   deliveryMin: 10,
   deliveryMax: 300,
 } as const
-
-/**
- * The risk levels a service states, lowest to highest (issue 20 item 5). The research notes give
- * no SEBI scale for research services; this is the one the issue asks for, low to very high.
- */
-export const RISK_LEVELS = ['LOW', 'MODERATE', 'HIGH', 'VERY_HIGH'] as const
-export type RiskLevel = (typeof RISK_LEVELS)[number]
-
-/** How pages, e-mails and the API's `riskLevelLabel` write a risk level. */
-export const RISK_LEVEL_LABELS: Record<RiskLevel, string> = {
-  LOW: 'Low',
-  MODERATE: 'Moderate',
-  HIGH: 'High',
-  VERY_HIGH: 'Very high',
-}
 
 const RUPEES_PATTERN = /^\d{1,3}(,?\d{2,3})*(\.\d{1,2})?$|^\d+(\.\d{1,2})?$/
 

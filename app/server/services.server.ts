@@ -1,4 +1,4 @@
-import type { RiskLevel } from '~/domain/service-form'
+import type { RiskLevel } from '~/domain/risk-levels'
 import { prisma } from './db.server'
 import { cached } from './cache.server'
 

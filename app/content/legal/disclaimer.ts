@@ -1,5 +1,5 @@
 import type { BusinessDetails } from '~/domain/business-details'
-import { RISK_LEVEL_LABELS, RISK_LEVELS, type RiskLevel } from '~/domain/service-form'
+import { RISK_LEVEL_LABELS, RISK_LEVELS, type RiskLevel } from '~/domain/risk-levels'
 import type { LegalDocument } from './document'
 import { REGISTRATION_DISCLAIMER, SEBI_STANDARD_WARNING } from './regulatory'
 

@@ -3,14 +3,8 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { Field, FormMessage, SelectField, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
-import {
-  priceForForm,
-  RISK_LEVEL_LABELS,
-  RISK_LEVELS,
-  SERVICE_LIMITS,
-  serviceFromForm,
-  ServiceFormSchema,
-} from '~/domain/service-form'
+import { RISK_LEVEL_LABELS, RISK_LEVELS } from '~/domain/risk-levels'
+import { priceForForm, SERVICE_LIMITS, serviceFromForm, ServiceFormSchema } from '~/domain/service-form'
 import { requireAdmin } from '~/server/admin.server'
 import { createService, serviceForAdmin, updateService } from '~/server/admin-services.server'
 import { readForm } from '~/server/forms.server'
