@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
+import { constants as zlibConstants } from 'node:zlib'
 import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import expressStaticGzip from 'express-static-gzip'
@@ -39,6 +40,19 @@ export function builtAssets(): RequestHandler {
   )
   assets.use(express.static(clientDir, { maxAge: '1h', index: false }))
   return assets
+}
+
+/**
+ * Compression of the app's answers: pages and JSON at zlib's default level; CSV downloads (the admin's exports,
+ * up to hundreds of MB) at its fastest level, which still makes CSV about a fifth of its size at a fraction of
+ * the CPU: at the default level, compressing a 1,000,000-row export took longer than reading and writing it.
+ * One middleware or the other per request: two stacked would each replace res.flush, and a streamed page needs
+ * its own compressor's flush.
+ */
+function compressedAnswers(): RequestHandler {
+  const pages = compression()
+  const downloads = compression({ level: zlibConstants.Z_BEST_SPEED })
+  return (req, res, next) => (req.path.endsWith('.csv') ? downloads : pages)(req, res, next)
 }
 
 /**
@@ -101,7 +115,7 @@ export function createHttpApp({
     }),
   )
 
-  http.use(compression())
+  http.use(compressedAnswers())
   http.use(app)
   return http
 }
