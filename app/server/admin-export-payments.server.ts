@@ -6,6 +6,7 @@ import { maskPan } from '~/domain/pan'
 import { panKeys } from './db.server'
 import { env } from './env.server'
 import { decryptPan } from './pan-crypto.server'
+import { releasableChunk } from './released-chunks.server'
 
 // The payments export at a million rows (issue 21: 50,000 rows a second, the store's memory flat). Through
 // Prisma, with a query per batch, the objects and Dates of every row were most of the time and their garbage
@@ -25,6 +26,8 @@ export async function* paymentsCsvChunks(
   batchRows: number,
 ): AsyncGenerator<Uint8Array> {
   const client = new pg.Client({ connectionString: env.DATABASE_URL })
+  // A connection lost between two FETCHes fails the next one, which ends the download; unheard, it would end the store.
+  client.on('error', () => {})
   await client.connect()
   // Masked: a CSV leaves the store (docs/architecture.md, "PANs at rest").
   const panCell = memoised((stored: string) => csvCell(maskPan(decryptPan(panKeys, stored))))
@@ -65,6 +68,8 @@ export async function* paymentsCsvChunks(
     // One snapshot for the whole file; planned for all its rows, not for the first tenth as a cursor is by default.
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
     await client.query('SET LOCAL cursor_tuple_fraction = 1')
+    // A download that stops being read holds the snapshot (and VACUUM behind it) only this long.
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = '${STALLED_DOWNLOAD_TIMEOUT}'`)
     await client.query({ text: PAYMENTS_EXPORT_CURSOR_SQL, values: [range.gte, range.lt] })
     pending = fetchBatch()
     while (pending) {
@@ -91,17 +96,18 @@ class ChunkedBytes {
   reserve(units: number) {
     if (this.used + units * 3 <= this.chunk.length) return
     this.finish()
-    this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, units * 3))
+    if (units * 3 > this.chunk.length) this.chunk = Buffer.allocUnsafe(units * 3)
   }
 
   write(text: string) {
     this.used += this.chunk.write(text, this.used)
   }
 
-  /** Ends the current chunk, if it holds anything. */
+  /** Ends the current chunk, if it holds anything; the next one has a buffer of its own (releasableChunk). */
   finish() {
-    if (this.used) this.full.push(this.chunk.subarray(0, this.used))
-    this.chunk = this.chunk.subarray(this.used)
+    if (!this.used) return
+    this.full.push(releasableChunk(this.chunk.subarray(0, this.used)))
+    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES)
     this.used = 0
   }
 
@@ -109,6 +115,9 @@ class ChunkedBytes {
     return this.full.shift()
   }
 }
+
+/** How long a download may wait for its reader before PostgreSQL ends its transaction (and the download). */
+const STALLED_DOWNLOAD_TIMEOUT = '10min'
 
 /** Bytes of the file handed on at a time. */
 const CHUNK_BYTES = 256 * 1024
