@@ -10,6 +10,7 @@ import { paymentsCsvChunks } from './admin-export-payments.server'
 import { recordAudit } from './audit.server'
 import { prisma } from './db.server'
 import { afterKey, type BatchKey, batchesInKeyOrder } from './keyset.server'
+import { releasableChunk } from './released-chunks.server'
 
 export type CsvExport = { filename: string; body: ReadableStream<Uint8Array> }
 
@@ -55,13 +56,14 @@ function csvStream(
   const encoder = new TextEncoder()
   return new ReadableStream({
     start(controller) {
-      controller.enqueue(encoder.encode(CSV_BYTE_ORDER_MARK + csvLine(header)))
+      controller.enqueue(releasableChunk(encoder.encode(CSV_BYTE_ORDER_MARK + csvLine(header))))
     },
     // Called only when the reader wants more, so a slow download holds one batch, not the whole range.
     async pull(controller) {
       const next = await batches.next()
       if (next.done) controller.close()
-      else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value)
+      // encode gives each text an ArrayBuffer of its own (app/server/released-chunks.server.ts).
+      else controller.enqueue(typeof next.value === 'string' ? releasableChunk(encoder.encode(next.value)) : next.value)
     },
     async cancel() {
       await batches.return(undefined)
