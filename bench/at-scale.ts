@@ -56,10 +56,11 @@ async function timeFullExport(origin: string, cookie: string, pid: number) {
     const reader = response.body.getReader()
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
       firstByteMs ??= performance.now() - started
-      for (const byte of read.value) if (byte === 10) newlines++
+      // indexOf, not a loop over every byte: the bench shares the machine with the store it measures.
+      for (let at = read.value.indexOf(10); at !== -1; at = read.value.indexOf(10, at + 1)) newlines++
     }
     const seconds = (performance.now() - started) / 1000
-    // The header line ends with a newline too; no field holds one (the export writes line breaks as spaces).
+    // The header line ends with a newline too; no field of the seeded data holds one (a field that did would be quoted).
     const rows = newlines - 1
     return { rows, seconds, firstByteMs: firstByteMs ?? 0, rssGrowth: peak - idle, idle }
   } finally {

@@ -12,7 +12,8 @@ export type CsvCell = string | number | null
 const FORMULA_START = /^[=+\-@\t\r]/
 const SIGNED_NUMBER = /^[+-]\d+(\.\d+)?$/
 
-function csvCell(value: CsvCell): string {
+/** One cell as the file holds it: guarded against formulas, quoted where it must be. */
+export function csvCell(value: CsvCell): string {
   if (value === null) return ''
   if (typeof value === 'number') return String(value)
   const text = FORMULA_START.test(value) && !SIGNED_NUMBER.test(value) ? `'${value}` : value

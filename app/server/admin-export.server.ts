@@ -6,11 +6,11 @@ import { formatIndiaDateTime, indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { BASIS_POINTS_PER_PERCENT, intraStateSplit } from '~/domain/gst'
 import { PAISE_PER_RUPEE } from '~/domain/money'
 import { DOCUMENT_TITLES, seriesOf } from '~/domain/tax-documents'
-import { Prisma } from '~/generated/prisma/client'
+import { paymentsCsvChunks } from './admin-export-payments.server'
 import { recordAudit } from './audit.server'
-import { panKeys, prisma } from './db.server'
-import { decryptPan } from './pan-crypto.server'
+import { prisma } from './db.server'
 import { afterKey, type BatchKey, batchesInKeyOrder } from './keyset.server'
+import { releasableChunk } from './released-chunks.server'
 
 export type CsvExport = { filename: string; body: ReadableStream<Uint8Array> }
 
@@ -49,17 +49,21 @@ export async function exportCsv(
   return { filename: `${kind}-${from}-to-${to}.csv`, body: csvStream(table.header, table.batches(range, batchRows)) }
 }
 
-function csvStream(header: readonly string[], batches: AsyncGenerator<CsvCell[][]>): ReadableStream<Uint8Array> {
+function csvStream(
+  header: readonly string[],
+  batches: AsyncGenerator<string | Uint8Array>,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   return new ReadableStream({
     start(controller) {
-      controller.enqueue(encoder.encode(CSV_BYTE_ORDER_MARK + csvLine(header)))
+      controller.enqueue(releasableChunk(encoder.encode(CSV_BYTE_ORDER_MARK + csvLine(header))))
     },
     // Called only when the reader wants more, so a slow download holds one batch, not the whole range.
     async pull(controller) {
       const next = await batches.next()
       if (next.done) controller.close()
-      else controller.enqueue(encoder.encode(next.value.map(csvLine).join('')))
+      // encode gives each text an ArrayBuffer of its own (app/server/released-chunks.server.ts).
+      else controller.enqueue(typeof next.value === 'string' ? releasableChunk(encoder.encode(next.value)) : next.value)
     },
     async cancel() {
       await batches.return(undefined)
@@ -69,17 +73,19 @@ function csvStream(header: readonly string[], batches: AsyncGenerator<CsvCell[][
 
 type Range = { gte: Date; lt: Date }
 
-/** The rows after `key` in (time, id) order, a batch at a time, each batch as cells. */
+/** The rows after `key` in (time, id) order, a batch at a time, each batch as CSV text. */
 async function* cellBatches<Row, Id>(
   read: (after: BatchKey<Id> | null, take: number) => Promise<Row[]>,
   keyOf: (row: Row) => BatchKey<Id>,
   cells: (row: Row) => CsvCell[],
   batchRows: number,
-): AsyncGenerator<CsvCell[][]> {
-  for await (const rows of batchesInKeyOrder(read, keyOf, batchRows)) yield rows.map(cells)
+): AsyncGenerator<string> {
+  for await (const rows of batchesInKeyOrder(read, keyOf, batchRows))
+    yield rows.map((row) => csvLine(cells(row))).join('')
 }
 
-type Table = { header: string[]; batches: (range: Range, batchRows: number) => AsyncGenerator<CsvCell[][]> }
+/** A batch at a time, as the file's text or bytes. */
+type Table = { header: string[]; batches: (range: Range, batchRows: number) => AsyncGenerator<string | Uint8Array> }
 
 const paymentsTable: Table = {
   header: [
@@ -105,94 +111,7 @@ const paymentsTable: Table = {
     'GST (Rs.)',
     'Refunded (Rs.)',
   ],
-  batches: (range, batchRows) =>
-    cellBatches<ExportedPayment, string>(
-      // One query per batch: Prisma's relation loads took 150 ms per 1,000 payments.
-      async (key, take) =>
-        (await prisma.$queryRaw<ExportedPayment[]>(paymentsExportSql(range, key, take))).map((row) => ({
-          ...row,
-          pan: row.pan && decryptPan(panKeys, row.pan),
-        })),
-      (payment) => ({ at: payment.createdAt, id: payment.id }),
-      (payment) => [
-        payment.id,
-        payment.createdIst,
-        payment.paidIst,
-        payment.method,
-        payment.status,
-        payment.paidVia,
-        payment.name,
-        payment.phone,
-        payment.email,
-        // Masked: a CSV leaves the store (docs/architecture.md, "PANs at rest").
-        maskPan(payment.pan),
-        readCartSnapshot(payment.cart)
-          .map((item) => `${item.name} (Rs. ${rupees(item.pricePaise)}, ${item.durationDays} days)`)
-          .join('; '),
-        rupees(payment.amountPaise),
-        payment.currency,
-        payment.utr,
-        payment.payerAccountName,
-        payment.gatewayOrderId,
-        payment.gatewayPaymentId,
-        payment.invoice,
-        payment.invoice === null ? null : rupees(payment.invoicePaise! - payment.invoiceGstPaise!),
-        payment.invoice === null ? null : rupees(payment.invoiceGstPaise!),
-        payment.invoice === null ? null : rupees(payment.refundedPaise),
-      ],
-      batchRows,
-    ),
-}
-
-type ExportedPayment = {
-  id: string
-  createdAt: Date
-  /** Created and paid in India time as formatIndiaDateTime writes them, formatted by PostgreSQL (the export's hot path). */
-  createdIst: string
-  paidIst: string | null
-  method: string
-  status: string
-  paidVia: string | null
-  amountPaise: number
-  currency: string
-  cart: unknown
-  utr: string | null
-  payerAccountName: string | null
-  gatewayOrderId: string | null
-  gatewayPaymentId: string | null
-  name: string | null
-  phone: string
-  email: string | null
-  /** Encrypted as stored; decrypted after the query. */
-  pan: string | null
-  invoice: string | null
-  invoicePaise: number | null
-  invoiceGstPaise: number | null
-  refundedPaise: number
-}
-
-/** "DD-MM-YYYY HH:MM IST" of a timestamptz column (trusted SQL), as formatIndiaDateTime writes it; NULL stays NULL. */
-const indiaDateTimeSql = (column: string) =>
-  Prisma.raw(`to_char(${column} AT TIME ZONE 'Asia/Kolkata', 'DD-MM-YYYY HH24:MI') || ' IST'`)
-
-/** A batch of payments created in `range` after `key`, with their customer, receipt and refunds, in (created, id) order. */
-function paymentsExportSql(range: Range, key: BatchKey<string> | null, take: number) {
-  const after = key ? Prisma.sql`AND (p.created_at, p.id) > (${key.at}, ${key.id}::uuid)` : Prisma.empty
-  return Prisma.sql`
-    SELECT p.id::text AS id, p.created_at AS "createdAt", ${indiaDateTimeSql('p.created_at')} AS "createdIst",
-           ${indiaDateTimeSql('p.paid_at')} AS "paidIst", p.method::text AS method,
-           p.status::text AS status, p.paid_via AS "paidVia", p.amount_paise AS "amountPaise", p.currency, p.cart,
-           p.utr, p.payer_account_name AS "payerAccountName", p.gateway_order_id AS "gatewayOrderId",
-           p.gateway_payment_id AS "gatewayPaymentId", u.name, u.phone, u.email, u.pan_encrypted AS pan,
-           receipt.document_number AS invoice, receipt.amount_paise AS "invoicePaise", receipt.gst_paise AS "invoiceGstPaise",
-           (SELECT -coalesce(sum(r.amount_paise), 0) FROM ledger_entries r
-             WHERE r.payment_id = p.id AND r.kind = 'REFUND')::int AS "refundedPaise"
-    FROM payments p
-    JOIN users u ON u.id = p.user_id
-    LEFT JOIN ledger_entries receipt ON receipt.payment_id = p.id AND receipt.kind = 'PAYMENT'
-    WHERE p.created_at >= ${range.gte} AND p.created_at < ${range.lt} ${after}
-    ORDER BY p.created_at, p.id
-    LIMIT ${take}`
+  batches: paymentsCsvChunks,
 }
 
 const ledgerTable: Table = {

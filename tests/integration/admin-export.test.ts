@@ -1,7 +1,12 @@
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import * as exportRoute from '~/routes/admin/export'
 import * as exportCsvRoute from '~/routes/admin/export-csv'
+import { csvCell, csvLine } from '~/domain/csv'
+import { formatIndiaDateTime } from '~/domain/dates'
+import { maskPan } from '~/domain/pan'
 import { exportCsv } from '~/server/admin-export.server'
+import { csvCellSql, servicesOf } from '~/server/admin-export-payments.server'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
 import { cartItemOf, createPaymentRow, createService, createUser, recordTestRefund } from '../support/payment-fixtures'
@@ -93,6 +98,126 @@ describe('exportCsv', () => {
       const { csv } = await csvOf(userId, { kind, from: '2026-03-12', to: '2026-03-12' })
       expect(csv, kind).toContain(`,${pan.slice(0, 5)}****${pan.slice(-1)},`)
       expect(csv, kind).not.toContain(pan)
+    }
+  })
+
+  // The payments export writes its text cells in SQL (app/server/admin-export-payments.server.ts): the same rules.
+  const HOSTILE_TEXT = [
+    '',
+    'plain',
+    'a,b',
+    'say "hi"',
+    '"',
+    'line\nbreak',
+    'carriage\rreturn',
+    'crlf\r\n',
+    '=HYPERLINK("http://evil.example")',
+    '=1+2',
+    '+',
+    '-',
+    '@',
+    '@SUM(A1)',
+    '\tTab',
+    '\rReturn first',
+    '+919876543210',
+    '-500',
+    '-5.50',
+    '+1.2.3',
+    '-1e5',
+    '-5.',
+    '+-1',
+    ' =not at start',
+    "'already guarded",
+    '-12,5',
+    '=a\n"b"',
+    'राम शर्मा ₹',
+    '=राम',
+    '-١٢٣',
+    'emoji 😀, "quoted"',
+  ]
+
+  it('writes hostile text in SQL exactly as csvCell does', async () => {
+    const values = [...HOSTILE_TEXT, null]
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await client.connect()
+    try {
+      const { rows } = await client.query<{ cell: string }>(
+        `SELECT ${csvCellSql('t.value')} AS cell FROM unnest($1::text[]) WITH ORDINALITY t(value, n) ORDER BY t.n`,
+        [values],
+      )
+      expect(rows.map((row) => row.cell)).toEqual(values.map(csvCell))
+    } finally {
+      await client.end()
+    }
+  })
+
+  it('writes each payment line as csvLine writes its cells, hostile text in every text column', async () => {
+    const { userId } = await admin()
+    const createdAt = new Date('2026-03-14T06:00:00Z')
+    const payments = []
+    for (const [index, text] of HOSTILE_TEXT.entries()) {
+      const { paymentId } = await paidPayment(text, new Date(createdAt.getTime() + index * 60_000))
+      const pan = uniquePan()
+      await prisma.user.updateMany({
+        where: { payments: { some: { id: paymentId } } },
+        data: { email: `${text}${index}@example.com`, pan },
+      })
+      await prisma.payment.update({
+        where: { id: paymentId },
+        data: {
+          utr: text,
+          payerAccountName: text,
+          paidVia: text,
+          // Unique columns: the text, then a number.
+          gatewayOrderId: `${text} ${index}`,
+          gatewayPaymentId: `${text}${index}`,
+        },
+      })
+      payments.push(paymentId)
+    }
+    await recordTestRefund(payments[1]!, 50_000, { at: new Date('2026-03-15T06:00:00Z') })
+    const expected = await Promise.all(
+      payments.map(async (id) => {
+        const payment = await prisma.payment.findUniqueOrThrow({
+          where: { id },
+          include: {
+            user: true,
+            ledgerEntries: { select: { kind: true, documentNumber: true, amountPaise: true, gstPaise: true } },
+          },
+        })
+        const receipt = payment.ledgerEntries.find((entry) => entry.kind === 'PAYMENT')!
+        const refunded = -payment.ledgerEntries
+          .filter((entry) => entry.kind === 'REFUND')
+          .reduce((sum, entry) => sum + entry.amountPaise, 0)
+        const rupees = (paise: number) => (paise / 100).toFixed(2)
+        return csvLine([
+          payment.id,
+          formatIndiaDateTime(payment.createdAt),
+          formatIndiaDateTime(payment.paidAt!),
+          payment.method,
+          payment.status,
+          payment.paidVia,
+          payment.user.name,
+          payment.user.phone,
+          payment.user.email,
+          maskPan(payment.user.pan),
+          servicesOf(payment.cart),
+          rupees(payment.amountPaise),
+          payment.currency,
+          payment.utr,
+          payment.payerAccountName,
+          payment.gatewayOrderId,
+          payment.gatewayPaymentId,
+          receipt.documentNumber,
+          rupees(receipt.amountPaise - receipt.gstPaise),
+          rupees(receipt.gstPaise),
+          rupees(refunded),
+        ])
+      }),
+    )
+    for (const batchRows of [1, 1_000]) {
+      const { csv } = await csvOf(userId, { kind: 'payments', from: '2026-03-14', to: '2026-03-14' }, { batchRows })
+      expect(csv.replace(/^\uFEFF[^\n]*\n/, '')).toBe(expected.join(''))
     }
   })
 
