@@ -132,6 +132,27 @@ export async function customerPages(origin: string): Promise<LighthousePage[]> {
     { name: `/subscriptions, ${SERVICES_BOUGHT} bought`, url: url('/subscriptions'), cookie: subscriber.cookie },
     ...REGULATORY_PATHS.map((path) => ({ name: path, url: url(path) })),
   ]
-  for (const page of pages) await assertAnswers200(page)
-  return pages
+  const chosen = pagesChosen(pages, process.env.BENCH_LIGHTHOUSE_PAGES)
+  for (const page of chosen) await assertAnswers200(page)
+  return chosen
+}
+
+/**
+ * BENCH_LIGHTHOUSE_PAGES=/details,/terms-and-conditions keeps the pages whose name starts with one of the
+ * comma-separated prefixes (every /details step for `/details`): a quicker before/after on a few pages.
+ */
+export function pagesChosen(pages: LighthousePage[], filter: string | undefined): LighthousePage[] {
+  const prefixes = (filter ?? '')
+    .split(',')
+    .map((prefix) => prefix.trim())
+    .filter(Boolean)
+  if (prefixes.length === 0) return pages
+  const chosen = pages.filter((page) =>
+    prefixes.some(
+      (prefix) => page.name === prefix || page.name.startsWith(`${prefix} `) || page.name.startsWith(`${prefix},`),
+    ),
+  )
+  if (chosen.length === 0)
+    throw new Error(`BENCH_LIGHTHOUSE_PAGES=${filter} matches none of ${pages.map((page) => page.name).join('; ')}`)
+  return chosen
 }

@@ -1,8 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
-import { currentConsentDocuments } from '~/content/legal/agreement.server'
-import { consentStatement, termsAndConditions } from '~/content/legal/terms'
+import { currentAgreement, currentConsentDocuments } from '~/content/legal/agreement.server'
 import { FamilyMembersFieldset } from '~/components/family-members-fieldset'
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { CheckboxField, Field, FormMessage, StatusButton } from '~/components/forms'
@@ -74,11 +73,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-/** The documents of the agreement step, each with the version its checkbox sends. */
+/**
+ * The documents of the agreement step, each with the version its checkbox sends, and their texts as
+ * loader data: in the route's JavaScript they would load on every step (docs/decisions/021-legal-text-as-loader-data.md).
+ */
 function agreementStepData() {
   const documents = currentConsentDocuments(businessDetails)
+  const agreement = currentAgreement(businessDetails)
   return {
-    details: businessDetails,
+    terms: agreement.terms,
+    consentStatement: agreement.consentStatement,
     documents: PAGE_ACKNOWLEDGED_KINDS.map((kind) => ({ kind, version: documents[kind].version })),
   }
 }
@@ -306,7 +310,7 @@ function AgreementStep({
         role="region"
         aria-label="Terms and Conditions, MITC and consent"
       >
-        <LegalDocumentView document={termsAndConditions(agreement.details)} embedded />
+        <LegalDocumentView document={agreement.terms} embedded />
       </div>
       <fieldset className="space-y-3">
         <legend className="text-base font-semibold">Your acknowledgements</legend>
@@ -317,7 +321,7 @@ function AgreementStep({
             <div key={kind} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
               {kind === 'CONSENT_STATEMENT' ? (
                 <blockquote id={`${id}-text`} className="mb-2 space-y-2 border-l-4 border-gray-300 pl-3 text-sm">
-                  {consentStatement(agreement.details).map((paragraph) => (
+                  {agreement.consentStatement.map((paragraph) => (
                     <p key={paragraph}>{paragraph}</p>
                   ))}
                 </blockquote>

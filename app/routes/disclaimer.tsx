@@ -5,10 +5,11 @@ import type { Route } from './+types/disclaimer'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Disclaimer | Research Store' }]
 
+// The text comes as loader data, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md).
 export function loader() {
-  return { details: businessDetails }
+  return { document: disclaimer(businessDetails) }
 }
 
-export default function DisclaimerPage({ loaderData: { details } }: Route.ComponentProps) {
-  return <LegalDocumentView document={disclaimer(details)} />
+export default function DisclaimerPage({ loaderData: { document } }: Route.ComponentProps) {
+  return <LegalDocumentView document={document} />
 }

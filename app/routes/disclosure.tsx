@@ -5,10 +5,11 @@ import type { Route } from './+types/disclosure'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Disclosure | Research Store' }]
 
+// The text comes as loader data, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md).
 export function loader() {
-  return { details: businessDetails }
+  return { document: disclosure(businessDetails) }
 }
 
-export default function DisclosurePage({ loaderData: { details } }: Route.ComponentProps) {
-  return <LegalDocumentView document={disclosure(details)} />
+export default function DisclosurePage({ loaderData: { document } }: Route.ComponentProps) {
+  return <LegalDocumentView document={document} />
 }

@@ -5,10 +5,11 @@ import type { Route } from './+types/investor-charter'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Investor Charter | Research Store' }]
 
+// The text comes as loader data, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md).
 export function loader() {
-  return { details: businessDetails }
+  return { document: investorCharter(businessDetails) }
 }
 
-export default function InvestorCharterPage({ loaderData: { details } }: Route.ComponentProps) {
-  return <LegalDocumentView document={investorCharter(details)} />
+export default function InvestorCharterPage({ loaderData: { document } }: Route.ComponentProps) {
+  return <LegalDocumentView document={document} />
 }

@@ -1,18 +1,19 @@
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { currentConsentDocuments } from '~/content/legal/agreement.server'
-import { mitcDocument } from '~/content/legal/mitc'
 import { businessDetails } from '~/server/business.server'
 import type { Route } from './+types/mitc'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Most Important Terms and Conditions (MITC) | Research Store' }]
 
+// The text comes as loader data, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md).
 export function loader() {
-  return { details: businessDetails, version: currentConsentDocuments(businessDetails).MITC.version }
+  const { document, version } = currentConsentDocuments(businessDetails).MITC
+  return { document, version }
 }
 
-export default function MostImportantTermsPage({ loaderData: { details, version } }: Route.ComponentProps) {
+export default function MostImportantTermsPage({ loaderData: { document, version } }: Route.ComponentProps) {
   return (
-    <LegalDocumentView document={mitcDocument(details)}>
+    <LegalDocumentView document={document}>
       <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">Version: {version}</p>
     </LegalDocumentView>
   )

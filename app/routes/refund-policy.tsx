@@ -5,10 +5,11 @@ import type { Route } from './+types/refund-policy'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Refund Policy | Research Store' }]
 
+// The text comes as loader data, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md).
 export function loader() {
-  return { details: businessDetails }
+  return { document: refundPolicy(businessDetails) }
 }
 
-export default function RefundPolicyPage({ loaderData: { details } }: Route.ComponentProps) {
-  return <LegalDocumentView document={refundPolicy(details)} />
+export default function RefundPolicyPage({ loaderData: { document } }: Route.ComponentProps) {
+  return <LegalDocumentView document={document} />
 }

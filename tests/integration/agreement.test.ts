@@ -1,6 +1,7 @@
 import { createHash, randomInt } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { currentAgreement, currentConsentDocuments } from '~/content/legal/agreement.server'
+import { documentText, type LegalDocument } from '~/content/legal/document'
 import { acknowledgementField, CONSENT_DOCUMENT_KINDS, type ConsentDocumentKind } from '~/domain/consent'
 import * as customerRoute from '~/routes/admin/customer'
 import * as setAgreementRoute from '~/routes/api.v1/users.set-agreement'
@@ -140,6 +141,15 @@ describe('accepting at the wizard', () => {
       agreement: { documents: { kind: ConsentDocumentKind; version: string }[] }
     }
     expect(page.agreement.documents).toContainEqual({ kind: 'MITC', version: DOCUMENTS.MITC.version })
+  })
+
+  it('shows at the agreement step the very terms and consent statement its version hashes', async () => {
+    const cookie = await createSession((await userAtAgreementStep()).id)
+    const page = (await loader(routeArgs(getRequest('/details', cookie)))) as {
+      agreement: { terms: LegalDocument; consentStatement: string[] }
+    }
+    expect(documentText(page.agreement.terms)).toBe(AGREEMENT.text)
+    expect(page.agreement.consentStatement).toEqual(AGREEMENT.consentStatement)
   })
 
   it('records both of two acceptances racing, in full, and completes the profile (and e-mails) once', async () => {
