@@ -124,8 +124,6 @@ describe('reconciling open gateway orders, several at once', () => {
       async fetchOrderPayments(orderId) {
         mostInFlight = Math.max(mostInFlight, ++inFlight)
         try {
-          // Lets every order the job has started reach the gateway before any answer comes back.
-          await new Promise((resolve) => setImmediate(resolve))
           return await sandbox.fetchOrderPayments(orderId)
         } finally {
           inFlight--
