@@ -6,7 +6,7 @@
 // BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies figures;
 // BENCH_ONLY=lighthouse builds and starts the store and the floor and takes only the Lighthouse figures of
 // every customer page; BENCH_ONLY=at-scale takes the figures on a large data set (DATABASE_URL filled by
-// db:seed:large).
+// db:seed:large); BENCH_ONLY=at-scale-jobs takes only its jobs' figures there.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -24,7 +24,7 @@ import { compareLoad } from './load'
 import { type FirstLoad, measureFirstLoad, measureHtml } from './measure-bytes'
 import { type ChunkSize, layoutJs, routeJsBeyondLayout } from './route-weight'
 import { FLOOR_DIR, freePort, RESULTS_DIR, ROOT, runBuild, startFloor, startStore } from './servers'
-import { timeCodeVerification } from './verify-code'
+import { signInThroughPages, timeCodeVerification } from './verify-code'
 
 function envCount(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback)
@@ -32,7 +32,7 @@ function envCount(name: string, fallback: number): number {
   return value
 }
 
-const BENCH_SELECTIONS = ['all', 'large-bodies', 'lighthouse', 'at-scale'] as const
+const BENCH_SELECTIONS = ['all', 'large-bodies', 'lighthouse', 'at-scale', 'at-scale-jobs'] as const
 
 function benchSelection(): (typeof BENCH_SELECTIONS)[number] {
   const only = process.env.BENCH_ONLY ?? 'all'
@@ -96,7 +96,7 @@ function printChunks(chunks: ChunkSize[]) {
 async function main() {
   assertBrowserUserAgents()
   if (config.only === 'large-bodies') return largeBodiesOnly()
-  if (config.only === 'at-scale') return atScaleOnly()
+  if (config.only === 'at-scale' || config.only === 'at-scale-jobs') return atScaleOnly()
   if (config.only === 'lighthouse') return lighthouseOnly()
   results.chromium = chromiumVersion()
   console.log(`Bench: Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`)
@@ -264,11 +264,11 @@ async function lighthouseOnly() {
 async function atScaleOnly() {
   if (!process.env.DATABASE_URL)
     throw new Error(
-      'BENCH_ONLY=at-scale measures the store on a large data set: set DATABASE_URL to a database filled by ' +
+      `BENCH_ONLY=${config.only} measures the store on a large data set: set DATABASE_URL to a database filled by ` +
         '`npm run db:seed:large` (docs/testing.md, "A large data set")',
     )
   const databaseUrl = process.env.DATABASE_URL
-  console.log(`Bench (BENCH_ONLY=at-scale): Node ${process.version}, ${loadAverage()}`)
+  console.log(`Bench (BENCH_ONLY=${config.only}): Node ${process.version}, ${loadAverage()}`)
   section(`Build (${loadAverage()})`)
   info(
     'store (npm run build)',
@@ -280,9 +280,14 @@ async function atScaleOnly() {
   const adminMobile = benchAdminMobile()
   const store = await startStore(await freePort(3400), { ADMIN_PHONES: `+91${adminMobile}` })
   info('store', store.server.origin, store.database)
-  section(`At scale: pages and API one request at a time, then the CSV export of every payment (${loadAverage()})`)
-  await printAutovacuum(databaseUrl)
-  await measureAtScale(store.server, adminMobile)
+  if (config.only === 'at-scale-jobs') {
+    // The jobs time the admin payments list: the admin signs in as measureAtScale would have.
+    await signInThroughPages(store.server.origin, adminMobile)
+  } else {
+    section(`At scale: pages and API one request at a time, then the CSV export of every payment (${loadAverage()})`)
+    await printAutovacuum(databaseUrl)
+    await measureAtScale(store.server, adminMobile)
+  }
   section(
     `At scale, jobs: expiring ${DUE_ROWS.toLocaleString('en-IN')} overdue claims, then reconciling ${DUE_ROWS.toLocaleString('en-IN')} due gateway orders, with two pages timed meanwhile (${loadAverage()})`,
   )

@@ -79,7 +79,16 @@ export const pendingPaymentsCacheKey = (userId: string) => `pending-payments:${u
 
 /** Every write to a user's payments or subscriptions calls this after it commits. */
 export function invalidateUserPayments(userId: string): Promise<void> {
-  return invalidate(subscriptionsCacheKey(userId), pendingPaymentsCacheKey(userId))
+  return invalidateUsersPayments([userId])
+}
+
+/** invalidateUserPayments for the users a batch wrote to: one announcement to the other instances. */
+export async function invalidateUsersPayments(userIds: Iterable<string>): Promise<void> {
+  const keys = [...new Set(userIds)].flatMap((userId) => [
+    subscriptionsCacheKey(userId),
+    pendingPaymentsCacheKey(userId),
+  ])
+  if (keys.length) await invalidate(...keys)
 }
 
 /**
