@@ -1,7 +1,9 @@
 // The SQL of `npm run db:seed:large` (scripts/seed-large.ts): each step one INSERT ... SELECT over
 // generate_series, every value derived from md5(seed || a label || the row number), so the same
 // seed, sizes and end date give the same rows. Numbers are checked integers and the date an ISO
-// string before they are put in the text.
+// string before they are put in the text. Payments and the rows that follow one (subscriptions,
+// refunds, ledger entries) go in in time order, as a store inserts them: the table's physical order
+// then follows created_at, as the payments export's plan counts on (index scan, no sort).
 import { createHash } from 'node:crypto'
 import { CONSENT_DOCUMENT_KINDS, type ConsentDocumentKind } from '../app/domain/consent'
 
@@ -305,7 +307,8 @@ export function largeSeedSteps({
                CASE WHEN p.method = 'MANUAL' THEN p.created + interval '7 days' END,
                CASE WHEN p.status = 'REJECTED' THEN 'No transfer with this UTR reached the account' END
         FROM seed_pay p JOIN seed_svc a ON a.k = p.k1 LEFT JOIN seed_svc b ON b.k = p.k2
-        JOIN users u ON u.id = p.user_id;`,
+        JOIN users u ON u.id = p.user_id
+        ORDER BY p.created, p.id;`,
     },
     {
       label: 'subscriptions',
@@ -316,7 +319,8 @@ export function largeSeedSteps({
                CASE WHEN p.refunded THEN p.paid_at + svc.days * interval '12 hours' END,
                CASE WHEN p.refunded THEN p.paid_at + svc.days * interval '1 day' END
         FROM seed_pay p JOIN seed_svc svc ON svc.k IN (p.k1, p.k2)
-        WHERE p.status = 'PAID';`,
+        WHERE p.status = 'PAID'
+        ORDER BY p.paid_at, p.id, svc.k;`,
     },
     {
       label: 'refunds',
@@ -332,7 +336,8 @@ export function largeSeedSteps({
                      CASE WHEN p.paid_at + svc.days * interval '12 hours' < ${end} - interval '10 days' THEN 'PROCESSED'
                           ELSE (ARRAY['DUE', 'PENDING', 'FAILED', 'PROCESSED'])[1 + p.r2 % 4] END::"RefundStatus" AS st
               FROM seed_pay p JOIN seed_svc svc ON svc.k = p.k1 WHERE p.refunded) p
-        JOIN seed_svc svc ON svc.k = p.k1;`,
+        JOIN seed_svc svc ON svc.k = p.k1
+        ORDER BY p.ended, p.id;`,
     },
     {
       label: 'ledger',
@@ -353,7 +358,8 @@ export function largeSeedSteps({
         SELECT x.user_id, x.kind, x.payment_id, x.refund_id, x.amount, 0, 0,
                x.series || '/' || ${fyCode('x.fy')} || '/' || lpad((x.n + coalesce(d.last_number, 0))::text, 6, '0'),
                x.at, x.at
-        FROM numbered x LEFT JOIN document_sequences d ON d.series = x.series AND d.financial_year = ${fyLabel('x.fy')};
+        FROM numbered x LEFT JOIN document_sequences d ON d.series = x.series AND d.financial_year = ${fyLabel('x.fy')}
+        ORDER BY x.at, x.tie;
         INSERT INTO document_sequences (series, financial_year, last_number)
         SELECT split_part(document_number, '/', 1), ${fyLabel(fyStart('occurred_at'))},
                max(split_part(document_number, '/', 3)::int)
