@@ -104,15 +104,7 @@ async function main() {
     `Load: ${config.rounds} rounds × ${config.durationS} s; Lighthouse: ${config.lighthouseRuns} runs each; code checks: ${config.verifyRuns}`,
   )
 
-  section('Build')
-  info(
-    'store (npm run build)',
-    `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`,
-  )
-  info(
-    'floor (npx react-router build)',
-    `${((await runBuild('build-floor', 'npx', ['react-router', 'build'], FLOOR_DIR)) / 1000).toFixed(1)} s`,
-  )
+  await buildStoreAndFloor()
 
   section('Servers (the store as npm start runs it: node scripts/start.ts, built already)')
   const store = await startStore(await freePort(3400))
@@ -238,11 +230,8 @@ async function largeBodiesOnly() {
   printSummary()
 }
 
-async function lighthouseOnly() {
-  results.chromium = chromiumVersion()
-  console.log(
-    `Bench (BENCH_ONLY=lighthouse): Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`,
-  )
+/** Builds the store as `npm run build` does and the bare floor app, printing how long each took. */
+async function buildStoreAndFloor() {
   section('Build')
   info(
     'store (npm run build)',
@@ -252,6 +241,14 @@ async function lighthouseOnly() {
     'floor (npx react-router build)',
     `${((await runBuild('build-floor', 'npx', ['react-router', 'build'], FLOOR_DIR)) / 1000).toFixed(1)} s`,
   )
+}
+
+async function lighthouseOnly() {
+  results.chromium = chromiumVersion()
+  console.log(
+    `Bench (BENCH_ONLY=lighthouse): Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`,
+  )
+  await buildStoreAndFloor()
   section('Servers (the store as npm start runs it: node scripts/start.ts, built already)')
   const store = await startStore(await freePort(3400))
   info('store', store.server.origin, store.database)
