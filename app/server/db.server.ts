@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg'
-import { PrismaClient } from '~/generated/prisma/client'
+import { type Prisma, PrismaClient } from '~/generated/prisma/client'
 import { env } from './env.server'
 import { withPanAtRest } from './pan-at-rest.server'
 import { panKeysFromEnv } from './pan-keys.server'
@@ -24,5 +24,19 @@ export async function isDatabaseReachable(): Promise<boolean> {
     return true
   } catch {
     return false
+  }
+}
+
+/**
+ * Runs a statement that changes at most `batchRows` rows (a DELETE or UPDATE over a LIMITed
+ * subselect) again and again until a run changes fewer: each batch is its own short statement, so
+ * no lock is held for longer than one. The rows changed in all.
+ */
+export async function executeInBatches(batchSql: Prisma.Sql, batchRows: number): Promise<number> {
+  let changed = 0
+  for (;;) {
+    const batch = await prisma.$executeRaw(batchSql)
+    changed += batch
+    if (batch < batchRows) return changed
   }
 }

@@ -2,7 +2,7 @@ import { getErrorMessage } from '~/domain/error-message'
 import type PgBoss from 'pg-boss'
 import { sendComplaintsDueDigest } from './complaints.server'
 import { Prisma } from '~/generated/prisma/client'
-import { prisma } from './db.server'
+import { executeInBatches, prisma } from './db.server'
 import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
 import { expireManualPayments } from './payments/manual-claims.server'
 import { reconcileOpenOrders } from './payments/reconciliation.server'
@@ -118,13 +118,7 @@ export function pruneBatchSql({ table, column, before }: ReturnType<typeof prune
 
 export async function pruneExpiredRows(now = new Date(), batchRows = PRUNE_BATCH_ROWS): Promise<number> {
   let deleted = 0
-  for (const target of pruneTargets(now)) {
-    for (;;) {
-      const batch = await prisma.$executeRaw(pruneBatchSql(target, batchRows))
-      deleted += batch
-      if (batch < batchRows) break
-    }
-  }
+  for (const target of pruneTargets(now)) deleted += await executeInBatches(pruneBatchSql(target, batchRows), batchRows)
   return deleted
 }
 

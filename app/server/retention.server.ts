@@ -3,7 +3,7 @@ import { MS_PER_DAY } from '~/domain/dates'
 import { complaintCutoff, paymentRecordsCutoffs } from '~/domain/record-retention'
 import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from '~/content/legal/rules'
 import { Prisma } from '~/generated/prisma/client'
-import { prisma } from './db.server'
+import { executeInBatches, prisma } from './db.server'
 import { getFileStorage, type FileStorage } from './storage.server'
 
 // The retention job (issue 19 item 6): erases what the privacy policy's retention table
@@ -259,11 +259,7 @@ export async function eraseExpiredData(
     grantedSubscriptions: 0,
     complaints: 0,
   }
-  for (;;) {
-    const batch = await prisma.$executeRaw(familyMembersBatchSql(now, batchRows))
-    report.familyMembers += batch
-    if (batch < batchRows) break
-  }
+  report.familyMembers = await executeInBatches(familyMembersBatchSql(now, batchRows), batchRows)
   for (const rule of ['closed-records-ended', 'closed-never-a-client', 'unfinished-inactive'] as const) {
     for (;;) {
       const rows = await prisma.$queryRaw<{ id: string; pan_card_key: string | null }[]>(
@@ -273,11 +269,7 @@ export async function eraseExpiredData(
       if (rows.length < batchRows) break
     }
   }
-  for (;;) {
-    const batch = await prisma.$executeRaw(acceptancesBatchSql(now, batchRows))
-    report.acceptances += batch
-    if (batch < batchRows) break
-  }
+  report.acceptances = await executeInBatches(acceptancesBatchSql(now, batchRows), batchRows)
   let from: Date | null = null
   for (;;) {
     const rows: { id: string; erased_at: Date }[] = await prisma.$queryRaw(duePaymentsSql(now, batchRows, from))
@@ -292,11 +284,7 @@ export async function eraseExpiredData(
     if (rows.length < batchRows || erased === 0) break
     from = rows.at(-1)!.erased_at
   }
-  for (;;) {
-    const batch = await prisma.$executeRaw(grantedSubscriptionsBatchSql(now, batchRows))
-    report.grantedSubscriptions += batch
-    if (batch < batchRows) break
-  }
+  report.grantedSubscriptions = await executeInBatches(grantedSubscriptionsBatchSql(now, batchRows), batchRows)
   for (;;) {
     const rows = await prisma.$queryRaw<{ id: string; attachment_key: string | null }[]>(
       dueComplaintsSql(now, batchRows),
