@@ -26,11 +26,14 @@ async function toggle(page: Page, target: Locator, javaScriptEnabled: boolean) {
   const saved = page.waitForResponse(
     (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'),
   )
+  // Without JavaScript, the load of the page that comes back (waitForLoadState would answer at once
+  // for the page still showing).
+  const cameBack = javaScriptEnabled ? undefined : page.waitForEvent('load')
   await target.scrollIntoViewIfNeeded()
   const box = (await target.boundingBox())!
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
   await saved
-  if (!javaScriptEnabled) await page.waitForLoadState('load')
+  await cameBack
 }
 
 function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a) {
@@ -108,7 +111,8 @@ test('a tick comes back scrolled to the card just ticked (360 px)', async ({ pag
   await card(page, name).scrollIntoViewIfNeeded()
   await toggle(page, page.getByRole('checkbox', { name, exact: true }), javaScriptEnabled)
   await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked()
-  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200)
+  // The browser scrolls to the fragment once the page has laid out, which may follow its load event.
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200)
   await expect(page.getByRole('checkbox', { name, exact: true })).toBeInViewport()
   await toggle(page, page.getByRole('checkbox', { name, exact: true }), javaScriptEnabled)
   await expect(page.getByRole('checkbox', { name, exact: true })).not.toBeChecked()
