@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { launch } from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, MOBILE_BROWSER_USER_AGENT } from './browser'
@@ -45,6 +47,17 @@ function diagnosis(lhr: Lhr): string {
   ].join('; ')
 }
 
+let reportsKept = 0
+
+/** BENCH_LIGHTHOUSE_REPORTS=folder keeps every run's full report there, to read what a figure is made of. */
+function keepReport(url: string, lhr: Lhr) {
+  const folder = process.env.BENCH_LIGHTHOUSE_REPORTS
+  if (!folder) return
+  mkdirSync(folder, { recursive: true })
+  const name = `${String(++reportsKept).padStart(3, '0')}${new URL(url).pathname.replaceAll('/', '_') || '_'}.json`
+  writeFileSync(join(folder, name), JSON.stringify(lhr))
+}
+
 /**
  * One run with Lighthouse's defaults (mobile, simulated Slow 4G, 4x CPU) but a browser's user agent,
  * in a fresh Chromium profile; `cookie` goes with every request (a signed-in customer's page).
@@ -67,6 +80,7 @@ async function runOnce({ url, cookie }: LighthousePage): Promise<LighthouseRun> 
       extraHeaders: cookie ? { Cookie: cookie } : null,
     })
     const lhr = result?.lhr
+    if (lhr) keepReport(url, lhr)
     const score = lhr?.categories.performance?.score
     if (!lhr || score == null)
       throw new Error(

@@ -1,5 +1,5 @@
 import { getInputProps, getSelectProps, type FieldMetadata, type FormMetadata } from '@conform-to/react'
-import { FAMILY_MEMBERS_MAX, FAMILY_RELATION_LABELS, FAMILY_RELATIONS } from '~/domain/family'
+import { FAMILY_MEMBERS_MAX, FAMILY_RELATION_LABELS, FAMILY_RELATIONS } from '~/domain/family-relations'
 import { ErrorList, Field, SelectField, secondaryButtonClass } from './forms'
 
 /** One row as the form holds it: both may be empty (an unused row). */

@@ -1,6 +1,5 @@
-import { z } from 'zod'
 import { MS_PER_DAY } from './dates'
-import { hasControlCharacter, plainText } from './plain-text'
+import { hasControlCharacter } from './plain-text'
 
 // The complaint register (issue 20): categories, steps, due dates and the form's rules, shared by
 // the server and the pages.
@@ -16,13 +15,8 @@ export const COMPLAINT_CATEGORIES = [
   { value: 'OTHER', label: 'Other' },
 ] as const
 export type ComplaintCategory = (typeof COMPLAINT_CATEGORIES)[number]['value']
-const CATEGORY_VALUES = COMPLAINT_CATEGORIES.map((category) => category.value) as [
-  ComplaintCategory,
-  ...ComplaintCategory[],
-]
 export const complaintCategoryLabel = (category: ComplaintCategory) =>
   COMPLAINT_CATEGORIES.find((entry) => entry.value === category)!.label
-
 export const COMPLAINT_STATUSES = ['RECEIVED', 'ACKNOWLEDGED', 'ANSWERED', 'RESOLVED', 'CLOSED'] as const
 export type ComplaintStatus = (typeof COMPLAINT_STATUSES)[number]
 export const COMPLAINT_STATUS_LABELS: Record<ComplaintStatus, string> = {
@@ -106,70 +100,6 @@ export const ATTACHMENT_MESSAGES = {
   unreadable: 'The form could not be read. Please try again.',
   interrupted: 'The form did not go through. Check your connection and try again.',
 } as const
-
-/** The complaint itself, from the form (a customer's or a confirmed visitor's). */
-export const ComplaintFormSchema = z.object({
-  category: z.enum(CATEGORY_VALUES, { error: 'Choose what your complaint is about.' }),
-  text: plainText(z.string({ error: 'Describe your complaint.' }), { multiLine: true })
-    .trim()
-    .min(1, 'Describe your complaint.')
-    .max(COMPLAINT_TEXT_MAX_CHARS, COMPLAINT_TEXT_TOO_LONG),
-  impersonation: z
-    .literal('on')
-    .optional()
-    .transform((value) => value === 'on'),
-})
-export type ComplaintForm = z.infer<typeof ComplaintFormSchema>
-
-/** A visitor's contact: an Indian mobile number or an e-mail address, confirmed with a code. */
-export const ComplaintContactSchema = z.object({
-  contact: z
-    .string({ error: 'Enter your mobile number or e-mail address.' })
-    .trim()
-    .min(1, 'Enter your mobile number or e-mail address.')
-    .max(254, 'Enter your mobile number or e-mail address.'),
-})
-
-/** The admin's step: the new status and the text sent to the complainant. */
-export const ComplaintStepSchema = z
-  .object({
-    status: z.enum(COMPLAINT_STATUSES, { error: 'Choose the next step.' }),
-    message: plainText(z.string(), { multiLine: true })
-      .trim()
-      .max(COMPLAINT_MESSAGE_MAX_CHARS, `At most ${COMPLAINT_MESSAGE_MAX_CHARS} characters.`)
-      .optional(),
-    version: z.coerce.number().int().min(0),
-  })
-  .refine((step) => !complaintStepNeedsMessage(step.status) || !!step.message, {
-    path: ['message'],
-    message: 'Write the answer the complainant will receive.',
-  })
-
-/** A complaint the admin enters from SCORES or another source, with that source's own reference. */
-export const EnteredComplaintSchema = z.object({
-  source: z.enum(['SEBI_SCORES', 'OTHER_SOURCES', 'DIRECTLY_FROM_INVESTORS'], { error: 'Choose the source.' }),
-  sourceReference: plainText(z.string({ error: 'Enter the reference it has at its source.' }))
-    .trim()
-    .min(1, 'Enter the reference it has at its source.')
-    .max(60),
-  category: z.enum(CATEGORY_VALUES, { error: 'Choose a category.' }),
-  receivedOn: z.iso.date({ error: 'Enter the date it was received.' }),
-  complainantName: plainText().trim().max(120).optional(),
-  contactEmail: z.email({ error: 'Enter a valid e-mail address.' }).max(254).optional(),
-  contactPhone: z
-    .string()
-    .trim()
-    .regex(/^\+[1-9]\d{6,14}$/, 'Enter the number with its country code, like +919876543210.')
-    .optional(),
-  text: plainText(z.string({ error: 'Enter the complaint.' }), { multiLine: true })
-    .trim()
-    .min(1, 'Enter the complaint.')
-    .max(COMPLAINT_TEXT_MAX_CHARS, COMPLAINT_TEXT_TOO_LONG),
-  impersonation: z
-    .literal('on')
-    .optional()
-    .transform((value) => value === 'on'),
-})
 
 /** A visitor's contact as typed: an Indian mobile number (E.164) or an e-mail address; null when it is neither. */
 export type ComplaintContact = { kind: 'phone'; phone: string } | { kind: 'email'; email: string }

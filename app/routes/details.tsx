@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getZodConstraint } from '@conform-to/zod/v4'
+import { useEffect, useState } from 'react'
 import { data, Form, redirect } from 'react-router'
 import { currentAgreement, currentConsentDocuments } from '~/content/legal/agreement.server'
 import { FamilyMembersFieldset } from '~/components/family-members-fieldset'
@@ -8,7 +9,8 @@ import { CheckboxField, Field, FormMessage, StatusButton } from '~/components/fo
 import { useIsPending } from '~/components/use-is-pending'
 import { indiaIsoDate, latestAdultBirthDate } from '~/domain/dates'
 import { UploadProgress, uploadWithProgress } from '~/components/upload-progress'
-import { detailsWithFamilySchema, familyPansReason } from '~/domain/family'
+import { parseDetailsForm } from '~/domain/details-form'
+import { familyPansReason } from '~/domain/family'
 import { PAN_CARD_ACCEPT, PAN_CARD_FIELD_NAME, PAN_CARD_MAX_BYTES, PAN_CARD_MESSAGES } from '~/domain/pan-card-image'
 import {
   acknowledgementField,
@@ -61,6 +63,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         }
       : null,
     latestBirthDate: latestAdultBirthDate(today),
+    // The details' constraints (required, lengths) for the inputs; getZodConstraint cannot read the family rows' transform.
+    constraint: step === 'details' ? getZodConstraint(profileDetailsSchema(today)) : {},
     familyReason: familyPansReason(env.FEE_CAP_PAISE),
     saved: {
       name: user.name ?? '',
@@ -121,7 +125,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return profileStep({ ...user, agreementAcceptedAt: new Date() }) === 'complete' ? afterWizard(request) : nextStep
   }
 
-  const submission = parseWithZod(formData, { schema: detailsWithFamilySchema(new Date()) })
+  const submission = parseDetailsForm(formData)
   // No status: "Add a family member" or "Remove" without JavaScript; the page comes back with the rows changed.
   if (submission.status !== 'success') return data({ result: submission.reply() }, submission.status ? 400 : 200)
   const saved = await saveProfileDetails(user.id, submission.value.details, submission.value.family)
@@ -161,6 +165,7 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
         {step === 'details' ? (
           <DetailsStep
             latestBirthDate={loaderData.latestBirthDate}
+            constraint={loaderData.constraint}
             familyReason={loaderData.familyReason}
             saved={loaderData.saved}
             lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
@@ -188,27 +193,46 @@ function KycStatusNote({ kyc }: { kyc: NonNullable<Route.ComponentProps['loaderD
   )
 }
 
+/**
+ * Step 1's checks in the browser, loaded once the page is up: the form works before they arrive (the
+ * server checks every submission), and the other steps never load them.
+ */
+function useDetailsChecks() {
+  const [parse, setParse] = useState<typeof parseDetailsForm>()
+  useEffect(() => {
+    let mounted = true
+    void import('~/domain/details-form').then((module) => {
+      if (mounted) setParse(() => module.parseDetailsForm)
+    })
+    return () => {
+      mounted = false
+    }
+  }, [])
+  return parse
+}
+
 function DetailsStep({
   latestBirthDate,
+  constraint,
   familyReason,
   saved,
   lastResult,
 }: {
   latestBirthDate: string
+  constraint: Route.ComponentProps['loaderData']['constraint']
   familyReason: string
   saved: Route.ComponentProps['loaderData']['saved']
   lastResult: SubmissionResult<string[]> | undefined
 }) {
   const pending = useIsPending()
-  const schema = detailsWithFamilySchema(new Date())
+  const parse = useDetailsChecks()
   const [form, fields] = useForm({
     lastResult,
     defaultValue: saved,
-    // The details' constraints (required, lengths); getZodConstraint cannot read the family rows' transform.
-    constraint: getZodConstraint(profileDetailsSchema(new Date())),
+    constraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: parse ? ({ formData }) => parse(formData) : undefined,
   })
   const transformCase = (change: 'lower' | 'upper') => (event: React.FormEvent<HTMLInputElement>) => {
     const input = event.currentTarget

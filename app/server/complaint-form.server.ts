@@ -1,10 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { SubmissionResult } from '@conform-to/react'
+import { ComplaintFormSchema } from '~/domain/complaint-forms'
 import {
   ATTACHMENT_FIELD_NAME,
   ATTACHMENT_MESSAGES,
   COMPLAINT_REFERENCE_PATTERN,
-  ComplaintFormSchema,
   CONTACT_MESSAGE,
   contactOtpKey,
   describeContact,

@@ -1,4 +1,5 @@
-import { familyGroupPans, type DeclaredFamilyMember } from '~/domain/family'
+import { familyGroupPans } from '~/domain/family'
+import type { DeclaredFamilyMember } from '~/domain/family-relations'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from './db.server'
 

@@ -1,4 +1,4 @@
-import type { DeclaredFamilyMember } from '~/domain/family'
+import type { DeclaredFamilyMember } from '~/domain/family-relations'
 import { KYC_UNAVAILABLE_MESSAGE } from '~/domain/kyc'
 import { panTakenMessage, profileStep, type ProfileDetails } from '~/domain/profile'
 import { Prisma } from '~/generated/prisma/client'

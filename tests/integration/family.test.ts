@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { FAMILY_MEMBERS_MAX, OWN_PAN_AS_FAMILY_MESSAGE, TOO_MANY_FAMILY_MEMBERS_MESSAGE } from '~/domain/family'
+import { OWN_PAN_AS_FAMILY_MESSAGE, TOO_MANY_FAMILY_MEMBERS_MESSAGE } from '~/domain/family'
+import { FAMILY_MEMBERS_MAX } from '~/domain/family-relations'
 import { panTakenMessage } from '~/domain/profile'
 import * as customerRoute from '~/routes/admin/customer'
 import * as setDetailsRoute from '~/routes/api.v1/users.set-details'

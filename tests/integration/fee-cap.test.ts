@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { FamilyRelation } from '~/domain/family'
+import type { FamilyRelation } from '~/domain/family-relations'
 import * as createOrderRoute from '~/routes/api.v1/payments.create-order'
 import * as manualPaymentRoute from '~/routes/api.v1/payments.manual-payment'
 import * as payRoute from '~/routes/pay'

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { ComplaintFormSchema, ComplaintStepSchema } from '~/domain/complaint-forms'
 import {
   canMoveComplaint,
   complaintDueOn,
   complaintReference,
   complaintUrgency,
-  ComplaintFormSchema,
-  ComplaintStepSchema,
   COMPLAINT_TEXT_TOO_LONG,
   isIndiaBusinessDay,
   parseComplaintContact,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
   detailsWithFamilySchema,
-  FAMILY_MEMBERS_MAX,
   FAMILY_PAN_MISSING_MESSAGE,
   FAMILY_RELATION_MESSAGE,
   familyGroupPans,
@@ -11,6 +10,7 @@ import {
   REPEATED_FAMILY_PAN_MESSAGE,
   TOO_MANY_FAMILY_MEMBERS_MESSAGE,
 } from '~/domain/family'
+import { FAMILY_MEMBERS_MAX } from '~/domain/family-relations'
 import { SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
 
 const OWN = 'ABCPE1234F'

@@ -10,12 +10,8 @@ import {
   TextareaField,
 } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
-import {
-  COMPLAINT_CATEGORIES,
-  COMPLAINT_STATUSES,
-  COMPLAINT_STATUS_LABELS,
-  EnteredComplaintSchema,
-} from '~/domain/complaints'
+import { EnteredComplaintSchema } from '~/domain/complaint-forms'
+import { COMPLAINT_CATEGORIES, COMPLAINT_STATUSES, COMPLAINT_STATUS_LABELS } from '~/domain/complaints'
 import { indiaIsoDate, indiaMidnight } from '~/domain/dates'
 import { requireAdmin } from '~/server/admin.server'
 import { complaintRegister, fileComplaint, type RegisterFilter } from '~/server/complaints.server'

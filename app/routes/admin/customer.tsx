@@ -5,7 +5,7 @@ import { Field, FormMessage, SelectField, StatusButton, TextareaField } from '~/
 import { useIsPending } from '~/components/use-is-pending'
 import { FeeCapExemptionSchema, GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
-import { FAMILY_RELATION_LABELS } from '~/domain/family'
+import { FAMILY_RELATION_LABELS } from '~/domain/family-relations'
 import { FEE_CAP_EXEMPTION_LABELS, FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from '~/domain/fee-cap'
 import { formatRupees } from '~/domain/money'
 import { taxDocumentHref } from '~/domain/tax-documents'
