@@ -70,7 +70,13 @@ test('a customer edits their family members later, from the account menu', async
   await page.getByRole('button', { name: 'Remove family member 1' }).click()
   await expect(page.getByLabel('Family member 1: PAN')).toHaveValue(mother)
   await expect(page.getByLabel('Family member 2: PAN')).toHaveCount(0)
+  // The first save's status is still on the page: wait for this save's own answer before reloading.
+  const saved = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/family-members'),
+  )
   await page.getByRole('button', { name: 'Save family members' }).click()
+  await saved
   await expect(page.getByRole('status').filter({ hasText: 'Family members saved.' })).toBeVisible()
   await page.reload()
   await expect(page.getByLabel('Family member 1: PAN')).toHaveValue(mother)
