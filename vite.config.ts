@@ -24,7 +24,8 @@ const clientChunks = {
   groups: [
     {
       name: 'framework',
-      test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/,
+      // With Vite's helper for dynamic imports (/details' step 1 form, then its checks), which would be a file of its own.
+      test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]|vite[\\/]preload-helper/,
       priority: 30,
     },
     // Before Zod's group, which would otherwise take Conform's modules along as its dependencies.

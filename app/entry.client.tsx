@@ -6,7 +6,8 @@ import { HydratedRouter } from 'react-router/dom'
 // a submit button or link then shows its pending state (spinner, aria-busy, the other buttons
 // disabled) in the same task as the press, not when a transition's render gets its turn (up to a
 // few hundred ms on a busy phone); tests/e2e/slow-network.spec.ts holds it to the press's own task.
-// Nothing in the app suspends, so no transition is needed to keep a page shown while data loads.
+// The one thing that suspends, /details' step 1 form (a lazy component), shows nothing for the moment
+// its chunk takes after a navigation; no transition is needed to keep a page shown while data loads.
 startTransition(() => {
   hydrateRoot(
     document,

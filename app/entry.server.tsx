@@ -1,7 +1,6 @@
 import { Transform } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
-import { isbot } from 'isbot'
-import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
+import { renderToPipeableStream } from 'react-dom/server'
 import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from 'react-router'
 import { NonceContext } from './nonce'
 
@@ -21,11 +20,6 @@ export default function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
-    const userAgent = request.headers.get('user-agent')
-    // Crawlers get the whole document at once; browsers get the shell as soon as it is ready.
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
-
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000)
 
     const { pipe, abort } = renderToPipeableStream(
@@ -34,8 +28,16 @@ export default function handleRequest(
       </NonceContext.Provider>,
       {
         nonce,
-        [readyOption]() {
+        // Every request gets the whole document at once, not the shell first: /details' step 1 form is
+        // a lazy component (its own chunk), and a browser without JavaScript must get it in the HTML.
+        // No page streams data, so waiting for all costs nothing else.
+        // And in place: past this many bytes React would send a finished Suspense boundary's content
+        // hidden at the end of the page, for a script to move it in.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
+        onShellReady() {
           shellRendered = true
+        },
+        onAllReady() {
           const body = joinedPerTurn(() => {
             clearTimeout(timeoutId)
             timeoutId = undefined

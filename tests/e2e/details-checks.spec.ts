@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures'
-import { completeDetailsStep, useOwnClientAddress } from './sign-in-helpers'
+import { completeDetailsStep, completePanCardStep, useOwnClientAddress } from './sign-in-helpers'
 
 // Issue 21 (Lighthouse): /details loads step 1's checks (Zod) after the page, and only at step 1.
 
@@ -39,3 +39,70 @@ test(
     expect(assets.filter((path) => FORM_CHECKS.test(path))).toEqual([])
   },
 )
+
+// Step 1's form (Conform and the family members' rows) is a chunk of its own, loaded only at step 1.
+const STEP_1_FORM = /^\/assets\/(conform|family-members-fieldset|profile-details-form)-[\w-]+\.js$/
+
+test(
+  "step 1 hydrates without an error; steps 2 and 3 load neither Conform nor step 1's form on a fresh load",
+  { tag: '@js-only' },
+  async ({ customer: { page } }) => {
+    const errors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    page.on('pageerror', (error) => errors.push(error.message))
+    await page.goto('/details')
+    await completeDetailsStep(page)
+
+    for (const nextStep of [completePanCardStep, null]) {
+      const assets: string[] = []
+      const recordAsset = (request: { url(): string }) => assets.push(new URL(request.url()).pathname)
+      page.on('request', recordAsset)
+      await page.reload()
+      await page.waitForLoadState('networkidle')
+      page.off('request', recordAsset)
+      expect(assets.filter((path) => STEP_1_FORM.test(path) || FORM_CHECKS.test(path))).toEqual([])
+      await expect(page.locator('link[rel="modulepreload"][href*="/conform-"]')).toHaveCount(0)
+      if (nextStep) await nextStep(page)
+    }
+    await expect(page.getByRole('heading', { name: 'Step 3 of 3: Terms and Agreement' })).toBeVisible()
+    expect(errors).toEqual([])
+  },
+)
+
+test('step 1 comes with its whole form in the HTML, for a browser without JavaScript', async ({
+  customer: { page },
+}) => {
+  const response = await page.goto('/details')
+  expect(await response?.text()).toContain('Save and continue')
+  for (const label of ['Name', 'E-mail', 'Date of birth', 'Family member 1: PAN']) {
+    await expect(page.getByLabel(label, { exact: true })).toBeVisible()
+  }
+  await expect(page.getByRole('button', { name: 'Add a family member' })).toBeVisible()
+  await completeDetailsStep(page)
+})
+
+test("step 1's form posts before its chunk has arrived", { tag: '@js-only' }, async ({ customer: { page } }) => {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  page.on('pageerror', (error) => errors.push(error.message))
+  // The form's chunk is held back: the page shows the server's form, which posts as without JavaScript.
+  let releaseChunk = () => {}
+  let chunkRequested = false
+  const chunkHeld = new Promise<void>((resolve) => (releaseChunk = resolve))
+  await page.route(/\/assets\/profile-details-form-[\w-]+\.js$/, async (route) => {
+    chunkRequested = true
+    await chunkHeld
+    // The page that asked for it may have gone by then (the post loaded step 2).
+    await route.continue().catch(() => {})
+  })
+  await page.goto('/details')
+  await expect.poll(() => chunkRequested).toBe(true)
+  await completeDetailsStep(page)
+  releaseChunk()
+  await page.unroute(/\/assets\/profile-details-form-[\w-]+\.js$/)
+  expect(errors).toEqual([])
+})

@@ -73,6 +73,8 @@ test('the account menu opens under the avatar, signed out and signed in, on a ph
   }
   await signInContext(page.context())
   await page.goto('/details')
+  // Hydrating closes open menus; step 1 hydrates once its form's chunk has come, after the page's load.
+  await page.waitForLoadState('networkidle')
   for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport)
     await expectMenuUnderItsButton(page, account, menu, `signed in at ${viewport.width} px`)

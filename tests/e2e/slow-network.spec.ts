@@ -170,6 +170,8 @@ test(
   { tag: '@js-only' },
   async ({ customer: { page } }) => {
     await page.goto('/details')
+    // Step 1 hydrates once its form's chunk has come, after the page's load (app/components/lazy-profile-details-form.tsx).
+    await page.waitForLoadState('networkidle')
     await fillProfileDetails(page, ASHA_RAO)
     await throttle(page)
     expectPromptPending(
