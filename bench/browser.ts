@@ -15,8 +15,9 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
 ]
 
-// isbot treats curl, autocannon and HeadlessChrome as bots, and React Router then renders a
-// different (fully buffered) response, so every request the bench makes looks like desktop Chrome.
+// isbot treats curl, autocannon and HeadlessChrome as bots, and the floor app (React Router's default
+// server entry) then renders a different (fully buffered) response, so every request the bench makes
+// looks like desktop Chrome. The store renders every page whole for everyone (app/entry.server.tsx).
 export const BROWSER_USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36'
 export const BROWSER_HEADERS = { 'User-Agent': BROWSER_USER_AGENT, 'Accept-Encoding': 'gzip, deflate, br' }
@@ -28,7 +29,7 @@ export const BROWSER_HEADERS = { 'User-Agent': BROWSER_USER_AGENT, 'Accept-Encod
 export const MOBILE_BROWSER_USER_AGENT =
   'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Mobile Safari/537.36'
 
-/** Both apps decide their render path with isbot: the bench's user agents must not be bots to it. */
+/** The floor app decides its render path with isbot: the bench's user agents must not be bots to it. */
 export function assertBrowserUserAgents(): void {
   for (const userAgent of [BROWSER_USER_AGENT, MOBILE_BROWSER_USER_AGENT]) {
     if (isbot(userAgent)) throw new Error(`isbot takes the bench's user agent for a bot: ${userAgent}`)
