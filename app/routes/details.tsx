@@ -47,10 +47,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const step = profileStep(user)
   if (step === 'complete') throw afterWizard(request)
-  const today = new Date()
-  const family = step === 'details' ? await familyMembersOf(user.id) : []
   return {
     step,
+    detailsForm: step === 'details' ? await detailsStepData(user) : null,
     agreement: step === 'agreement' ? agreementStepData() : null,
     // After step 1: the KRA's answer, and what to do when it does not allow paying.
     kyc: user.kycStatus
@@ -60,9 +59,17 @@ export async function loader({ request }: Route.LoaderArgs) {
           advice: kycAdvice(user.kycStatus, businessDetails.supportEmail),
         }
       : null,
+  }
+}
+
+/** What step 1's form shows: the details saved so far and the family rows, with the inputs' limits. */
+async function detailsStepData(user: Awaited<ReturnType<typeof requireUser>>) {
+  const today = new Date()
+  const family = await familyMembersOf(user.id)
+  return {
     latestBirthDate: latestAdultBirthDate(today),
     // The details' constraints (required, lengths) for the inputs; getZodConstraint cannot read the family rows' transform.
-    constraint: step === 'details' ? getZodConstraint(profileDetailsSchema(today)) : {},
+    constraint: getZodConstraint(profileDetailsSchema(today)),
     familyReason: familyPansReason(env.FEE_CAP_PAISE),
     saved: {
       name: user.name ?? '',
@@ -160,12 +167,9 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
       <h2 className="mt-2 text-lg font-medium">{STEP_TITLES[step]}</h2>
       {step !== 'details' && loaderData.kyc ? <KycStatusNote kyc={loaderData.kyc} /> : null}
       <div className="mt-4">
-        {step === 'details' ? (
+        {loaderData.detailsForm ? (
           <LazyProfileDetailsForm
-            latestBirthDate={loaderData.latestBirthDate}
-            constraint={loaderData.constraint}
-            familyReason={loaderData.familyReason}
-            saved={loaderData.saved}
+            {...loaderData.detailsForm}
             lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
           />
         ) : step === 'pan-card' ? (
