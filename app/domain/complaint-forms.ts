@@ -32,15 +32,6 @@ export const ComplaintFormSchema = z.object({
 })
 export type ComplaintForm = z.infer<typeof ComplaintFormSchema>
 
-/** A visitor's contact: an Indian mobile number or an e-mail address, confirmed with a code. */
-export const ComplaintContactSchema = z.object({
-  contact: z
-    .string({ error: 'Enter your mobile number or e-mail address.' })
-    .trim()
-    .min(1, 'Enter your mobile number or e-mail address.')
-    .max(254, 'Enter your mobile number or e-mail address.'),
-})
-
 /** The admin's step: the new status and the text sent to the complainant. */
 export const ComplaintStepSchema = z
   .object({
