@@ -9,9 +9,9 @@ import type { RegistrationDetails } from './domain/business-details'
 import { useNonce } from './nonce'
 import { businessDetails } from './server/business.server'
 import { env } from './server/env.server'
-import { readFlash } from './server/flash.server'
+import { readFlash } from './server/http/flash.server'
 import { getSessionUser } from './server/session.server'
-import { termsForCustomer } from './server/terms-versions.server'
+import { termsForCustomer } from './server/account/terms-versions.server'
 import { formatIndiaDateTime } from './domain/dates'
 
 export const links: Route.LinksFunction = () => [

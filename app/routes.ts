@@ -30,7 +30,7 @@ export default [
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
   route('payments/callback', 'routes/payments.callback.ts'),
   route('payments/cancel', 'routes/payments.cancel.ts'),
-  // The admin console: ADMIN role only; everyone else gets 404 (app/server/admin.server.ts).
+  // The admin console: ADMIN role only; everyone else gets 404 (app/server/auth/admin-role.server.ts).
   ...prefix('admin', [
     layout('routes/admin/layout.tsx', [
       index('routes/admin/index.tsx'),

@@ -19,7 +19,7 @@ const ORDER_CREATION_CONCURRENCY = 20
 /** Requests per page for the p95 before a job. */
 const BASELINE_REQUESTS = 40
 const WARM_UP_REQUESTS = 5
-/** The store's settle-payments schedule (app/server/jobs.server.ts: every 5 minutes). */
+/** The store's settle-payments schedule (app/server/jobs/workers.server.ts: every 5 minutes). */
 const STORE_SETTLE_EVERY_MS = 5 * 60_000
 /** Room the bench's two job runs need before the store's next scheduled run. */
 const JOBS_WINDOW_MS = 200_000
@@ -91,7 +91,7 @@ async function storeFunctions() {
     import('../app/server/cache-sync.server'),
     import('../app/demo/razorpay-sandbox.server'),
     import('../app/domain/payment-status'),
-    import('../app/server/queue.server'),
+    import('../app/server/jobs/queue.server'),
   ])
   return {
     prisma: db.prisma,

@@ -36,13 +36,13 @@ async function storeFunctions() {
     await Promise.all([
       import('../app/server/db.server'),
       import('../app/server/session.server'),
-      import('../app/server/profile.server'),
-      import('../app/server/agreement-signing.server'),
+      import('../app/server/account/profile.server'),
+      import('../app/server/account/agreement.server'),
       import('../app/content/legal/agreement.server'),
       import('../app/server/business.server'),
       import('../app/domain/consent'),
-      import('../app/server/services.server'),
-      import('../app/server/cart.server'),
+      import('../app/server/catalog/services.server'),
+      import('../app/server/payments/cart.server'),
       import('../app/server/payments/manual-claims.server'),
       import('../app/domain/profile'),
     ])

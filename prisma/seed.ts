@@ -2,7 +2,7 @@ import { COMPLAINT_SOURCES, nextMonth, previousMonth, type MonthKey } from '../a
 import { lastEndedMonth } from '../app/domain/complaint-board-form'
 import { complaintDueOn, complaintReference } from '../app/domain/complaints'
 import { indiaIsoDate, indiaMidnight, MS_PER_DAY } from '../app/domain/dates'
-import { storeRegisterMonth } from '../app/server/complaint-register-board.server'
+import { storeRegisterMonth } from '../app/server/complaints/board-from-register.server'
 import type { ComplaintSource, PrismaClient } from '~/generated/prisma/client'
 
 const rupees = (amount: number) => amount * 100

@@ -1,7 +1,7 @@
 // `npm run dev`: Vite's dev server inside our Express stack, on the same database logic as `npm start`.
 import { createServer } from 'vite'
 import { prepareDatabase } from './db/prepare'
-import { listenHost } from '../app/server/listen-host.server'
+import { listenHost } from '../app/server/http/listen-host.server'
 import { announceMode, listeningOn, loadEnvironment } from './environment'
 import { onShutdown, stopServing } from './graceful-shutdown'
 import { createHttpApp, type AppBundle } from '../server/http'

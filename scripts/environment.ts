@@ -1,7 +1,7 @@
 // The environment as every script sees it. A wrong variable stops the script with one line naming
 // it (an EnvError), not a stack trace.
 import type { Env } from '../app/server/env.server'
-import { isDemoOpenToNetwork, isLoopbackHost, listenHost } from '../app/server/listen-host.server'
+import { isDemoOpenToNetwork, isLoopbackHost, listenHost } from '../app/server/http/listen-host.server'
 
 /** `businessDetails`: also check the business details now rather than on the first page. */
 export async function loadEnvironment({ businessDetails = false } = {}): Promise<Env> {

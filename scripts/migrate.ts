@@ -1,5 +1,5 @@
 // `npm run db:migrate`: apply pending migrations to DATABASE_URL (or to the embedded database when unset).
-import { panKeysFromEnv } from '../app/server/pan-keys.server'
+import { panKeysFromEnv } from '../app/server/kyc/pan-keys.server'
 import { provideDatabase } from './db/database'
 import { migrate } from './db/migrate'
 import { loadEnvironment } from './environment'

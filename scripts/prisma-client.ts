@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg'
 import { PrismaClient } from '../app/generated/prisma/client'
-import { withPanAtRest } from '../app/server/pan-at-rest.server'
-import type { PanKeys } from '../app/server/pan-crypto.server'
+import { withPanAtRest } from '../app/server/kyc/pan-at-rest.server'
+import type { PanKeys } from '../app/server/kyc/pan-crypto.server'
 
 /**
  * A short-lived client for scripts (seeding, fixtures); the app has its own in app/server/db.server.ts.

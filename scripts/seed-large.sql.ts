@@ -186,7 +186,7 @@ export function largeSeedSteps({
     {
       label: 'customers',
       // PANs go in as plaintext with no hash; scripts/seed-large.ts encrypts them next, as a start
-      // or npm run db:migrate would (encryptPlaintextPans in app/server/pan-at-rest.server.ts).
+      // or npm run db:migrate would (encryptPlaintextPans in app/server/kyc/pan-at-rest.server.ts).
       sql: `INSERT INTO users (id, phone, role, created_at, updated_at)
           VALUES (${uuid('admin', '0')}, '${LARGE_SEED_PHONE_PREFIX}00000000', 'ADMIN', ${start}, ${start});
         INSERT INTO users (id, phone, name, email, date_of_birth, pan_encrypted, pan_card_key, agreement_accepted_at,

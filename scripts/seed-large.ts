@@ -4,8 +4,8 @@
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { CONSENT_DOCUMENT_KINDS, type ConsentDocumentKind } from '../app/domain/consent'
-import { encryptPlaintextPans } from '../app/server/pan-at-rest.server'
-import { panKeysFromEnv } from '../app/server/pan-keys.server'
+import { encryptPlaintextPans } from '../app/server/kyc/pan-at-rest.server'
+import { panKeysFromEnv } from '../app/server/kyc/pan-keys.server'
 import { migrate } from './db/migrate'
 import { loadEnvironment } from './environment'
 import {

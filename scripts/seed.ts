@@ -2,7 +2,7 @@
 import { seedDemoData } from '../prisma/seed'
 import { provideDatabase } from './db/database'
 import { migrate } from './db/migrate'
-import { panKeysFromEnv } from '../app/server/pan-keys.server'
+import { panKeysFromEnv } from '../app/server/kyc/pan-keys.server'
 import { createScriptPrisma } from './prisma-client'
 import { loadEnvironment } from './environment'
 

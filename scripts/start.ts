@@ -8,7 +8,7 @@ import { onShutdown, stopServing } from './graceful-shutdown'
 process.env.NODE_ENV = 'production'
 
 const { announceMode, listeningOn, loadEnvironment } = await import('./environment')
-const { listenHost } = await import('../app/server/listen-host.server')
+const { listenHost } = await import('../app/server/http/listen-host.server')
 const env = await loadEnvironment({ businessDetails: true })
 
 const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')

@@ -6,7 +6,7 @@ import express, { type RequestHandler } from 'express'
 import expressStaticGzip from 'express-static-gzip'
 import helmet from 'helmet'
 import morgan from 'morgan'
-import { copyAndRelease } from '~/server/released-chunks.server'
+import { copyAndRelease } from '~/server/http/released-chunks.server'
 
 export type AppBundle = { app: RequestHandler; startInstance: () => Promise<void>; closeApp: () => Promise<void> }
 
@@ -55,7 +55,7 @@ function compressedAnswers(): RequestHandler {
   const downloads = compression({ level: zlibConstants.Z_BEST_SPEED })
   return (req, res, next) => {
     if (!req.path.endsWith('.csv')) return pages(req, res, next)
-    // Installed after the compressor's, so React Router's writes come here first (app/server/released-chunks.server.ts).
+    // Installed after the compressor's, so React Router's writes come here first (app/server/http/released-chunks.server.ts).
     downloads(req, res, () => {
       const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean
       res.write = ((chunk: unknown, ...rest: unknown[]) => write(copyAndRelease(chunk), ...rest)) as typeof res.write

@@ -7,7 +7,7 @@ const toneClass: Record<FlashTone, string> = {
 }
 
 /**
- * What the last action said (app/server/flash.server.ts): an error is an alert, the rest a status,
+ * What the last action said (app/server/http/flash.server.ts): an error is an alert, the rest a status,
  * so screen readers announce it; the three tones differ in colour and in the word before the text.
  */
 export function FlashMessage({ flash }: { flash: Flash }) {

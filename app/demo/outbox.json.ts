@@ -1,5 +1,5 @@
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
-import { isOutboxEnabled, listOutboxMessages } from '~/server/outbox.server'
+import { isOutboxEnabled, listOutboxMessages } from '~/server/messaging/outbox.server'
 import type { Route } from './+types/outbox.json'
 
 /**

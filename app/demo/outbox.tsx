@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
-import { isOutboxEnabled, listOutboxMessages } from '~/server/outbox.server'
+import { isOutboxEnabled, listOutboxMessages } from '~/server/messaging/outbox.server'
 import type { Route } from './+types/outbox'
 
 export const meta: Route.MetaFunction = () => [

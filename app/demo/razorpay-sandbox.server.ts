@@ -7,7 +7,7 @@ import {
   razorpayGateway,
   webhookSignature,
   type GatewayPaymentStatus,
-} from '~/server/razorpay.server'
+} from '~/server/payments/gateway/razorpay.server'
 import {
   assertSandboxAllowed,
   SANDBOX_KEY_ID,
@@ -15,10 +15,10 @@ import {
   SandboxError,
   webhookHeaders,
   type SandboxGateway,
-} from '~/server/sandbox-gateway.server'
+} from '~/server/payments/gateway/sandbox.server'
 
 // The sandbox gateway (demo mode and tests only; never imported in a deployment, see
-// paymentGateway() in app/server/payment-gateway.server.ts). Two halves:
+// paymentGateway() in app/server/payments/gateway/choice.server.ts). Two halves:
 // - a local fake of Razorpay's HTTP API (docs/decisions/012-sandbox-gateway-fakes-razorpays-http-api.md), installed with MSW's
 //   Node interceptor, so the real `razorpay` SDK client runs unchanged against it;
 // - the sandbox's controls, what Razorpay's checkout and servers do outside that API: pay an order

@@ -1,5 +1,5 @@
 import checkoutScript from './checkout.js?raw'
-import { demoSandbox } from '~/server/payment-gateway.server'
+import { demoSandbox } from '~/server/payments/gateway/choice.server'
 
 /** The sandbox's checkout.js stand-in (app/demo/checkout.js); 404 in a deployment. */
 export async function loader() {

@@ -1,8 +1,8 @@
 import { data, redirect } from 'react-router'
 import { formatRupees } from '~/domain/money'
-import { readForm } from '~/server/forms.server'
-import { demoSandbox } from '~/server/payment-gateway.server'
-import { SandboxError } from '~/server/sandbox-gateway.server'
+import { readForm } from '~/server/http/form-data.server'
+import { demoSandbox } from '~/server/payments/gateway/choice.server'
+import { SandboxError } from '~/server/payments/gateway/sandbox.server'
 import type { Route } from './+types/sandbox.checkout'
 
 export const meta: Route.MetaFunction = () => [

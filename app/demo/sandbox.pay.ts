@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { apiError, postOnly, readJsonBody } from '~/server/api.server'
-import { demoSandbox } from '~/server/payment-gateway.server'
+import { apiError, postOnly, readJsonBody } from '~/server/api/requests.server'
+import { demoSandbox } from '~/server/payments/gateway/choice.server'
 import {
   SandboxError,
   WEBHOOK_EVENTS_FOR_OUTCOME,
   webhookHeaders,
   type WebhookDeliveryAnswer,
-} from '~/server/sandbox-gateway.server'
+} from '~/server/payments/gateway/sandbox.server'
 import type { Route } from './+types/sandbox.pay'
 
 const Body = z.object({

@@ -59,7 +59,7 @@ export const ServiceOnSaleSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('reactivate'), serviceId: z.string() }),
 ])
 
-/** The accountant's export: any range, streamed (app/server/admin-export.server.ts). */
+/** The accountant's export: any range, streamed (app/server/admin/export.server.ts). */
 export const EXPORT_KINDS = ['payments', 'subscriptions', 'ledger'] as const
 export const EXPORT_KIND_LABELS: Record<(typeof EXPORT_KINDS)[number], string> = {
   payments: 'Payments',

@@ -2,19 +2,6 @@ export const MS_PER_DAY = 24 * 60 * 60_000
 export const INDIA_TIME_ZONE = 'Asia/Kolkata'
 export const MINIMUM_AGE_YEARS = 18
 
-/** A subscription paid at `paidAt` for `durationDays` ends exactly durationDays x 24 h later. */
-export function subscriptionEndsAt(paidAt: Date, durationDays: number): Date {
-  if (!Number.isInteger(durationDays) || durationDays <= 0) {
-    throw new RangeError(`durationDays must be a positive whole number, got ${durationDays}`)
-  }
-  return new Date(paidAt.getTime() + durationDays * MS_PER_DAY)
-}
-
-/** A renewal starts at the later of now and the current end, so no day is lost or gained. */
-export function renewalStartsAt(now: Date, currentEndsAt: Date | null): Date {
-  return currentEndsAt && currentEndsAt > now ? currentEndsAt : now
-}
-
 const indiaDateParts = new Intl.DateTimeFormat('en-GB', {
   timeZone: INDIA_TIME_ZONE,
   day: '2-digit',
@@ -73,4 +60,9 @@ export function formatIndiaDateTime(instant: Date): string {
 export function formatIsoDate(isoDate: string): string {
   const [year, month, day] = isoDate.split('-')
   return `${day}-${month}-${year}`
+}
+
+/** "YYYY-MM-DD" of a `@db.Date` value, which comes back as midnight UTC of that day. */
+export function calendarDateOf(dbDate: Date): string {
+  return dbDate.toISOString().slice(0, 10)
 }

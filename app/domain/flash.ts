@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-// A flash message: what an action says to the page it redirects to, once (app/server/flash.server.ts).
+// A flash message: what an action says to the page it redirects to, once (app/server/http/flash.server.ts).
 
 export const FLASH_TONES = ['success', 'info', 'error'] as const
 export type FlashTone = (typeof FLASH_TONES)[number]

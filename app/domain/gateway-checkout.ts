@@ -1,7 +1,7 @@
 /**
  * What the browser needs to open the gateway's checkout for one of our payments, with JavaScript
  * (checkout.js, or the sandbox's stand-in) or without (a form posted to the hosted checkout).
- * Built by app/server/gateway-checkout.server.ts; read by /pay.
+ * Built by app/server/payments/gateway/checkout-options.server.ts; read by /pay.
  */
 export type GatewayCheckout = {
   keyId: string

@@ -3,7 +3,7 @@ import { individualPan, profileDetailsSchema } from './profile'
 import { OneTimeCodeSchema } from './sign-in'
 
 // KYC through a KRA: the answers a KRA gives, which of them allow paying, and what the customer is
-// told to do otherwise. Shared by the server (app/server/kyc.server.ts) and the pages.
+// told to do otherwise. Shared by the server (app/server/kyc/kra.server.ts) and the pages.
 
 export const KYC_STATUSES = ['VALIDATED', 'REGISTERED', 'ON_HOLD', 'NOT_FOUND'] as const
 export type KycStatus = (typeof KYC_STATUSES)[number]

@@ -1,4 +1,5 @@
-import { formatIndiaDate, indiaIsoDate, indiaMidnight, MS_PER_DAY, renewalStartsAt } from './dates'
+import { formatIndiaDate, indiaIsoDate, indiaMidnight, MS_PER_DAY } from './dates'
+import { renewalStartsAt } from './subscriptions'
 
 // SEBI's advance-fee rule (SEBI/HO/MIRSD/MIRSD-PoD/P/CIR/2025/48, 2 April 2025): fees may be taken
 // at most one year in advance. A purchase is refused when, for a service in it, the customer's

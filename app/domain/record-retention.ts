@@ -3,7 +3,7 @@ import { indiaMidnight } from './dates'
 import { financialYearOf } from './tax-documents'
 
 // How long the records the law keeps longer than the account (payments, tax documents, refunds,
-// subscriptions, complaints) are kept: the retention job (app/server/retention.server.ts) erases
+// subscriptions, complaints) are kept: the retention job (app/server/account/retention.server.ts) erases
 // them when the longest period that applies to them has ended.
 
 /** CGST Act, 2017 s.36: accounts and records are kept 72 months from the due date of the year's annual return. */

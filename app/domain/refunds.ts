@@ -4,7 +4,7 @@ import { UtrSchema } from './bank-reference'
 import { formatRupees } from './money'
 
 // What ending a subscription gives back (docs/payments.md, "Refunds"). Pure: the server module
-// (app/server/payments/refunds.server.ts) reads the rows and writes the refund.
+// (app/server/payments/refunds/) reads the rows and writes the refund.
 
 /** Why a refund was made; stored on the refund row. */
 export type RefundReason = 'CUSTOMER_ENDED' | 'ADMIN_ENDED' | 'SERVICES_STOPPED' | 'ADVANCE_LIMIT'

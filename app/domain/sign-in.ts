@@ -61,7 +61,7 @@ export const VerifyCodeSchema = z.object({ code: OneTimeCodeSchema })
 
 /**
  * The /auth form's four buttons. The code itself is checked by the sign-in strategy
- * (VerifyCodeSchema, in auth.server.ts), which reads the same form.
+ * (VerifyCodeSchema, in app/server/auth/sign-in.server.ts), which reads the same form.
  */
 export const SignInFormSchema = z.discriminatedUnion('intent', [
   SendCodeSchema.extend({ intent: z.literal('send') }),

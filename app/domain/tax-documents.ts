@@ -45,7 +45,7 @@ export function seriesOf(number: string): DocumentSeries | null {
   return prefix === 'INV' || prefix === 'RCT' || prefix === 'CN' ? prefix : null
 }
 
-/** An invoice, receipt or credit note as its printable page shows it (app/server/tax-documents.server.ts builds it). */
+/** An invoice, receipt or credit note as its printable page shows it (app/server/payments/tax-documents.server.ts builds it). */
 export type TaxDocumentView = {
   number: string
   customerId: string

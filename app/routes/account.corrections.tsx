@@ -13,20 +13,20 @@ import {
   kycAllowsPayment,
   KYC_STATUS_LABELS,
 } from '~/domain/kyc'
-import { requireCompleteProfile } from '~/server/auth.server'
+import { requireCompleteProfile } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
-import { correctionRequestsOf, fileCorrectionRequest, kycDetailsOf } from '~/server/corrections.server'
-import { redirectWithFlash } from '~/server/flash.server'
-import { readForm } from '~/server/forms.server'
-import { recheckKyc } from '~/server/profile.server'
-import { privatePageHeaders } from '~/server/private-pages.server'
+import { correctionRequestsOf, fileCorrectionRequest, kycDetailsOf } from '~/server/account/corrections.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
+import { readForm } from '~/server/http/form-data.server'
+import { recheckKyc } from '~/server/account/profile.server'
+import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account.corrections'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your KYC details | Research Store' }]
 
 const STATUS_LABELS = { PENDING: 'Waiting for our team', APPROVED: 'Approved', REJECTED: 'Rejected' } as const
 
-/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+/** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(parentHeaders)
 }

@@ -1,6 +1,6 @@
-import { customerData } from '~/server/account-data.server'
-import { requireUser } from '~/server/auth.server'
-import { PRIVATE_NO_STORE } from '~/server/private-pages.server'
+import { customerData } from '~/server/account/your-data.server'
+import { requireUser } from '~/server/auth/sign-in.server'
+import { PRIVATE_NO_STORE } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account.data-json'
 
 /**

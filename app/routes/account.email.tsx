@@ -5,16 +5,16 @@ import { Field, FormMessage, StatusButton } from '~/components/forms'
 import { codeSentMessage, OneTimeCodeForm } from '~/components/one-time-code-form'
 import { useIsPending } from '~/components/use-is-pending'
 import { confirmEmailSchema, newEmailSchema } from '~/domain/kyc'
-import { requireCompleteProfile } from '~/server/auth.server'
-import { confirmEmailChange, startEmailChange } from '~/server/email-change.server'
-import { redirectWithFlash } from '~/server/flash.server'
-import { readForm } from '~/server/forms.server'
-import { privatePageHeaders } from '~/server/private-pages.server'
+import { requireCompleteProfile } from '~/server/auth/sign-in.server'
+import { confirmEmailChange, startEmailChange } from '~/server/account/email-change.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
+import { readForm } from '~/server/http/form-data.server'
+import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account.email'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Change your e-mail address | Research Store' }]
 
-/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+/** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(parentHeaders)
 }

@@ -16,20 +16,20 @@ import { KYC_STATUS_LABELS } from '~/domain/kyc'
 import { formatRupees, formatSignedRupees } from '~/domain/money'
 import { maskPan } from '~/domain/pan'
 import { taxDocumentHref } from '~/domain/tax-documents'
-import { closeAccount, closingPlan, describeClosingServices } from '~/server/account-closing.server'
-import { customerData } from '~/server/account-data.server'
-import { requireUser } from '~/server/auth.server'
+import { closeAccount, closingPlan, describeClosingServices } from '~/server/account/closing.server'
+import { customerData } from '~/server/account/your-data.server'
+import { requireUser } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
-import { redirectWithFlash } from '~/server/flash.server'
-import { readForm } from '~/server/forms.server'
-import { checkTypedCode, requestOtp } from '~/server/otp.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
+import { readForm } from '~/server/http/form-data.server'
+import { checkTypedCode, requestOtp } from '~/server/auth/one-time-codes.server'
 import { destroySession } from '~/server/session.server'
-import { privatePageHeaders } from '~/server/private-pages.server'
+import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your data | Research Store' }]
 
-/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+/** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(parentHeaders)
 }

@@ -20,10 +20,10 @@ import {
   rememberPendingPhone,
   requireAnonymous,
   SignInError,
-} from '~/server/auth.server'
-import { DIAL_CODE_OPTIONS, dialCodeFor } from '~/server/countries.server'
-import { readForm } from '~/server/forms.server'
-import { requestOtp, resendCooldownMs } from '~/server/otp.server'
+} from '~/server/auth/sign-in.server'
+import { DIAL_CODE_OPTIONS, dialCodeFor } from '~/server/auth/dial-codes.server'
+import { readForm } from '~/server/http/form-data.server'
+import { requestOtp, resendCooldownMs } from '~/server/auth/one-time-codes.server'
 import { createSession } from '~/server/session.server'
 import type { Route } from './+types/auth'
 

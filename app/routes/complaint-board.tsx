@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { MonthTable, TrendTable } from '~/components/complaint-board-tables'
-import { getComplaintBoard } from '~/server/complaint-board.server'
+import { getComplaintBoard } from '~/server/complaints/board-history.server'
 import type { Route } from './+types/complaint-board'
 
 export const meta: Route.MetaFunction = () => [

@@ -12,7 +12,7 @@ import { codeSentMessage, OneTimeCodeForm } from '~/components/one-time-code-for
 import { useIsPending } from '~/components/use-is-pending'
 import { ATTACHMENT_FIELD_NAME, COMPLAINT_CATEGORIES, COMPLAINT_TEXT_MAX_CHARS } from '~/domain/complaints'
 import { PAN_CARD_ACCEPT } from '~/domain/pan-card-image'
-import { complaintPageAction, complaintPageState } from '~/server/complaint-form.server'
+import { complaintPageAction, complaintPageState } from '~/server/complaints/filing-steps.server'
 import type { Route } from './+types/complaints.new'
 
 export const meta: Route.MetaFunction = () => [{ title: 'File a complaint | Research Store' }]

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
-import { requireUser } from '~/server/auth.server'
-import { complaintsOf } from '~/server/complaints.server'
+import { requireUser } from '~/server/auth/sign-in.server'
+import { complaintsOf } from '~/server/complaints/register.server'
 import type { Route } from './+types/complaints'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your complaints | Research Store' }]

@@ -20,15 +20,15 @@ import {
 import { profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
 import { kycAdvice, kycAllowsPayment, KYC_STATUS_LABELS } from '~/domain/kyc'
-import { acceptAgreement } from '~/server/agreement-signing.server'
-import { requireUser } from '~/server/auth.server'
+import { acceptAgreement } from '~/server/account/agreement.server'
+import { requireUser } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
 import { env } from '~/server/env.server'
-import { familyMembersOf } from '~/server/family.server'
-import { readForm } from '~/server/forms.server'
-import { readPanCardUpload } from '~/server/pan-card-image.server'
-import { savePanCard, saveProfileDetails } from '~/server/profile.server'
-import { privatePageHeaders } from '~/server/private-pages.server'
+import { familyMembersOf } from '~/server/account/family-members.server'
+import { readForm } from '~/server/http/form-data.server'
+import { readPanCardUpload } from '~/server/kyc/pan-card-image.server'
+import { savePanCard, saveProfileDetails } from '~/server/account/profile.server'
+import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/details'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Your details | Research Store' }]
@@ -98,7 +98,7 @@ function agreementStepData() {
 
 /**
  * A refused upload that left the body unread must close the connection (see pan-card-image.server.ts);
- * and the wizard shows personal data, so never cached (app/server/private-pages.server.ts).
+ * and the wizard shows personal data, so never cached (app/server/http/private-pages.server.ts).
  */
 export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(actionHeaders.has('Connection') ? actionHeaders : loaderHeaders)

@@ -5,17 +5,17 @@ import { FamilyMembersFieldset } from '~/components/family-members-fieldset'
 import { StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { familyMembersSchema, familyPansReason } from '~/domain/family'
-import { requireCompleteProfile } from '~/server/auth.server'
+import { requireCompleteProfile } from '~/server/auth/sign-in.server'
 import { env } from '~/server/env.server'
-import { familyMembersOf, saveFamilyMembers } from '~/server/family.server'
-import { redirectWithFlash } from '~/server/flash.server'
-import { readForm } from '~/server/forms.server'
-import { privatePageHeaders } from '~/server/private-pages.server'
+import { familyMembersOf, saveFamilyMembers } from '~/server/account/family-members.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
+import { readForm } from '~/server/http/form-data.server'
+import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/family-members'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Family members | Research Store' }]
 
-/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+/** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(parentHeaders)
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
-import { requireCompleteProfile } from '~/server/auth.server'
-import { activeSubscriptions } from '~/server/subscriptions.server'
+import { requireCompleteProfile } from '~/server/auth/sign-in.server'
+import { activeSubscriptions } from '~/server/payments/subscriptions.server'
 import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/home'
 

@@ -1,8 +1,8 @@
 import { data, Link } from 'react-router'
 import { TaxDocument } from '~/components/tax-document'
-import { requireUser } from '~/server/auth.server'
-import { taxDocument } from '~/server/tax-documents.server'
-import { privatePageHeaders } from '~/server/private-pages.server'
+import { requireUser } from '~/server/auth/sign-in.server'
+import { taxDocument } from '~/server/payments/tax-documents.server'
+import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/invoice'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -11,7 +11,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   },
 ]
 
-/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+/** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(parentHeaders)
 }

@@ -2,14 +2,14 @@ import { Link } from 'react-router'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { formatSignedRupees } from '~/domain/money'
 import { taxDocumentHref } from '~/domain/tax-documents'
-import { requireCompleteProfile } from '~/server/auth.server'
-import { customerDocuments } from '~/server/tax-documents.server'
-import { privatePageHeaders } from '~/server/private-pages.server'
+import { requireCompleteProfile } from '~/server/auth/sign-in.server'
+import { customerDocuments } from '~/server/payments/tax-documents.server'
+import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/invoices'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Invoices | Research Store' }]
 
-/** Personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+/** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(parentHeaders)
 }

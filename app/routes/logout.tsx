@@ -1,5 +1,5 @@
 import { redirect } from 'react-router'
-import { redirectWithFlash } from '~/server/flash.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
 import { destroySession } from '~/server/session.server'
 import type { Route } from './+types/logout'
 

@@ -31,23 +31,29 @@ import {
 } from '~/domain/gateway-checkout'
 import { gstIncludedText } from '~/domain/gst'
 import { formatPriceLine, formatRupees } from '~/domain/money'
-import { requirePayingCustomer } from '~/server/auth.server'
+import { requirePayingCustomer } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
-import { cartChangeSinceShown, pricedCart, readCart, removeServiceFromCart, serializeCart } from '~/server/cart.server'
-import { redirectWithFlash } from '~/server/flash.server'
-import { readForm } from '~/server/forms.server'
-import { gatewayCheckout } from '~/server/gateway-checkout.server'
+import {
+  cartChangeSinceShown,
+  pricedCart,
+  readCart,
+  removeServiceFromCart,
+  serializeCart,
+} from '~/server/payments/cart.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
+import { readForm } from '~/server/http/form-data.server'
+import { gatewayCheckout } from '~/server/payments/gateway/checkout-options.server'
 import {
   closeGatewayCheckout,
   recordGatewayFailure,
   startGatewayPayment,
   verifyCheckoutPayment,
-} from '~/server/payments/gateway.server'
+} from '~/server/payments/checkout.server'
 import { claimRecordedFlash, paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
 import { advanceLimitFor, feeCapFor, kycRefusalFor } from '~/server/payments/purchase-limits.server'
 import { PaymentError } from '~/server/payments/core.server'
-import { getActiveServices } from '~/server/services.server'
+import { getActiveServices } from '~/server/catalog/services.server'
 import type { Route } from './+types/pay'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Payment | Research Store' }]

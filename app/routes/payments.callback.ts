@@ -1,8 +1,8 @@
 import { redirect } from 'react-router'
-import { serializeCart } from '~/server/cart.server'
-import { redirectWithFlash } from '~/server/flash.server'
+import { serializeCart } from '~/server/payments/cart.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
 import { paymentConfirmationFlash } from '~/server/payments/confirmation.server'
-import { handleCheckoutCallback } from '~/server/payments/gateway.server'
+import { handleCheckoutCallback } from '~/server/payments/checkout.server'
 import { PaymentError } from '~/server/payments/core.server'
 import type { Route } from './+types/payments.callback'
 

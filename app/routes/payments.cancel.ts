@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { hasControlCharacter } from '~/domain/plain-text'
 import { getSessionUser } from '~/server/session.server'
-import { closeGatewayCheckout } from '~/server/payments/gateway.server'
+import { closeGatewayCheckout } from '~/server/payments/checkout.server'
 import type { Route } from './+types/payments.cancel'
 
 /**

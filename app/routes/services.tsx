@@ -10,12 +10,12 @@ import {
   cartOnSale,
   removeServiceFromCart,
   SERVICE_NOT_ON_SALE_MESSAGE,
-} from '~/server/cart.server'
-import { readForm } from '~/server/forms.server'
+} from '~/server/payments/cart.server'
+import { readForm } from '~/server/http/form-data.server'
 import { advanceLimitFor } from '~/server/payments/purchase-limits.server'
-import { getActiveServices } from '~/server/services.server'
+import { getActiveServices } from '~/server/catalog/services.server'
 import { getSessionUser } from '~/server/session.server'
-import { activeSubscriptions } from '~/server/subscriptions.server'
+import { activeSubscriptions } from '~/server/payments/subscriptions.server'
 import type { Route } from './+types/services'
 
 export const meta: Route.MetaFunction = () => [

@@ -11,15 +11,15 @@ import {
   subscriptionEndedFlash,
 } from '~/domain/refunds'
 import { isUuid } from '~/domain/uuid'
-import { requireCompleteProfile } from '~/server/auth.server'
-import { redirectWithFlash } from '~/server/flash.server'
-import { readForm } from '~/server/forms.server'
+import { requireCompleteProfile } from '~/server/auth/sign-in.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
+import { readForm } from '~/server/http/form-data.server'
 import {
   BankAccountNeededError,
   endingPreview,
   endSubscription,
   NothingToEndError,
-} from '~/server/payments/refunds.server'
+} from '~/server/payments/refunds/end-subscription.server'
 import type { Route } from './+types/subscriptions.end'
 
 export const meta: Route.MetaFunction = () => [{ title: 'End subscription | Research Store' }]

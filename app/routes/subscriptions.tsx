@@ -10,18 +10,18 @@ import { BankReferenceFormSchema } from '~/domain/bank-reference'
 import { whatsappHref, type BankAccount } from '~/domain/business-details'
 import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
-import { requireCompleteProfile, requirePayingCustomer } from '~/server/auth.server'
+import { requireCompleteProfile, requirePayingCustomer } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
-import { readCart, serializeCart } from '~/server/cart.server'
-import { redirectWithFlash } from '~/server/flash.server'
-import { readForm } from '~/server/forms.server'
+import { readCart, serializeCart } from '~/server/payments/cart.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
+import { readForm } from '~/server/http/form-data.server'
 import { confirmOpenGatewayPayments, paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import {
   recentlyRejectedClaims,
   rejectedClaimServiceIds,
   setManualPaymentUtr,
 } from '~/server/payments/manual-claims.server'
-import { activeSubscriptions } from '~/server/subscriptions.server'
+import { activeSubscriptions } from '~/server/payments/subscriptions.server'
 import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/subscriptions'
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { diffLines } from '~/domain/text-diff'
-import { termsChange } from '~/server/terms-versions.server'
+import { termsChange } from '~/server/account/terms-versions.server'
 import type { Route } from './+types/terms-and-conditions.changes'
 
 export const meta: Route.MetaFunction = () => [{ title: 'What changed in the Terms and Conditions | Research Store' }]

@@ -1,4 +1,4 @@
-import { postOnly } from '~/server/api.server'
+import { postOnly } from '~/server/api/requests.server'
 import { handleWebhook } from '~/server/payments/webhooks.server'
 import type { Route } from './+types/webhooks.razorpay'
 

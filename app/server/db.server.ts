@@ -1,8 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg'
 import { type Prisma, PrismaClient } from '~/generated/prisma/client'
 import { env } from './env.server'
-import { withPanAtRest } from './pan-at-rest.server'
-import { panKeysFromEnv } from './pan-keys.server'
+import { withPanAtRest } from './kyc/pan-at-rest.server'
+import { panKeysFromEnv } from './kyc/pan-keys.server'
 
 /** The PAN keys from configuration, for code that reads PANs through raw SQL. */
 export const panKeys = panKeysFromEnv(env)
@@ -10,7 +10,7 @@ export const panKeys = panKeysFromEnv(env)
 function createPrisma(): PrismaClient {
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set: start the app through `npm start` or `npm run dev`')
   const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL, max: 10 }) })
-  // PANs are stored encrypted and looked up by a keyed hash (app/server/pan-at-rest.server.ts).
+  // PANs are stored encrypted and looked up by a keyed hash (app/server/kyc/pan-at-rest.server.ts).
   return withPanAtRest(client, panKeys)
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { FEE_CAP_WINDOWS, SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
-import { isDemoOpenToNetwork } from './listen-host.server'
-import { panKeyProblem } from './pan-crypto.server'
+import { isDemoOpenToNetwork } from './http/listen-host.server'
+import { panKeyProblem } from './kyc/pan-crypto.server'
 
 const flag = z
   .enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0' })
@@ -10,10 +10,10 @@ const flag = z
 /** Where KYC checks go: the local fake (demo mode and tests) or a KRA's HTTP interface (docs/regulatory.md). */
 export const KYC_PROVIDERS = ['fake', 'http'] as const
 
-/** How customers sign the agreement (app/server/agreement-signing.server.ts). */
+/** How customers sign the agreement (app/server/account/agreement.server.ts). */
 export const AGREEMENT_SIGNING_METHODS = ['click-accept'] as const
 
-/** 32 random bytes in base64, checked at start-up (app/server/pan-crypto.server.ts). */
+/** 32 random bytes in base64, checked at start-up (app/server/kyc/pan-crypto.server.ts). */
 const panKeyText = z.string().superRefine((text, context) => {
   const problem = panKeyProblem(text)
   if (problem) context.addIssue({ code: 'custom', message: problem })
@@ -123,7 +123,7 @@ const EnvSchema = z.object({
     .optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  /** The KRA that answers KYC checks (app/server/kyc.server.ts): `fake` only in demo mode. */
+  /** The KRA that answers KYC checks (app/server/kyc/kra.server.ts): `fake` only in demo mode. */
   KYC_PROVIDER: z.enum(KYC_PROVIDERS, { error: `must be ${KYC_PROVIDERS.join(' or ')}` }).optional(),
   KYC_KRA_URL: z.url({ error: 'must be a URL' }).optional(),
   KYC_KRA_API_KEY: z.string().min(8, 'must be at least 8 characters').optional(),

@@ -32,7 +32,7 @@ export type SessionUser = {
   pan: string | null
   panCardKey: string | null
   agreementAcceptedAt: Date | null
-  /** The KRA's last answer (app/server/kyc.server.ts); paying needs VALIDATED or REGISTERED. */
+  /** The KRA's last answer (app/server/kyc/kra.server.ts); paying needs VALIDATED or REGISTERED. */
   kycStatus: KycStatus | null
   /** The TERMS version last accepted (the cache of the latest TERMS acceptance). */
   agreementVersion: string | null
@@ -59,7 +59,7 @@ export async function createSession(userId: string, now = new Date()): Promise<s
     prisma.session.create({
       data: { id, userId, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), createdAt: now },
     }),
-    // What the retention job measures inactivity by (app/server/retention.server.ts).
+    // What the retention job measures inactivity by (app/server/account/retention.server.ts).
     prisma.user.update({ where: { id: userId }, data: { lastSeenAt: now } }),
   ])
   return sessionCookie.serialize(id)

@@ -3,8 +3,8 @@ import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import pg from 'pg'
 import { getErrorMessage } from '../../app/domain/error-message'
-import { encryptPlaintextPans } from '../../app/server/pan-at-rest.server'
-import type { PanKeys } from '../../app/server/pan-crypto.server'
+import { encryptPlaintextPans } from '../../app/server/kyc/pan-at-rest.server'
+import type { PanKeys } from '../../app/server/kyc/pan-crypto.server'
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations')
 

@@ -1,5 +1,5 @@
 import type { Env } from '../../app/server/env.server'
-import { panKeysFromEnv } from '../../app/server/pan-keys.server'
+import { panKeysFromEnv } from '../../app/server/kyc/pan-keys.server'
 import { seedDemoData } from '../../prisma/seed'
 import { createScriptPrisma } from '../prisma-client'
 import { provideDatabase, type ProvidedDatabase } from './database'

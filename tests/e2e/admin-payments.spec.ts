@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
-import { formatIndiaDate, subscriptionEndsAt } from '../../app/domain/dates'
+import { formatIndiaDate } from '../../app/domain/dates'
+import { subscriptionEndsAt } from '../../app/domain/subscriptions'
 import { DEMO_SERVICES } from '../../prisma/seed'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import pg from 'pg'
-import { decryptPan, encryptPan, panLookupHash } from '../../app/server/pan-crypto.server'
-import { panKeysFromEnv } from '../../app/server/pan-keys.server'
+import { decryptPan, encryptPan, panLookupHash } from '../../app/server/kyc/pan-crypto.server'
+import { panKeysFromEnv } from '../../app/server/kyc/pan-keys.server'
 
 /** Where tests/e2e/serve.ts leaves the URL of the e2e server's database (one file per port). */
 export const e2eDatabaseUrlFile = (port = process.env.E2E_PORT ?? '3100') => `.data/e2e-database-url.${port}`

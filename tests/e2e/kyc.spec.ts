@@ -5,7 +5,7 @@ import { expect, signInContext, test } from './fixtures'
 import { emailsTo, fillProfileDetails, signIn, uniquePan, useOwnClientAddress } from './sign-in-helpers'
 import { ASHA_RAO } from '../support/sample-customer'
 
-// KYC through the fake KRA (app/server/kyc.server.ts): a PAN of the KRAPN... family is "not found".
+// KYC through the fake KRA (app/server/kyc/kra.server.ts): a PAN of the KRAPN... family is "not found".
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 

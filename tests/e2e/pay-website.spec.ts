@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
-import { formatIndiaDate, subscriptionEndsAt } from '../../app/domain/dates'
+import { formatIndiaDate } from '../../app/domain/dates'
+import { subscriptionEndsAt } from '../../app/domain/subscriptions'
 import { CHECKOUT_OUTCOME_MESSAGES } from '../../app/domain/gateway-checkout'
 import { expectNoSeriousA11yViolations } from './axe'
 import { cartOfTwoOnPayPage, PREMIUM, SWING } from './cart-helpers'

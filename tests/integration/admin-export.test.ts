@@ -5,8 +5,8 @@ import * as exportCsvRoute from '~/routes/admin/export-csv'
 import { csvCell, csvLine } from '~/domain/csv'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { maskPan } from '~/domain/pan'
-import { exportCsv } from '~/server/admin-export.server'
-import { csvCellSql, servicesOf } from '~/server/admin-export-payments.server'
+import { exportCsv } from '~/server/admin/export.server'
+import { csvCellSql, servicesOf } from '~/server/admin/payments-export.server'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
 import { cartItemOf, createPaymentRow, createService, createUser, recordTestRefund } from '../support/payment-fixtures'
@@ -101,7 +101,7 @@ describe('exportCsv', () => {
     }
   })
 
-  // The payments export writes its text cells in SQL (app/server/admin-export-payments.server.ts): the same rules.
+  // The payments export writes its text cells in SQL (app/server/admin/payments-export.server.ts): the same rules.
   const HOSTILE_TEXT = [
     '',
     'plain',

@@ -6,11 +6,11 @@ import {
   paymentsForAdmin,
   pendingManualPaymentsForReview,
   rejectPaymentAsAdmin,
-} from '~/server/admin-payments.server'
+} from '~/server/admin/payments.server'
 import { prisma } from '~/server/db.server'
-import { settlePayments } from '~/server/jobs.server'
-import { stopJobs } from '~/server/queue.server'
-import { deliverEmail } from '~/server/mail.server'
+import { settlePayments } from '~/server/payments/settlement.server'
+import { stopJobs } from '~/server/jobs/queue.server'
+import { deliverEmail } from '~/server/messaging/mail.server'
 import { createManualPayment, MANUAL_PAYMENT_EXPIRY_DAYS } from '~/server/payments/manual-claims.server'
 import { pendingPayments } from '~/server/payments/core.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'

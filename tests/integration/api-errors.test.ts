@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as otpRequest from '~/routes/api.v1/otp.request'
 import * as pendingPayments from '~/routes/api.v1/payments.pending-payments'
-import { JSON_BODY_MAX_BYTES, readJsonBody } from '~/server/api.server'
+import { JSON_BODY_MAX_BYTES, readJsonBody } from '~/server/api/requests.server'
 import { prisma } from '~/server/db.server'
 import { z } from 'zod'
 import { getRequest, routeArgs } from '../support/route-requests'

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { action as apiOtpRequest } from '~/routes/api.v1/otp.request'
 import { action } from '~/routes/auth'
 import { prisma } from '~/server/db.server'
-import { stopJobs } from '~/server/queue.server'
+import { stopJobs } from '~/server/jobs/queue.server'
 import { jsonRequest, routeArgs } from '../support/route-requests'
 
 afterAll(() => stopJobs())

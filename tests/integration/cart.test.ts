@@ -1,5 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { addServiceToCart, cartCookie, pricedCart, readCart, removeServiceFromCart } from '~/server/cart.server'
+import {
+  addServiceToCart,
+  cartCookie,
+  pricedCart,
+  readCart,
+  removeServiceFromCart,
+} from '~/server/payments/cart.server'
 import { prisma } from '~/server/db.server'
 import { getRequest } from '../support/route-requests'
 

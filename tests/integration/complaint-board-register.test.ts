@@ -7,7 +7,7 @@ import {
   complaintMonthToPublish,
   publishComplaintMonth,
   saveComplaintMonth,
-} from '~/server/admin-complaint-board.server'
+} from '~/server/complaints/board-publishing.server'
 import { prisma } from '~/server/db.server'
 import { signedInUser } from '../support/sessions'
 

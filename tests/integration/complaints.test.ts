@@ -7,14 +7,11 @@ import * as newComplaintRoute from '~/routes/complaints.new'
 import { ATTACHMENT_MESSAGES, COMPLAINT_TEXT_TOO_LONG } from '~/domain/complaints'
 import { indiaIsoDate } from '~/domain/dates'
 import { businessDetails } from '~/server/business.server'
-import {
-  COMPLAINT_CONFLICT_MESSAGE,
-  fileComplaint,
-  sendComplaintsDueDigest,
-  takeComplaintStep,
-} from '~/server/complaints.server'
+import { COMPLAINT_CONFLICT_MESSAGE, takeComplaintStep } from '~/server/complaints/register.server'
+import { fileComplaint } from '~/server/complaints/filing.server'
+import { sendComplaintsDueDigest } from '~/server/complaints/due-digest.server'
 import { prisma } from '~/server/db.server'
-import { stopJobs } from '~/server/queue.server'
+import { stopJobs } from '~/server/jobs/queue.server'
 import { queuedEmails } from '../support/queued-emails'
 import { jpegOfSize, PDF, TINY_PNG } from '../support/multipart'
 import { cookieOf, formRequest, getRequest, routeArgs } from '../support/route-requests'

@@ -8,14 +8,14 @@ import * as createOrder from '~/routes/api.v1/payments.create-order'
 import * as manualPayment from '~/routes/api.v1/payments.manual-payment'
 import * as setDetails from '~/routes/api.v1/users.set-details'
 import * as payRoute from '~/routes/pay'
-import { serializeCart } from '~/server/cart.server'
-import { decideCorrectionRequest, fileCorrectionRequest, openPanIn } from '~/server/corrections.server'
+import { serializeCart } from '~/server/payments/cart.server'
+import { decideCorrectionRequest, fileCorrectionRequest, openPanIn } from '~/server/account/corrections.server'
 import { prisma } from '~/server/db.server'
-import { FAKE_KRA_OTHER_NAME, FAKE_KRA_TEST_PANS, useKycProvider, type KycProvider } from '~/server/kyc.server'
+import { FAKE_KRA_OTHER_NAME, FAKE_KRA_TEST_PANS, useKycProvider, type KycProvider } from '~/server/kyc/kra.server'
 import { confirmManualPayment, createManualPayment } from '~/server/payments/manual-claims.server'
-import { startGatewayPayment } from '~/server/payments/gateway.server'
+import { startGatewayPayment } from '~/server/payments/checkout.server'
 import { PaymentError } from '~/server/payments/core.server'
-import { saveProfileDetails } from '~/server/profile.server'
+import { saveProfileDetails } from '~/server/account/profile.server'
 import { profileDetailsSchema } from '~/domain/profile'
 import { createService } from '../support/payment-fixtures'
 import { formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
@@ -65,7 +65,7 @@ describe('the KRA check when details are saved', () => {
     const { userId, cookie } = await signedInUser()
     const before = await userRow(userId)
     if (timeoutMs < 1_000) {
-      const { fakeKra, checkKyc } = await import('~/server/kyc.server')
+      const { fakeKra, checkKyc } = await import('~/server/kyc/kra.server')
       const quick: KycProvider = { name: 'quick', check: (query) => checkKyc(query, { provider: fakeKra, timeoutMs }) }
       useKycProvider(quick)
     }

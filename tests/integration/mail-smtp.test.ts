@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { sendEmail } from '~/server/jobs.server'
-import { stopJobs } from '~/server/queue.server'
-import { MailDeliveryError, smtpMail } from '~/server/mail.server'
-import { notifyPaymentConfirmed } from '~/server/notify.server'
+import { sendEmail } from '~/server/messaging/delivery.server'
+import { stopJobs } from '~/server/jobs/queue.server'
+import { MailDeliveryError, smtpMail } from '~/server/messaging/mail.server'
+import { notifyPaymentConfirmed } from '~/server/messaging/customer-notices.server'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
 import { queuedEmails } from '../support/queued-emails'
@@ -97,7 +97,7 @@ describe('SMTP mail (nodemailer)', () => {
 
   it('the send-email job drops a permanent refusal and throws (so pg-boss retries) on anything else', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const deliver = vi.spyOn(await import('~/server/mail.server'), 'deliverEmail')
+    const deliver = vi.spyOn(await import('~/server/messaging/mail.server'), 'deliverEmail')
     deliver.mockRejectedValueOnce(new MailDeliveryError('550 no such mailbox', false))
     await expect(sendEmail({ to: 'a@example.in', subject: 'Hi', body: 'Hi' })).resolves.toBeUndefined()
     deliver.mockRejectedValueOnce(new MailDeliveryError('connection refused', true))

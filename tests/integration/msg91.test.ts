@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deliverOtpSms } from '~/server/jobs.server'
-import { msg91Sms, SmsDeliveryError, smsProvider } from '~/server/sms.server'
+import { deliverOtpSms } from '~/server/messaging/delivery.server'
+import { msg91Sms, SmsDeliveryError, smsProvider } from '~/server/messaging/sms.server'
 
 type Received = { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }
 const received: Received[] = []

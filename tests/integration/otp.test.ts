@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import { prisma } from '~/server/db.server'
-import { stopJobs } from '~/server/queue.server'
+import { stopJobs } from '~/server/jobs/queue.server'
 import { OTP_RESEND_COOLDOWN_MS, OTP_RESEND_WAIT_MAX_MS } from '~/domain/sign-in'
 import {
   OTP_ADDRESS_WINDOW_MS,
@@ -13,7 +13,7 @@ import {
   requestOtp,
   resendCooldownMs,
   verifyOtp,
-} from '~/server/otp.server'
+} from '~/server/auth/one-time-codes.server'
 
 afterAll(() => stopJobs())
 

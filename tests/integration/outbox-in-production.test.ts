@@ -61,7 +61,7 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
   })
 
   it("uses the real gateway and never installs the sandbox's fake API", async () => {
-    const { paymentGateway, demoSandbox } = await import('~/server/payment-gateway.server')
+    const { paymentGateway, demoSandbox } = await import('~/server/payments/gateway/choice.server')
     expect(paymentGateway()).toMatchObject({ name: 'razorpay', keyId: 'rzp_live_abc' })
     expect(await demoSandbox()).toBeNull()
     // The fake API keeps its state here once installed (app/demo/razorpay-sandbox.server.ts).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { recordOutboxMessage } from '~/server/outbox.server'
+import { recordOutboxMessage } from '~/server/messaging/outbox.server'
 import { loader } from '~/demo/outbox.json'
 
 const load = (url: string) => loader({ request: new Request(url), params: {}, context: {} } as never)

@@ -7,7 +7,7 @@ import path from 'node:path'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PAN_CARD_MESSAGES } from '~/domain/pan-card-image'
-import { PAN_CARD_REQUEST_MAX_BYTES, readPanCardUpload, storePanCard } from '~/server/pan-card-image.server'
+import { PAN_CARD_REQUEST_MAX_BYTES, readPanCardUpload, storePanCard } from '~/server/kyc/pan-card-image.server'
 import { createFileSystemStorage } from '~/server/storage.server'
 import { BOUNDARY, jpegOfSize, multipartHead, multipartTail, TINY_PNG } from '../support/multipart'
 

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { panCardResponse, readPanCardUpload, storePanCard } from '~/server/pan-card-image.server'
+import { panCardResponse, readPanCardUpload, storePanCard } from '~/server/kyc/pan-card-image.server'
 import { createFileSystemStorage, getFileStorage, type FileStorage } from '~/server/storage.server'
 import { formRequest, jpegOfSize, PDF, TINY_PNG, TINY_WEBP } from '../support/multipart'
 

@@ -6,7 +6,7 @@ import {
   PAN_CARD_REQUEST_MAX_BYTES,
   readPanCardUpload,
   type PanCardUploadResult,
-} from '~/server/pan-card-image.server'
+} from '~/server/kyc/pan-card-image.server'
 import {
   BOUNDARY,
   concatBytes,

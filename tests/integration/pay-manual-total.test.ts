@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { shownCartValue } from '~/domain/cart'
 import * as payRoute from '~/routes/pay'
-import { serializeCart } from '~/server/cart.server'
+import { serializeCart } from '~/server/payments/cart.server'
 import { prisma } from '~/server/db.server'
 import { createService } from '../support/payment-fixtures'
 import { formRequest, routeArgs } from '../support/route-requests'

@@ -2,8 +2,8 @@ import { delay, http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { prisma } from '~/server/db.server'
 import { PAYMENT_START_FAILED_MESSAGE } from '~/domain/gateway-checkout'
-import { startGatewayPayment } from '~/server/payments/gateway.server'
-import { razorpayGateway } from '~/server/razorpay.server'
+import { startGatewayPayment } from '~/server/payments/checkout.server'
+import { razorpayGateway } from '~/server/payments/gateway/razorpay.server'
 import { pendingPayments } from '~/server/payments/core.server'
 import {
   createsOrder,

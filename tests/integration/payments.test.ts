@@ -12,7 +12,7 @@ import {
   recordGatewayFailure,
   startGatewayPayment,
   verifyCheckoutPayment,
-} from '~/server/payments/gateway.server'
+} from '~/server/payments/checkout.server'
 import {
   confirmManualPayment,
   createManualPayment,
@@ -24,7 +24,11 @@ import {
 } from '~/server/payments/manual-claims.server'
 import { handleWebhook, webhookDeliveryKey } from '~/server/payments/webhooks.server'
 import { reconcileOpenOrders, RECONCILE_AFTER_MS } from '~/server/payments/reconciliation.server'
-import { checkoutSignature, type CreateOrderInput, type PaymentGateway } from '~/server/razorpay.server'
+import {
+  checkoutSignature,
+  type CreateOrderInput,
+  type PaymentGateway,
+} from '~/server/payments/gateway/razorpay.server'
 import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
 import { PaymentError, pendingPayments, WEBHOOK_PAY_WAIT_MS } from '~/server/payments/core.server'
@@ -381,7 +385,7 @@ describe('handleWebhook', () => {
     const signed = gateway.pay(started.orderId)
     const delivery = gateway.webhook('payment.captured', signed.razorpay_payment_id)
     const tampered = delivery.rawBody.replace(`"amount":${started.amountPaise}`, '"amount":100')
-    const { webhookSignature } = await import('~/server/razorpay.server')
+    const { webhookSignature } = await import('~/server/payments/gateway/razorpay.server')
     expect(await handleWebhook(tampered, webhookSignature(tampered, gateway.webhookSecret), { gateway })).toMatchObject(
       { outcome: 'ignored' },
     )
@@ -702,7 +706,7 @@ describe('webhook raw body as bytes', () => {
 
 describe('settle-payments job', () => {
   it('pays a captured order nobody reported and expires old manual claims', async () => {
-    const { settlePayments } = await import('~/server/jobs.server')
+    const { settlePayments } = await import('~/server/payments/settlement.server')
     vi.spyOn(console, 'info').mockImplementation(() => {})
     const { started } = await startedCheckout()
     gateway.pay(started.orderId)

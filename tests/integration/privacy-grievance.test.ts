@@ -4,7 +4,7 @@ import * as newComplaintRoute from '~/routes/complaints.new'
 import { COMPLAINT_CATEGORIES, complaintDueOn } from '~/domain/complaints'
 import { indiaIsoDate } from '~/domain/dates'
 import { prisma } from '~/server/db.server'
-import { stopJobs } from '~/server/queue.server'
+import { stopJobs } from '~/server/jobs/queue.server'
 import { getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
 

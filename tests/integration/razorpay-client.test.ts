@@ -1,6 +1,6 @@
 import { delay, http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { GatewayError, razorpayGateway } from '~/server/razorpay.server'
+import { GatewayError, razorpayGateway } from '~/server/payments/gateway/razorpay.server'
 import {
   fakeRazorpayApi,
   RAZORPAY_API,

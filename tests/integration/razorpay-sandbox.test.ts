@@ -2,8 +2,13 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Razorpay from 'razorpay'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { checkoutSignature, isValidWebhookSignature, razorpayGateway } from '~/server/razorpay.server'
-import { SANDBOX_KEY_ID, SandboxError, sandboxSecrets, type SandboxGateway } from '~/server/sandbox-gateway.server'
+import { checkoutSignature, isValidWebhookSignature, razorpayGateway } from '~/server/payments/gateway/razorpay.server'
+import {
+  SANDBOX_KEY_ID,
+  SandboxError,
+  sandboxSecrets,
+  type SandboxGateway,
+} from '~/server/payments/gateway/sandbox.server'
 import { isSandboxApiInstalled, sandboxGateway, WEBHOOK_DELIVERY_TIMEOUT_MS } from '~/demo/razorpay-sandbox.server'
 
 /** A plain HTTP server on this machine, recording what it receives: the sandbox must leave such calls alone. */

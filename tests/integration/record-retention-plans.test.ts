@@ -6,7 +6,7 @@ import {
   duePaymentsSql,
   grantedSubscriptionsBatchSql,
   RETENTION_BATCH_ROWS,
-} from '~/server/retention.server'
+} from '~/server/account/retention.server'
 
 // The retention job's selects read indexes on tables of a real shape (ANALYZEd): 20,000 accounts,
 // half of them erased (the worst case: every erased account stays), two paid payments each with

@@ -5,7 +5,7 @@ import { complaintCutoff } from '~/domain/record-retention'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
 import { nextDocumentNumber } from '~/server/payments/ledger.server'
-import { eraseExpiredData } from '~/server/retention.server'
+import { eraseExpiredData } from '~/server/account/retention.server'
 import type { FileStorage } from '~/server/storage.server'
 import { cartItemOf, createPaymentRow, createService, createUser, recordTestRefund } from '../support/payment-fixtures'
 

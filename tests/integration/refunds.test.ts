@@ -9,18 +9,16 @@ import {
   BankAccountNeededError,
   endingPreview,
   endSubscription,
-  markRefundPaid,
   NothingToEndError,
-  refundExcess,
-  retryRefund,
-  sendGatewayRefund,
-  stopAllServices,
-  stopAllServicesPreview,
-} from '~/server/payments/refunds.server'
-import { grantSubscription } from '~/server/subscriptions.server'
+} from '~/server/payments/refunds/end-subscription.server'
+import { markRefundPaid, retryRefund } from '~/server/payments/refunds/refund-queue.server'
+import { refundExcess } from '~/server/payments/refunds/advance-excess.server'
+import { sendGatewayRefund } from '~/server/payments/refunds/gateway-refund.server'
+import { stopAllServices, stopAllServicesPreview } from '~/server/payments/refunds/stop-all-services.server'
+import { grantSubscription } from '~/server/payments/subscriptions.server'
 import { handleWebhook } from '~/server/payments/webhooks.server'
-import { webhookSignature, type PaymentGateway } from '~/server/razorpay.server'
-import type { SandboxGateway } from '~/server/sandbox-gateway.server'
+import { webhookSignature, type PaymentGateway } from '~/server/payments/gateway/razorpay.server'
+import type { SandboxGateway } from '~/server/payments/gateway/sandbox.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
 

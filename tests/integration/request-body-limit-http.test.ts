@@ -7,16 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as setPanCardRoute from '~/routes/api.v1/users.set-pancard'
 import * as webhookRoute from '~/routes/webhooks.razorpay'
 import { PAN_CARD_FIELD_NAME } from '~/domain/pan-card-image'
-import { JSON_BODY_TOO_LARGE_MESSAGE } from '~/server/api.server'
+import { JSON_BODY_TOO_LARGE_MESSAGE } from '~/server/api/requests.server'
 import { prisma } from '~/server/db.server'
-import { startGatewayPayment } from '~/server/payments/gateway.server'
+import { startGatewayPayment } from '~/server/payments/checkout.server'
 import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
 import {
   FORM_BODY_MAX_BYTES,
   FORM_BODY_TOO_LARGE_MESSAGE,
   limitRequestBodies,
   withLimitedBodies,
-} from '~/server/request-body-limit.server'
+} from '~/server/http/body-limit.server'
 import { createSession } from '~/server/session.server'
 import { serveAppDuringTests } from '../support/app-server'
 import { BOUNDARY, jpegOfSize, multipartHead, multipartTail } from '../support/multipart'

@@ -4,7 +4,7 @@ import { currentAgreement, currentConsentDocuments } from '~/content/legal/agree
 import { CONSENT_DOCUMENT_KINDS } from '~/domain/consent'
 import { businessDetails } from '~/server/business.server'
 import { RECONCILE_AFTER_MS } from '~/server/payments/reconciliation.server'
-import { publishCurrentTerms, sendTermsNotices } from '~/server/terms-versions.server'
+import { publishCurrentTerms, sendTermsNotices } from '~/server/account/terms-versions.server'
 import { largeSeedSteps } from '../../scripts/seed-large.sql'
 
 // The large data set as a store that runs its jobs would hold it: the bench's reconciliation figures
@@ -46,7 +46,7 @@ async function scalar(sql: string, values: unknown[] = []): Promise<number> {
 
 describe('db:seed:large', () => {
   it('stores payments in the order they were made, as a store inserts them', async () => {
-    // The payments export reads them in (created_at, id) order by index (app/server/admin-export-payments.server.ts):
+    // The payments export reads them in (created_at, id) order by index (app/server/admin/payments-export.server.ts):
     // with the table in that order too, the scan reads its pages one after the other.
     await query('ANALYZE payments')
     const correlation = await scalar(

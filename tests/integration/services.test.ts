@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { invalidate } from '~/server/cache.server'
 import { prisma } from '~/server/db.server'
-import { ACTIVE_SERVICES_CACHE_KEY } from '~/server/services.server'
+import { ACTIVE_SERVICES_CACHE_KEY } from '~/server/catalog/services.server'
 import { action, loader } from '~/routes/services'
-import { serializeCart } from '~/server/cart.server'
+import { serializeCart } from '~/server/payments/cart.server'
 import { cookieOf, formRequest, getRequest, routeArgs } from '../support/route-requests'
 
 async function loaderResult(cookie?: string) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { requireAnonymous, requireCompleteProfile, requireUser } from '~/server/auth.server'
+import { requireAnonymous, requireCompleteProfile, requireUser } from '~/server/auth/sign-in.server'
 import { prisma } from '~/server/db.server'
 import {
   createSession,
@@ -110,7 +110,7 @@ describe('guards', () => {
 
 describe('hourly pruning', () => {
   it('deletes ended sessions, and codes and limit events older than a day', async () => {
-    const { pruneExpiredRows } = await import('~/server/jobs.server')
+    const { pruneExpiredRows } = await import('~/server/jobs/prune.server')
     const user = await newUser()
     const now = new Date()
     const dayAndABitAgo = new Date(now.getTime() - 25 * 3_600_000)

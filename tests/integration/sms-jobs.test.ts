@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { prisma } from '~/server/db.server'
-import { deliverOtpSms, settleSmsJob, startJobWorkers, type SmsJob } from '~/server/jobs.server'
-import { forgetLeftoverSmsJobs, stopJobs } from '~/server/queue.server'
-import { requestOtp } from '~/server/otp.server'
-import { SmsDeliveryError, type SmsProvider } from '~/server/sms.server'
+import { deliverOtpSms, settleSmsJob, type SmsJob } from '~/server/messaging/delivery.server'
+import { startJobWorkers } from '~/server/jobs/workers.server'
+import { forgetLeftoverSmsJobs, stopJobs } from '~/server/jobs/queue.server'
+import { requestOtp } from '~/server/auth/one-time-codes.server'
+import { SmsDeliveryError, type SmsProvider } from '~/server/messaging/sms.server'
 
 afterAll(() => stopJobs())
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
 import { prisma } from '~/server/db.server'
-import { activeSubscriptions } from '~/server/subscriptions.server'
+import { activeSubscriptions } from '~/server/payments/subscriptions.server'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
 import { markPaymentPaid, PaymentStateError, pendingPayments } from '~/server/payments/core.server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'

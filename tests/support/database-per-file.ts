@@ -8,7 +8,7 @@ process.env.DATABASE_URL = await createDatabase(serverUrl, databaseName, templat
 
 afterAll(async () => {
   // Paying a payment queues its confirmation e-mail, which starts pg-boss: stop it before the drop.
-  if ((globalThis as { jobQueue?: unknown }).jobQueue) await (await import('~/server/queue.server')).stopJobs()
+  if ((globalThis as { jobQueue?: unknown }).jobQueue) await (await import('~/server/jobs/queue.server')).stopJobs()
   const globalForPrisma = globalThis as { prisma?: { $disconnect: () => Promise<void> } }
   await globalForPrisma.prisma?.$disconnect()
   delete globalForPrisma.prisma

@@ -2,9 +2,9 @@ import { randomInt } from 'node:crypto'
 import type { CartItem } from '~/domain/cart'
 import type { PaymentMethod, PaymentStatus } from '~/generated/prisma/client'
 import { prisma } from '~/server/db.server'
-import { checkKyc } from '~/server/kyc.server'
+import { checkKyc } from '~/server/kyc/kra.server'
 import { recordRefundInLedger } from '~/server/payments/ledger.server'
-import { recordKycAnswer } from '~/server/profile.server'
+import { recordKycAnswer } from '~/server/account/profile.server'
 import { ASHA_RAO, uniquePan } from './sample-customer'
 
 /** A customer the payment functions accept: KYC-validated by the fake KRA (no profile otherwise). */

@@ -1,5 +1,5 @@
 import { prisma } from '~/server/db.server'
-import type { Email } from '~/server/mail.server'
+import type { Email } from '~/server/messaging/mail.server'
 
 /** E-mails the send-email job queue holds for `to`, oldest first. */
 export async function queuedEmails(to: string): Promise<Email[]> {

@@ -1,7 +1,7 @@
 import { countries } from 'countries-list'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_COUNTRY, SendCodeSchema } from '~/domain/sign-in'
-import { DIAL_CODE_OPTIONS, dialCodeFor } from '~/server/countries.server'
+import { DIAL_CODE_OPTIONS, dialCodeFor } from '~/server/auth/dial-codes.server'
 
 const optionsOf = (country: string) =>
   DIAL_CODE_OPTIONS.filter(({ value }) => value === country || value.startsWith(`${country}-`))

@@ -1,41 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import {
-  formatIndiaDate,
-  formatIsoDate,
-  latestAdultBirthDate,
-  MINIMUM_AGE_YEARS,
-  MS_PER_DAY,
-  renewalStartsAt,
-  subscriptionEndsAt,
-} from '~/domain/dates'
+import { formatIndiaDate, formatIsoDate, latestAdultBirthDate, MINIMUM_AGE_YEARS, MS_PER_DAY } from '~/domain/dates'
 
-describe('subscriptionEndsAt', () => {
-  it('ends exactly duration x 24 hours after payment', () => {
-    const paidAt = new Date('2026-01-10T18:45:00Z')
-    expect(subscriptionEndsAt(paidAt, 30).toISOString()).toBe('2026-02-09T18:45:00.000Z')
-  })
-
-  it('refuses a duration that is not a positive whole number of days', () => {
-    expect(() => subscriptionEndsAt(new Date(), 0)).toThrow(RangeError)
-    expect(() => subscriptionEndsAt(new Date(), 1.5)).toThrow(RangeError)
-  })
-
+describe('MS_PER_DAY', () => {
   it('has 86 400 000 ms in a day', () => {
     expect(MS_PER_DAY).toBe(86_400_000)
-  })
-})
-
-describe('renewalStartsAt', () => {
-  const now = new Date('2026-03-01T00:00:00Z')
-
-  it('extends a subscription that is still active from its current end', () => {
-    const currentEnd = new Date('2026-03-20T00:00:00Z')
-    expect(renewalStartsAt(now, currentEnd)).toEqual(currentEnd)
-  })
-
-  it('starts now when there is no subscription or it has ended', () => {
-    expect(renewalStartsAt(now, null)).toEqual(now)
-    expect(renewalStartsAt(now, new Date('2026-02-01T00:00:00Z'))).toEqual(now)
   })
 })
 

@@ -4,8 +4,8 @@ import {
   paymentConfirmedEmail,
   paymentRejectedEmail,
   subscriptionGrantedEmail,
-} from '~/emails/customer-emails.server'
-import type { EmailContext } from '~/emails/render-email.server'
+} from '~/server/messaging/emails/customer-emails.server'
+import type { EmailContext } from '~/server/messaging/emails/render-email.server'
 import { personName } from '~/domain/names'
 
 const context: EmailContext = {

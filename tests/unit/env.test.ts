@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseEnv } from '~/server/env.server'
-import { isDemoOpenToNetwork, listenHost } from '~/server/listen-host.server'
+import { isDemoOpenToNetwork, listenHost } from '~/server/http/listen-host.server'
 import { demoOpenWarning } from '../../scripts/environment'
 
 const PRODUCTION = {

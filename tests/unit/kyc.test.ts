@@ -16,7 +16,7 @@ import {
   httpKra,
   kycProvider,
   KycUnavailableError,
-} from '~/server/kyc.server'
+} from '~/server/kyc/kra.server'
 
 const query = (pan: string) => ({ pan, dob: '2001-05-17', name: 'asha rao' })
 const today = new Date('2026-11-22T06:00:00Z')

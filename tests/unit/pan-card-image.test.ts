@@ -4,7 +4,7 @@ import {
   PAN_CARD_FORM_FIELDS_MAX_BYTES,
   PAN_CARD_FORM_MAX_PARTS,
   PAN_CARD_REQUEST_MAX_BYTES,
-} from '~/server/pan-card-image.server'
+} from '~/server/kyc/pan-card-image.server'
 
 const bytes = (...values: number[]) => Uint8Array.from(values)
 const ascii = (text: string) => new TextEncoder().encode(text)

@@ -13,8 +13,8 @@ import {
   panKeyProblem,
   panLookupHash,
   type PanKeys,
-} from '~/server/pan-crypto.server'
-import { panKeysFromEnv } from '~/server/pan-keys.server'
+} from '~/server/kyc/pan-crypto.server'
+import { panKeysFromEnv } from '~/server/kyc/pan-keys.server'
 
 const KEY_A = 'EpurNXIXXGywshGmQXbJkyzMWehqZhlKRKZLN6fxUU8='
 const KEY_B = 'cUALlm9JqaayINs5+XgOK9gvgalSwU0V52vog7BO9Kc='

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assertSandboxAllowed } from '~/server/sandbox-gateway.server'
+import { assertSandboxAllowed } from '~/server/payments/gateway/sandbox.server'
 import {
   checkoutSignature,
   GATEWAY_TIMEOUT_MS,
@@ -7,7 +7,7 @@ import {
   isValidWebhookSignature,
   toGatewayError,
   webhookSignature,
-} from '~/server/razorpay.server'
+} from '~/server/payments/gateway/razorpay.server'
 
 // Vectors from Razorpay's SDK tests (github.com/razorpay/razorpay-node, test/utils/razorpay-utils.spec.js),
 // recomputed with node:crypto.

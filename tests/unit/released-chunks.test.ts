@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { copyAndRelease, releasableChunk } from '~/server/released-chunks.server'
+import { copyAndRelease, releasableChunk } from '~/server/http/released-chunks.server'
 
 describe('copyAndRelease', () => {
   it("writes a marked chunk's bytes as a copy and empties the chunk, so what still holds it holds nothing", () => {

@@ -13,7 +13,7 @@ function sourceFiles(directory: string): string[] {
 }
 
 // A deployment prunes dev dependencies and must never answer api.razorpay.com itself: the sandbox
-// (and msw) may be reached only through the one dynamic import in payment-gateway.server.ts.
+// (and msw) may be reached only through the one dynamic import in app/server/payments/gateway/choice.server.ts.
 describe('the sandbox gateway in the server bundle', () => {
   const files = [...sourceFiles('app'), ...sourceFiles('server')].filter((file) => file !== SANDBOX_MODULE)
 
@@ -35,6 +35,6 @@ describe('the sandbox gateway in the server bundle', () => {
     const dynamicImports = files.filter((file) =>
       readFileSync(file, 'utf8').includes("import('~/demo/razorpay-sandbox.server')"),
     )
-    expect(dynamicImports).toEqual(['app/server/payment-gateway.server.ts'])
+    expect(dynamicImports).toEqual(['app/server/payments/gateway/choice.server.ts'])
   })
 })

@@ -14,7 +14,7 @@ import {
   toE164,
   VerifyCodeSchema,
 } from '~/domain/sign-in'
-import { isCrossSiteWrite } from '~/server/origin.server'
+import { isCrossSiteWrite } from '~/server/http/origin.server'
 
 describe('sign-in forms', () => {
   it("has the original store's lengths", () => {

@@ -2,7 +2,7 @@ import { InvalidCursorNotice, Pager } from '~/components/pager'
 import { ADMIN_PAGE_SIZE } from '~/domain/admin'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { readPageRequest } from '~/domain/keyset'
-import { requireAdmin } from '~/server/admin.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
 import { auditEntriesPage } from '~/server/audit.server'
 import type { Route } from './+types/audit'
 

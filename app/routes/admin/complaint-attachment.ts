@@ -1,8 +1,9 @@
 import { data } from 'react-router'
 import { isUuid } from '~/domain/uuid'
-import { requireAdmin } from '~/server/admin.server'
-import { COMPLAINT_ATTACHMENT_PREFIX, complaintAttachmentKey } from '~/server/complaints.server'
-import { panCardResponse } from '~/server/pan-card-image.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { COMPLAINT_ATTACHMENT_PREFIX } from '~/server/complaints/filing.server'
+import { complaintAttachmentKey } from '~/server/complaints/register.server'
+import { panCardResponse } from '~/server/kyc/pan-card-image.server'
 import type { Route } from './+types/complaint-attachment'
 
 /** A complaint's attached image, for admins only; served like a PAN card (no sniffing, no scripts). */

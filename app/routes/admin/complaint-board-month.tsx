@@ -11,9 +11,9 @@ import {
   sourcePreview,
   type SourceFigures,
 } from '~/domain/complaint-board-form'
-import { requireAdmin } from '~/server/admin.server'
-import { complaintMonthForAdmin, saveComplaintMonth } from '~/server/admin-complaint-board.server'
-import { readForm } from '~/server/forms.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { complaintMonthForAdmin, saveComplaintMonth } from '~/server/complaints/board-publishing.server'
+import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/complaint-board-month'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [

@@ -6,15 +6,15 @@ import { FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { isMonthKey, monthLabel, nextMonth } from '~/domain/complaint-board'
 import { lastEndedMonth, publishComplaintMonthSchema } from '~/domain/complaint-board-form'
-import { requireAdmin } from '~/server/admin.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
 import {
   complaintMonthsForAdmin,
   complaintMonthToPublish,
   publishComplaintMonth,
   type ComplaintMonthToPublish,
-} from '~/server/admin-complaint-board.server'
-import { readComplaintHistory } from '~/server/complaint-board.server'
-import { readForm } from '~/server/forms.server'
+} from '~/server/complaints/board-publishing.server'
+import { readComplaintHistory } from '~/server/complaints/board-history.server'
+import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/complaint-board'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Complaint board | Admin | Research Store' }]

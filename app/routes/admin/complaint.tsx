@@ -6,9 +6,9 @@ import { ComplaintStepSchema } from '~/domain/complaint-forms'
 import { COMPLAINT_STATUS_LABELS, NEXT_COMPLAINT_STATUSES } from '~/domain/complaints'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { isUuid } from '~/domain/uuid'
-import { requireAdmin } from '~/server/admin.server'
-import { complaintForAdmin, takeComplaintStep } from '~/server/complaints.server'
-import { readForm } from '~/server/forms.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { complaintForAdmin, takeComplaintStep } from '~/server/complaints/register.server'
+import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/complaint'
 
 export const meta: Route.MetaFunction = ({ data }) => [

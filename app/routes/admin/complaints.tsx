@@ -13,9 +13,10 @@ import { useIsPending } from '~/components/use-is-pending'
 import { EnteredComplaintSchema } from '~/domain/complaint-forms'
 import { COMPLAINT_CATEGORIES, COMPLAINT_STATUSES, COMPLAINT_STATUS_LABELS } from '~/domain/complaints'
 import { indiaIsoDate, indiaMidnight } from '~/domain/dates'
-import { requireAdmin } from '~/server/admin.server'
-import { complaintRegister, fileComplaint, type RegisterFilter } from '~/server/complaints.server'
-import { readForm } from '~/server/forms.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { complaintRegister, type RegisterFilter } from '~/server/complaints/register.server'
+import { fileComplaint } from '~/server/complaints/filing.server'
+import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/complaints'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Complaints | Admin | Research Store' }]

@@ -1,6 +1,6 @@
-import { requireAdmin } from '~/server/admin.server'
-import { panCardKeyForAdmin } from '~/server/admin-customers.server'
-import { panCardResponse } from '~/server/pan-card-image.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { panCardKeyForAdmin } from '~/server/admin/customers.server'
+import { panCardResponse } from '~/server/kyc/pan-card-image.server'
 import type { Route } from './+types/customer-pan-card'
 
 /** A customer's PAN card image, for admins only. */

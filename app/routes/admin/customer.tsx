@@ -9,7 +9,7 @@ import { FAMILY_RELATION_LABELS } from '~/domain/family-relations'
 import { FEE_CAP_EXEMPTION_LABELS, FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from '~/domain/fee-cap'
 import { formatRupees } from '~/domain/money'
 import { taxDocumentHref } from '~/domain/tax-documents'
-import { requireAdmin } from '~/server/admin.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
 import {
   adminViewsOf,
   customerForAdmin,
@@ -17,10 +17,10 @@ import {
   grantSubscriptionAsAdmin,
   recordCustomerPageView,
   setFeeCapExemption,
-} from '~/server/admin-customers.server'
-import { acceptanceHistory } from '~/server/consent.server'
-import { readForm } from '~/server/forms.server'
-import { correctionRequestsOf, decideCorrectionRequest } from '~/server/corrections.server'
+} from '~/server/admin/customers.server'
+import { acceptanceHistory } from '~/server/account/acceptances.server'
+import { readForm } from '~/server/http/form-data.server'
+import { correctionRequestsOf, decideCorrectionRequest } from '~/server/account/corrections.server'
 import {
   CORRECTION_FIELD_LABELS,
   CORRECTION_REASON_MAX_CHARS,

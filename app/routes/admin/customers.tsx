@@ -6,8 +6,8 @@ import { InvalidCursorNotice, Pager } from '~/components/pager'
 import { CUSTOMER_SEARCH_MIN_LENGTH } from '~/domain/admin'
 import { readPageRequest } from '~/domain/keyset'
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
-import { requireAdmin } from '~/server/admin.server'
-import { searchCustomers } from '~/server/admin-customers.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { searchCustomers } from '~/server/admin/customers.server'
 import type { Route } from './+types/customers'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin | Research Store' }]

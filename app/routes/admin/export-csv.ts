@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { ExportRequestSchema } from '~/domain/admin'
-import { requireAdmin } from '~/server/admin.server'
-import { exportCsv } from '~/server/admin-export.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { exportCsv } from '~/server/admin/export.server'
 import type { Route } from './+types/export-csv'
 
 /** The CSV file for /admin/export's form, streamed as it is read; wrong fields go back to the form, which says why. */

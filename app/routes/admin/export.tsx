@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { Field, RadioGroupField, StatusButton } from '~/components/forms'
 import { EXPORT_KIND_LABELS, EXPORT_KINDS, ExportRequestSchema } from '~/domain/admin'
 import { indiaIsoDate } from '~/domain/dates'
-import { requireAdmin } from '~/server/admin.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
 import type { Route } from './+types/export'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Export | Admin | Research Store' }]

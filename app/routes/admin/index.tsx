@@ -1,5 +1,5 @@
 import { redirect } from 'react-router'
-import { requireAdmin } from '~/server/admin.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
 import type { Route } from './+types/index'
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,12 +1,12 @@
 import { Link, NavLink, Outlet } from 'react-router'
 import { lastEndedMonth } from '~/domain/complaint-board-form'
-import { requireAdmin } from '~/server/admin.server'
-import { complaintMonthAwaitingPublication } from '~/server/admin-complaint-board.server'
-import { privatePageHeaders } from '~/server/private-pages.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { complaintMonthAwaitingPublication } from '~/server/complaints/board-publishing.server'
+import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/layout'
 
 // Each child route guards itself too: loaders run in parallel, so this one cannot protect them.
-/** Every admin page holds personal data: never cached, document or .data (app/server/private-pages.server.ts). */
+/** Every admin page holds personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(parentHeaders)
 }

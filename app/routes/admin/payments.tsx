@@ -26,9 +26,9 @@ import {
   countManualClaimsToReview,
   rejectPaymentAsAdmin,
   type ReviewOutcome,
-} from '~/server/admin-payments.server'
-import { requireAdmin } from '~/server/admin.server'
-import { readForm } from '~/server/forms.server'
+} from '~/server/admin/payments.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/payments'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Payments | Admin | Research Store' }]

@@ -7,9 +7,14 @@ import { readPageRequest } from '~/domain/keyset'
 import { formatRupees } from '~/domain/money'
 import { MarkRefundPaidFormSchema } from '~/domain/refunds'
 import { isUuid } from '~/domain/uuid'
-import { requireAdmin } from '~/server/admin.server'
-import { readForm } from '~/server/forms.server'
-import { markRefundPaid, refundQueue, retryRefund, type RefundQueueRow } from '~/server/payments/refunds.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { readForm } from '~/server/http/form-data.server'
+import {
+  markRefundPaid,
+  refundQueue,
+  retryRefund,
+  type RefundQueueRow,
+} from '~/server/payments/refunds/refund-queue.server'
 import type { Route } from './+types/refunds'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Refunds | Admin | Research Store' }]

@@ -5,9 +5,9 @@ import { Field, FormMessage, SelectField, StatusButton, TextareaField } from '~/
 import { useIsPending } from '~/components/use-is-pending'
 import { RISK_LEVEL_LABELS, RISK_LEVELS } from '~/domain/risk-levels'
 import { priceForForm, SERVICE_LIMITS, serviceFromForm, ServiceFormSchema } from '~/domain/service-form'
-import { requireAdmin } from '~/server/admin.server'
-import { createService, serviceForAdmin, updateService } from '~/server/admin-services.server'
-import { readForm } from '~/server/forms.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { createService, serviceForAdmin, updateService } from '~/server/catalog/service-editing.server'
+import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/service-edit'
 
 // One module for /admin/services/new (no serviceId) and /admin/services/:serviceId.

@@ -5,9 +5,9 @@ import { useIsPending } from '~/components/use-is-pending'
 import { ServiceOnSaleSchema } from '~/domain/admin'
 import { formatPriceLine } from '~/domain/money'
 import { ServiceRiskAndDelivery } from '~/components/service-description'
-import { requireAdmin } from '~/server/admin.server'
-import { servicesForAdmin, setServiceOnSale } from '~/server/admin-services.server'
-import { readForm } from '~/server/forms.server'
+import { requireAdmin } from '~/server/auth/admin-role.server'
+import { servicesForAdmin, setServiceOnSale } from '~/server/catalog/service-editing.server'
+import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/services'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Services | Admin | Research Store' }]

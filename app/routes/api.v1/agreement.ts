@@ -1,6 +1,6 @@
 import { currentAgreement, currentConsentDocuments } from '~/content/legal/agreement.server'
 import { CONSENT_DOCUMENTS } from '~/domain/consent'
-import { apiGet, getOnly } from '~/server/api.server'
+import { apiGet, getOnly } from '~/server/api/requests.server'
 import { businessDetails } from '~/server/business.server'
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { stripPhoneSeparators } from '~/domain/sign-in'
-import { apiPost, postOnly, readJsonBody, tooManyRequests } from '~/server/api.server'
-import { requestOtp } from '~/server/otp.server'
+import { apiPost, postOnly, readJsonBody, tooManyRequests } from '~/server/api/requests.server'
+import { requestOtp } from '~/server/auth/one-time-codes.server'
 import type { Route } from './+types/otp.request'
 
 export const PhoneNumberBody = z.object({

@@ -1,6 +1,6 @@
 import { VerifyCodeSchema } from '~/domain/sign-in'
-import { apiError, apiPost, postOnly, readJsonBody, tooManyRequests } from '~/server/api.server'
-import { SignInError, signInWithVerifiedCode } from '~/server/auth.server'
+import { apiError, apiPost, postOnly, readJsonBody, tooManyRequests } from '~/server/api/requests.server'
+import { SignInError, signInWithVerifiedCode } from '~/server/auth/sign-in.server'
 import { createSession } from '~/server/session.server'
 import type { Route } from './+types/otp.verify'
 import { PhoneNumberBody } from './otp.request'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
-import { cancelGatewayPayment } from '~/server/payments/gateway.server'
+import { apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api/requests.server'
+import { cancelGatewayPayment } from '~/server/payments/checkout.server'
 import type { Route } from './+types/payments.cancel-payment'
 
 const Body = z.object({

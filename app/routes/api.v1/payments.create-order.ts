@@ -1,7 +1,7 @@
 import { CheckoutRequestSchema } from '~/domain/checkout-request'
 import { rupeesToPaise } from '~/domain/money'
-import { apiPost, paymentErrorResponse, postOnly, readJsonBody, requireApiCustomer } from '~/server/api.server'
-import { startGatewayPayment } from '~/server/payments/gateway.server'
+import { apiPost, paymentErrorResponse, postOnly, readJsonBody, requireApiCustomer } from '~/server/api/requests.server'
+import { startGatewayPayment } from '~/server/payments/checkout.server'
 import type { Route } from './+types/payments.create-order'
 
 export const loader = postOnly

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { failedOrderId, failureReason } from '~/domain/checkout-request'
-import { apiError, apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
-import { recordGatewayFailure } from '~/server/payments/gateway.server'
+import { apiError, apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api/requests.server'
+import { recordGatewayFailure } from '~/server/payments/checkout.server'
 import type { Route } from './+types/payments.failed-payment'
 
 const Body = z.object({ response: z.unknown() })

@@ -1,7 +1,7 @@
 import { PayerAccountNameSchema } from '~/domain/bank-reference'
 import { CheckoutRequestSchema } from '~/domain/checkout-request'
 import { rupeesToPaise } from '~/domain/money'
-import { apiPost, paymentErrorResponse, postOnly, readJsonBody, requireApiCustomer } from '~/server/api.server'
+import { apiPost, paymentErrorResponse, postOnly, readJsonBody, requireApiCustomer } from '~/server/api/requests.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
 import type { Route } from './+types/payments.manual-payment'
 

@@ -1,4 +1,5 @@
-import { apiGet, getOnly, pendingPaymentJson, requireApiUser } from '~/server/api.server'
+import { apiGet, getOnly, requireApiUser } from '~/server/api/requests.server'
+import { pendingPaymentJson } from '~/server/api/wire-shapes.server'
 import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/payments.pending-payments'
 

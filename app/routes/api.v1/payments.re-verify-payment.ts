@@ -1,4 +1,5 @@
-import { apiPost, postOnly, verifyPaymentCall } from '~/server/api.server'
+import { apiPost, postOnly } from '~/server/api/requests.server'
+import { verifyPaymentCall } from '~/server/api/verify-payment-call.server'
 import type { Route } from './+types/payments.re-verify-payment'
 
 export const loader = postOnly

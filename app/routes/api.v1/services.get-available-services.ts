@@ -1,5 +1,6 @@
-import { apiGet, getOnly, serviceEntryJson } from '~/server/api.server'
-import { getActiveServices } from '~/server/services.server'
+import { apiGet, getOnly } from '~/server/api/requests.server'
+import { serviceEntryJson } from '~/server/api/wire-shapes.server'
+import { getActiveServices } from '~/server/catalog/services.server'
 
 /** The existing clients' list of `{ _id, service: { _id, name, description, price, duration } }`, at `data.data`. */
 export const loader = apiGet(async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { apiPost, postOnly, readJsonBody, serviceJson } from '~/server/api.server'
-import { getActiveServices } from '~/server/services.server'
+import { apiPost, postOnly, readJsonBody } from '~/server/api/requests.server'
+import { serviceJson } from '~/server/api/wire-shapes.server'
+import { getActiveServices } from '~/server/catalog/services.server'
 import type { Route } from './+types/services.get-specific-services'
 
 const Body = z.object({

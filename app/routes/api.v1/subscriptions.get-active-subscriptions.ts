@@ -1,5 +1,6 @@
-import { activeSubscriptionJson, apiGet, getOnly, requireApiUser } from '~/server/api.server'
-import { activeSubscriptions } from '~/server/subscriptions.server'
+import { activeSubscriptionJson } from '~/server/api/wire-shapes.server'
+import { apiGet, getOnly, requireApiUser } from '~/server/api/requests.server'
+import { activeSubscriptions } from '~/server/payments/subscriptions.server'
 import type { Route } from './+types/subscriptions.get-active-subscriptions'
 
 /** One entry per service still running, with its latest end. */

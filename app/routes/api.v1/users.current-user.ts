@@ -1,5 +1,6 @@
-import { apiGet, currentUserJson, getOnly, requireApiUser } from '~/server/api.server'
-import { termsForCustomer } from '~/server/terms-versions.server'
+import { apiGet, getOnly, requireApiUser } from '~/server/api/requests.server'
+import { currentUserJson } from '~/server/api/wire-shapes.server'
+import { termsForCustomer } from '~/server/account/terms-versions.server'
 import type { Route } from './+types/users.current-user'
 
 export const loader = apiGet(async ({ request }: Route.LoaderArgs) => {

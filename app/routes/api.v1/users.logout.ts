@@ -1,4 +1,4 @@
-import { apiPost, postOnly } from '~/server/api.server'
+import { apiPost, postOnly } from '~/server/api/requests.server'
 import { destroySession } from '~/server/session.server'
 import type { Route } from './+types/users.logout'
 

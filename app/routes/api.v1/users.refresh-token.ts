@@ -1,4 +1,4 @@
-import { apiPost, postOnly, requireApiUser } from '~/server/api.server'
+import { apiPost, postOnly, requireApiUser } from '~/server/api/requests.server'
 import type { Route } from './+types/users.refresh-token'
 
 export const loader = postOnly

@@ -1,6 +1,6 @@
 import { correctionRequestSchema } from '~/domain/kyc'
-import { apiError, apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
-import { fileCorrectionRequest } from '~/server/corrections.server'
+import { apiError, apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api/requests.server'
+import { fileCorrectionRequest } from '~/server/account/corrections.server'
 import type { Route } from './+types/users.request-correction'
 
 export const loader = postOnly

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { API_CONTAINED_KINDS, CONSENT_DOCUMENT_KINDS, type ConsentDocumentKind } from '~/domain/consent'
-import { acceptAgreement, AGREEMENT_CHANGED_MESSAGE, currentVersions } from '~/server/agreement-signing.server'
-import { apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
+import { acceptAgreement, AGREEMENT_CHANGED_MESSAGE, currentVersions } from '~/server/account/agreement.server'
+import { apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api/requests.server'
 import type { Route } from './+types/users.set-agreement'
 
 const Body = z.object({

@@ -1,6 +1,6 @@
 import { profileDetailsSchema } from '~/domain/profile'
-import { apiError, apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api.server'
-import { saveProfileDetails } from '~/server/profile.server'
+import { apiError, apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api/requests.server'
+import { saveProfileDetails } from '~/server/account/profile.server'
 import type { Route } from './+types/users.set-details'
 
 export const loader = postOnly

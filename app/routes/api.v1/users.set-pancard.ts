@@ -1,6 +1,6 @@
-import { apiError, apiPost, postOnly, requireApiUser } from '~/server/api.server'
-import { readPanCardUpload } from '~/server/pan-card-image.server'
-import { savePanCard } from '~/server/profile.server'
+import { apiError, apiPost, postOnly, requireApiUser } from '~/server/api/requests.server'
+import { readPanCardUpload } from '~/server/kyc/pan-card-image.server'
+import { savePanCard } from '~/server/account/profile.server'
 import type { Route } from './+types/users.set-pancard'
 
 export const loader = postOnly

@@ -4,8 +4,8 @@ import { formatRupees } from '~/domain/money'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
 import { readCartSnapshot } from '~/domain/cart'
 import { prisma } from '../db.server'
-import { paymentGateway } from '../payment-gateway.server'
-import { payIfCaptured, type GatewayDeps } from './gateway.server'
+import { paymentGateway } from './gateway/choice.server'
+import { payIfCaptured, type GatewayDeps } from './checkout.server'
 
 // What the customer is told once a payment is confirmed, and the check /subscriptions makes for
 // gateway payments that may be paid at the gateway but not yet confirmed to us.

@@ -10,12 +10,12 @@ import {
 } from '~/domain/payment-status'
 import type { Prisma } from '~/generated/prisma/client'
 import { cached, forget, invalidate } from '../cache.server'
-import { pricedCart } from '../cart.server'
+import { pricedCart } from './cart.server'
 import { prisma } from '../db.server'
-import { notifyAdvanceExcessRefund, notifyPaymentConfirmed } from '../notify.server'
-import { createPaidSubscriptions, subscriptionsCacheKey } from '../subscriptions.server'
+import { notifyAdvanceExcessRefund, notifyPaymentConfirmed } from '../messaging/customer-notices.server'
+import { createPaidSubscriptions, subscriptionsCacheKey } from './subscriptions.server'
 import { recordPaymentInLedger } from './ledger.server'
-import { afterExcessRefund, refundAdvanceExcess, type AdvanceExcessRefund } from './refunds.server'
+import { afterExcessRefund, refundAdvanceExcess, type AdvanceExcessRefund } from './refunds/advance-excess.server'
 
 // The core of payments: the one path to "paid", the customer's pending list, and what every kind
 // of payment shares (the priced cart, the refusals). Gateway payments, webhooks, reconciliation

@@ -9,7 +9,7 @@ import { prisma } from '../db.server'
 // The money ledger: every amount that moves between a customer and the business is one row,
 // written in the transaction that moves it, with its tax document number. The fee cap, refunds,
 // invoices and the CSV export read it; nothing updates a row, and only the retention job deletes one,
-// with its payment, once the records' period has ended (app/server/retention.server.ts).
+// with its payment, once the records' period has ended (app/server/account/retention.server.ts).
 
 /**
  * The next number of a series in the financial year of `at`. The counter row stays locked until

@@ -14,7 +14,7 @@ import type { Prisma } from '~/generated/prisma/client'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import { env } from '../env.server'
-import { familyUserIds } from '../family.server'
+import { familyUserIds } from '../account/family-members.server'
 import { PaymentError } from './core.server'
 import { taxableFeesByPayment } from './ledger.server'
 

@@ -3,10 +3,10 @@ import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, statusesFor } from '~/domain/paym
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
 import { afterKey, batchesInKeyOrder } from '../keyset.server'
-import { paymentGateway } from '../payment-gateway.server'
-import type { PaymentGateway } from '../razorpay.server'
+import { paymentGateway } from './gateway/choice.server'
+import type { PaymentGateway } from './gateway/razorpay.server'
 import { invalidateUsersPayments } from './core.server'
-import { payIfCaptured, type GatewayDeps, type OrderTerms } from './gateway.server'
+import { payIfCaptured, type GatewayDeps, type OrderTerms } from './checkout.server'
 
 /** The checkout normally answers within minutes; an order still open after this is asked about. */
 export const RECONCILE_AFTER_MS = 15 * 60_000

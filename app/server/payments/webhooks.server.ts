@@ -3,11 +3,11 @@ import { isUuid } from '~/domain/uuid'
 import { createHash } from 'node:crypto'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
-import { paymentGateway } from '../payment-gateway.server'
-import { isValidWebhookSignature, type GatewayPayment } from '../razorpay.server'
+import { paymentGateway } from './gateway/choice.server'
+import { isValidWebhookSignature, type GatewayPayment } from './gateway/razorpay.server'
 import { payOrLog } from './core.server'
-import { matchesOrder, recordGatewayFailure, type GatewayDeps } from './gateway.server'
-import { recordGatewayRefundStatus } from './refunds.server'
+import { matchesOrder, recordGatewayFailure, type GatewayDeps } from './checkout.server'
+import { recordGatewayRefundStatus } from './refunds/gateway-refund.server'
 
 export type WebhookResult = {
   status: 200 | 400 | 500

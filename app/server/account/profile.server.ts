@@ -1,0 +1,129 @@
+import type { DeclaredFamilyMember } from '~/domain/family-relations'
+import { KYC_UNAVAILABLE_MESSAGE } from '~/domain/kyc'
+import { panTakenMessage, profileStep, type ProfileDetails } from '~/domain/profile'
+import { Prisma } from '~/generated/prisma/client'
+import { businessDetails } from '../business.server'
+import { prisma } from '../db.server'
+import { replaceFamilyMembers } from './family-members.server'
+import { checkKyc, kycColumns, KycUnavailableError, type KycAnswer } from '../kyc/kra.server'
+import { storePanCard, type PanCardUpload } from '../kyc/pan-card-image.server'
+
+export type SaveDetailsOutcome =
+  | { ok: true; kyc: KycAnswer }
+  | { ok: false; field: 'pan'; message: string }
+  /** 409: the profile is complete (its KYC details change through a correction request); 503: the KRA did not answer. */
+  | { ok: false; field: null; status: 409 | 503; message: string }
+
+export const PROFILE_LOCKED_MESSAGE =
+  'Your profile is complete, so your name, PAN and date of birth change only through a correction request (at /account/corrections), and your e-mail address with a code sent to the new address.'
+
+/**
+ * Step 1 of the profile: the details and, from the page, the family members' PANs (the API's
+ * clients send none: `family` undefined leaves them as they are). The KRA is asked first: when it
+ * does not answer, nothing is saved (503). A PAN another account holds is refused by the unique
+ * index, so two accounts saving one PAN at once cannot both have it. A complete profile is
+ * refused (409): its KYC details change through a correction request (app/server/account/corrections.server.ts).
+ */
+export async function saveProfileDetails(
+  userId: string,
+  details: ProfileDetails,
+  family?: readonly DeclaredFamilyMember[],
+  now = new Date(),
+): Promise<SaveDetailsOutcome> {
+  const before = await prisma.user.findUniqueOrThrow({ where: { id: userId } })
+  if (profileStep(before) === 'complete')
+    return { ok: false, field: null, status: 409, message: PROFILE_LOCKED_MESSAGE }
+  let kyc: KycAnswer
+  try {
+    kyc = await checkKyc({ pan: details.pan, dob: details.dob, name: details.name })
+  } catch (error) {
+    if (!(error instanceof KycUnavailableError)) throw error
+    console.warn(`KYC check for user ${userId} failed: ${error.message}`)
+    return { ok: false, field: null, status: 503, message: KYC_UNAVAILABLE_MESSAGE }
+  }
+  try {
+    const saved = await prisma.$transaction(async (tx) => {
+      // Only while the agreement is not accepted: a profile completed meanwhile is not changed.
+      const updated = await tx.user.updateMany({
+        where: { id: userId, agreementAcceptedAt: null },
+        data: {
+          name: details.name,
+          email: details.email,
+          dateOfBirth: new Date(`${details.dob}T00:00:00Z`),
+          pan: details.pan,
+          ...kycColumns(kyc, now),
+        },
+      })
+      if (updated.count !== 1) return false
+      if (family) await replaceFamilyMembers(tx, userId, family)
+      // Never one's own family member, whichever way the PAN came.
+      await tx.familyMember.deleteMany({ where: { userId, pan: details.pan } })
+      return true
+    })
+    if (!saved) return { ok: false, field: null, status: 409, message: PROFILE_LOCKED_MESSAGE }
+    return { ok: true, kyc }
+  } catch (error) {
+    // users.pan is the only unique column this writes (family rows are replaced under the user's lock).
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      return { ok: false, field: 'pan', message: panTakenMessage(businessDetails.supportEmail) }
+    }
+    throw error
+  }
+}
+
+/** Stores a KRA's answer on the user (the profile's own saves do this with the details they save). */
+export async function recordKycAnswer(userId: string, kyc: KycAnswer, now = new Date()): Promise<void> {
+  await prisma.user.update({ where: { id: userId }, data: kycColumns(kyc, now) })
+}
+
+/** Asks the KRA again for the saved PAN and date of birth ("Check my KYC again"); false when it did not answer. */
+export async function recheckKyc(
+  userId: string,
+  now = new Date(),
+): Promise<{ ok: true; kyc: KycAnswer } | { ok: false; message: string }> {
+  const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } })
+  if (!user.pan || !user.dateOfBirth || !user.name) return { ok: false, message: 'Save your details first.' }
+  try {
+    const kyc = await checkKyc({ pan: user.pan, dob: user.dateOfBirth.toISOString().slice(0, 10), name: user.name })
+    await prisma.user.updateMany({ where: { id: userId, pan: user.pan }, data: kycColumns(kyc, now) })
+    return { ok: true, kyc }
+  } catch (error) {
+    if (!(error instanceof KycUnavailableError)) throw error
+    return { ok: false, message: KYC_UNAVAILABLE_MESSAGE }
+  }
+}
+
+/** The recorded click-accept (agreement.server.ts): when, which version, from where, and a hash of the exact text shown. */
+export async function recordAgreementAcceptance(
+  userId: string,
+  acceptance: { version: string; textSha256: string; ip: string },
+  now = new Date(),
+): Promise<void> {
+  await prisma.user.update({
+    where: { id: userId },
+    data: {
+      agreementAcceptedAt: now,
+      agreementVersion: acceptance.version,
+      agreementTextSha256: acceptance.textSha256,
+      agreementIp: acceptance.ip,
+    },
+  })
+}
+
+/** Stores the card and points the user at it; the replaced file is deleted only once the row says so. */
+export async function savePanCard(
+  user: { id: string; panCardKey: string | null },
+  upload: PanCardUpload,
+): Promise<void> {
+  await storePanCard(user.id, upload, user.panCardKey, {
+    recordKey: async (key) => {
+      // Conditional on the key this upload replaces: of two racing uploads, the later one fails
+      // instead of orphaning the other's file.
+      const saved = await prisma.user.updateMany({
+        where: { id: user.id, panCardKey: user.panCardKey },
+        data: { panCardKey: key },
+      })
+      if (saved.count !== 1) throw new Error('The PAN card changed during this upload; try again')
+    },
+  })
+}

@@ -1,0 +1,162 @@
+import { readCartSnapshot } from '~/domain/cart'
+import { prisma } from '../db.server'
+import { acceptanceHistory } from './acceptances.server'
+import { correctionRequestsOf } from './corrections.server'
+
+// "Your data" (issue 19 item 6; DPDP Act 2023 s.11, the right to a summary of one's personal data):
+// everything we hold about a customer, for /account (which masks the PAN) and for the download at
+// /account/data.json (which carries it whole: it is the customer's own). The PAN card image is its
+// own download, at /details/pan-card; the JSON names that address.
+
+const iso = (instant: Date | null) => (instant ? instant.toISOString() : null)
+const day = (instant: Date | null) => (instant ? instant.toISOString().slice(0, 10) : null)
+
+/** The customer's data as the download carries it (dates ISO 8601, amounts in paise); null when no such user. */
+export async function customerData(userId: string, now = new Date()) {
+  const user = await prisma.user.findUnique({
+    where: { id: userId },
+    select: {
+      phone: true,
+      name: true,
+      email: true,
+      dateOfBirth: true,
+      pan: true,
+      panCardKey: true,
+      kycStatus: true,
+      kycCheckedAt: true,
+      kycReference: true,
+      kycNameOnRecord: true,
+      createdAt: true,
+      familyMembers: { orderBy: { createdAt: 'asc' }, select: { pan: true, relation: true, createdAt: true } },
+      payments: {
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: {
+          id: true,
+          method: true,
+          status: true,
+          amountPaise: true,
+          currency: true,
+          cart: true,
+          utr: true,
+          payerAccountName: true,
+          createdAt: true,
+          paidAt: true,
+          rejectedReason: true,
+        },
+      },
+      ledgerEntries: {
+        orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }],
+        select: {
+          kind: true,
+          documentNumber: true,
+          occurredAt: true,
+          amountPaise: true,
+          gstPaise: true,
+          paymentId: true,
+        },
+      },
+      subscriptions: {
+        orderBy: [{ startsAt: 'desc' }, { id: 'desc' }],
+        select: {
+          service: { select: { name: true } },
+          startsAt: true,
+          endsAt: true,
+          endedAt: true,
+          paymentId: true,
+          grantReason: true,
+        },
+      },
+      refunds: {
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: { amountPaise: true, status: true, reason: true, createdAt: true, processedAt: true, paymentId: true },
+      },
+      sessions: { orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], select: { createdAt: true, expiresAt: true } },
+    },
+  })
+  if (!user) return null
+  const [acceptances, corrections] = await Promise.all([acceptanceHistory(userId), correctionRequestsOf(userId)])
+  return {
+    exportedAt: now.toISOString(),
+    profile: {
+      phone: user.phone,
+      name: user.name,
+      email: user.email,
+      dateOfBirth: day(user.dateOfBirth),
+      pan: user.pan,
+      panCardImage: user.panCardKey ? '/details/pan-card' : null,
+      kyc: {
+        status: user.kycStatus,
+        checkedAt: iso(user.kycCheckedAt),
+        reference: user.kycReference,
+        nameOnRecord: user.kycNameOnRecord,
+      },
+      accountCreatedAt: iso(user.createdAt),
+    },
+    familyMembers: user.familyMembers.map((member) => ({
+      pan: member.pan,
+      relation: member.relation,
+      addedAt: iso(member.createdAt),
+    })),
+    acceptances: acceptances.map((row) => ({
+      document: row.kind,
+      version: row.version,
+      textSha256: row.textSha256,
+      acceptedAt: iso(row.acceptedAt),
+      ip: row.ip,
+      userAgent: row.userAgent,
+      channel: row.channel,
+    })),
+    payments: user.payments.map((payment) => ({
+      id: payment.id,
+      method: payment.method,
+      status: payment.status,
+      amountPaise: payment.amountPaise,
+      currency: payment.currency,
+      services: readCartSnapshot(payment.cart).map((item) => item.name),
+      bankReference: payment.utr,
+      payerAccountName: payment.payerAccountName,
+      createdAt: iso(payment.createdAt),
+      paidAt: iso(payment.paidAt),
+      rejectedReason: payment.rejectedReason,
+    })),
+    invoices: user.ledgerEntries.map((entry) => ({
+      number: entry.documentNumber,
+      kind: entry.kind === 'PAYMENT' ? 'INVOICE' : 'CREDIT_NOTE',
+      issuedAt: iso(entry.occurredAt),
+      amountPaise: entry.amountPaise,
+      gstPaise: entry.gstPaise,
+      paymentId: entry.paymentId,
+    })),
+    subscriptions: user.subscriptions.map((row) => ({
+      service: row.service.name,
+      startsAt: iso(row.startsAt),
+      endsAt: iso(row.endsAt),
+      endedEarlyAt: iso(row.endedAt),
+      paymentId: row.paymentId,
+      grantReason: row.grantReason,
+    })),
+    refunds: user.refunds.map((refund) => ({
+      amountPaise: refund.amountPaise,
+      status: refund.status,
+      reason: refund.reason,
+      createdAt: iso(refund.createdAt),
+      paidAt: iso(refund.processedAt),
+      paymentId: refund.paymentId,
+    })),
+    signIns: user.sessions.map((session) => ({
+      signedInAt: iso(session.createdAt),
+      expiresAt: iso(session.expiresAt),
+      active: session.expiresAt > now,
+    })),
+    // Through the corrections module, which opens the PANs these requests store encrypted.
+    correctionRequests: corrections.map((row) => ({
+      status: row.status,
+      requestedAt: iso(row.createdAt),
+      decidedAt: iso(row.decidedAt),
+      changes: row.changes,
+      reason: row.reason,
+    })),
+  }
+}
+
+export type CustomerData = NonNullable<Awaited<ReturnType<typeof customerData>>>

@@ -1,0 +1,42 @@
+import { getErrorMessage } from '~/domain/error-message'
+import { renderEmail } from '~/server/messaging/emails/render-email.server'
+import { prisma } from '../db.server'
+import { emailContext, notifyCustomer } from '../messaging/customer-notices.server'
+import { enqueueNoticeSms } from '../jobs/queue.server'
+
+/** E-mail when we have an address (theirs or their account's), else SMS to their number; never fails the caller. */
+export async function tellComplainant(complaintId: string, subject: string, text: string): Promise<void> {
+  try {
+    const complaint = await prisma.complaint.findUniqueOrThrow({
+      where: { id: complaintId },
+      select: {
+        contactEmail: true,
+        contactPhone: true,
+        complainantName: true,
+        user: { select: { name: true, email: true, phone: true } },
+      },
+    })
+    const email = complaint.contactEmail ?? complaint.user?.email ?? null
+    if (email) {
+      await notifyCustomer({
+        email,
+        ...renderEmail(
+          {
+            subject,
+            name: complaint.user?.name ?? complaint.complainantName,
+            blocks: [
+              { kind: 'paragraph', text },
+              { kind: 'action', label: 'See your complaints', path: '/complaints' },
+            ],
+          },
+          await emailContext(),
+        ),
+      })
+      return
+    }
+    const phone = complaint.contactPhone ?? complaint.user?.phone ?? null
+    if (phone) await enqueueNoticeSms({ to: phone, text: `Research Store: ${text}` })
+  } catch (error) {
+    console.error(`[complaints] could not tell the complainant of ${complaintId}: ${getErrorMessage(error)}`)
+  }
+}

@@ -1,0 +1,79 @@
+import { sendComplaintsDueDigest } from '../complaints/due-digest.server'
+import { type Email } from '../messaging/mail.server'
+import { sendGatewayRefund } from '../payments/refunds/gateway-refund.server'
+import {
+  COMPLAINTS_DUE_QUEUE,
+  jobQueue,
+  PRUNE_QUEUE,
+  SEND_NOTICE_SMS_QUEUE,
+  REFUND_PAYMENT_QUEUE,
+  RETENTION_QUEUE,
+  SEND_EMAIL_QUEUE,
+  SEND_SMS_QUEUE,
+  SETTLE_PAYMENTS_QUEUE,
+  TERMS_NOTICES_QUEUE,
+  type GatewayRefundJob,
+} from './queue.server'
+import { eraseExpiredData } from '../account/retention.server'
+import { sendTermsNotices } from '../account/terms-versions.server'
+import { type NoticeSms, type OtpSms } from '../messaging/sms.server'
+import { sendEmail, sendNoticeSms, settleSmsJob } from '../messaging/delivery.server'
+import { pruneExpiredRows } from './prune.server'
+import { settlePayments } from '../payments/settlement.server'
+
+// The workers: which function each queued or scheduled job runs, registered in every instance.
+// Queueing lives in queue.server.ts; what the jobs do lives with their capability.
+
+const JOB_POLLING_INTERVAL_SECONDS = 0.5
+const PRUNE_SCHEDULE_CRON = '17 * * * *'
+/** settle-payments runs every 5 minutes. */
+const SETTLE_PAYMENTS_SCHEDULE_CRON = '*/5 * * * *'
+/** 03:30 UTC is 09:00 in India. */
+const COMPLAINTS_DUE_SCHEDULE_CRON = '30 3 * * *'
+const TERMS_NOTICES_SCHEDULE_CRON = '41 * * * *'
+/** 21:07 UTC is 02:37 in India, a quiet hour. */
+const RETENTION_SCHEDULE_CRON = '7 21 * * *'
+
+/** Runs in every app instance; pg-boss hands each job to exactly one of them. */
+export async function startJobWorkers(): Promise<void> {
+  const boss = await jobQueue()
+  await boss.schedule(PRUNE_QUEUE, PRUNE_SCHEDULE_CRON)
+  await boss.work(PRUNE_QUEUE, () => pruneExpiredRows())
+  await boss.schedule(SETTLE_PAYMENTS_QUEUE, SETTLE_PAYMENTS_SCHEDULE_CRON)
+  await boss.work(SETTLE_PAYMENTS_QUEUE, () => settlePayments())
+  // pg-boss keeps one schedule per queue and hands each run to one worker: one e-mail a day across instances.
+  await boss.schedule(COMPLAINTS_DUE_QUEUE, COMPLAINTS_DUE_SCHEDULE_CRON)
+  await boss.work(COMPLAINTS_DUE_QUEUE, () => sendComplaintsDueDigest())
+  // The terms this instance starts with are recorded (server/app.ts) before this; each run claims
+  // its customers in terms_notices, so runs at once, here or on another instance, send each e-mail once.
+  await boss.schedule(TERMS_NOTICES_QUEUE, TERMS_NOTICES_SCHEDULE_CRON)
+  await boss.work(TERMS_NOTICES_QUEUE, () => sendTermsNotices().then(() => undefined))
+  await boss.send(TERMS_NOTICES_QUEUE, {})
+  await boss.schedule(RETENTION_QUEUE, RETENTION_SCHEDULE_CRON)
+  await boss.work(RETENTION_QUEUE, async () => {
+    const report = await eraseExpiredData()
+    const total = Object.values(report).reduce((sum, count) => sum + count, 0)
+    if (total > 0) console.info(`[jobs] retention: ${JSON.stringify(report)}`)
+  })
+  await boss.work<NoticeSms>(
+    SEND_NOTICE_SMS_QUEUE,
+    { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS },
+    async (jobs) => {
+      for (const job of jobs) await sendNoticeSms(job.data)
+    },
+  )
+  await boss.work<Email>(SEND_EMAIL_QUEUE, { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS }, async (jobs) => {
+    for (const job of jobs) await sendEmail(job.data)
+  })
+  await boss.work<GatewayRefundJob>(REFUND_PAYMENT_QUEUE, { includeMetadata: true }, async (jobs) => {
+    for (const job of jobs)
+      await sendGatewayRefund(job.data.refundId, { lastAttempt: job.retryCount >= job.retryLimit })
+  })
+  await boss.work<OtpSms>(
+    SEND_SMS_QUEUE,
+    { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS, includeMetadata: true },
+    async (jobs) => {
+      for (const job of jobs) await settleSmsJob(job)
+    },
+  )
+}

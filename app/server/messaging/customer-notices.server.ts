@@ -1,0 +1,238 @@
+import { readCartSnapshot } from '~/domain/cart'
+import { getErrorMessage } from '~/domain/error-message'
+import { formatIndiaDate } from '~/domain/dates'
+import {
+  advanceExcessRefundedEmail,
+  correctionDecidedEmail,
+  paymentConfirmedEmail,
+  paymentRejectedEmail,
+  subscriptionEndedEmail,
+  subscriptionGrantedEmail,
+} from '~/server/messaging/emails/customer-emails.server'
+import type { EmailContext, RenderedEmail } from '~/server/messaging/emails/render-email.server'
+import { prisma } from '../db.server'
+import { env } from '../env.server'
+import { isOutboxEnabled } from './outbox.server'
+import { enqueueEmail, enqueueNoticeSms } from '../jobs/queue.server'
+
+/** `userId`: set for a message that must not go once the account is closed (see Email in mail.server.ts). */
+export type CustomerNotice = { email: string | null; userId?: string } & RenderedEmail
+
+/**
+ * Who the e-mails come from and where their links go: APP_ORIGIN, else in demo mode and tests the
+ * local server; with neither, the e-mails carry no links rather than wrong ones.
+ */
+export async function emailContext(): Promise<EmailContext> {
+  // Read when an e-mail is written, not when this module loads: the payment modules import it, and
+  // whatever imports them (the demo gateway in a deployment's tests too) should not need the business details.
+  const { businessDetails } = await import('../business.server')
+  return {
+    business: businessDetails,
+    origin: env.APP_ORIGIN ?? (isOutboxEnabled() ? `http://localhost:${env.PORT}` : null),
+  }
+}
+
+/**
+ * Tells a customer what the team did, by e-mail through the job queue (retried there). Called after
+ * the change it reports has committed; never fails the admin's action: the change is done, the
+ * notice is secondary, and a failure to queue it is logged.
+ */
+export async function notifyCustomer({
+  email,
+  subject,
+  body,
+  html,
+  replyTo,
+  userId,
+}: CustomerNotice): Promise<boolean> {
+  if (!email) {
+    console.warn(`[notify] no e-mail address for "${subject}"; not sent`)
+    return false
+  }
+  try {
+    await enqueueEmail({ to: email, subject, body, html, replyTo, ...(userId ? { userId } : {}) })
+    return true
+  } catch (error) {
+    console.error(`[notify] could not queue "${subject}" to ${email}: ${getErrorMessage(error)}`)
+    return false
+  }
+}
+
+/**
+ * The confirmation e-mail of a paid payment, whichever path paid it (checkout, callback, webhook,
+ * reconciliation, admin): what was paid and until when each subscription runs, in India time.
+ * markPaymentPaid calls it once, after the paying transaction committed, and only for the call that paid.
+ */
+export async function notifyPaymentConfirmed(paymentId: string): Promise<boolean> {
+  const payment = await prisma.payment.findUnique({
+    where: { id: paymentId },
+    select: {
+      method: true,
+      amountPaise: true,
+      user: { select: { name: true, email: true } },
+      subscriptions: { select: { endsAt: true, service: { select: { name: true } } }, orderBy: { endsAt: 'asc' } },
+    },
+  })
+  if (!payment) return false
+  return notifyCustomer({
+    email: payment.user.email,
+    ...paymentConfirmedEmail(
+      {
+        name: payment.user.name,
+        method: payment.method,
+        amountPaise: payment.amountPaise,
+        subscriptions: payment.subscriptions.map((subscription) => ({
+          serviceName: subscription.service.name,
+          endsOn: formatIndiaDate(subscription.endsAt),
+        })),
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+/** The e-mail of a rejected manual claim: what was not found, the admin's reason, and what the customer can do next. */
+export async function notifyPaymentRejected(paymentId: string): Promise<boolean> {
+  const payment = await prisma.payment.findUnique({
+    where: { id: paymentId },
+    select: { amountPaise: true, cart: true, rejectedReason: true, user: { select: { name: true, email: true } } },
+  })
+  if (!payment) return false
+  return notifyCustomer({
+    email: payment.user.email,
+    ...paymentRejectedEmail(
+      {
+        name: payment.user.name,
+        amountPaise: payment.amountPaise,
+        serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
+        reason: payment.rejectedReason ?? '',
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+/** The e-mail of a subscription an admin granted without a payment. */
+export async function notifySubscriptionGranted(grant: {
+  user: { name: string | null; email: string | null }
+  serviceName: string
+  durationDays: number
+  endsAt: Date
+  reason: string
+}): Promise<boolean> {
+  return notifyCustomer({
+    email: grant.user.email,
+    ...subscriptionGrantedEmail(
+      {
+        name: grant.user.name,
+        serviceName: grant.serviceName,
+        durationDays: grant.durationDays,
+        endsOn: formatIndiaDate(grant.endsAt),
+        reason: grant.reason,
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+/** The e-mail of an ended subscription: when it ended and each refund, how it will be paid, and its credit note. */
+export async function notifyRefund(ended: {
+  userId: string
+  serviceName: string
+  endedAt: Date
+  refunds: { amountPaise: number; status: 'DUE' | 'PENDING'; creditNote: string }[]
+}): Promise<boolean> {
+  const user = await prisma.user.findUnique({ where: { id: ended.userId }, select: { name: true, email: true } })
+  if (!user) return false
+  return notifyCustomer({
+    email: user.email,
+    ...subscriptionEndedEmail(
+      {
+        name: user.name,
+        serviceName: ended.serviceName,
+        endedOn: formatIndiaDate(ended.endedAt),
+        refunds: ended.refunds.map((refund) => ({
+          amountPaise: refund.amountPaise,
+          byBankTransfer: refund.status === 'DUE',
+          creditNote: refund.creditNote,
+        })),
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+/** The e-mail of a payment captured past the one-year advance limit: the days cut and their refund. */
+export async function notifyAdvanceExcessRefund(
+  userId: string,
+  refund: {
+    serviceName: string
+    excessDays: number
+    endsAt: Date
+    amountPaise: number
+    status: 'DUE' | 'PENDING'
+    creditNote: string
+  },
+): Promise<boolean> {
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } })
+  if (!user) return false
+  return notifyCustomer({
+    email: user.email,
+    ...advanceExcessRefundedEmail(
+      {
+        name: user.name,
+        serviceName: refund.serviceName,
+        excessDays: refund.excessDays,
+        endsOn: formatIndiaDate(refund.endsAt),
+        refund: {
+          amountPaise: refund.amountPaise,
+          byBankTransfer: refund.status === 'DUE',
+          creditNote: refund.creditNote,
+        },
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+export type CorrectionDecision = {
+  approved: boolean
+  /** Masked as the customer's pages show them (PAN ABCPE****F). */
+  changes: { label: string; from: string | null; to: string }[]
+  kycStatusLabel: string | null
+  /** The admin's reason for a rejection. */
+  reason: string | null
+}
+
+/**
+ * The admin's decision on a correction request, by e-mail, or by SMS to the account's number when
+ * it has no e-mail address (as complaint answers go). Like the onboarding copy it carries the
+ * account's id: dropped if the account is closed by the time it is sent.
+ */
+export async function notifyCorrectionDecided(userId: string, decision: CorrectionDecision): Promise<boolean> {
+  try {
+    const user = await prisma.user.findUnique({
+      where: { id: userId },
+      select: { name: true, email: true, phone: true },
+    })
+    if (!user) return false
+    if (user.email)
+      return await notifyCustomer({
+        email: user.email,
+        userId,
+        ...correctionDecidedEmail({ name: user.name, ...decision }, await emailContext()),
+      })
+    const fields = decision.changes.map((change) => change.label).join(', ')
+    await enqueueNoticeSms({
+      to: user.phone,
+      text: decision.approved
+        ? `Research Store: we approved your correction request (${fields}). See your details at /account/corrections.`
+        : `Research Store: we did not approve your correction request (${fields}). Reason: ${(decision.reason ?? '').trim()}`,
+      userId,
+    })
+    return true
+  } catch (error) {
+    console.error(`[notify] could not tell ${userId} of the correction decision: ${getErrorMessage(error)}`)
+    return false
+  }
+}

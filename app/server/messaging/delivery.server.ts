@@ -1,0 +1,67 @@
+import { getErrorMessage } from '~/domain/error-message'
+import type PgBoss from 'pg-boss'
+import { prisma } from '../db.server'
+import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
+import { jobQueue, SEND_SMS_QUEUE } from '../jobs/queue.server'
+import { smsProvider, SmsDeliveryError, type NoticeSms, type OtpSms, type SmsProvider } from './sms.server'
+
+// The workers' side of messaging: one try of a queued SMS or e-mail, dropped when its account has closed.
+
+export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProvider()): Promise<void> {
+  try {
+    await provider.sendOtp(sms)
+  } catch (error) {
+    console.error(`[jobs] SMS to ${sms.to} failed: ${getErrorMessage(error)}`)
+    // pg-boss retries a job whose handler throws; a permanent refusal is logged and dropped.
+    if (!(error instanceof SmsDeliveryError) || error.retryable) throw error
+  }
+}
+
+export type SmsJob = Pick<PgBoss.JobWithMetadata<OtpSms>, 'id' | 'data' | 'retryCount' | 'retryLimit'>
+
+/** One try of an SMS job: thrown for pg-boss to retry, else (delivered, refused for good, last try) deleted with its code. */
+export async function settleSmsJob(job: SmsJob, provider: SmsProvider = smsProvider()): Promise<void> {
+  try {
+    await deliverOtpSms(job.data, provider)
+  } catch (error) {
+    if (job.retryCount < job.retryLimit) throw error
+  }
+  await (await jobQueue()).deleteJob(SEND_SMS_QUEUE, job.id)
+}
+
+/**
+ * Whether a queued message for `userId` must be dropped: its account was closed (or erased) since it
+ * was queued. Closing an account stops every message queued for it (docs/regulatory.md).
+ */
+export async function isForClosedAccount(userId: string | undefined): Promise<boolean> {
+  if (!userId) return false
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { closedAt: true, erasedAt: true } })
+  return !user || user.closedAt !== null || user.erasedAt !== null
+}
+
+export async function sendNoticeSms(sms: NoticeSms, provider: SmsProvider = smsProvider()): Promise<void> {
+  if (await isForClosedAccount(sms.userId)) {
+    console.info(`[jobs] SMS notice for closed account ${sms.userId} not sent`)
+    return
+  }
+  try {
+    await provider.sendNotice(sms)
+  } catch (error) {
+    console.error(`[jobs] SMS notice to ${sms.to} failed: ${getErrorMessage(error)}`)
+    if (!(error instanceof SmsDeliveryError) || error.retryable) throw error
+  }
+}
+
+export async function sendEmail(email: Email): Promise<void> {
+  if (await isForClosedAccount(email.userId)) {
+    console.info(`[jobs] e-mail "${email.subject}" for closed account ${email.userId} not sent`)
+    return
+  }
+  try {
+    await deliverEmail(email)
+  } catch (error) {
+    console.error(`[jobs] e-mail to ${email.to} failed: ${getErrorMessage(error)}`)
+    // As for SMS: retried unless the mail server refused it for good.
+    if (!(error instanceof MailDeliveryError) || error.retryable) throw error
+  }
+}

@@ -1,0 +1,86 @@
+import nodemailer from 'nodemailer'
+import { env } from '../env.server'
+import { isOutboxEnabled, recordOutboxMessage } from './outbox.server'
+
+/** `body` is the plain text; `html`, when there is one, goes with it as the HTML alternative; replies go to `replyTo` if set. */
+/**
+ * `userId`: the account the message is for, when it is dropped once that account is closed (the
+ * send-email worker checks); messages about money (payments, refunds, credit notes) and answers to
+ * complaints carry none and are sent regardless.
+ */
+export type Email = { to: string; subject: string; body: string; html?: string; replyTo?: string; userId?: string }
+
+/** A mail server that takes longer than this to connect, greet or answer is given up on (the job retries). */
+export const SMTP_TIMEOUT_MS = 20_000
+
+/** A failed send; `retryable` says whether trying again later can help (connection trouble, 4xx) or not (5xx). */
+export class MailDeliveryError extends Error {
+  override name = 'MailDeliveryError'
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message)
+  }
+}
+
+export type MailProvider = { name: string; send(email: Email): Promise<void> }
+
+/** SMTP through nodemailer: `SMTP_URL` (smtp:// or smtps://, credentials in the URL) and `MAIL_FROM`. */
+export function smtpMail({
+  url,
+  from,
+  timeoutMs = SMTP_TIMEOUT_MS,
+}: {
+  url: string
+  from: string
+  timeoutMs?: number
+}): MailProvider {
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  })
+  return {
+    name: 'smtp',
+    async send({ to, subject, body, html, replyTo }) {
+      try {
+        await transport.sendMail({ from, to, replyTo, subject, text: body, html })
+      } catch (error) {
+        const { responseCode, message } = error as { responseCode?: number; message?: string }
+        // An SMTP 5xx is the server's final word (unknown mailbox, refused sender); anything else may pass later.
+        const permanent = typeof responseCode === 'number' && responseCode >= 500
+        throw new MailDeliveryError(
+          `SMTP refused "${subject}" to ${to}: ${responseCode ?? 'no reply code'} ${message ?? String(error)}`,
+          !permanent,
+        )
+      }
+    },
+  }
+}
+
+const outboxMail: MailProvider = {
+  name: 'dev outbox',
+  send: ({ to, subject, body }) => recordOutboxMessage({ channel: 'email', recipient: to, subject, body }),
+}
+
+let configured: MailProvider | null | undefined
+
+/** SMTP when `SMTP_URL` is set (env validation requires MAIL_FROM with it); else the dev outbox in demo mode and tests. */
+export function mailProvider(): MailProvider | null {
+  if (configured !== undefined) return configured
+  if (env.SMTP_URL && env.MAIL_FROM) configured = smtpMail({ url: env.SMTP_URL, from: env.MAIL_FROM })
+  else configured = isOutboxEnabled() ? outboxMail : null
+  return configured
+}
+
+/** Sends one e-mail; runs in the send-email job (app/server/jobs/workers.server.ts), which retries when this throws a retryable error. */
+export async function deliverEmail(email: Email): Promise<void> {
+  const provider = mailProvider()
+  if (!provider) {
+    console.warn(`[mail] no mail provider configured; "${email.subject}" to ${email.to} not sent`)
+    return
+  }
+  await provider.send(email)
+}

@@ -1,0 +1,173 @@
+import { type RefundBankAccount, type RefundReason } from '~/domain/refunds'
+import { recordAudit } from '../../audit.server'
+import { invalidate } from '../../cache.server'
+import { prisma } from '../../db.server'
+import { notifyRefund } from '../../messaging/customer-notices.server'
+import { subscriptionsCacheKey } from '../subscriptions.server'
+import { recordRefundInLedger } from '../ledger.server'
+import { refundOf, routeOf, runningPeriods } from './periods.server'
+import { queueGatewayRefund } from './gateway-refund.server'
+
+// Ending subscriptions and giving back the unexpired part (docs/payments.md, "Refunds"). The
+// subscription's new end, the refund row and its ledger row (credit note) are one transaction; the
+// money moves afterwards: a gateway refund through the refund-payment job (retried with backoff),
+// a bank transfer by the admin (Mark paid on /admin/refunds).
+
+/** Who ends a subscription: the customer (only their own) or an admin (with a reason, audited). */
+export type EndedBy = { kind: 'customer' } | { kind: 'admin'; adminId: string }
+
+/** Nothing of this service runs any more: an end request sent twice lands here the second time. */
+export class NothingToEndError extends Error {
+  override name = 'NothingToEndError'
+  constructor() {
+    super('This subscription has already ended.')
+  }
+}
+
+/** Part of the refund is a bank transfer, and the customer has not given the account for it. */
+export class BankAccountNeededError extends Error {
+  override name = 'BankAccountNeededError'
+  constructor() {
+    super('Give the bank account the refund should be paid to.')
+  }
+}
+export type EndingPreview = {
+  serviceName: string
+  endsAt: Date
+  refundPaise: number
+  /** Of which back to the card/UPI used. */
+  gatewayPaise: number
+  /** Of which by bank transfer (the customer gives the account). */
+  bankTransferPaise: number
+}
+
+/** What ending a customer's service at `at` would give back, for the confirmation step; null when nothing of it runs. */
+export async function endingPreview(userId: string, serviceId: string, at: Date): Promise<EndingPreview | null> {
+  const periods = await runningPeriods(prisma, userId, serviceId, at)
+  if (periods.length === 0) return null
+  let gatewayPaise = 0
+  let bankTransferPaise = 0
+  for (const period of periods) {
+    const refund = refundOf(period, at)
+    if (refund === 0 || !period.payment) continue
+    if (routeOf(period.payment) === 'GATEWAY') gatewayPaise += refund
+    else bankTransferPaise += refund
+  }
+  return {
+    serviceName: periods[0]!.service.name,
+    endsAt: periods.reduce((latest, period) => (period.endsAt > latest ? period.endsAt : latest), periods[0]!.endsAt),
+    refundPaise: gatewayPaise + bankTransferPaise,
+    gatewayPaise,
+    bankTransferPaise,
+  }
+}
+
+export type EndedService = {
+  userId: string
+  serviceName: string
+  endedAt: Date
+  refunds: { id: string; amountPaise: number; status: 'DUE' | 'PENDING'; creditNote: string }[]
+}
+
+/**
+ * Ends every period of a customer's service still running at `at` (the current one and renewals
+ * not yet started): each one's end becomes `at`, and each paid one gets its refund and credit note,
+ * in one transaction under the customer's subscription lock (the one purchases take). Then queues
+ * the gateway refunds and the customer's e-mail. Ending what has already ended is NothingToEndError.
+ */
+export async function endSubscription({
+  userId,
+  serviceId,
+  by,
+  reason,
+  note = null,
+  payeeAccount = null,
+  now,
+}: {
+  userId: string
+  serviceId: string
+  by: EndedBy
+  reason: Exclude<RefundReason, 'ADVANCE_LIMIT'>
+  note?: string | null
+  payeeAccount?: RefundBankAccount | null
+  now: Date
+}): Promise<EndedService> {
+  const ended = await prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${subscriptionsCacheKey(userId)}, 0))::text`
+    const periods = await runningPeriods(tx, userId, serviceId, now)
+    if (periods.length === 0) throw new NothingToEndError()
+    const refunds: EndedService['refunds'] = []
+    for (const period of periods) {
+      const refundPaise = refundOf(period, now)
+      await tx.subscription.update({
+        where: { id: period.id },
+        data: { endsAt: now, endedAt: now, originalEndsAt: period.originalEndsAt ?? period.endsAt },
+      })
+      if (refundPaise === 0 || !period.payment) continue
+      const route = routeOf(period.payment)
+      if (route === 'BANK_TRANSFER' && by.kind === 'customer' && !payeeAccount) throw new BankAccountNeededError()
+      const refund = await tx.refund.create({
+        data: {
+          userId,
+          paymentId: period.payment.id,
+          subscriptionId: period.id,
+          kind: 'ENDING',
+          reason,
+          amountPaise: refundPaise,
+          status: route === 'GATEWAY' ? 'PENDING' : 'DUE',
+          note,
+          actorId: by.kind === 'admin' ? by.adminId : null,
+          ...(route === 'BANK_TRANSFER' && payeeAccount
+            ? {
+                payeeAccountName: payeeAccount.accountName,
+                payeeAccountNumber: payeeAccount.accountNumber,
+                payeeIfsc: payeeAccount.ifsc,
+              }
+            : {}),
+          createdAt: now,
+        },
+        select: { id: true, amountPaise: true, status: true },
+      })
+      const { documentNumber } = await recordRefundInLedger(tx, {
+        refundId: refund.id,
+        paymentId: period.payment.id,
+        refundPaise,
+        at: now,
+      })
+      refunds.push({
+        id: refund.id,
+        amountPaise: refund.amountPaise,
+        status: refund.status as 'DUE' | 'PENDING',
+        creditNote: documentNumber,
+      })
+    }
+    if (by.kind === 'admin') {
+      await recordAudit(
+        tx,
+        {
+          actorId: by.adminId,
+          action: reason === 'SERVICES_STOPPED' ? 'subscription.stopped' : 'subscription.ended',
+          subjectType: 'user',
+          subjectId: userId,
+          before: {
+            serviceId,
+            periods: periods.map((period) => ({ id: period.id, endsAt: period.endsAt.toISOString() })),
+          },
+          after: { endedAt: now.toISOString(), reason: note, refunds },
+        },
+        now,
+      )
+    }
+    return { userId, serviceName: periods[0]!.service.name, endedAt: now, refunds }
+  })
+  await afterEnding(ended)
+  return ended
+}
+
+async function afterEnding(ended: EndedService): Promise<void> {
+  await invalidate(subscriptionsCacheKey(ended.userId))
+  for (const refund of ended.refunds) {
+    if (refund.status === 'PENDING') await queueGatewayRefund(refund.id)
+  }
+  await notifyRefund(ended)
+}
