@@ -38,7 +38,7 @@ async function storeFunctions() {
       import('../app/server/session.server'),
       import('../app/server/account/profile.server'),
       import('../app/server/account/agreement.server'),
-      import('../app/content/legal/agreement.server'),
+      import('../app/server/account/agreement-document.server'),
       import('../app/server/business.server'),
       import('../app/domain/consent'),
       import('../app/server/catalog/services.server'),

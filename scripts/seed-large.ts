@@ -58,7 +58,7 @@ await migrate(databaseUrl)
 const environment = await loadEnvironment({ businessDetails: true })
 // The documents a store started with the same settings shows: the complete customers accepted these.
 const [{ currentAgreement, currentConsentDocuments }, { businessDetails }] = await Promise.all([
-  import('../app/content/legal/agreement.server'),
+  import('../app/server/account/agreement-document.server'),
   import('../app/server/business.server'),
 ])
 const consentDocuments = currentConsentDocuments(businessDetails)

@@ -1,6 +1,6 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { data, Form, redirect } from 'react-router'
-import { currentAgreement, currentConsentDocuments } from '~/content/legal/agreement.server'
+import { currentAgreement, currentConsentDocuments } from '~/server/account/agreement-document.server'
 import { LazyProfileDetailsForm } from '~/components/lazy-profile-details-form'
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { CheckboxField, Field, FormMessage, StatusButton } from '~/components/forms'

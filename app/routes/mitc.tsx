@@ -1,5 +1,5 @@
 import { LegalDocumentView } from '~/components/legal-document-view'
-import { currentConsentDocuments } from '~/content/legal/agreement.server'
+import { currentConsentDocuments } from '~/server/account/agreement-document.server'
 import { businessDetails } from '~/server/business.server'
 import type { Route } from './+types/mitc'
 

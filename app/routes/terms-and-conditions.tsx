@@ -1,5 +1,5 @@
 import { LegalDocumentView } from '~/components/legal-document-view'
-import { agreementDocument } from '~/content/legal/agreement.server'
+import { agreementDocument } from '~/server/account/agreement-document.server'
 import { businessDetails } from '~/server/business.server'
 import type { Route } from './+types/terms-and-conditions'
 

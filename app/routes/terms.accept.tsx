@@ -1,7 +1,7 @@
 import { data, Form, Link } from 'react-router'
 import { FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
-import { currentAgreement } from '~/content/legal/agreement.server'
+import { currentAgreement } from '~/server/account/agreement-document.server'
 import {
   acknowledgementField,
   acknowledgementMessage,

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { currentAgreement, currentConsentDocuments } from '~/content/legal/agreement.server'
+import { currentAgreement, currentConsentDocuments } from '~/server/account/agreement-document.server'
 import { documentText, type LegalDocument } from '~/content/legal/document'
 import { acknowledgementField, CONSENT_DOCUMENT_KINDS, type ConsentDocumentKind } from '~/domain/consent'
 import * as customerRoute from '~/routes/admin/customer'

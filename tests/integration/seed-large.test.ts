@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { currentAgreement, currentConsentDocuments } from '~/content/legal/agreement.server'
+import { currentAgreement, currentConsentDocuments } from '~/server/account/agreement-document.server'
 import { CONSENT_DOCUMENT_KINDS } from '~/domain/consent'
 import { businessDetails } from '~/server/business.server'
 import { RECONCILE_AFTER_MS } from '~/server/payments/reconciliation.server'

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { currentAgreement } from '~/content/legal/agreement.server'
+import { currentAgreement } from '~/server/account/agreement-document.server'
 import { acknowledgementField } from '~/domain/consent'
 import * as createOrder from '~/routes/api.v1/payments.create-order'
 import * as currentUser from '~/routes/api.v1/users.current-user'

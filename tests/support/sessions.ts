@@ -1,4 +1,4 @@
-import { currentConsentDocuments } from '~/content/legal/agreement.server'
+import { currentConsentDocuments } from '~/server/account/agreement-document.server'
 import { PAGE_ACKNOWLEDGED_KINDS } from '~/domain/consent'
 import { profileDetailsSchema } from '~/domain/profile'
 import type { Role } from '~/generated/prisma/client'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { agreementDocument } from '~/content/legal/agreement.server'
+import { agreementDocument } from '~/server/account/agreement-document.server'
 import { documentText, type Block, type LegalDocument, type LegalSection } from '~/content/legal/document'
 import { DEMO_BUSINESS_ENV, parseBusinessDetails } from '~/server/business.server'
 

@@ -1,4 +1,4 @@
-import { currentAgreement, currentConsentDocuments } from '~/content/legal/agreement.server'
+import { currentAgreement, currentConsentDocuments } from '~/server/account/agreement-document.server'
 import { CONSENT_DOCUMENTS } from '~/domain/consent'
 import { apiGet, getOnly } from '~/server/api/requests.server'
 import { businessDetails } from '~/server/business.server'

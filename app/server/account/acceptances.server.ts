@@ -1,4 +1,4 @@
-import type { ConsentDocument } from '~/content/legal/agreement.server'
+import type { ConsentDocument } from '~/server/account/agreement-document.server'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { recordedUserAgent, type ConsentDocumentKind } from '~/domain/consent'
 import { onboardingCopyEmail } from '~/server/messaging/emails/customer-emails.server'

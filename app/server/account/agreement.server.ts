@@ -1,4 +1,4 @@
-import { currentConsentDocuments, type ConsentDocument } from '~/content/legal/agreement.server'
+import { currentConsentDocuments, type ConsentDocument } from '~/server/account/agreement-document.server'
 import { checkAcknowledgements, type AcknowledgementCheck, type ConsentDocumentKind } from '~/domain/consent'
 import { businessDetails } from '../business.server'
 import {

@@ -1,4 +1,4 @@
-import { currentAgreement } from '~/content/legal/agreement.server'
+import { currentAgreement } from '~/server/account/agreement-document.server'
 import { formatIndiaDateTime } from '~/domain/dates'
 import {
   customerTerms,

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import type { BusinessDetails } from '~/domain/business-details'
 import { CONSENT_DOCUMENT_KINDS, documentVersion, type ConsentDocumentKind } from '~/domain/consent'
-import { documentText, type LegalDocument, type LegalSection } from './document'
-import { investorCharter } from './investor-charter'
-import { consentStatementDocument, mitcDocument } from './mitc'
-import { privacyPolicy } from './privacy-policy'
-import { consentStatement, mostImportantTermsAndConditions, termsAndConditions } from './terms'
+import { documentText, type LegalDocument, type LegalSection } from '~/content/legal/document'
+import { investorCharter } from '~/content/legal/investor-charter'
+import { consentStatementDocument, mitcDocument } from '~/content/legal/mitc'
+import { privacyPolicy } from '~/content/legal/privacy-policy'
+import { consentStatement, mostImportantTermsAndConditions, termsAndConditions } from '~/content/legal/terms'
 
 export type AgreementDocument = {
   /** The whole Terms and Conditions, which include the MITC and the consent statement as their last sections. */
