@@ -1,6 +1,6 @@
-// Lint rules that hold the layering described in docs/architecture.md: routes and components do not
-// touch the database, app/domain does no I/O, production code does not import demo-only code, and
-// no module imports itself through a cycle.
+// Lint rules that hold the rooms described in docs/architecture.md ("The lint zones"): each layer may
+// import only what sits below it, a database or mail driver only from its own server module, and no
+// module imports itself through a cycle. tests/unit/lint-zones.test.ts proves each zone refuses a bad import.
 import js from '@eslint/js'
 import importX from 'eslint-plugin-import-x'
 import jsxA11y from 'eslint-plugin-jsx-a11y'
@@ -10,16 +10,50 @@ import tseslint from 'typescript-eslint'
 
 const DATABASE_CLIENT = {
   group: ['~/server/db.server', '**/db.server', '~/generated/*', '**/generated/prisma/*'],
-  message: 'Routes, components and domain code reach the database through a server module.',
+  message: 'Routes, components, content and domain code reach the database through a server module.',
 }
+/** Each driver belongs to one server module (its room's gate); a type import is no dependency. */
+const DRIVERS = {
+  pg: {
+    group: ['pg'],
+    message: 'pg is opened by app/server/db.server.ts (and the two raw-connection modules named in eslint.config.js).',
+  },
+  pgBoss: {
+    group: ['pg-boss'],
+    message: 'pg-boss is started by app/server/jobs/queue.server.ts: queue work through it.',
+  },
+  prisma: {
+    group: ['@prisma/*'],
+    message: 'The Prisma client is built by app/server/db.server.ts: import prisma from there.',
+  },
+  nodemailer: { group: ['nodemailer'], message: 'Mail goes through app/server/messaging/mail.server.ts.' },
+}
+const driversExcept = (...allowed) =>
+  Object.entries(DRIVERS)
+    .filter(([name]) => !allowed.includes(name))
+    .map(([, pattern]) => ({ ...pattern, allowTypeImports: true }))
 const SERVER_CODE = {
-  group: ['~/server/*', '**/server/*', '../server/*'],
-  message: 'app/domain holds pure rules shared by server and browser: no server code.',
+  group: ['~/server/*', '**/server/*', '../server/*', '**/*.server', '**/*.server.*'],
+  message: 'Only routes and server modules import server code; this layer runs in the browser too.',
+}
+const ROUTES_AND_COMPONENTS = {
+  group: ['~/routes/*', '**/routes/*', '~/components/*', '**/components/*', '~/root', '**/root'],
+  message: 'Server and domain code sits below the pages: it never imports a route or a component.',
 }
 const DEMO_ONLY = {
   group: ['~/demo/*', '**/demo/*'],
   message: 'Demo-only code is registered from app/demo and loaded dynamically; production modules may not import it.',
 }
+const NODE_BUILTINS = { regex: '^node:', message: 'app/domain does no I/O.' }
+/** app/domain is pure: other domain modules, zod and Conform's zod adapter, nothing with side effects. */
+const DOMAIN_ONLY = {
+  regex: '^(?!(\\./|\\.\\./|~/domain/|zod$|zod/|@conform-to/zod/))',
+  message: 'app/domain imports only other domain modules and zod: no I/O, no side effects.',
+}
+const zone = (...patterns) => ({
+  'no-restricted-imports': 'off',
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+})
 
 export default tseslint.config(
   {
@@ -75,27 +109,42 @@ export default tseslint.config(
     },
   },
   {
-    files: ['app/routes/**', 'app/components/**', 'app/root.tsx'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [DATABASE_CLIENT, DEMO_ONLY] }] },
+    files: ['app/components/**', 'app/content/**'],
+    rules: zone(SERVER_CODE, DATABASE_CLIENT, DEMO_ONLY, ...driversExcept()),
   },
   {
-    files: ['app/domain/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [DATABASE_CLIENT, SERVER_CODE, DEMO_ONLY, { regex: '^node:', message: 'app/domain does no I/O.' }],
-        },
-      ],
-    },
-  },
-  {
-    files: ['app/server/**', 'server/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [DEMO_ONLY] }] },
+    files: ['app/routes/**', 'app/root.tsx', 'app/entry.*'],
+    rules: zone(DATABASE_CLIENT, DEMO_ONLY, ...driversExcept()),
   },
   {
     // Demo-only route modules are route modules: they reach the database through server modules too.
     files: ['app/demo/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [DATABASE_CLIENT] }] },
+    rules: zone(DATABASE_CLIENT, ...driversExcept()),
+  },
+  {
+    files: ['app/server/**', 'server/**'],
+    rules: zone(DEMO_ONLY, ROUTES_AND_COMPONENTS, ...driversExcept()),
+  },
+  // The driver's own modules.
+  {
+    files: ['app/server/db.server.ts'],
+    rules: zone(DEMO_ONLY, ROUTES_AND_COMPONENTS, ...driversExcept('pg', 'prisma')),
+  },
+  {
+    // LISTEN for cache invalidation, and a cursor for the million-row export: one raw connection each.
+    files: ['app/server/cache-sync.server.ts', 'app/server/admin/payments-export.server.ts'],
+    rules: zone(DEMO_ONLY, ROUTES_AND_COMPONENTS, ...driversExcept('pg')),
+  },
+  {
+    files: ['app/server/jobs/queue.server.ts'],
+    rules: zone(DEMO_ONLY, ROUTES_AND_COMPONENTS, ...driversExcept('pgBoss')),
+  },
+  {
+    files: ['app/server/messaging/mail.server.ts'],
+    rules: zone(DEMO_ONLY, ROUTES_AND_COMPONENTS, ...driversExcept('nodemailer')),
+  },
+  {
+    files: ['app/domain/**'],
+    rules: zone(DOMAIN_ONLY, DATABASE_CLIENT, SERVER_CODE, DEMO_ONLY, ROUTES_AND_COMPONENTS, NODE_BUILTINS),
   },
 )

@@ -2,16 +2,14 @@
 // and what a customer must do about them. Pure rules with `now` passed in, shared by the server's
 // gate on paying, the site-wide banner, the e-mail job and the acceptance page.
 
-import { TERMS_CHANGE_NOTICE_DAYS } from '~/content/legal/rules'
-
 /** SEBI's notice period for a change of the terms (Annexure B item 10): a new version takes effect this many days after publication at the earliest. */
-export const TERMS_NOTICE_DAYS = TERMS_CHANGE_NOTICE_DAYS
+export const TERMS_CHANGE_NOTICE_DAYS = 15
 const DAY_MS = 24 * 60 * 60_000
 
 export type TermsVersionDates = { version: string; publishedAt: Date; effectiveFrom: Date }
 
 export function earliestEffectiveFrom(publishedAt: Date): Date {
-  return new Date(publishedAt.getTime() + TERMS_NOTICE_DAYS * DAY_MS)
+  return new Date(publishedAt.getTime() + TERMS_CHANGE_NOTICE_DAYS * DAY_MS)
 }
 
 /**
@@ -27,7 +25,7 @@ export function effectiveFromFor(
   if (chosen.getTime() < earliest.getTime()) {
     return {
       ok: false,
-      message: `TERMS_EFFECTIVE_FROM=${chosen.toISOString()} is too soon: a new version of the terms takes effect at least ${TERMS_NOTICE_DAYS} days after it is published, so not before ${earliest.toISOString()}.`,
+      message: `TERMS_EFFECTIVE_FROM=${chosen.toISOString()} is too soon: a new version of the terms takes effect at least ${TERMS_CHANGE_NOTICE_DAYS} days after it is published, so not before ${earliest.toISOString()}.`,
     }
   }
   return { ok: true, effectiveFrom: chosen }

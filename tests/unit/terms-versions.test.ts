@@ -4,7 +4,7 @@ import {
   customerTerms,
   earliestEffectiveFrom,
   effectiveFromFor,
-  TERMS_NOTICE_DAYS,
+  TERMS_CHANGE_NOTICE_DAYS,
   termsNotAcceptedMessage,
   termsState,
 } from '~/domain/terms-versions'
@@ -21,7 +21,7 @@ const V3_EARLY = { version: 'agreement-v3', publishedAt: day(20), effectiveFrom:
 
 describe('effectiveFromFor', () => {
   it('is 15 days after publication unless the operator chooses a later date', () => {
-    expect(TERMS_NOTICE_DAYS).toBe(15)
+    expect(TERMS_CHANGE_NOTICE_DAYS).toBe(15)
     expect(effectiveFromFor(day(0), undefined)).toEqual({ ok: true, effectiveFrom: day(15) })
     expect(effectiveFromFor(day(0), day(20))).toEqual({ ok: true, effectiveFrom: day(20) })
     expect(effectiveFromFor(day(0), day(15))).toEqual({ ok: true, effectiveFrom: earliestEffectiveFrom(day(0)) })

@@ -26,7 +26,5 @@ export const ACCOUNT_DATA_RETENTION_DAYS = 90
 export const UNFINISHED_ACCOUNT_ERASE_DAYS = 365
 /** Minimum mandatory terms of January 2025: a suspension longer than this triggers a pro-rata refund. */
 export const REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS = 60
-/** Minimum mandatory terms of January 2025: notice before a change to our own clauses takes effect. */
-export const TERMS_CHANGE_NOTICE_DAYS = 15
 /** The original store's promise: a manual payment claim not confirmed within this many days is dismissed. */
 export const MANUAL_PAYMENT_EXPIRY_DAYS = 7
