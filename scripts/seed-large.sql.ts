@@ -21,6 +21,8 @@ export type LargeSeedOptions = {
   accepted?: Record<ConsentDocumentKind, AcceptedDocument>
   /** The terms version the store publishes, recorded as published before the first customer signed up. */
   terms?: AcceptedDocument & { text: string }
+  /** The store's GST registration: tax invoices with their GST when set, receipts without when not (as the ledger writes them). */
+  gst?: { gstin: string; rateBasisPoints: number } | null
 }
 
 export type AcceptedDocument = { version: string; textSha256: string }
@@ -140,8 +142,10 @@ export function largeSeedSteps({
   until,
   accepted = PLACEHOLDER_DOCUMENTS,
   terms,
+  gst = null,
 }: LargeSeedOptions): SeedStep[] {
-  for (const value of [n, m, seed]) if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(String(value))
+  for (const value of [n, m, seed, gst?.rateBasisPoints ?? 0])
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(String(value))
   const s = `'${seed}:'`
   const end = `'${until.toISOString()}'::timestamptz`
   const start = `(${end} - interval '5 years')`
@@ -153,6 +157,9 @@ export function largeSeedSteps({
     `(${start} + (${end} - ${start} - interval '1 day') * ((${i} - 1)::float8 / ${Math.max(n, 1)}))`
   const fyStart = (t: string) => `extract(year FROM (${t} AT TIME ZONE 'Asia/Kolkata') - interval '3 months')::int`
   const fyCode = (fy: string) => `lpad((${fy} % 100)::text, 2, '0') || lpad(((${fy} + 1) % 100)::text, 2, '0')`
+  // gstContainedPaise of a positive amount: round(amount x rate / (10000 + rate)), half up.
+  const paymentGst = (amount: string) =>
+    gst ? `round(${amount}::numeric * ${gst.rateBasisPoints} / ${10_000 + gst.rateBasisPoints})::int` : '0'
   const fyLabel = (fy: string) => `${fy}::text || '-' || lpad(((${fy} + 1) % 100)::text, 2, '0')`
   const services = LARGE_SEED_SERVICES.map(
     (svc, k) => `(${k + 1}, '${svc.name}', ${svc.pricePaise}, ${svc.durationDays})`,
@@ -327,7 +334,9 @@ export function largeSeedSteps({
       sql: `INSERT INTO refunds (id, user_id, payment_id, subscription_id, kind, reason, amount_paise, status, note,
                                  attempts, created_at, processed_at, bank_reference, gateway_refund_id)
         SELECT ${uuid('refund', 'p.j')}, p.user_id, p.id, ${uuid('sub', "p.j || ':' || svc.k")}, 'ENDING',
-               (ARRAY['CUSTOMER_ENDED', 'ADMIN_ENDED'])[1 + p.r % 2]::"RefundReason", svc.price / 2, st,
+               (ARRAY['CUSTOMER_ENDED', 'ADMIN_ENDED'])[1 + p.r % 2]::"RefundReason",
+               -- endingRefundPaise at half the period: fee x whole days left / days bought, rounded down
+               (svc.price::bigint * (svc.days / 2) / svc.days)::int, st,
                'Ended half way', CASE WHEN st = 'FAILED' THEN 3 ELSE 1 END, ended,
                CASE WHEN st = 'PROCESSED' THEN least(ended + interval '2 days', ${end}) END,
                CASE WHEN st = 'PROCESSED' AND p.method = 'MANUAL' THEN 'NEFT' || lpad((p.r % 100000000)::text, 8, '0') END,
@@ -341,29 +350,36 @@ export function largeSeedSteps({
     },
     {
       label: 'ledger',
+      // GST as gstContainedPaise and gstShareOfRefundPaise (app/domain/gst.ts) compute it: the seed's
+      // refunds are one per payment, so nothing of the payment's GST was refunded before.
       sql: `WITH moves AS (
           SELECT p.user_id, 'PAYMENT'::"LedgerEntryKind" AS kind, p.id AS payment_id, NULL::uuid AS refund_id,
-                 p.amount_paise AS amount, p.paid_at AS at, 'RCT' AS series, p.id AS tie
+                 p.amount_paise AS amount, ${paymentGst('p.amount_paise')} AS gst, p.paid_at AS at,
+                 '${gst ? 'INV' : 'RCT'}' AS series, p.id AS tie
           FROM payments p JOIN seed_pay s ON s.id = p.id WHERE p.status = 'PAID'
           UNION ALL
-          SELECT r.user_id, 'REFUND', r.payment_id, r.id, -r.amount_paise, r.processed_at, 'CN', r.id
-          FROM refunds r JOIN seed_pay s ON s.id = r.payment_id WHERE r.status = 'PROCESSED'
+          SELECT r.user_id, 'REFUND', r.payment_id, r.id, -r.amount_paise,
+                 -least(round(r.amount_paise::numeric * ${paymentGst('p.amount_paise')} / p.amount_paise)::int,
+                        ${paymentGst('p.amount_paise')}),
+                 r.created_at, 'CN', r.id
+          -- The credit note is issued when the subscription is ended (recordRefundInLedger), whatever the refund's state.
+          FROM refunds r JOIN seed_pay s ON s.id = r.payment_id JOIN payments p ON p.id = r.payment_id
         ), numbered AS (
           SELECT m.*, ${fyStart('m.at')} AS fy,
                  row_number() OVER (PARTITION BY m.series, ${fyStart('m.at')} ORDER BY m.at, m.tie) AS n
           FROM moves m
         )
         INSERT INTO ledger_entries (user_id, kind, payment_id, refund_id, amount_paise, gst_paise, gst_rate_basis_points,
-                                    document_number, occurred_at, created_at)
-        SELECT x.user_id, x.kind, x.payment_id, x.refund_id, x.amount, 0, 0,
-               x.series || '/' || ${fyCode('x.fy')} || '/' || lpad((x.n + coalesce(d.last_number, 0))::text, 6, '0'),
+                                    seller_gstin, document_number, occurred_at, created_at)
+        SELECT x.user_id, x.kind, x.payment_id, x.refund_id, x.amount, x.gst, ${gst?.rateBasisPoints ?? 0},
+               ${gst ? quote(gst.gstin) : 'NULL'}, x.series || '/' || ${fyCode('x.fy')} || '/' || lpad((x.n + coalesce(d.last_number, 0))::text, 6, '0'),
                x.at, x.at
         FROM numbered x LEFT JOIN document_sequences d ON d.series = x.series AND d.financial_year = ${fyLabel('x.fy')}
         ORDER BY x.at, x.tie;
         INSERT INTO document_sequences (series, financial_year, last_number)
         SELECT split_part(document_number, '/', 1), ${fyLabel(fyStart('occurred_at'))},
                max(split_part(document_number, '/', 3)::int)
-        FROM ledger_entries WHERE document_number ~ '^(RCT|CN)/'
+        FROM ledger_entries WHERE document_number ~ '^(INV|RCT|CN)/'
         GROUP BY 1, 2
         ON CONFLICT (series, financial_year) DO UPDATE SET last_number = greatest(document_sequences.last_number, excluded.last_number);`,
     },

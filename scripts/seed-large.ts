@@ -94,7 +94,7 @@ try {
       `(seed ${seed}, 5 years to ${until.toISOString().slice(0, 10)}) into ${new URL(databaseUrl).pathname.slice(1)}`,
   )
   await client.query('BEGIN')
-  for (const step of largeSeedSteps({ customers, payments, seed, until, accepted, terms })) {
+  for (const step of largeSeedSteps({ customers, payments, seed, until, accepted, terms, gst: businessDetails.gst })) {
     if (step.label === 'analyze') continue
     const at = performance.now()
     await client.query(step.sql)
