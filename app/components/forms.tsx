@@ -10,6 +10,16 @@ import {
 
 // The form kit every page uses. It takes plain props (Conform's getInputProps and friends fit
 // them) and imports neither Zod nor Conform, so /auth can use it and stay within its JavaScript budget.
+//
+// Which form mode (docs/architecture.md, "Forms"): every form is checked on the server by its
+// schema's parseWithZod and works without JavaScript; the mode decides only what the browser adds.
+// - Server-checked: the action answers `submission.reply()`, the page shows it with `repliedField`.
+//   The default, and the rule for customer pages in the Lighthouse set (/auth, /pay, /subscriptions,
+//   /complaints/new): they must not load Zod or Conform (decision 022).
+// - Conform in the browser (`useForm` with the same schema): for a form whose fields are checked as
+//   they are typed and where the checks save a round trip that matters (several fields, rules a
+//   person gets wrong: the profile, corrections, family members, the admin's service and month forms).
+//   A customer page loads those checks after the page (/details step 1), never in its first chunks.
 
 /** What a field may receive: Conform's props carry a `key` that resets the field with the form. */
 type WithKey<Props> = Props & { key?: string | null }

@@ -41,7 +41,7 @@ import {
   serializeCart,
 } from '~/server/payments/cart.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
-import { readForm } from '~/server/http/form-data.server'
+import { dispatchIntent, readForm } from '~/server/http/form-data.server'
 import { gatewayCheckout } from '~/server/payments/gateway/checkout-options.server'
 import {
   closeGatewayCheckout,
@@ -52,7 +52,8 @@ import {
 import { claimRecordedFlash, paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
 import { advanceLimitFor, feeCapFor, kycRefusalFor } from '~/server/payments/purchase-limits.server'
-import { PaymentError } from '~/server/payments/core.server'
+import { paymentRefusal } from '~/server/payments/core.server'
+import type { SessionUser } from '~/server/session.server'
 import { getActiveServices } from '~/server/catalog/services.server'
 import type { Route } from './+types/pay'
 
@@ -121,86 +122,92 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 export async function action({ request }: Route.ActionArgs) {
   const user = await requirePayingCustomer(request)
   const form = await readForm(request)
-  const intent = form.get('intent')
+  return dispatchIntent(
+    form,
+    {
+      remove: () => removeFromCart(request, form),
+      gateway: () => payOnWebsite(request, form, user),
+      // The checkout's answers, sent by the page's script (useGatewayCheckout).
+      verify: () => confirmCheckout(form, user.id, 'verify'),
+      reverify: () => confirmCheckout(form, user.id, 'reverify'),
+      failed: async () => {
+        await recordGatewayFailure({
+          orderId: field(form, 'orderId'),
+          reason: field(form, 'reason') || 'Payment failed',
+          userId: user.id,
+        })
+        return data({ outcome: 'failed' as const })
+      },
+      cancel: async () => data({ outcome: await closeGatewayCheckout(user.id, field(form, 'orderId')) }),
+      manual: () => claimBankTransfer(request, form, user.id),
+    },
+    () => data({ error: 'Something was missing from the form. Please try again.' }, 400),
+  )
+}
 
-  if (intent === 'remove') {
-    const { ids, setCookie } = await removeServiceFromCart(request, String(form.get('serviceId') ?? ''))
-    return redirect(ids.length ? '/pay' : '/services', { headers: { 'Set-Cookie': setCookie } })
-  }
+async function removeFromCart(request: Request, form: FormData) {
+  const { ids, setCookie } = await removeServiceFromCart(request, field(form, 'serviceId'))
+  return redirect(ids.length ? '/pay' : '/services', { headers: { 'Set-Cookie': setCookie } })
+}
 
-  if (intent === 'gateway' || intent === 'manual') {
-    const changed = await cartChangeSinceShown(request, field(form, 'shownCart'))
-    if (changed) return data({ error: changed }, 409)
+async function payOnWebsite(request: Request, form: FormData, user: SessionUser) {
+  const changed = await cartChangeSinceShown(request, field(form, 'shownCart'))
+  if (changed) return data({ error: changed }, 409)
+  const cart = await readCart(request)
+  try {
+    const started = await startGatewayPayment(user.id, cart, { expectedAmountPaise: shownTotalPaise(form) })
+    return data({ checkout: gatewayCheckout(user, started, cart, request.url) })
+  } catch (error) {
+    const refusal = paymentRefusal(error)
+    return refusal
+      ? data({ error: refusal.message }, refusal.status)
+      : data({ error: PAYMENT_START_FAILED_MESSAGE }, 500)
   }
+}
 
-  if (intent === 'gateway') {
-    const cart = await readCart(request)
-    try {
-      const started = await startGatewayPayment(user.id, cart, { expectedAmountPaise: shownTotalPaise(form) })
-      return data({ checkout: gatewayCheckout(user, started, cart, request.url) })
-    } catch (error) {
-      if (error instanceof PaymentError) return data({ error: error.message }, error.status)
-      console.error(error)
-      return data({ error: PAYMENT_START_FAILED_MESSAGE }, 500)
-    }
-  }
-
-  // The checkout's answers, sent by the page's script (useGatewayCheckout).
-  if (intent === 'verify' || intent === 'reverify') {
-    const answer = CheckoutAnswerSchema.safeParse(Object.fromEntries(form))
-    if (!answer.success) return data({ verifyFailed: intent }, 400)
-    try {
-      const result = await verifyCheckoutPayment(answer.data, {
-        source: intent === 'verify' ? 'checkout' : 'reverify',
-        userId: user.id,
-      })
-      // A redirect, so the fetcher's page moves on and the confirmation survives it (a flash message).
-      const emptyCart = { headers: { 'Set-Cookie': await serializeCart([]) } }
-      const confirmation = result.status === 'paid' ? await paymentConfirmationFlash(result.paymentId) : null
-      return confirmation
-        ? redirectWithFlash('/subscriptions?from=payment', confirmation, emptyCart)
-        : redirect('/subscriptions?from=payment', emptyCart)
-    } catch (error) {
-      if (!(error instanceof PaymentError)) console.error(error)
-      return data({ verifyFailed: intent }, 400)
-    }
-  }
-  if (intent === 'failed') {
-    await recordGatewayFailure({
-      orderId: field(form, 'orderId'),
-      reason: field(form, 'reason') || 'Payment failed',
-      userId: user.id,
+async function confirmCheckout(form: FormData, userId: string, intent: 'verify' | 'reverify') {
+  const answer = CheckoutAnswerSchema.safeParse(Object.fromEntries(form))
+  if (!answer.success) return data({ verifyFailed: intent }, 400)
+  try {
+    const result = await verifyCheckoutPayment(answer.data, {
+      source: intent === 'verify' ? 'checkout' : 'reverify',
+      userId,
     })
-    return data({ outcome: 'failed' as const })
+    // A redirect, so the fetcher's page moves on and the confirmation survives it (a flash message).
+    const emptyCart = { headers: { 'Set-Cookie': await serializeCart([]) } }
+    const confirmation = result.status === 'paid' ? await paymentConfirmationFlash(result.paymentId) : null
+    return confirmation
+      ? redirectWithFlash('/subscriptions?from=payment', confirmation, emptyCart)
+      : redirect('/subscriptions?from=payment', emptyCart)
+  } catch (error) {
+    paymentRefusal(error) // logs what is not a payment's refusal
+    return data({ verifyFailed: intent }, 400)
   }
-  if (intent === 'cancel') {
-    return data({ outcome: await closeGatewayCheckout(user.id, field(form, 'orderId')) })
-  }
+}
 
-  if (intent === 'manual') {
-    // Parsed on the server only: /pay's JavaScript carries neither Zod nor Conform.
-    const submission = parseWithZod(form, { schema: ManualPaymentFormSchema })
-    if (submission.status !== 'success') return data({ manualResult: submission.reply() }, 400)
-    let claim
-    try {
-      claim = await createManualPayment(user.id, await readCart(request), {
-        idempotencyKey: submission.value.paymentKey || undefined,
-        utr: submission.value.utr,
-        payerAccountName: submission.value.payerAccountName,
-        expectedAmountPaise: shownTotalPaise(form),
-      })
-    } catch (error) {
-      if (error instanceof PaymentError)
-        return data({ error: `${MANUAL_PAYMENT_FAILED}: ${error.message}` }, error.status)
-      console.error(error)
-      return data({ error: MANUAL_PAYMENT_FAILED }, 500)
-    }
-    return redirectWithFlash('/subscriptions?from=payment', claimRecordedFlash(claim), {
-      headers: { 'Set-Cookie': await serializeCart([]) },
+async function claimBankTransfer(request: Request, form: FormData, userId: string) {
+  const changed = await cartChangeSinceShown(request, field(form, 'shownCart'))
+  if (changed) return data({ error: changed }, 409)
+  // Parsed on the server only: /pay's JavaScript carries neither Zod nor Conform.
+  const submission = parseWithZod(form, { schema: ManualPaymentFormSchema })
+  if (submission.status !== 'success') return data({ manualResult: submission.reply() }, 400)
+  let claim
+  try {
+    claim = await createManualPayment(userId, await readCart(request), {
+      idempotencyKey: submission.value.paymentKey || undefined,
+      utr: submission.value.utr,
+      payerAccountName: submission.value.payerAccountName,
+      expectedAmountPaise: shownTotalPaise(form),
     })
+  } catch (error) {
+    const refusal = paymentRefusal(error)
+    return refusal
+      ? data({ error: `${MANUAL_PAYMENT_FAILED}: ${refusal.message}` }, refusal.status)
+      : data({ error: MANUAL_PAYMENT_FAILED }, 500)
   }
-
-  return data({ error: 'Something was missing from the form. Please try again.' }, 400)
+  return redirectWithFlash('/subscriptions?from=payment', claimRecordedFlash(claim), {
+    headers: { 'Set-Cookie': await serializeCart([]) },
+  })
 }
 
 /**

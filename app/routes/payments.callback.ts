@@ -3,7 +3,7 @@ import { serializeCart } from '~/server/payments/cart.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
 import { paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import { handleCheckoutCallback } from '~/server/payments/checkout.server'
-import { PaymentError } from '~/server/payments/core.server'
+import { paymentRefusal } from '~/server/payments/core.server'
 import type { Route } from './+types/payments.callback'
 
 /** Nothing to show at this address; someone who opens it lands on their payment page. */
@@ -30,7 +30,7 @@ export async function action({ request }: Route.ActionArgs) {
       ? redirectWithFlash('/subscriptions?from=payment', confirmation, paid)
       : redirect('/subscriptions?from=payment', paid)
   } catch (error) {
-    if (!(error instanceof PaymentError)) console.error(error)
+    paymentRefusal(error) // logs what is not a payment's refusal
     return redirect('/pay?outcome=unverified', 303)
   }
 }

@@ -19,7 +19,7 @@ import {
   setFeeCapExemption,
 } from '~/server/admin/customers.server'
 import { acceptanceHistory } from '~/server/account/acceptances.server'
-import { readForm } from '~/server/http/form-data.server'
+import { dispatchIntent, readForm } from '~/server/http/form-data.server'
 import { correctionRequestsOf, decideCorrectionRequest } from '~/server/account/corrections.server'
 import {
   CORRECTION_FIELD_LABELS,
@@ -152,44 +152,55 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const formData = await readForm(request)
-  const intent = String(formData.get('intent'))
-  if (intent === 'correction-approve' || intent === 'correction-reject') {
-    const submission = parseWithZod(formData, { schema: CorrectionDecisionSchema })
-    if (submission.status !== 'success') {
-      const message = Object.values(submission.error ?? {}).flat()[0] ?? 'Choose a request to decide.'
-      return data({ form: 'correction' as const, result: undefined, message, ok: false }, 400)
-    }
-    const decision = submission.value
-    const outcome = await decideCorrectionRequest(
-      admin.id,
-      params.userId,
-      decision.requestId,
-      decision.intent === 'correction-approve' ? 'approve' : 'reject',
-      { reason: decision.intent === 'correction-reject' ? decision.reason : null },
-    )
-    return data(
-      { form: 'correction' as const, result: undefined, message: outcome.message, ok: outcome.ok },
-      outcome.ok ? 200 : outcome.status,
-    )
+  const decide = () => decideCorrection(admin.id, params.userId, formData)
+  const feeCap = () => setFeeCap(admin.id, params.userId, formData)
+  return dispatchIntent(
+    formData,
+    {
+      'correction-approve': decide,
+      'correction-reject': decide,
+      'fee-cap-exempt': feeCap,
+      'fee-cap-unexempt': feeCap,
+    },
+    () => grant(admin.id, params.userId, formData),
+  )
+}
+
+async function decideCorrection(adminId: string, userId: string, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: CorrectionDecisionSchema })
+  if (submission.status !== 'success') {
+    const message = Object.values(submission.error ?? {}).flat()[0] ?? 'Choose a request to decide.'
+    return data({ form: 'correction' as const, result: undefined, message, ok: false }, 400)
   }
-  if (intent.startsWith('fee-cap-')) {
-    const submission = parseWithZod(formData, { schema: FeeCapExemptionSchema })
-    if (submission.status !== 'success')
-      return data({ form: 'fee-cap' as const, result: submission.reply(), message: null, ok: false }, 400)
-    const outcome = await setFeeCapExemption(admin.id, params.userId, submission.value)
-    if (!outcome.ok)
-      return data({ form: 'fee-cap' as const, result: submission.reply(), message: outcome.message, ok: false }, 404)
-    return {
-      form: 'fee-cap' as const,
-      result: submission.reply({ resetForm: true }),
-      message: outcome.message,
-      ok: true,
-    }
-  }
+  const decision = submission.value
+  const outcome = await decideCorrectionRequest(
+    adminId,
+    userId,
+    decision.requestId,
+    decision.intent === 'correction-approve' ? 'approve' : 'reject',
+    { reason: decision.intent === 'correction-reject' ? decision.reason : null },
+  )
+  return data(
+    { form: 'correction' as const, result: undefined, message: outcome.message, ok: outcome.ok },
+    outcome.ok ? 200 : outcome.status,
+  )
+}
+
+async function setFeeCap(adminId: string, userId: string, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: FeeCapExemptionSchema })
+  if (submission.status !== 'success')
+    return data({ form: 'fee-cap' as const, result: submission.reply(), message: null, ok: false }, 400)
+  const outcome = await setFeeCapExemption(adminId, userId, submission.value)
+  if (!outcome.ok)
+    return data({ form: 'fee-cap' as const, result: submission.reply(), message: outcome.message, ok: false }, 404)
+  return { form: 'fee-cap' as const, result: submission.reply({ resetForm: true }), message: outcome.message, ok: true }
+}
+
+async function grant(adminId: string, userId: string, formData: FormData) {
   const submission = parseWithZod(formData, { schema: GrantSubscriptionSchema })
   if (submission.status !== 'success')
     return data({ form: 'grant' as const, result: submission.reply(), message: null, ok: false }, 400)
-  const outcome = await grantSubscriptionAsAdmin(admin.id, params.userId, submission.value)
+  const outcome = await grantSubscriptionAsAdmin(adminId, userId, submission.value)
   if (!outcome.ok)
     return data(
       { form: 'grant' as const, result: submission.reply(), message: outcome.message, ok: false },

@@ -14,3 +14,19 @@ export async function readForm(request: Request): Promise<FormData> {
     throw data(MALFORMED_FORM_MESSAGE, { status: 400 })
   }
 }
+
+type IntentHandler = (form: FormData) => unknown
+
+/**
+ * An action with several submit buttons, each `name="intent"` with its own value: runs the handler
+ * the posted intent names, or `otherwise` for a form without a known intent (a stale page, a hand-made post).
+ */
+export async function dispatchIntent<Handlers extends Record<string, IntentHandler>, Otherwise extends IntentHandler>(
+  form: FormData,
+  handlers: Handlers,
+  otherwise: Otherwise,
+): Promise<Awaited<ReturnType<Handlers[keyof Handlers]>> | Awaited<ReturnType<Otherwise>>> {
+  const intent = form.get('intent')
+  const handler = typeof intent === 'string' && Object.hasOwn(handlers, intent) ? handlers[intent]! : otherwise
+  return (await handler(form)) as Awaited<ReturnType<Handlers[keyof Handlers]>> | Awaited<ReturnType<Otherwise>>
+}

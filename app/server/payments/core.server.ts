@@ -64,6 +64,17 @@ export class PaymentError extends Error {
   }
 }
 
+/**
+ * What a page tells the customer when paying was refused: a PaymentError's own message and status.
+ * Anything else is logged here and gives null: the page says its own "something went wrong" with 500.
+ * The JSON API's counterpart is paymentErrorResponse.
+ */
+export function paymentRefusal(error: unknown): { message: string; status: number } | null {
+  if (error instanceof PaymentError) return { message: error.message, status: error.status }
+  console.error(error)
+  return null
+}
+
 /** markPaymentPaid's refusal: the payment is not one this source may pay now. */
 export class PaymentStateError extends Error {
   override name = 'PaymentStateError'
