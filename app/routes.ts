@@ -49,6 +49,8 @@ export default [
       route('audit', 'routes/admin/audit.tsx'),
       route('refunds', 'routes/admin/refunds.tsx'),
       route('stop-services', 'routes/admin/stop-services.tsx'),
+      // An unknown /admin path: the 404 inside the console, with its navigation (the layout's error boundary).
+      route('*', 'routes/not-found.tsx', { id: 'routes/admin/not-found' }),
     ]),
     route('export.csv', 'routes/admin/export-csv.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),

@@ -1,4 +1,5 @@
-import { Link, NavLink, Outlet } from 'react-router'
+import { Link, NavLink, Outlet, useRouteLoaderData } from 'react-router'
+import { ErrorPage } from '~/components/error-page'
 import { lastEndedMonth } from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/auth/admin-role.server'
 import { complaintMonthAwaitingPublication } from '~/server/complaints/board-publishing.server'
@@ -21,9 +22,33 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-medium underline-offset-4 ${isActive ? 'bg-gray-100 underline dark:bg-gray-800' : 'hover:underline'}`
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const awaiting = loaderData?.awaiting
   return (
     <div>
+      <AdminNavigation awaiting={loaderData?.awaiting ?? null} />
+      <Outlet />
+    </div>
+  )
+}
+
+/**
+ * An error inside the console (a customer that does not exist, an unknown /admin path) keeps the
+ * console's navigation around the error page. When this layout's own loader refused (not an admin),
+ * there is no console to keep: the error page alone, as the root shows it.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const adminConsole = useRouteLoaderData<typeof loader>('routes/admin/layout')
+  if (!adminConsole) return <ErrorPage error={error} />
+  return (
+    <div>
+      <AdminNavigation awaiting={adminConsole.awaiting} />
+      <ErrorPage error={error} />
+    </div>
+  )
+}
+
+function AdminNavigation({ awaiting }: { awaiting: Awaited<ReturnType<typeof loader>>['awaiting'] }) {
+  return (
+    <>
       {awaiting ? (
         <aside
           aria-label="Complaint board"
@@ -61,7 +86,6 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           Audit log
         </NavLink>
       </nav>
-      <Outlet />
-    </div>
+    </>
   )
 }
