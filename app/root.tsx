@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
@@ -61,6 +62,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // Absent when no route matched (404) or the root loader itself failed.
   const rootData = useRouteLoaderData<typeof loader>('root')
   const nonce = useNonce()
+  // `<html data-hydrated>` once React has hydrated the page: the end-to-end tests wait for it before
+  // pressing what only the page's script handles (tests/e2e/hydration.ts).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = ''
+  }, [])
   return (
     <html lang="en-IN">
       <head>

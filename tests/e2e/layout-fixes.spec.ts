@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test'
 import { apiClient, availableServices, cartTotal, checkoutBody, customerWithCart, json } from './api-client'
 import { expect, signInContext, test } from './fixtures'
+import { hydrated } from './hydration'
 import { cartOfTwoOnPayPage } from './cart-helpers'
 import { completeDetailsStep, completePanCardStep, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
 
@@ -74,7 +75,7 @@ test('the account menu opens under the avatar, signed out and signed in, on a ph
   await signInContext(page.context())
   await page.goto('/details')
   // Hydrating closes open menus; step 1 hydrates once its form's chunk has come, after the page's load.
-  await page.waitForLoadState('networkidle')
+  await hydrated(page)
   for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport)
     await expectMenuUnderItsButton(page, account, menu, `signed in at ${viewport.width} px`)

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
+import { gotoHydrated } from './hydration'
 import { useOwnClientAddress } from './sign-in-helpers'
 
 // Issue 17, findings 6 and 7: /pay re-reads the cart after a refused payment and says precisely
@@ -14,7 +15,8 @@ const FORGET_ACTIVE_SERVICES = ["SELECT pg_notify('research_store_cache', 'e2e s
 
 /** Ticks `names` on /services (each click's answer awaited) on `page`. */
 async function addToCart(page: Page, names: string[]) {
-  await page.goto('/services')
+  // A tick pressed while the page hydrates can be lost between the server's HTML and React's handler.
+  await gotoHydrated(page, '/services')
   for (const name of names) {
     const checkbox = page.getByRole('checkbox', { name, exact: true })
     const saved = page.waitForResponse(

@@ -1,6 +1,7 @@
 import type { CDPSession, Locator, Page } from '@playwright/test'
 import { cartOfTwoOnPayPage, PREMIUM } from './cart-helpers'
 import { expect, test } from './fixtures'
+import { gotoHydrated, hydrated } from './hydration'
 import {
   completeDetailsStep,
   fillProfileDetails,
@@ -125,10 +126,14 @@ test(
   '/services: "Proceed to Pay" shows its pending state at once, and the cards wait',
   { tag: '@js-only' },
   async ({ customerWithProfile: { page } }) => {
-    await page.goto('/services')
+    await gotoHydrated(page, '/services')
+    // The cart saved on the server (the tick's own answer awaited, not only its optimistic check), so
+    // the press is a plain move to /pay; a reload before that answer would cancel the save.
+    const saved = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'),
+    )
     await page.getByRole('checkbox', { name: PREMIUM, exact: true }).click()
-    await expect(page.getByRole('checkbox', { name: PREMIUM, exact: true })).toBeChecked()
-    // The cart saved on the server, so the press is a plain move to /pay.
+    await saved
     await page.reload()
     await expect(page.getByRole('checkbox', { name: PREMIUM, exact: true })).toBeChecked()
     await throttle(page)
@@ -171,7 +176,7 @@ test(
   async ({ customer: { page } }) => {
     await page.goto('/details')
     // Step 1 hydrates once its form's chunk has come, after the page's load (app/components/lazy-profile-details-form.tsx).
-    await page.waitForLoadState('networkidle')
+    await hydrated(page)
     await fillProfileDetails(page, ASHA_RAO)
     await throttle(page)
     expectPromptPending(
