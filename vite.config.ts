@@ -35,19 +35,21 @@ const clientChunks = {
       // The app's own modules that several pages share, less those that would bring Conform or Zod to every page.
       name: (id: string, graph: ModuleGraph) =>
         APP_MODULE.test(id) && !loads(CONFORM, id, graph) && !loads(ZOD, id, graph) ? 'shared' : null,
+      debugName: 'shared',
       minShareCount: 2,
       priority: 10,
     },
   ],
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
-  // The server bundle's entry is our Express app, which imports the React Router build.
-  build: {
-    // Logos and avatars stay hashed files (cached for a year), not data URIs repeated in HTML and JS.
-    assetsInlineLimit: 0,
-    rolldownOptions: isSsrBuild ? { input: './server/app.ts' } : { output: { codeSplitting: clientChunks } },
+export default defineConfig({
+  // Logos and avatars stay hashed files (cached for a year), not data URIs repeated in HTML and JS.
+  build: { assetsInlineLimit: 0 },
+  environments: {
+    // The server bundle's entry is our Express app, which imports the React Router build.
+    ssr: { build: { rolldownOptions: { input: './server/app.ts' } } },
+    client: { build: { rolldownOptions: { output: { codeSplitting: clientChunks } } } },
   },
   resolve: { alias: { '~': path.resolve(import.meta.dirname, 'app') } },
   plugins: [tailwindcss(), reactRouter()],
-}))
+})

@@ -1,0 +1,18 @@
+// `npm run build`: React Router's build, then brotli and gzip copies of the hashed assets.
+//
+// React Router 7.18's config loader starts a Vite server of its own with `envFile: false`, which Vite 8
+// reports as deprecated on every build; no configuration of ours sets it, and React Router 8 no longer
+// does. That one known line is dropped from the build's output, so a deprecation of our own stands
+// out; every other line passes through as it comes.
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+
+const KNOWN_UPSTREAM_NOISE = ['The `envFile` option is deprecated, please use `envDir: false` instead.']
+
+const build = spawn('npx', ['react-router', 'build'], { stdio: ['inherit', 'inherit', 'pipe'] })
+createInterface({ input: build.stderr }).on('line', (line) => {
+  if (!KNOWN_UPSTREAM_NOISE.includes(line.trim())) process.stderr.write(`${line}\n`)
+})
+const code = await new Promise((resolve) => build.on('close', resolve))
+if (code !== 0) process.exit(code ?? 1)
+await import('./precompress.mjs')
