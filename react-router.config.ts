@@ -1,7 +1,7 @@
 import type { Config } from '@react-router/dev/config'
 
 // React Router 8's behaviours, adopted where they change nothing for our users; the two left off
-// say why (docs/decisions/023-react-router-v8-flags.md).
+// say why (docs/decisions/033-react-router-v8-flags.md).
 export default {
   ssr: true,
   future: {
