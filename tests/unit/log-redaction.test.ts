@@ -1,10 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  captureLogLines,
-  loggerFor,
-  logSettingsFrom,
-  withRequestContext,
-} from '~/server/operations/logger.server'
+import { captureLogLines, loggerFor, logSettingsFrom, withRequestContext } from '~/server/operations/logger.server'
 import { redactText, redactUrl } from '~/server/operations/redaction.server'
 
 // Issue 33: no personal data in a log line, whether a module puts it in a field, in the message, in
@@ -69,7 +64,10 @@ describe('the logger', () => {
     log.warn(`SMS to ${PERSONAL.phone}, also ${PERSONAL.phoneSpaced} or ${PERSONAL.phoneBare}`)
     log.warn('mail to %s failed', PERSONAL.email)
     log.warn(`sign-in code: ${PERSONAL.code}; otp=${PERSONAL.code}`)
-    log.warn({ note: `customer ${PERSONAL.pan} wrote from ${PERSONAL.emailEncoded}`, list: [PERSONAL.phoneEncoded] }, 'x')
+    log.warn(
+      { note: `customer ${PERSONAL.pan} wrote from ${PERSONAL.emailEncoded}`, list: [PERSONAL.phoneEncoded] },
+      'x',
+    )
     log.warn(`the client sent Cookie: ${PERSONAL.cookie} and Authorization: ${PERSONAL.bearer}`)
     log.error(new Error(`KRA refused ${PERSONAL.pan} for ${PERSONAL.phone}`))
     log.error({ err: new Error(`SMTP said no to ${PERSONAL.email}`, { cause: new Error(PERSONAL.phone) }) }, 'failed')
@@ -120,7 +118,13 @@ describe('redactUrl', () => {
 
 describe('redactText', () => {
   it('leaves numbers that are not phone numbers alone', () => {
-    for (const text of ['amount 1499900 paise', 'took 9876 ms', 'order_29QQoUBi66xm2f', 'id 446655440000', '2026-11-28'])
+    for (const text of [
+      'amount 1499900 paise',
+      'took 9876 ms',
+      'order_29QQoUBi66xm2f',
+      'id 446655440000',
+      '2026-11-28',
+    ])
       expect(redactText(text)).toBe(text)
   })
 })

@@ -45,15 +45,7 @@ export const LOG_REDACTED_PATHS: string[] = SENSITIVE_FIELDS.flatMap((field) => 
 const SENSITIVE_FIELD_NAMES = new Set(SENSITIVE_FIELDS.map((field) => field.toLowerCase()))
 
 /** Query parameters whose value is personal whatever it looks like (a search by name is one). */
-const SENSITIVE_PARAMETERS = new Set([
-  ...SENSITIVE_FIELD_NAMES,
-  'code',
-  'q',
-  'query',
-  'search',
-  'name',
-  'utr',
-])
+const SENSITIVE_PARAMETERS = new Set([...SENSITIVE_FIELD_NAMES, 'code', 'q', 'query', 'search', 'name', 'utr'])
 
 type Rule = { pattern: RegExp; replace: string | ((match: string, ...groups: string[]) => string) }
 

@@ -49,7 +49,14 @@ export function requestLogging(): RequestHandler {
       observeRequest(req.method, route, res.statusCode, seconds)
       const durationMs = Math.round(seconds * 10_000) / 10
       const url = redactUrl(req.originalUrl)
-      const fields = { method: req.method, url, route, status: res.statusCode, durationMs, ...(aborted ? { aborted } : {}) }
+      const fields = {
+        method: req.method,
+        url,
+        route,
+        status: res.statusCode,
+        durationMs,
+        ...(aborted ? { aborted } : {}),
+      }
       const message = `${req.method} ${url} ${aborted ? 'aborted' : res.statusCode} ${durationMs} ms`
       withRequestContext({ requestId }, () => {
         if (res.statusCode >= 500) log.error(fields, message)
