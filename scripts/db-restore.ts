@@ -28,7 +28,11 @@ try {
   )
 } catch (error) {
   failed = true
-  log.error(error instanceof BackupRefusal ? `Restore refused: ${error.message}` : `The restore failed: ${getErrorMessage(error)}`)
+  log.error(
+    error instanceof BackupRefusal
+      ? `Restore refused: ${error.message}`
+      : `The restore failed: ${getErrorMessage(error)}`,
+  )
 } finally {
   await database.stop()
 }

@@ -205,11 +205,9 @@ export type ArchivePans = { encrypted: number; plaintext: number; keyIds: string
  * the store encrypts them at its next start.
  */
 export async function checkArchivePans(file: string, keys: PanKeys, pgRestore: string): Promise<ArchivePans> {
-  const child = spawn(
-    pgRestore,
-    ['--data-only', '--table=users', '--table=family_members', '--file=-', file],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+  const child = spawn(pgRestore, ['--data-only', '--table=users', '--table=family_members', '--file=-', file], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk))
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve))
@@ -316,7 +314,9 @@ export async function restoreDatabase({
   const pgRestore = findPostgresTool('pg_restore', major, { leastMajor: 0 })
   const listed = await run(pgRestore.path, ['--list', file])
   if (listed.code !== 0)
-    throw new BackupRefusal(`${file} is not a backup made by npm run db:backup: ${listed.stderr || `exit ${listed.code}`}`)
+    throw new BackupRefusal(
+      `${file} is not a backup made by npm run db:backup: ${listed.stderr || `exit ${listed.code}`}`,
+    )
   const pans = await checkArchivePans(file, panKeys, pgRestore.path)
 
   if (exists) {
@@ -353,7 +353,9 @@ export async function restoreDatabase({
       await withClient(maintenance.url, (client) =>
         client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(maintenance.database)}`),
       ).catch(() => {})
-    throw new Error(`pg_restore failed, and rolled back: nothing was restored. ${restored.stderr || `exit ${restored.code}`}`)
+    throw new Error(
+      `pg_restore failed, and rolled back: nothing was restored. ${restored.stderr || `exit ${restored.code}`}`,
+    )
   }
   const counts = await withClient(databaseUrl, countRows)
   return { counts, pans }
