@@ -18,8 +18,8 @@ const RSS_SAMPLE_MS = 50
 
 type Timed = { p50: number; p95: number; max: number }
 
-async function timeRequests(url: string, cookie: string | undefined): Promise<Timed> {
-  const headers = { 'User-Agent': BROWSER_USER_AGENT, ...(cookie ? { Cookie: cookie } : {}) }
+async function timeRequests(url: string, cookie: string | undefined, agent = BROWSER_USER_AGENT): Promise<Timed> {
+  const headers = { 'User-Agent': agent, ...(cookie ? { Cookie: cookie } : {}) }
   const once = async () => {
     const started = performance.now()
     const response = await fetch(url, { headers, redirect: 'manual' })
@@ -89,8 +89,31 @@ async function sessionCookieFor(phone: string): Promise<string> {
   return cookie
 }
 
+/** Prometheus' user agent: /metrics is read by a scraper on this machine (loopback, no token). */
+const SCRAPER_USER_AGENT = 'Prometheus/3.0.0'
+
+/**
+ * GET /metrics as Prometheus scrapes it, one at a time: every figure the store reads from the
+ * database at each scrape (payments by state, the oldest open order, refunds, job queues) over a
+ * bounded index range, never a whole table (app/server/operations/store-figures.server.ts).
+ */
+export async function measureMetricsAtScale(origin: string): Promise<void> {
+  const scrape = await fetch(`${origin}/metrics`, { headers: { 'User-Agent': SCRAPER_USER_AGENT } })
+  if (scrape.status !== 200) throw new Error(`/metrics answered ${scrape.status} to the bench on this machine`)
+  const series = (await scrape.text()).split('\n').filter((line) => line && !line.startsWith('#')).length
+  const timed = await timeRequests(`${origin}/metrics`, undefined, SCRAPER_USER_AGENT)
+  check(
+    '/metrics (a scrape) p95',
+    ms(timed.p95),
+    `< ${BUDGETS.atScaleMetricsP95Ms} ms`,
+    timed.p95 < BUDGETS.atScaleMetricsP95Ms,
+    `p50 ${timed.p50.toFixed(1)} ms, max ${timed.max.toFixed(1)} ms, ${TIMED_REQUESTS} requests, ${series} series`,
+  )
+}
+
 export async function measureAtScale(server: { origin: string; pid: number }, adminMobile: string): Promise<void> {
   const { origin, pid } = server
+  await measureMetricsAtScale(origin)
   const admin = await signInThroughPages(origin, adminMobile)
   const adminHome = await fetch(`${origin}/admin/payments`, { headers: { Cookie: admin.cookie }, redirect: 'manual' })
   if (adminHome.status !== 200)

@@ -234,8 +234,8 @@ describe('a restored store', () => {
       await new Promise((resolve) => server.once('listening', resolve))
       const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
       const restored = (await import('~/server/db.server')).prisma
-      const [{ database }] = await restored.$queryRaw<{ database: string }[]>`SELECT current_database() AS database`
-      expect(database).toBe(target.name)
+      const [current] = await restored.$queryRaw<{ database: string }[]>`SELECT current_database() AS database`
+      expect(current?.database).toBe(target.name)
 
       // The same data, read by the restored store with its keys.
       const user = await restored.user.findUniqueOrThrow({

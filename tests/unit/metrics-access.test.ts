@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { isLoopbackAddress, mayReadMetrics } from '~/server/operations/metrics.server'
+import {
+  EVENT_LOOP_SAMPLE_MS,
+  HTTP_DURATION_BUCKETS_S,
+  isLoopbackAddress,
+  mayReadMetrics,
+  PAYMENTS_RECENT_WINDOW_HOURS,
+} from '~/server/operations/metrics.server'
 
 // Issue 33, bad input: /metrics exists only for this machine and for a scraper with METRICS_TOKEN.
 // Everyone else (another address, a request through a proxy, a wrong token) is refused, and
@@ -47,5 +53,14 @@ describe('mayReadMetrics', () => {
     expect(isLoopbackAddress(undefined)).toBe(false)
     expect(isLoopbackAddress('::ffff:10.0.0.1')).toBe(false)
     expect(isLoopbackAddress('localhost')).toBe(false)
+  })
+})
+
+describe("the figures' named limits", () => {
+  it('time requests from 5 ms to 10 s, sample the event loop every 10 ms, count payments over one day', () => {
+    expect(HTTP_DURATION_BUCKETS_S.at(0)).toBe(0.005)
+    expect(HTTP_DURATION_BUCKETS_S.at(-1)).toBe(10)
+    expect(EVENT_LOOP_SAMPLE_MS).toBe(10)
+    expect(PAYMENTS_RECENT_WINDOW_HOURS).toBe(24)
   })
 })

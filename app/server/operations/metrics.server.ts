@@ -10,10 +10,13 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 // and again inside the server build, and both must count into the same figures.
 
 /** Seconds: from a fast page to a slow export's first byte; Prometheus' usual spread, with 2.5 s and 10 s. */
-const HTTP_DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+export const HTTP_DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
 /** How often the event-loop delay is sampled, in milliseconds (prom-client's default is 10). */
-const EVENT_LOOP_SAMPLE_MS = 10
+export const EVENT_LOOP_SAMPLE_MS = 10
+
+/** The window of `research_store_payments_last_day`, in hours. */
+export const PAYMENTS_RECENT_WINDOW_HOURS = 24
 
 export const MESSAGE_CHANNELS = ['sms', 'email'] as const
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number]

@@ -1,8 +1,9 @@
+import { MS_PER_HOUR } from '~/domain/durations'
 import { PaymentStatus } from '~/generated/prisma/enums'
 import { databasePoolStats, prisma } from '../db.server'
 import { env } from '../env.server'
 import { loggerFor } from './logger.server'
-import { metrics } from './metrics.server'
+import { metrics, PAYMENTS_RECENT_WINDOW_HOURS } from './metrics.server'
 
 // The figures /metrics reads from the database at each scrape: the same for every instance (they
 // describe the store, not the process; docs/architecture.md, "Running several instances", says how to
@@ -12,9 +13,6 @@ import { metrics } from './metrics.server'
 // 1,000,000 payments (docs/testing.md).
 
 const log = loggerFor('metrics')
-
-/** The window of `research_store_payments_last_day`, in hours. */
-export const PAYMENTS_RECENT_WINDOW_HOURS = 24
 
 const PAYMENT_STATES: readonly string[] = Object.values(PaymentStatus)
 const OPEN_PAYMENT_STATES = ['CREATED', 'PENDING_VERIFICATION'] as const
@@ -46,7 +44,7 @@ export async function refreshStoreFigures(now = new Date()): Promise<boolean> {
   metrics.databasePool.set({ state: 'max' }, pool.max)
   metrics.databasePoolWaiting.set(pool.waiting)
   try {
-    const since = new Date(now.getTime() - PAYMENTS_RECENT_WINDOW_HOURS * 3_600_000)
+    const since = new Date(now.getTime() - PAYMENTS_RECENT_WINDOW_HOURS * MS_PER_HOUR)
     const [openPayments, recentPayments, [oldestOrder], openRefunds, jobs] = await Promise.all([
       prisma.$queryRaw<CountRow[]>`
         SELECT status::text AS key, count(*) AS count, NULL::float8 AS oldest_seconds
