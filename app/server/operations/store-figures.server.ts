@@ -1,4 +1,5 @@
 import { MS_PER_HOUR } from '~/domain/durations'
+import { Prisma } from '~/generated/prisma/client'
 import { PaymentStatus } from '~/generated/prisma/enums'
 import { databasePoolStats, prisma } from '../db.server'
 import { env } from '../env.server'
@@ -18,21 +19,46 @@ const PAYMENT_STATES: readonly string[] = Object.values(PaymentStatus)
 const OPEN_PAYMENT_STATES = ['CREATED', 'PENDING_VERIFICATION'] as const
 const OPEN_REFUND_STATES = ['DUE', 'PENDING', 'FAILED'] as const
 
-type CountRow = { key: string; count: bigint; oldest_seconds: number | null }
+type FigureRow = {
+  figure: 'open' | 'recent' | 'order' | 'refund' | 'job'
+  key: string | null
+  count: bigint
+  oldest_seconds: number | null
+}
 
-/** Pending jobs by queue; nothing when pg-boss has not yet made its schema in this database. */
-async function jobQueueRows(): Promise<CountRow[]> {
+/** Whether pg-boss has made its schema in this database (once true, it stays: checked until then). */
+let jobTablesExist = false
+async function haveJobTables(): Promise<boolean> {
+  if (jobTablesExist) return true
   const [schema] = await prisma.$queryRaw<{ exists: boolean }[]>`
     SELECT to_regclass('pgboss.job') IS NOT NULL AND to_regclass('pgboss.queue') IS NOT NULL AS exists`
-  if (!schema?.exists) return []
-  // job_i5 (name, start_after) WHERE state < 'active' holds exactly the jobs not yet started.
-  return prisma.$queryRaw<CountRow[]>`
-    SELECT queue.name AS key,
-           count(job.name) AS count,
-           EXTRACT(EPOCH FROM now() - min(job.start_after))::float8 AS oldest_seconds
+  return (jobTablesExist = schema?.exists === true)
+}
+
+/**
+ * Every figure in one statement (one round trip, one connection of the pool), each part over an
+ * index range: payments_status_created_at_id_idx for the open states, payments_created_at_id_idx for
+ * the last day, the (method, status, created_at, id) index for the oldest open order, the refunds'
+ * (status, created_at, id) index, and pg-boss' job_i5 (name, start_after) WHERE state < 'active'.
+ */
+function figuresQuery(since: Date, now: Date, withJobs: boolean): Prisma.Sql {
+  const store = Prisma.sql`
+    SELECT 'open' AS figure, status::text AS key, count(*) AS count, NULL::float8 AS oldest_seconds
+      FROM payments WHERE status IN ('CREATED', 'PENDING_VERIFICATION') GROUP BY status
+    UNION ALL
+    SELECT 'recent', status::text, count(*), NULL FROM payments WHERE created_at >= ${since} GROUP BY status
+    UNION ALL
+    SELECT 'order', NULL, count(*), EXTRACT(EPOCH FROM ${now}::timestamptz - min(created_at))::float8
+      FROM payments WHERE method = 'GATEWAY' AND status = 'CREATED'
+    UNION ALL
+    SELECT 'refund', status::text, count(*), EXTRACT(EPOCH FROM ${now}::timestamptz - min(created_at))::float8
+      FROM refunds WHERE status IN ('DUE', 'PENDING', 'FAILED') GROUP BY status`
+  if (!withJobs) return store
+  return Prisma.sql`${store}
+    UNION ALL
+    SELECT 'job', queue.name, count(job.name), EXTRACT(EPOCH FROM ${now}::timestamptz - min(job.start_after))::float8
       FROM pgboss.queue AS queue
-      LEFT JOIN pgboss.job AS job
-        ON job.name = queue.name AND job.state < 'active' AND job.start_after <= now()
+      LEFT JOIN pgboss.job AS job ON job.name = queue.name AND job.state < 'active' AND job.start_after <= ${now}
      GROUP BY queue.name`
 }
 
@@ -45,23 +71,13 @@ export async function refreshStoreFigures(now = new Date()): Promise<boolean> {
   metrics.databasePoolWaiting.set(pool.waiting)
   try {
     const since = new Date(now.getTime() - PAYMENTS_RECENT_WINDOW_HOURS * MS_PER_HOUR)
-    const [openPayments, recentPayments, [oldestOrder], openRefunds, jobs] = await Promise.all([
-      prisma.$queryRaw<CountRow[]>`
-        SELECT status::text AS key, count(*) AS count, NULL::float8 AS oldest_seconds
-          FROM payments WHERE status IN ('CREATED', 'PENDING_VERIFICATION') GROUP BY status`,
-      prisma.$queryRaw<CountRow[]>`
-        SELECT status::text AS key, count(*) AS count, NULL::float8 AS oldest_seconds
-          FROM payments WHERE created_at >= ${since} GROUP BY status`,
-      // The (method, status, created_at, id) index gives the oldest open order in one probe.
-      prisma.$queryRaw<{ oldest_seconds: number | null }[]>`
-        SELECT EXTRACT(EPOCH FROM ${now}::timestamptz - min(created_at))::float8 AS oldest_seconds
-          FROM payments WHERE method = 'GATEWAY' AND status = 'CREATED'`,
-      prisma.$queryRaw<CountRow[]>`
-        SELECT status::text AS key, count(*) AS count,
-               EXTRACT(EPOCH FROM ${now}::timestamptz - min(created_at))::float8 AS oldest_seconds
-          FROM refunds WHERE status IN ('DUE', 'PENDING', 'FAILED') GROUP BY status`,
-      jobQueueRows(),
-    ])
+    const rows = await prisma.$queryRaw<FigureRow[]>(figuresQuery(since, now, await haveJobTables()))
+    const of = (figure: FigureRow['figure']) => rows.filter((row) => row.figure === figure)
+    const openPayments = of('open')
+    const recentPayments = of('recent')
+    const [oldestOrder] = of('order')
+    const openRefunds = of('refund')
+    const jobs = of('job')
     setByKey(metrics.paymentsOpen, 'state', OPEN_PAYMENT_STATES, openPayments)
     setByKey(metrics.paymentsLastDay, 'state', PAYMENT_STATES, recentPayments)
     metrics.oldestOpenGatewayOrderSeconds.set(Math.max(0, oldestOrder?.oldest_seconds ?? 0))
@@ -71,8 +87,8 @@ export async function refreshStoreFigures(now = new Date()): Promise<boolean> {
     metrics.jobQueueDepth.reset()
     metrics.jobQueueOldestSeconds.reset()
     for (const row of jobs) {
-      metrics.jobQueueDepth.set({ queue: row.key }, Number(row.count))
-      metrics.jobQueueOldestSeconds.set({ queue: row.key }, Math.max(0, row.oldest_seconds ?? 0))
+      metrics.jobQueueDepth.set({ queue: row.key ?? '' }, Number(row.count))
+      metrics.jobQueueOldestSeconds.set({ queue: row.key ?? '' }, Math.max(0, row.oldest_seconds ?? 0))
     }
     metrics.databaseUp.set(1)
     return true
@@ -98,9 +114,9 @@ function setByKey<L extends string>(
   gauge: { set: (labels: Partial<Record<L, string>>, value: number) => void },
   label: L,
   keys: readonly string[],
-  rows: CountRow[],
+  rows: FigureRow[],
 ): void {
-  const counted = new Map(rows.map((row) => [row.key, Number(row.count)]))
+  const counted = new Map(rows.map((row) => [row.key ?? '', Number(row.count)]))
   for (const key of new Set([...keys, ...counted.keys()]))
     gauge.set({ [label]: key } as Partial<Record<L, string>>, counted.get(key) ?? 0)
 }
