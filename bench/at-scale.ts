@@ -132,6 +132,9 @@ export async function measureMetricsAtScale(origin: string): Promise<void> {
   const scrape = await fetch(`${origin}/metrics`, { headers: { 'User-Agent': SCRAPER_USER_AGENT } })
   if (scrape.status !== 200) throw new Error(`/metrics answered ${scrape.status} to the bench on this machine`)
   const series = (await scrape.text()).split('\n').filter((line) => line && !line.startsWith('#')).length
+  // The floor under the same load: /healthz is one SELECT 1 through the same stack.
+  const floor = await timeRequests(`${origin}/healthz`, undefined, SCRAPER_USER_AGENT)
+  info('/healthz (the floor) p95', ms(floor.p95), `p50 ${floor.p50.toFixed(1)} ms, for comparison`)
   const timed = await timeRequests(`${origin}/metrics`, undefined, SCRAPER_USER_AGENT)
   check(
     '/metrics (a scrape) p95',

@@ -37,8 +37,9 @@ async function haveJobTables(): Promise<boolean> {
 
 /**
  * Every figure in one statement (one round trip, one connection of the pool), each part over an
- * index range: payments_status_created_at_id_idx for the open states, payments_created_at_id_idx for
- * the last day, the (method, status, created_at, id) index for the oldest open order, the refunds'
+ * index range, read from the index alone: payments' (status, created_at, id) index for the open
+ * states and for each state's last day, the (method, status, created_at, id) index for the oldest
+ * open order, the refunds'
  * (status, created_at, id) index, and pg-boss' job_i5 (name, start_after) WHERE state < 'active'.
  */
 function figuresQuery(since: Date, now: Date, withJobs: boolean): Prisma.Sql {
@@ -46,7 +47,8 @@ function figuresQuery(since: Date, now: Date, withJobs: boolean): Prisma.Sql {
     SELECT 'open' AS figure, status::text AS key, count(*) AS count, NULL::float8 AS oldest_seconds
       FROM payments WHERE status IN ('CREATED', 'PENDING_VERIFICATION') GROUP BY status
     UNION ALL
-    SELECT 'recent', status::text, count(*), NULL FROM payments WHERE created_at >= ${since} GROUP BY status
+    SELECT 'recent', state::text, (SELECT count(*) FROM payments WHERE status = state AND created_at >= ${since}), NULL
+      FROM unnest(enum_range(NULL::"PaymentStatus")) AS state
     UNION ALL
     SELECT 'order', NULL, count(*), EXTRACT(EPOCH FROM ${now}::timestamptz - min(created_at))::float8
       FROM payments WHERE method = 'GATEWAY' AND status = 'CREATED'
