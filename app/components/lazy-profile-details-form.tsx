@@ -1,4 +1,4 @@
-import { type ComponentProps, lazy, Suspense } from 'react'
+import { type ComponentProps, lazy, Suspense, useState } from 'react'
 import type { ProfileDetailsForm } from './profile-details-form'
 
 let loadedForm: typeof ProfileDetailsForm | undefined
@@ -20,7 +20,10 @@ if (typeof document !== 'undefined' && document.querySelector(`[${SERVER_FORM_MA
  * shows nothing there for the moment its chunk takes.
  */
 export function LazyProfileDetailsForm(props: ComponentProps<typeof ProfileDetailsForm>) {
-  const Form = loadedForm ?? LoadingForm
+  // Chosen once per mount: switching from the lazy component to the loaded one on a later render
+  // would be another component type in the same place, and React would remount the form, dropping
+  // what the customer had typed (a revalidation after a client navigation did exactly that).
+  const [Form] = useState(() => loadedForm ?? LoadingForm)
   return (
     <div {...{ [SERVER_FORM_MARKER]: '' }}>
       <Suspense fallback={null}>

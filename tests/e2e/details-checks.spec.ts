@@ -1,5 +1,7 @@
 import { expect, test } from './fixtures'
+import { gotoHydrated } from './hydration'
 import { completeDetailsStep, completePanCardStep, useOwnClientAddress } from './sign-in-helpers'
+import { ASHA_RAO } from '../support/sample-customer'
 
 // Issue 21 (Lighthouse): /details loads step 1's checks (Zod) after the page, and only at step 1.
 
@@ -106,3 +108,37 @@ test("step 1's form posts before its chunk has arrived", { tag: '@js-only' }, as
   await page.unroute(/\/assets\/profile-details-form-[\w-]+\.js$/)
   expect(errors).toEqual([])
 })
+
+test(
+  'what is typed at step 1 after a client navigation stays when the page reads its data again',
+  { tag: '@js-only' },
+  async ({ customer: { page } }) => {
+    await gotoHydrated(page, '/services')
+    // The form's chunk arrives only after the page has rendered without it, as on a slow network.
+    let releaseChunk = () => {}
+    const chunkHeld = new Promise<void>((resolve) => (releaseChunk = resolve))
+    await page.route(/\/assets\/profile-details-form-[\w-]+\.js$/, async (route) => {
+      await chunkHeld
+      await route.continue()
+    })
+    await page.evaluate(() => (window as unknown as RouterWindow).__reactRouterDataRouter.navigate('/details'))
+    await expect(page.getByRole('heading', { name: 'Step 1 of 3: Your details' })).toBeVisible()
+    releaseChunk()
+    await page.getByLabel('Name').fill(ASHA_RAO.name)
+    // A revalidation (after a fetcher, a focus, another tab's change) renders the page again.
+    await page.evaluate(() => (window as unknown as RouterWindow).__reactRouterDataRouter.revalidate())
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as RouterWindow).__reactRouterDataRouter.state.revalidation))
+      .toBe('idle')
+    await expect(page.getByLabel('Name')).toHaveValue(new RegExp(`^${ASHA_RAO.name}$`, 'i'))
+  },
+)
+
+/** React Router's data router, which framework mode keeps on `window`. */
+type RouterWindow = {
+  __reactRouterDataRouter: {
+    navigate(to: string): Promise<void>
+    revalidate(): Promise<void>
+    state: { revalidation: string }
+  }
+}
