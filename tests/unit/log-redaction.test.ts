@@ -63,7 +63,9 @@ describe('the logger', () => {
     log.warn(`search by PAN ${PERSONAL.pan} and ${PERSONAL.panLowerCase}`)
     log.warn(`SMS to ${PERSONAL.phone}, also ${PERSONAL.phoneSpaced} or ${PERSONAL.phoneBare}`)
     log.warn('mail to %s failed', PERSONAL.email)
-    log.warn(`sign-in code: ${PERSONAL.code}; otp=${PERSONAL.code}`)
+    log.warn(
+      `sign-in code: ${PERSONAL.code}; otp=${PERSONAL.code}; SMS: ${PERSONAL.code} is your Research Store sign-in code.`,
+    )
     log.warn(
       { note: `customer ${PERSONAL.pan} wrote from ${PERSONAL.emailEncoded}`, list: [PERSONAL.phoneEncoded] },
       'x',

@@ -65,6 +65,8 @@ const TEXT_RULES: Rule[] = [
   { pattern: /(?<![\w])[A-Z]{5}\d{4}[A-Z](?![\w])/gi, replace: '[PAN]' },
   { pattern: /(?:\+|%2B)\d(?:[ -]?\d){6,14}(?!\d)/gi, replace: '[phone]' },
   { pattern: /(?<![\w.])(?:0|91)?[6-9]\d{9}(?![\w])/g, replace: '[phone]' },
+  // "482913 is your Research Store sign-in code": the digits before the words that name them a code.
+  { pattern: /\b\d{4,8}(?=\s+is\s+(?:your|the)\b[^.\n]{0,60}\bcode\b)/gi, replace: REDACTED },
   // "code 123456", "code: 123456", "otp=1234": the digits after a word that names a code.
   {
     pattern: /\b(codes?|otp|passcode)(\W{1,4}(?:is\W{1,3})?)\d{4,8}(?!\d)/gi,
