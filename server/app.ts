@@ -117,7 +117,7 @@ app.use(
 // JSON too, never Express's HTML error page.
 const answerApiFailure: ErrorRequestHandler = (error, req, res, next) => {
   if (res.headersSent) return next(error)
-  log.error({ err: error, method: req.method }, `${req.method} ${req.path} failed in the JSON API`)
+  log.error({ err: error, method: req.method }, `${req.method} ${req.baseUrl}${req.path} failed in the JSON API`)
   res.status(500).json({ message: UNEXPECTED_ERROR_MESSAGE })
 }
 app.use('/api/v1', answerApiFailure)
