@@ -12,7 +12,10 @@ const PROXIED = { 'X-Forwarded-For': '203.0.113.9' }
 
 /** A page with its CSP nonce and the path it names taken out. */
 const samePage = (html: string, path: string) =>
-  html.replace(/nonce="[^"]*"/g, '').replaceAll(encodeURIComponent(path), 'PATH').replaceAll(path, 'PATH')
+  html
+    .replace(/nonce="[^"]*"/g, '')
+    .replaceAll(encodeURIComponent(path), 'PATH')
+    .replaceAll(path, 'PATH')
 
 async function scrape(request: APIRequestContext): Promise<Map<string, number>> {
   const response = await request.get('/metrics')
@@ -65,7 +68,9 @@ test('requests are timed by route pattern and status class, never by their URL, 
   const series = await scrape(request)
   const labels = [...series.keys()].filter((name) => name.startsWith('http_request_duration_seconds_count'))
   expect(labels).toContain('http_request_duration_seconds_count{method="GET",route="/services",status_class="2xx"}')
-  expect(labels).toContain('http_request_duration_seconds_count{method="GET",route="/invoices/:series/:year/:sequence",status_class="3xx"}')
+  expect(labels).toContain(
+    'http_request_duration_seconds_count{method="GET",route="/invoices/:series/:year/:sequence",status_class="3xx"}',
+  )
   expect(labels).toContain('http_request_duration_seconds_count{method="GET",route="/*",status_class="4xx"}')
   expect(labels.join('\n')).not.toMatch(/ABCPE1234F|9876543210|no-such-page|2627/)
 })

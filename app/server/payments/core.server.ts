@@ -239,7 +239,10 @@ export async function markPaymentPaid(
     )
     await afterExcessRefund(refund, result.userId)
     await notifyAdvanceExcessRefund(result.userId, refund).catch((error: unknown) =>
-      log.error({ err: error, paymentId, refundId: refund.id }, `The advance-limit refund e-mail for ${refund.id} was not queued`),
+      log.error(
+        { err: error, paymentId, refundId: refund.id },
+        `The advance-limit refund e-mail for ${refund.id} was not queued`,
+      ),
     )
   }
   if (!result.alreadyPaid) {
