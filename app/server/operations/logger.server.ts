@@ -53,7 +53,8 @@ function createLogState(): LogState {
     format === 'pretty'
       ? PinoPretty({
           sync: true,
-          ignore: 'pid,hostname,module',
+          // The request line's fields are all in its message; the rest print below it.
+          ignore: 'pid,hostname,module,method,url,route,status,durationMs',
           messageFormat: (line, messageKey) =>
             `${line.module ? `(${String(line.module)}) ` : ''}${String(line[messageKey] ?? '')}`,
           translateTime: 'SYS:HH:MM:ss.l',
