@@ -99,6 +99,27 @@ export default tseslint.config(
     },
   },
   {
+    // Everything the store runs logs through app/server/operations/logger.server.ts (JSON lines with
+    // redaction; docs/operations.md): a console call there is an error. Tests, the bench and the
+    // one-off tools (seed-large, the CI smoke scripts) print for the person running them.
+    files: [
+      'app/**',
+      'server/**',
+      'prisma/seed.ts',
+      'scripts/start.ts',
+      'scripts/dev.ts',
+      'scripts/environment.ts',
+      'scripts/graceful-shutdown.ts',
+      'scripts/build-if-needed.ts',
+      'scripts/migrate.ts',
+      'scripts/seed.ts',
+      'scripts/db-backup.ts',
+      'scripts/db-restore.ts',
+      'scripts/db/**',
+    ],
+    rules: { 'no-console': 'error' },
+  },
+  {
     files: ['**/*.tsx'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
     rules: {

@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test'
 import { E2E_BUSINESS_ENV } from './tests/fixtures/business-details'
+import { E2E_METRICS_TOKEN } from './tests/fixtures/metrics-token'
 
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 
@@ -46,7 +47,7 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx tests/e2e/serve.ts',
     url: `http://localhost:${PORT}/healthz`,
-    env: { PORT: String(PORT), ...E2E_BUSINESS_ENV },
+    env: { PORT: String(PORT), METRICS_TOKEN: E2E_METRICS_TOKEN, ...E2E_BUSINESS_ENV },
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'ignore',

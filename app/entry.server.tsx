@@ -3,6 +3,9 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from 'react-router'
 import { NonceContext } from './nonce'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('render')
 
 export const streamTimeout = 5_000
 
@@ -57,7 +60,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500
           // Errors before the shell rendered are logged by React Router's document handler.
-          if (shellRendered) console.error(error)
+          if (shellRendered) log.error({ err: error }, 'Rendering a page failed after its shell was sent')
         },
       },
     )
@@ -98,5 +101,5 @@ function joinedPerTurn(onEnd: () => void): Transform {
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return
   if (isRouteErrorResponse(error) && error.status < 500) return
-  console.error(error)
+  log.error({ err: error }, `${request.method} ${new URL(request.url).pathname} failed`)
 }

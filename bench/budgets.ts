@@ -27,6 +27,8 @@ export const BUDGETS = {
   atScaleRequestP95Ms: 100,
   atScaleExportRowsPerSecond: 50_000,
   atScaleExportRssGrowthBytes: 64_000_000,
+  // Issue 33: a Prometheus scrape of /metrics on the large data set (no full scan behind a gauge).
+  atScaleMetricsP95Ms: 50,
   // Issue 21 item 5: reconciling, and expiring, 10,000 due rows; page p95 meanwhile within the larger
   // of 1.5x and +20 ms of the p95 just before (docs/testing.md, "At scale": why not "unchanged").
   atScaleJobSeconds: 30,

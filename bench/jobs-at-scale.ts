@@ -231,17 +231,17 @@ async function storeRunsDuring(store: Store, from: Date, to: Date): Promise<numb
 }
 
 /**
- * Runs `job` with its console.error lines counted instead of printed: the data set's due orders are
- * an error each (two lines), thousands of lines that would bury the figures.
+ * Runs `job` with the lines it logs counted instead of printed (the store's logger: captureLogLines):
+ * the data set's due orders are an error each, thousands of lines that would bury the figures.
  */
 async function countingErrorLines<T>(job: () => Promise<T>): Promise<{ result: T; errorLines: number }> {
-  const print = console.error
-  let errorLines = 0
-  console.error = () => void errorLines++
+  const { captureLogLines } = await import('../app/server/operations/logger.server')
+  const captured = captureLogLines()
   try {
-    return { result: await job(), errorLines }
+    const result = await job()
+    return { result, errorLines: captured.lines().filter((line) => line.level === 'error').length }
   } finally {
-    console.error = print
+    captured.stop()
   }
 }
 

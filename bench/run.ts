@@ -6,12 +6,13 @@
 // BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies figures;
 // BENCH_ONLY=lighthouse builds and starts the store and the floor and takes only the Lighthouse figures of
 // every customer page; BENCH_ONLY=at-scale takes the figures on a large data set (DATABASE_URL filled by
-// db:seed:large); BENCH_ONLY=at-scale-jobs takes only its jobs' figures there.
+// db:seed:large); BENCH_ONLY=at-scale-jobs takes only its jobs' figures there, BENCH_ONLY=at-scale-metrics
+// only the /metrics scrape's.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { benchAdminMobile, measureAtScale } from './at-scale'
+import { benchAdminMobile, measureAtScale, measureMetricsAtScale } from './at-scale'
 import { autovacuumActivity } from './autovacuum'
 import { allChecks, BUDGETS, check, info, kb, mb, ms, times } from './budgets'
 import { assertBrowserUserAgents, CHROMIUM_PATH, hasChromium, launchChromium } from './browser'
@@ -32,7 +33,7 @@ function envCount(name: string, fallback: number): number {
   return value
 }
 
-const BENCH_SELECTIONS = ['all', 'large-bodies', 'lighthouse', 'at-scale', 'at-scale-jobs'] as const
+const BENCH_SELECTIONS = ['all', 'large-bodies', 'lighthouse', 'at-scale', 'at-scale-jobs', 'at-scale-metrics'] as const
 
 function benchSelection(): (typeof BENCH_SELECTIONS)[number] {
   const only = process.env.BENCH_ONLY ?? 'all'
@@ -96,7 +97,7 @@ function printChunks(chunks: ChunkSize[]) {
 async function main() {
   assertBrowserUserAgents()
   if (config.only === 'large-bodies') return largeBodiesOnly()
-  if (config.only === 'at-scale' || config.only === 'at-scale-jobs') return atScaleOnly()
+  if (config.only.startsWith('at-scale')) return atScaleOnly()
   if (config.only === 'lighthouse') return lighthouseOnly()
   results.chromium = chromiumVersion()
   console.log(`Bench: Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`)
@@ -277,6 +278,12 @@ async function atScaleOnly() {
   const adminMobile = benchAdminMobile()
   const store = await startStore(await freePort(3400), { ADMIN_PHONES: `+91${adminMobile}` })
   info('store', store.server.origin, store.database)
+  if (config.only === 'at-scale-metrics') {
+    section(`At scale: /metrics as Prometheus scrapes it, one request at a time (${loadAverage()})`)
+    await printAutovacuum(databaseUrl)
+    await measureMetricsAtScale(store.server.origin)
+    return printSummary()
+  }
   if (config.only === 'at-scale-jobs') {
     // The jobs time the admin payments list: the admin signs in as measureAtScale would have.
     await signInThroughPages(store.server.origin, adminMobile)

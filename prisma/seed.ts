@@ -4,6 +4,9 @@ import { complaintDueOn, complaintReference } from '../app/domain/complaints'
 import { indiaIsoDate, indiaMidnight, MS_PER_DAY } from '../app/domain/dates'
 import { storeRegisterMonth } from '../app/server/complaints/board-from-register.server'
 import type { ComplaintSource, PrismaClient } from '~/generated/prisma/client'
+import { loggerFor } from '../app/server/operations/logger.server'
+
+const log = loggerFor('seed')
 
 const rupees = (amount: number) => amount * 100
 
@@ -77,7 +80,7 @@ async function seedDemoServices(prisma: PrismaClient): Promise<void> {
     })),
     skipDuplicates: true,
   })
-  console.log(`Seeded ${DEMO_SERVICES.length} demo services`)
+  log.info(`Seeded ${DEMO_SERVICES.length} demo services`)
 }
 
 /** The original store's board, entered by hand: no complaints at all, April to November 2024. */
@@ -166,7 +169,7 @@ async function seedDemoComplaintBoard(prisma: PrismaClient, now = new Date()): P
     },
     { timeout: 60_000 },
   )
-  console.log(
+  log.info(
     `Seeded the demo complaint board (hand-entered months to ${DEMO_COMPLAINT_BOARD_MONTHS.at(-1)}, from the register to ${lastEnded})`,
   )
 }

@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { loggerFor } from '../app/server/operations/logger.server'
+
+const log = loggerFor('start')
 
 export const SERVER_BUILD = path.resolve('build/server/index.js')
 const SOURCES = ['app', 'server', 'public', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts']
@@ -23,7 +26,7 @@ export function buildIfNeeded(): void {
   if (builtAt && !existsSync(path.resolve('node_modules/@react-router/dev'))) return
   const changedAt = Math.max(...SOURCES.map(newestMtimeMs))
   if (builtAt > changedAt) return
-  console.log(builtAt ? 'Sources changed since the last build: rebuilding' : 'No build yet: building')
+  log.info(builtAt ? 'Sources changed since the last build: rebuilding' : 'No build yet: building')
   const result = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
   if (result.status !== 0) throw new Error('The build failed (see above)')
 }

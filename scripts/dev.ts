@@ -5,6 +5,9 @@ import { listenHost } from '../app/server/http/listen-host.server'
 import { announceMode, listeningOn, loadEnvironment } from './environment'
 import { onShutdown, stopServing } from './graceful-shutdown'
 import { createHttpApp, type AppBundle } from '../server/http'
+import { loggerFor } from '../app/server/operations/logger.server'
+
+const log = loggerFor('start')
 
 const env = await loadEnvironment({ businessDetails: true })
 
@@ -28,7 +31,7 @@ const http = createHttpApp({
 await (await loadBundle()).startInstance()
 const server = http.listen({ port: env.PORT, host: listenHost(env) }, () => {
   announceMode(env, database)
-  console.log(`Research Store (dev) on ${listeningOn(env)}`)
+  log.info(`Research Store (dev) on ${listeningOn(env)}`)
 })
 
 onShutdown({

@@ -2,6 +2,9 @@
 // it (an EnvError), not a stack trace.
 import type { Env } from '../app/server/env.server'
 import { isDemoOpenToNetwork, isLoopbackHost, listenHost } from '../app/server/http/listen-host.server'
+import { loggerFor } from '../app/server/operations/logger.server'
+
+const log = loggerFor('start')
 
 /** `businessDetails`: also check the business details now rather than on the first page. */
 export async function loadEnvironment({ businessDetails = false } = {}): Promise<Env> {
@@ -11,7 +14,8 @@ export async function loadEnvironment({ businessDetails = false } = {}): Promise
     return env
   } catch (error) {
     if (error instanceof Error && error.name === 'EnvError') {
-      console.error(error.message)
+      // One plain line for the person starting the store: the configuration, the logger's included, is not valid.
+      process.stderr.write(`${error.message}\n`)
       process.exit(1)
     }
     throw error
@@ -42,13 +46,13 @@ export function demoOpenWarning(env: Env): string | undefined {
 /** What `npm start` and `npm run dev` say before "listening": which mode, which database. */
 export function announceMode(env: Env, database: { embedded: boolean; providedInMs: number }): void {
   const warning = demoOpenWarning(env)
-  if (warning) console.warn(warning)
-  console.log(
+  if (warning) log.warn(warning)
+  log.info(
     env.DEMO_MODE
       ? 'Demo mode: SMS and e-mail go to the dev outbox at /dev/outbox, payments to the sandbox gateway'
       : 'Production mode: real providers configured',
   )
-  console.log(
+  log.info(
     `Database: ${database.embedded ? `embedded PostgreSQL in ${env.EMBEDDED_PG_DIR} (started in ${Math.round(database.providedInMs)} ms)` : 'DATABASE_URL'}`,
   )
 }

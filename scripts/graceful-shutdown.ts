@@ -6,6 +6,9 @@
 
 import type { Server } from 'node:http'
 import { getErrorMessage, isDatabaseShuttingDown } from '../app/domain/error-message'
+import { loggerFor } from '../app/server/operations/logger.server'
+
+const log = loggerFor('shutdown')
 
 const REPEAT_WINDOW_MS = 1_000
 export const SHUTDOWN_GRACE_MS = 10_000
@@ -57,28 +60,28 @@ export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: S
   const forceExit = async (reason: string) => {
     if (forcing) return
     forcing = true
-    console.error(`${reason}; closing the open connections and stopping the database`)
+    log.error(`${reason}; closing the open connections and stopping the database`)
     const deadline = setTimeout(() => {
-      console.error(`The database did not stop within ${FORCED_CLOSE_TIMEOUT_MS / 1000} s; exiting`)
+      log.error(`The database did not stop within ${FORCED_CLOSE_TIMEOUT_MS / 1000} s; exiting`)
       process.exit(1)
     }, FORCED_CLOSE_TIMEOUT_MS)
     deadline.unref()
     try {
       await forceClose()
     } catch (error) {
-      console.error('Forced shutdown failed:', error)
+      log.error({ err: error }, 'Forced shutdown failed')
     }
     process.exit(1)
   }
 
   const shutDown = async (reason: string, exitCode: number) => {
-    console.log(`${reason}: shutting down`)
+    log.info(`${reason}: shutting down`)
     const grace = setTimeout(() => void forceExit(`Shutdown took longer than ${graceMs / 1000} s`), graceMs)
     grace.unref()
     try {
       await close()
     } catch (error) {
-      console.error('Shutdown failed:', error)
+      log.error({ err: error }, 'Shutdown failed')
       exitCode = 1
     }
     if (!forcing) process.exit(exitCode)
@@ -98,7 +101,10 @@ export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: S
 
   const onCrash = (error: unknown) => {
     // An Error's stack says where; anything else thrown is described rather than printed as "undefined".
-    console.error(error instanceof Error ? error : `Error: ${getErrorMessage(error)}`)
+    log.fatal(
+      { err: error instanceof Error ? error : new Error(getErrorMessage(error)) },
+      `Uncaught error: ${getErrorMessage(error)}`,
+    )
     if (firstSignalAt !== undefined) return void forceExit('Uncaught error while shutting down')
     firstSignalAt = Date.now()
     void shutDown('Uncaught error', 1)
@@ -108,7 +114,7 @@ export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: S
     // pg-boss 10 does not await marking a finished job complete; when PostgreSQL restarts at that
     // moment the rejection lands here. The job runs again after it expires; the store goes on.
     if (isDatabaseShuttingDown(reason))
-      return void console.warn(`A query was cut off when the database ended its connection: ${getErrorMessage(reason)}`)
+      return void log.warn(`A query was cut off when the database ended its connection: ${getErrorMessage(reason)}`)
     onCrash(reason)
   })
 }

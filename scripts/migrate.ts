@@ -3,6 +3,9 @@ import { panKeysFromEnv } from '../app/server/kyc/pan-keys.server'
 import { provideDatabase } from './db/database'
 import { migrate } from './db/migrate'
 import { loadEnvironment } from './environment'
+import { loggerFor } from '../app/server/operations/logger.server'
+
+const log = loggerFor('migrations')
 
 const env = await loadEnvironment()
 const database = await provideDatabase({
@@ -12,7 +15,7 @@ const database = await provideDatabase({
 })
 try {
   const applied = await migrate(database.url, { panKeys: panKeysFromEnv(env) })
-  console.log(applied.length ? `Applied ${applied.length} migration(s)` : 'The database is up to date')
+  log.info(applied.length ? `Applied ${applied.length} migration(s)` : 'The database is up to date')
 } finally {
   await database.stop()
 }

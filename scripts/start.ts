@@ -9,6 +9,7 @@ process.env.NODE_ENV = 'production'
 
 const { announceMode, listeningOn, loadEnvironment } = await import('./environment')
 const { listenHost } = await import('../app/server/http/listen-host.server')
+const log = (await import('../app/server/operations/logger.server')).loggerFor('start')
 const env = await loadEnvironment({ businessDetails: true })
 
 const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')
@@ -43,5 +44,5 @@ server = createHttpApp({
   trustProxy: env.TRUST_PROXY,
 }).listen({ port: env.PORT, host: listenHost(env) }, () => {
   announceMode(env, database)
-  console.log(`Research Store listening on ${listeningOn(env)}`)
+  log.info(`Research Store listening on ${listeningOn(env)}`)
 })

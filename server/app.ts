@@ -12,17 +12,34 @@ import { stopJobs } from '~/server/jobs/queue.server'
 import { isCrossSiteWrite } from '~/server/http/origin.server'
 import { limitRequestBodies, withLimitedBodies } from '~/server/http/body-limit.server'
 import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/http/xsrf.server'
+import { loggerFor } from '~/server/operations/logger.server'
+import { mayReadMetrics } from '~/server/operations/metrics.server'
+import { ROUTE_PATTERN_LOCAL } from '~/server/operations/request-log.server'
+import { routePatternMatcher } from '~/server/operations/route-patterns.server'
+import { metricsText, metricsToken } from '~/server/operations/store-figures.server'
 import { adminWall } from './admin-wall'
+
+const log = loggerFor('app')
 
 export const app = express()
 app.disable('x-powered-by')
 
 app.get('/healthz', async (_req, res) => {
+  res.locals[ROUTE_PATTERN_LOCAL] = '/healthz'
   const reachable = await isDatabaseReachable()
   res
     .status(reachable ? 200 : 503)
     .set('Cache-Control', 'no-store')
     .json({ database: reachable ? 'up' : 'down' })
+})
+
+// Prometheus' scrape (docs/operations.md): this machine, or METRICS_TOKEN. Anyone else falls through
+// to the page router and gets the store's own 404, as for any path that does not exist.
+app.get('/metrics', async (req, res, next) => {
+  if (!mayReadMetrics({ remoteAddress: req.socket.remoteAddress, headers: req.headers }, metricsToken())) return next()
+  res.locals[ROUTE_PATTERN_LOCAL] = '/metrics'
+  const { contentType, body } = await metricsText()
+  res.status(200).set('Content-Type', contentType).set('Cache-Control', 'no-store').send(body)
 })
 
 app.use(limitRequestBodies())
@@ -69,6 +86,22 @@ const build = import.meta.env.DEV
   ? () => import('virtual:react-router/server-build')
   : await import('virtual:react-router/server-build')
 
+// The route pattern a request reaches, for the request log and the request histogram (server/http.ts).
+const patternMatchers = new WeakMap<object, ReturnType<typeof routePatternMatcher>>()
+app.use(async (req, res, next) => {
+  if (res.locals[ROUTE_PATTERN_LOCAL] !== undefined) return next()
+  try {
+    const routes = (typeof build === 'function' ? await build() : build).routes
+    let matcher = patternMatchers.get(routes)
+    if (!matcher) patternMatchers.set(routes, (matcher = routePatternMatcher(routes)))
+    const pattern = matcher(req.path)
+    if (pattern !== undefined) res.locals[ROUTE_PATTERN_LOCAL] = pattern
+  } catch {
+    // No build to match against (route-level tests serve this app without one): the request is counted unmatched.
+  }
+  next()
+})
+
 app.use(adminWall(build))
 
 app.use(
@@ -84,7 +117,7 @@ app.use(
 // JSON too, never Express's HTML error page.
 const answerApiFailure: ErrorRequestHandler = (error, req, res, next) => {
   if (res.headersSent) return next(error)
-  console.error(`[api] ${req.method} ${req.originalUrl} failed:`, error)
+  log.error({ err: error, method: req.method }, `${req.method} ${req.baseUrl}${req.path} failed in the JSON API`)
   res.status(500).json({ message: UNEXPECTED_ERROR_MESSAGE })
 }
 app.use('/api/v1', answerApiFailure)

@@ -5,8 +5,8 @@ import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import expressStaticGzip from 'express-static-gzip'
 import helmet from 'helmet'
-import morgan from 'morgan'
 import { copyAndRelease } from '~/server/http/released-chunks.server'
+import { requestLogging } from '~/server/operations/request-log.server'
 
 export type AppBundle = { app: RequestHandler; startInstance: () => Promise<void>; closeApp: () => Promise<void> }
 
@@ -66,7 +66,7 @@ function compressedAnswers(): RequestHandler {
 
 /**
  * The Express stack around the React Router app: the transport headers, static assets (not logged,
- * not compressed again), then request logging, security headers with a per-request CSP nonce, and compression.
+ * not compressed again), then request logging and timing (app/server/operations/request-log.server.ts), security headers with a per-request CSP nonce, and compression.
  */
 export function createHttpApp({
   app,
@@ -86,7 +86,8 @@ export function createHttpApp({
   http.use(transportHeaders)
   http.use(assets)
 
-  http.use(morgan(production ? 'short' : 'dev'))
+  // A request id on every answer and log line, one line per request, and its time in /metrics.
+  http.use(requestLogging())
 
   http.use((_req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString('base64')

@@ -221,6 +221,8 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
     return await serverAction()
   } catch (error) {
     if (error instanceof Response || (intent !== 'verify' && intent !== 'reverify')) throw error
+    // In the browser: the SPEC logs such errors to the browser's console (docs/product.md, "Error catalogue").
+    // eslint-disable-next-line no-console
     console.error(error)
     return redirect('/subscriptions?from=payment')
   }
@@ -506,6 +508,8 @@ function usePayOnWebsite(totalPaise: number, shownCart: string) {
         void reporter.submit({ intent: 'cancel', orderId }, { method: 'post' })
       },
     }).catch((error: unknown) => {
+      // In the browser, as above.
+      // eslint-disable-next-line no-console
       console.error(error)
       setCheckoutOpen(false)
       setMessage(PAYMENT_START_FAILED_MESSAGE)

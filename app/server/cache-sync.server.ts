@@ -4,6 +4,9 @@ import { forget, setCachePeers, setHearingPeers } from './cache.server'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import { getErrorMessage } from '~/domain/error-message'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('cache-sync')
 
 /**
  * Cache invalidation across app instances (docs/architecture.md, "Caching and more than one instance").
@@ -34,7 +37,7 @@ export async function startCacheSync(databaseUrl = env.DATABASE_URL): Promise<Ca
       const separator = payload.indexOf(' ')
       if (payload.slice(0, separator) !== CACHE_SYNC_INSTANCE_ID) forget(payload.slice(separator + 1))
     })
-    client.on('error', (error) => console.error(`[cache-sync] listener connection failed: ${error.message}`))
+    client.on('error', (error) => log.error(`Listener connection failed: ${error.message}`))
     client.on('end', () => {
       if (listener === client) lost()
     })
@@ -53,7 +56,7 @@ export async function startCacheSync(databaseUrl = env.DATABASE_URL): Promise<Ca
     listener = null
     if (stopped) return
     setHearingPeers(false)
-    console.error('[cache-sync] not listening to other instances; reading through the cache until reconnected')
+    log.error('Not listening to other instances; reading through the cache until reconnected')
     scheduleReconnect()
   }
 
@@ -64,9 +67,9 @@ export async function startCacheSync(databaseUrl = env.DATABASE_URL): Promise<Ca
       try {
         await listen()
         setHearingPeers(true)
-        console.info('[cache-sync] listening to other instances again')
+        log.info('Listening to other instances again')
       } catch (error) {
-        console.error(`[cache-sync] reconnect failed: ${getErrorMessage(error)}`)
+        log.error(`Reconnect failed: ${getErrorMessage(error)}`)
         retryDelayMs = Math.min(retryDelayMs * 2, CACHE_SYNC_RECONNECT_MS.max)
         scheduleReconnect()
       }
@@ -81,9 +84,7 @@ export async function startCacheSync(databaseUrl = env.DATABASE_URL): Promise<Ca
       try {
         await prisma.$executeRaw`SELECT pg_notify(${CACHE_CHANNEL}, ${CACHE_SYNC_INSTANCE_ID} || ' ' || key) FROM unnest(${keys}::text[]) AS key`
       } catch (error) {
-        console.error(
-          `[cache-sync] could not tell the other instances to drop ${keys.join(', ')}: ${getErrorMessage(error)}`,
-        )
+        log.error(`Could not tell the other instances to drop ${keys.join(', ')}: ${getErrorMessage(error)}`)
       }
     },
   })

@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg'
+import pg from 'pg'
 import { type Prisma, PrismaClient } from '~/generated/prisma/client'
 import { env } from './env.server'
 import { withPanAtRest } from './kyc/pan-at-rest.server'
@@ -7,16 +8,34 @@ import { panKeysFromEnv } from './kyc/pan-keys.server'
 /** The PAN keys from configuration, for code that reads PANs through raw SQL. */
 export const panKeys = panKeysFromEnv(env)
 
+/** Connections the app's pool opens at most, per instance (docs/limits.md). */
+export const DATABASE_POOL_MAX_CONNECTIONS = 10
+
+// Vite's dev server re-evaluates modules on change; keep one pool per process.
+const globalForPrisma = globalThis as { prisma?: PrismaClient; prismaPool?: pg.Pool }
+
 function createPrisma(): PrismaClient {
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set: start the app through `npm start` or `npm run dev`')
-  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL, max: 10 }) })
+  // The pool is ours, so /metrics can say how many connections are in use and how many queries wait for one.
+  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: DATABASE_POOL_MAX_CONNECTIONS })
+  globalForPrisma.prismaPool = pool
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
   // PANs are stored encrypted and looked up by a keyed hash (app/server/kyc/pan-at-rest.server.ts).
   return withPanAtRest(client, panKeys)
 }
 
-// Vite's dev server re-evaluates modules on change; keep one pool per process.
-const globalForPrisma = globalThis as { prisma?: PrismaClient }
 export const prisma = (globalForPrisma.prisma ??= createPrisma())
+
+/** The app's connection pool now: connections open, idle, and queries waiting for one. */
+export function databasePoolStats(): { open: number; idle: number; waiting: number; max: number } {
+  const pool = globalForPrisma.prismaPool
+  return {
+    open: pool?.totalCount ?? 0,
+    idle: pool?.idleCount ?? 0,
+    waiting: pool?.waitingCount ?? 0,
+    max: DATABASE_POOL_MAX_CONNECTIONS,
+  }
+}
 
 export async function isDatabaseReachable(): Promise<boolean> {
   try {

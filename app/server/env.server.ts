@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { FEE_CAP_WINDOWS, SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
 import { isDemoOpenToNetwork } from './http/listen-host.server'
 import { panKeyProblem } from './kyc/pan-crypto.server'
+import { LOG_FORMATS, LOG_LEVELS } from './operations/logger.server'
 
 const flag = z
   .enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0' })
@@ -160,6 +161,16 @@ const EnvSchema = z.object({
   FEE_CAP_WINDOW: z
     .enum(FEE_CAP_WINDOWS, { error: `must be ${FEE_CAP_WINDOWS.join(' or ')}` })
     .default('rolling-12-months'),
+  /** The least level logged (docs/operations.md); read by the logger itself, checked here. */
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be ${LOG_LEVELS.join(', ')}` }).default('info'),
+  /** json (the default with DEMO_MODE=0) or pretty (the default in demo mode). */
+  LOG_FORMAT: z.enum(LOG_FORMATS, { error: `must be ${LOG_FORMATS.join(' or ')}` }).optional(),
+  /** A bearer token that lets a scraper on another machine read /metrics (docs/operations.md). */
+  METRICS_TOKEN: z
+    .string()
+    .min(32, 'must be at least 32 characters (openssl rand -hex 32)')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces (openssl rand -hex 32)')
+    .optional(),
 })
 
 /** S3-compatible storage is configured with all of these or none of them. */

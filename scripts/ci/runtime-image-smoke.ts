@@ -62,6 +62,7 @@ try {
     store.on('close', (code, signal) => resolve({ code, signal })),
   )
 
+  let requestId = ''
   try {
     const deadline = Date.now() + START_TIMEOUT_MS
     let healthy = false
@@ -74,8 +75,10 @@ try {
       )
       if (!healthy) await new Promise((resolve) => setTimeout(resolve, 500))
     }
-    const services = await fetch(`http://127.0.0.1:${PORT}/services`)
+    // With personal data in the query, which the log must not keep (docs/operations.md, "Logs").
+    const services = await fetch(`http://127.0.0.1:${PORT}/services?phone=%2B919876543210&q=ABCPE1234F`)
     if (services.status !== 200) fail(`/services answered ${services.status}`)
+    requestId = services.headers.get('x-request-id') ?? fail('/services answered without an X-Request-Id')
     if (!(await services.text()).includes(E2E_BUSINESS_ENV.BUSINESS_NAME))
       fail('/services does not show the configured business name')
     const outbox = await fetch(`http://127.0.0.1:${PORT}/dev/outbox`)
@@ -88,6 +91,20 @@ try {
     if (!log.includes('SIGTERM: shutting down') || /Shutdown failed|longer than/.test(log))
       fail(`the store did not shut down cleanly:\n${log}`)
   }
+
+  // Read once the store has exited, so that every line it wrote is in.
+  // DEMO_MODE=0 logs JSON lines (npm's own header lines aside), one per request with its id, no personal data.
+  const lines = log.split('\n').filter((line) => line.startsWith('{'))
+  const parsed = lines.map((line) => {
+    try {
+      return JSON.parse(line) as Record<string, unknown>
+    } catch {
+      return fail(`a log line is not JSON: ${line}`)
+    }
+  })
+  if (!parsed.some((line) => line.module === 'http' && line.reqId === requestId && line.route === '/services'))
+    fail(`no JSON request line for /services with request id ${requestId}:\n${log}`)
+  if (/9876543210|ABCPE1234F/.test(log)) fail(`the log holds the phone number or PAN of the query:\n${log}`)
   console.log('PASS: the runtime stage (production dependencies only, DEMO_MODE=0) started, served and stopped cleanly')
 } finally {
   await dropDatabase(serverUrl, databaseName).catch(() => {})

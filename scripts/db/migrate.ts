@@ -5,6 +5,9 @@ import pg from 'pg'
 import { getErrorMessage } from '../../app/domain/error-message'
 import { encryptPlaintextPans } from '../../app/server/kyc/pan-at-rest.server'
 import type { PanKeys } from '../../app/server/kyc/pan-crypto.server'
+import { loggerFor } from '../../app/server/operations/logger.server'
+
+const migrationLog = loggerFor('migrations')
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations')
 
@@ -52,7 +55,7 @@ export async function migrate(
   databaseUrl: string,
   {
     dir = MIGRATIONS_DIR,
-    log = console.log,
+    log = (line: string) => migrationLog.info(line),
     panKeys,
   }: { dir?: string; log?: (line: string) => void; panKeys?: PanKeys } = {},
 ): Promise<string[]> {

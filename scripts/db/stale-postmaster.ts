@@ -4,6 +4,9 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import { loggerFor } from '../../app/server/operations/logger.server'
+
+const databaseLog = loggerFor('database')
 
 /** How long a leftover server may take to finish a fast shutdown (it ends every session at once). */
 export const STALE_POSTMASTER_STOP_TIMEOUT_MS = 15_000
@@ -35,7 +38,7 @@ function isRunning(pid: number): boolean {
  */
 export async function stopStalePostmaster(
   databaseDir: string,
-  log: (line: string) => void = console.log,
+  log: (line: string) => void = (line) => databaseLog.info(line),
 ): Promise<void> {
   const lockFile = path.join(databaseDir, 'postmaster.pid')
   if (!existsSync(lockFile)) return

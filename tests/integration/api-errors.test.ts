@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { captureLogLines } from '~/server/operations/logger.server'
+import { afterEach, describe, expect, it, vi, onTestFinished } from 'vitest'
 import * as otpRequest from '~/routes/api.v1/otp.request'
 import * as pendingPayments from '~/routes/api.v1/payments.pending-payments'
 import { JSON_BODY_MAX_BYTES, readJsonBody } from '~/server/api/requests.server'
@@ -68,7 +69,8 @@ describe('the /api/v1 route modules', () => {
 
 describe('an unexpected error in an /api/v1 call', () => {
   it('answers 500 JSON without the error text, and logs the error once (a GET call)', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const log = captureLogLines()
+    onTestFinished(log.stop)
     const failure = new Error('connection terminated unexpectedly: secret detail')
     vi.spyOn(prisma.payment, 'findMany').mockRejectedValueOnce(failure)
     const { cookie } = await signedInUser()
@@ -77,22 +79,30 @@ describe('an unexpected error in an /api/v1 call', () => {
     expect(response.status).toBe(500)
     expect(response.headers.get('Content-Type')).toMatch(/^application\/json/)
     expect(await response.json()).toEqual(UNEXPECTED_ERROR_ANSWER)
-    expect(log).toHaveBeenCalledTimes(1)
-    expect(log.mock.calls[0]).toContain(failure)
+    expect(errorLines(log)).toEqual([
+      expect.objectContaining({ module: 'api', err: expect.objectContaining({ message: failure.message }) }),
+    ])
   })
 
   it('answers 500 JSON and logs once (a POST call)', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const log = captureLogLines()
+    onTestFinished(log.stop)
     const failure = new TypeError('Cannot read properties of undefined')
     vi.spyOn(prisma.otpChallenge, 'create').mockRejectedValueOnce(failure)
 
     const response = await otpRequest.action(routeArgs(requestFor('POST', JSON.stringify({ number: '+919812345670' }))))
     expect(response.status).toBe(500)
     expect(await response.json()).toEqual(UNEXPECTED_ERROR_ANSWER)
-    expect(log).toHaveBeenCalledTimes(1)
-    expect(log.mock.calls[0]).toContain(failure)
+    expect(errorLines(log)).toEqual([
+      expect.objectContaining({
+        module: 'api',
+        err: expect.objectContaining({ type: 'TypeError', message: failure.message }),
+      }),
+    ])
   })
 })
+
+const errorLines = (log: ReturnType<typeof captureLogLines>) => log.lines().filter((line) => line.level === 'error')
 
 /** A 1 MiB request body of spaces streamed in `chunkBytes` pieces, counting what the reader pulled. */
 function largeBody(chunkBytes: number, headers: Record<string, string> = {}) {

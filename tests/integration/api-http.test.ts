@@ -1,5 +1,6 @@
+import { captureLogLines } from '~/server/operations/logger.server'
 import http from 'node:http'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi, onTestFinished } from 'vitest'
 import { serveAppDuringTests } from '../support/app-server'
 
 // The Express layer in front of the /api/v1 route modules (server/app.ts): what it answers itself
@@ -44,13 +45,16 @@ describe('the Express layer of /api/v1', () => {
   it('answers a failure outside the route modules with 500 JSON and logs it once', async () => {
     // Vitest has no React Router build, so handing any call to React Router fails: it stands in
     // for every failure between Express and the route modules.
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const log = captureLogLines()
+    onTestFinished(log.stop)
     const response = await send('GET', '/api/v1/users/current-user')
     expect(response.status).toBe(500)
     expect(response.headers['content-type']).toMatch(/^application\/json/)
     expect(JSON.parse(response.body)).toEqual({
       message: 'Something went wrong on our side. Please try again in a moment.',
     })
-    expect(log).toHaveBeenCalledTimes(1)
+    expect(log.lines().filter((line) => line.level === 'error')).toEqual([
+      expect.objectContaining({ module: 'app', msg: 'GET /api/v1/users/current-user failed in the JSON API' }),
+    ])
   })
 })

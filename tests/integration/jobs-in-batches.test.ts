@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { captureLogLines } from '~/server/operations/logger.server'
+import { afterEach, beforeEach, describe, expect, it, vi, onTestFinished } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
 import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
 import { prisma } from '~/server/db.server'
@@ -173,8 +174,8 @@ describe('reconciling open gateway orders, several at once', () => {
   })
 
   it('goes on with the other orders when one fails, and gives up the rest of the batch in one announcement', async () => {
-    vi.spyOn(console, 'info').mockImplementation(() => {})
-    const failed = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const log = captureLogLines()
+    onTestFinished(log.stop)
     const sandbox = sandboxGateway()
     const service = await createService('Partly failing', 100_000, 30)
     const madeAt = daysAhead(30)
@@ -196,9 +197,12 @@ describe('reconciling open gateway orders, several at once', () => {
     const report = await reconcileOpenOrders(dueAfter(madeAt), { gateway })
 
     expect(report).toEqual({ checked: 5, paid: 1, abandoned: 3, errors: 1 })
-    expect(failed).toHaveBeenCalledWith(
-      expect.stringContaining(`reconciliation of payment ${unanswered.paymentId} failed`),
-    )
+    expect(log.lines().filter((line) => line.level === 'error')).toEqual([
+      expect.objectContaining({
+        module: 'payments',
+        msg: expect.stringContaining(`Reconciliation of payment ${unanswered.paymentId} failed`),
+      }),
+    ])
     const statuses = await prisma.payment.findMany({
       where: { id: { in: open.map((order) => order.paymentId) } },
       select: { id: true, status: true },

@@ -1,5 +1,6 @@
+import { captureLogLines } from '~/server/operations/logger.server'
 import { delay, http, HttpResponse } from 'msw'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi, onTestFinished } from 'vitest'
 import { prisma } from '~/server/db.server'
 import { PAYMENT_START_FAILED_MESSAGE } from '~/domain/gateway-checkout'
 import { startGatewayPayment } from '~/server/payments/checkout.server'
@@ -33,7 +34,8 @@ describe('order creation failing at the gateway', () => {
   }
   for (const [name, answer] of Object.entries(failures)) {
     it(`${name}: leaves no payment behind and reports a clear, typed error`, async () => {
-      const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+      const log = captureLogLines()
+      onTestFinished(log.stop)
       server.use(http.post(`${RAZORPAY_API}/orders`, answer))
       const userId = await createUser()
       const service = await createService('Equity', 299_900, 30)
@@ -44,8 +46,9 @@ describe('order creation failing at the gateway', () => {
         message: PAYMENT_START_FAILED_MESSAGE,
       })
       expect(await prisma.payment.count({ where: { userId } })).toBe(0)
-      expect(log).toHaveBeenCalledTimes(1)
-      expect(String(log.mock.calls[0]![0])).toMatch(/^\[razorpay\] Razorpay order creation failed/)
+      const errors = log.lines().filter((line) => line.level === 'error')
+      expect(errors).toHaveLength(1)
+      expect(errors[0]!.msg).toMatch(/^Razorpay order creation failed/)
     })
   }
 

@@ -1,5 +1,6 @@
+import { captureLogLines } from '~/server/operations/logger.server'
 import pg from 'pg'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi, onTestFinished } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
 import * as callbackRoute from '~/routes/payments.callback'
 import { prisma } from '~/server/db.server'
@@ -48,10 +49,11 @@ async function startedCheckout() {
   return { userId, equity, swing, started }
 }
 
+/** The lines logged during the test, kept instead of printed. */
 const quiet = () => {
-  vi.spyOn(console, 'warn').mockImplementation(() => {})
-  vi.spyOn(console, 'error').mockImplementation(() => {})
-  vi.spyOn(console, 'info').mockImplementation(() => {})
+  const log = captureLogLines()
+  onTestFinished(log.stop)
+  return log
 }
 
 describe('startGatewayPayment', () => {
@@ -288,7 +290,7 @@ describe('handleWebhook', () => {
   })
 
   it('answers 500 within its wait when a racing path holds the payment, so the retry pays it', async () => {
-    quiet()
+    const log = quiet()
     const { userId, started } = await startedCheckout()
     const signed = gateway.pay(started.orderId)
     const captured = gateway.webhook('payment.captured', signed.razorpay_payment_id)
@@ -301,7 +303,12 @@ describe('handleWebhook', () => {
         status: 500,
         outcome: 'error',
       })
-      expect(String(vi.mocked(console.error).mock.calls.at(-1))).toMatch(/lock timeout/)
+      expect(
+        log
+          .lines()
+          .filter((line) => line.level === 'error')
+          .at(-1)?.msg,
+      ).toMatch(/lock timeout/)
       expect(WEBHOOK_PAY_WAIT_MS).toBeLessThan(5_000)
     } finally {
       await racingPath.query('ROLLBACK')

@@ -1,5 +1,6 @@
+import { captureLogLines } from '~/server/operations/logger.server'
 import { delay, http, HttpResponse } from 'msw'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi, onTestFinished } from 'vitest'
 import { GatewayError, razorpayGateway } from '~/server/payments/gateway/razorpay.server'
 import {
   fakeRazorpayApi,
@@ -86,7 +87,8 @@ describe('Razorpay client against a local fake API', () => {
   })
 
   it('turns a 400 into a final GatewayError with its description and logs one line', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const log = captureLogLines()
+    onTestFinished(log.stop)
     server.use(
       http.post(`${RAZORPAY_API}/orders`, () =>
         razorpayError(400, {
@@ -102,8 +104,12 @@ describe('Razorpay client against a local fake API', () => {
     expect(error).toBeInstanceOf(GatewayError)
     expect(error).toMatchObject({ retryable: false, statusCode: 400, code: 'BAD_REQUEST_ERROR' })
     expect((error as Error).message).toMatch(/The amount must be at least INR 1.00/)
-    expect(log).toHaveBeenCalledTimes(1)
-    expect(String(log.mock.calls[0]![0])).toMatch(/^\[razorpay\] Razorpay order creation failed with HTTP 400/)
+    const errors = log.lines().filter((line) => line.level === 'error')
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatchObject({
+      module: 'payments',
+      msg: expect.stringMatching(/^Razorpay order creation failed with HTTP 400/),
+    })
   })
 
   it('reports a 5xx as retryable', async () => {

@@ -35,6 +35,24 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ DEMO_MODE: 'maybe' })).toThrow(/DEMO_MODE/)
   })
 
+  it('refuses a log level or format it does not know, and a METRICS_TOKEN too short to be a secret', () => {
+    expect(() => parseEnv({ LOG_LEVEL: 'verbose' })).toThrow(
+      'Invalid environment variable LOG_LEVEL: must be fatal, error, warn, info, debug, trace, silent',
+    )
+    expect(() => parseEnv({ LOG_FORMAT: 'xml' })).toThrow(
+      'Invalid environment variable LOG_FORMAT: must be json or pretty',
+    )
+    expect(() => parseEnv({ METRICS_TOKEN: 'secret' })).toThrow(
+      'Invalid environment variable METRICS_TOKEN: must be at least 32 characters (openssl rand -hex 32)',
+    )
+    expect(() => parseEnv({ METRICS_TOKEN: `${'a'.repeat(32)} b` })).toThrow(/METRICS_TOKEN: must be printable/)
+    expect(parseEnv({ LOG_LEVEL: 'debug', LOG_FORMAT: 'json', METRICS_TOKEN: 'f'.repeat(64) })).toMatchObject({
+      LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
+      METRICS_TOKEN: 'f'.repeat(64),
+    })
+  })
+
   it('treats an empty value as unset', () => {
     expect(parseEnv({ PORT: '' }).PORT).toBe(3000)
   })

@@ -136,3 +136,27 @@ describe('the lint zones', () => {
     expect(await refusals(file, allowed)).toEqual([])
   })
 })
+
+describe('the logger rule (no-console)', () => {
+  const consoleMessages = async (file: string, text: string) =>
+    (await eslint.lintText(text, { filePath: file }))[0]!.messages.filter((message) => message.ruleId === 'no-console')
+
+  it.each(['app/server/payments/probe.server.ts', 'server/probe.ts', 'app/routes/probe.tsx', 'scripts/db/probe.ts'])(
+    'refuses a console call in %s, where the logger writes every line',
+    { timeout: 30_000 },
+    async (file) => {
+      expect(await consoleMessages(file, "console.error('payment failed')\n")).not.toEqual([])
+      expect(
+        await consoleMessages(
+          file,
+          "import { loggerFor } from '~/server/operations/logger.server'\nloggerFor('probe').error('payment failed')\n",
+        ),
+      ).toEqual([])
+    },
+  )
+
+  it('leaves tests and the bench printing for the person who runs them', { timeout: 30_000 }, async () => {
+    expect(await consoleMessages('bench/probe.ts', "console.log('figure')\n")).toEqual([])
+    expect(await consoleMessages('tests/integration/probe.test.ts', "console.log('figure')\n")).toEqual([])
+  })
+})

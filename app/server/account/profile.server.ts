@@ -7,6 +7,9 @@ import { prisma } from '../db.server'
 import { replaceFamilyMembers } from './family-members.server'
 import { checkKyc, kycColumns, KycUnavailableError, type KycAnswer } from '../kyc/kra.server'
 import { storePanCard, type PanCardUpload } from '../kyc/pan-card-image.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('account')
 
 export type SaveDetailsOutcome =
   | { ok: true; kyc: KycAnswer }
@@ -38,7 +41,7 @@ export async function saveProfileDetails(
     kyc = await checkKyc({ pan: details.pan, dob: details.dob, name: details.name })
   } catch (error) {
     if (!(error instanceof KycUnavailableError)) throw error
-    console.warn(`KYC check for user ${userId} failed: ${error.message}`)
+    log.warn(`KYC check for user ${userId} failed: ${error.message}`)
     return { ok: false, field: null, status: 503, message: KYC_UNAVAILABLE_MESSAGE }
   }
   try {

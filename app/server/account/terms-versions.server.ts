@@ -13,6 +13,9 @@ import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import { env } from '../env.server'
 import { emailContext, notifyCustomer } from '../messaging/customer-notices.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('account')
 
 // Versions of the terms (issue 19 item 2). The text is code: a store that starts with a text whose
 // version is not recorded publishes it (publishCurrentTerms), effective 15 days later or on the
@@ -64,7 +67,7 @@ export async function publishCurrentTerms(
     select: versionSelect,
   })
   if (created.count === 1) {
-    console.info(`[terms] published version ${version.version}, in force from ${version.effectiveFrom.toISOString()}`)
+    log.info(`Published version ${version.version}, in force from ${version.effectiveFrom.toISOString()}`)
   }
   return { published: created.count === 1, version }
 }

@@ -6,6 +6,9 @@ import { CONTROL_CHARACTER_MESSAGE, jsonHasControlCharacter } from '~/domain/pla
 import { PaymentError } from '../payments/core.server'
 import { getSessionUser, type SessionUser } from '../session.server'
 import { termsNotAcceptedMessage, termsToAccept } from '../account/terms-versions.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('api')
 
 // What every /api/v1 call shares: the method, the JSON body, who is asking, and the error shape (docs/api.md).
 
@@ -103,7 +106,7 @@ async function runApiCall<Args extends ApiArgs>(
     return await handler(args)
   } catch (error) {
     if (error instanceof Response) return error
-    console.error(`[api] ${args.request.method} ${new URL(args.request.url).pathname} failed:`, error)
+    log.error({ err: error }, `${args.request.method} ${new URL(args.request.url).pathname} failed`)
     return apiError(500, UNEXPECTED_ERROR_MESSAGE)
   }
 }

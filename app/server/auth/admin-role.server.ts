@@ -3,6 +3,9 @@ import type { Role } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
 import { env } from '../env.server'
 import { getSessionUser, type SessionUser } from '../session.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('auth')
 
 /** Demo mode's admin, so the admin console can be tried without configuration. */
 export const DEMO_ADMIN_PHONE = '+919000000000'
@@ -37,7 +40,7 @@ export async function applyAdminPhones(
     data: { role: 'CUSTOMER' },
   })
   if (promoted.count || demoted.count) {
-    console.info(`[admin] ADMIN_PHONES applied: ${promoted.count} made admin, ${demoted.count} no longer admin`)
+    log.info(`ADMIN_PHONES applied: ${promoted.count} made admin, ${demoted.count} no longer admin`)
   }
   return { promoted: promoted.count, demoted: demoted.count }
 }

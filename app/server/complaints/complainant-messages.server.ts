@@ -3,6 +3,9 @@ import { renderEmail } from '~/server/messaging/emails/render-email.server'
 import { prisma } from '../db.server'
 import { emailContext, notifyCustomer } from '../messaging/customer-notices.server'
 import { enqueueNoticeSms } from '../jobs/queue.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('complaints')
 
 /** E-mail when we have an address (theirs or their account's), else SMS to their number; never fails the caller. */
 export async function tellComplainant(complaintId: string, subject: string, text: string): Promise<void> {
@@ -37,6 +40,6 @@ export async function tellComplainant(complaintId: string, subject: string, text
     const phone = complaint.contactPhone ?? complaint.user?.phone ?? null
     if (phone) await enqueueNoticeSms({ to: phone, text: `Research Store: ${text}` })
   } catch (error) {
-    console.error(`[complaints] could not tell the complainant of ${complaintId}: ${getErrorMessage(error)}`)
+    log.error(`Could not tell the complainant of ${complaintId}: ${getErrorMessage(error)}`)
   }
 }

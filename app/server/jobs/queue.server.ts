@@ -4,6 +4,9 @@ import { prisma } from '../db.server'
 import { env } from '../env.server'
 import type { Email } from '../messaging/mail.server'
 import type { NoticeSms, OtpSms } from '../messaging/sms.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('jobs')
 
 // The job queue: what other modules call to queue work, apart from the workers that do it
 // (workers.server.ts), so that queueing an e-mail does not import everything a worker runs.
@@ -68,13 +71,16 @@ export function jobQueue(): Promise<PgBoss> {
     const boss = new PgBoss({ connectionString: env.DATABASE_URL, schema: 'pgboss', max: 3 })
     boss.on('error', (error) => {
       if (isDatabaseShuttingDown(error))
-        console.warn('[jobs] the database ended a connection (it is shutting down, or an administrator ended it)')
-      else console.error('[jobs]', error)
+        log.warn('The database ended a connection (it is shutting down, or an administrator ended it)')
+      else log.error({ err: error }, 'pg-boss reported an error')
     })
     // Emitted by whichever instance ran maintenance (expire, archive) this time.
     boss.on(
       'maintenance',
-      () => void forgetLeftoverSmsJobs().catch((error: unknown) => console.error('[jobs] forgetting SMS jobs:', error)),
+      () =>
+        void forgetLeftoverSmsJobs().catch((error: unknown) =>
+          log.error({ err: error }, 'Forgetting the settled SMS jobs failed'),
+        ),
     )
     await boss.start()
     await boss.createQueue(SEND_SMS_QUEUE)

@@ -20,6 +20,9 @@ import { type NoticeSms, type OtpSms } from '../messaging/sms.server'
 import { sendEmail, sendNoticeSms, settleSmsJob } from '../messaging/delivery.server'
 import { pruneExpiredRows } from './prune.server'
 import { settlePayments } from '../payments/settlement.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('jobs')
 
 // The workers: which function each queued or scheduled job runs, registered in every instance.
 // Queueing lives in queue.server.ts; what the jobs do lives with their capability.
@@ -53,7 +56,7 @@ export async function startJobWorkers(): Promise<void> {
   await boss.work(RETENTION_QUEUE, async () => {
     const report = await eraseExpiredData()
     const total = Object.values(report).reduce((sum, count) => sum + count, 0)
-    if (total > 0) console.info(`[jobs] retention: ${JSON.stringify(report)}`)
+    if (total > 0) log.info(`Retention: ${JSON.stringify(report)}`)
   })
   await boss.work<NoticeSms>(
     SEND_NOTICE_SMS_QUEUE,

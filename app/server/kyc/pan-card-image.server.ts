@@ -16,6 +16,9 @@ import {
   type PanCardImageType,
 } from '~/domain/pan-card-image'
 import { getFileStorage, type FileStorage } from '../storage.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('kyc')
 
 /** Room for the wizard's other fields and the multipart headers next to the image. */
 export const PAN_CARD_FORM_FIELDS_MAX_BYTES = 64 * 1024
@@ -207,7 +210,7 @@ export async function storePanCard(
       await storage.delete(previousKey)
     } catch (error) {
       // The new card is stored and in use; failing the upload now would only confuse the person.
-      console.error(`Could not delete the replaced PAN card ${previousKey}:`, error)
+      log.error({ err: error }, `Could not delete the replaced PAN card ${previousKey}`)
     }
   }
   return key

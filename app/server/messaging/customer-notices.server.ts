@@ -14,6 +14,9 @@ import { prisma } from '../db.server'
 import { env } from '../env.server'
 import { isOutboxEnabled } from './outbox.server'
 import { enqueueEmail, enqueueNoticeSms } from '../jobs/queue.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('messaging')
 
 /** `userId`: set for a message that must not go once the account is closed (see Email in mail.server.ts). */
 export type CustomerNotice = { email: string | null; userId?: string } & RenderedEmail
@@ -46,14 +49,14 @@ export async function notifyCustomer({
   userId,
 }: CustomerNotice): Promise<boolean> {
   if (!email) {
-    console.warn(`[notify] no e-mail address for "${subject}"; not sent`)
+    log.warn(`No e-mail address for "${subject}"; not sent`)
     return false
   }
   try {
     await enqueueEmail({ to: email, subject, body, html, replyTo, ...(userId ? { userId } : {}) })
     return true
   } catch (error) {
-    console.error(`[notify] could not queue "${subject}" to ${email}: ${getErrorMessage(error)}`)
+    log.error(`Could not queue "${subject}" to ${email}: ${getErrorMessage(error)}`)
     return false
   }
 }
@@ -232,7 +235,7 @@ export async function notifyCorrectionDecided(userId: string, decision: Correcti
     })
     return true
   } catch (error) {
-    console.error(`[notify] could not tell ${userId} of the correction decision: ${getErrorMessage(error)}`)
+    log.error(`Could not tell ${userId} of the correction decision: ${getErrorMessage(error)}`)
     return false
   }
 }

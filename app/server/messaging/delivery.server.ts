@@ -3,15 +3,22 @@ import type PgBoss from 'pg-boss'
 import { prisma } from '../db.server'
 import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
 import { jobQueue, SEND_SMS_QUEUE } from '../jobs/queue.server'
+import { loggerFor } from '../operations/logger.server'
+import { countMessage } from '../operations/metrics.server'
 import { smsProvider, SmsDeliveryError, type NoticeSms, type OtpSms, type SmsProvider } from './sms.server'
 
 // The workers' side of messaging: one try of a queued SMS or e-mail, dropped when its account has closed.
+// Each try is counted in /metrics (research_store_messages_total, by channel, sent or failed).
+
+const log = loggerFor('messaging')
 
 export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProvider()): Promise<void> {
   try {
     await provider.sendOtp(sms)
+    countMessage('sms', 'sent')
   } catch (error) {
-    console.error(`[jobs] SMS to ${sms.to} failed: ${getErrorMessage(error)}`)
+    countMessage('sms', 'failed')
+    log.error(`A sign-in code SMS failed: ${getErrorMessage(error)}`)
     // pg-boss retries a job whose handler throws; a permanent refusal is logged and dropped.
     if (!(error instanceof SmsDeliveryError) || error.retryable) throw error
   }
@@ -41,26 +48,30 @@ export async function isForClosedAccount(userId: string | undefined): Promise<bo
 
 export async function sendNoticeSms(sms: NoticeSms, provider: SmsProvider = smsProvider()): Promise<void> {
   if (await isForClosedAccount(sms.userId)) {
-    console.info(`[jobs] SMS notice for closed account ${sms.userId} not sent`)
+    log.info({ userId: sms.userId }, 'An SMS notice for a closed account was not sent')
     return
   }
   try {
     await provider.sendNotice(sms)
+    countMessage('sms', 'sent')
   } catch (error) {
-    console.error(`[jobs] SMS notice to ${sms.to} failed: ${getErrorMessage(error)}`)
+    countMessage('sms', 'failed')
+    log.error({ userId: sms.userId }, `An SMS notice failed: ${getErrorMessage(error)}`)
     if (!(error instanceof SmsDeliveryError) || error.retryable) throw error
   }
 }
 
 export async function sendEmail(email: Email): Promise<void> {
   if (await isForClosedAccount(email.userId)) {
-    console.info(`[jobs] e-mail "${email.subject}" for closed account ${email.userId} not sent`)
+    log.info({ userId: email.userId, subject: email.subject }, 'An e-mail for a closed account was not sent')
     return
   }
   try {
     await deliverEmail(email)
+    countMessage('email', 'sent')
   } catch (error) {
-    console.error(`[jobs] e-mail to ${email.to} failed: ${getErrorMessage(error)}`)
+    countMessage('email', 'failed')
+    log.error({ userId: email.userId, subject: email.subject }, `An e-mail failed: ${getErrorMessage(error)}`)
     // As for SMS: retried unless the mail server refused it for good.
     if (!(error instanceof MailDeliveryError) || error.retryable) throw error
   }

@@ -1,6 +1,9 @@
 import nodemailer from 'nodemailer'
 import { env } from '../env.server'
 import { isOutboxEnabled, recordOutboxMessage } from './outbox.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('messaging')
 
 /** `body` is the plain text; `html`, when there is one, goes with it as the HTML alternative; replies go to `replyTo` if set. */
 /**
@@ -79,7 +82,7 @@ export function mailProvider(): MailProvider | null {
 export async function deliverEmail(email: Email): Promise<void> {
   const provider = mailProvider()
   if (!provider) {
-    console.warn(`[mail] no mail provider configured; "${email.subject}" to ${email.to} not sent`)
+    log.warn(`No mail provider configured; "${email.subject}" to ${email.to} not sent`)
     return
   }
   await provider.send(email)

@@ -1,5 +1,8 @@
 import { prisma } from '../db.server'
 import { env } from '../env.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('outbox')
 
 /** The dev outbox answers only in demo mode and tests; a deployment (DEMO_MODE=0) gets 404. */
 export function isOutboxEnabled(): boolean {
@@ -12,8 +15,9 @@ export type OutboxEntry = { channel: 'sms' | 'email'; recipient: string; subject
 export async function recordOutboxMessage(entry: OutboxEntry): Promise<void> {
   if (!isOutboxEnabled()) throw new Error('The dev outbox is disabled outside demo mode')
   await prisma.outboxMessage.create({ data: entry })
-  console.log(
-    `[dev outbox] ${entry.channel} to ${entry.recipient}: ${entry.subject ? `${entry.subject}: ` : ''}${entry.body}`,
+  // The message itself is read at /dev/outbox: a log line keeps no code or address.
+  log.info(
+    `${entry.channel} to ${entry.recipient}${entry.subject ? `: ${entry.subject}` : ''} (read it at /dev/outbox)`,
   )
 }
 

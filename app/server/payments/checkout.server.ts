@@ -22,6 +22,9 @@ import {
   payOrLog,
 } from './core.server'
 import { assertPurchaseAllowed, lockFamilyPurchases } from './purchase-limits.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('payments')
 
 // Gateway payments: starting one (the order), the checkout's answer (verify, re-verify, the
 // hosted checkout's callback), and what the checkout reports without paying (failed, closed).
@@ -155,7 +158,7 @@ export async function startGatewayPayment(
     await invalidateUserPayments(userId)
     const reason = getErrorMessage(error)
     // GatewayErrors were logged by the client already; log anything else here.
-    if (!(error instanceof GatewayError)) console.error(`[payments] could not start gateway payment: ${reason}`)
+    if (!(error instanceof GatewayError)) log.error(`Could not start gateway payment: ${reason}`)
     throw new PaymentError('gateway-unavailable', PAYMENT_START_FAILED_MESSAGE, 503)
   }
   await invalidateUserPayments(userId)
@@ -220,9 +223,7 @@ export async function verifyCheckoutPayment(
     gateway.keySecret,
   )
   if (!signed) {
-    console.warn(
-      `[payments] refused a checkout response with an invalid signature for payment ${payment.id} (${source})`,
-    )
+    log.warn(`Refused a checkout response with an invalid signature for payment ${payment.id} (${source})`)
     throw new PaymentError('invalid-signature', PAYMENT_VERIFY_FAILED_MESSAGE, 400)
   }
   if (payment.status === 'PAID') return { status: 'paid', paymentId: payment.id, alreadyPaid: true }
@@ -235,9 +236,7 @@ export async function verifyCheckoutPayment(
     return { status: 'pending', paymentId: payment.id }
   }
   if (!matchesOrder(gatewayPayment, payment)) {
-    console.error(
-      `[payments] gateway payment ${gatewayPayment.id} does not match payment ${payment.id} (order, amount or currency)`,
-    )
+    log.error(`Gateway payment ${gatewayPayment.id} does not match payment ${payment.id} (order, amount or currency)`)
     throw new PaymentError('gateway-mismatch', PAYMENT_VERIFY_FAILED_MESSAGE, 400)
   }
   if (gatewayPayment.status !== 'captured') return { status: 'pending', paymentId: payment.id }

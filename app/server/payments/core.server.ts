@@ -13,6 +13,8 @@ import { cached, forget, invalidate } from '../cache.server'
 import { pricedCart } from './cart.server'
 import { prisma } from '../db.server'
 import { notifyAdvanceExcessRefund, notifyPaymentConfirmed } from '../messaging/customer-notices.server'
+import { loggerFor } from '../operations/logger.server'
+import { metrics } from '../operations/metrics.server'
 import { createPaidSubscriptions, subscriptionsCacheKey } from './subscriptions.server'
 import { recordPaymentInLedger } from './ledger.server'
 import { afterExcessRefund, refundAdvanceExcess, type AdvanceExcessRefund } from './refunds/advance-excess.server'
@@ -20,6 +22,8 @@ import { afterExcessRefund, refundAdvanceExcess, type AdvanceExcessRefund } from
 // The core of payments: the one path to "paid", the customer's pending list, and what every kind
 // of payment shares (the priced cart, the refusals). Gateway payments, webhooks, reconciliation
 // and manual claims are the modules beside this one; the state rules are app/domain/payment-status.ts.
+
+const log = loggerFor('payments')
 
 export const CURRENCY = 'INR'
 /** Stored failure and rejection texts come from the browser, the gateway or the admin: keep them short. */
@@ -71,7 +75,7 @@ export class PaymentError extends Error {
  */
 export function paymentRefusal(error: unknown): { message: string; status: number } | null {
   if (error instanceof PaymentError) return { message: error.message, status: error.status }
-  console.error(error)
+  log.error({ err: error }, 'A payment failed unexpectedly')
   return null
 }
 
@@ -229,19 +233,24 @@ export async function markPaymentPaid(
   )
   await invalidateUserPayments(result.userId)
   for (const refund of result.excessRefunds) {
-    console.warn(
-      `[payments] payment ${paymentId}: ${refund.serviceName} was ${refund.excessDays} days beyond the advance limit; refund ${refund.id} of ${refund.amountPaise} paise`,
+    log.warn(
+      { paymentId, refundId: refund.id, amountPaise: refund.amountPaise },
+      `Payment ${paymentId}: ${refund.serviceName} was ${refund.excessDays} days beyond the advance limit; refund ${refund.id} of ${refund.amountPaise} paise`,
     )
     await afterExcessRefund(refund, result.userId)
     await notifyAdvanceExcessRefund(result.userId, refund).catch((error: unknown) =>
-      console.error(`[payments] advance-limit refund e-mail for ${refund.id} not queued:`, error),
+      log.error(
+        { err: error, paymentId, refundId: refund.id },
+        `The advance-limit refund e-mail for ${refund.id} was not queued`,
+      ),
     )
   }
   if (!result.alreadyPaid) {
-    console.info(`[payments] payment ${paymentId} paid via ${source}`)
+    metrics.paymentsPaid.inc({ via: source })
+    log.info({ paymentId, via: source }, `Payment ${paymentId} paid via ${source}`)
     // Never fails the payment: it is paid; the e-mail is queued and retried on its own.
     await notifyPaymentConfirmed(paymentId).catch((error: unknown) =>
-      console.error(`[payments] confirmation e-mail for ${paymentId} not queued:`, error),
+      log.error({ err: error, paymentId }, `The confirmation e-mail for ${paymentId} was not queued`),
     )
   }
   return { alreadyPaid: result.alreadyPaid, paymentId, userId: result.userId }
@@ -258,7 +267,7 @@ export async function payOrLog(
     return !(await markPaymentPaid(paymentId, { gatewayPaymentId, paidAt, source })).alreadyPaid
   } catch (error) {
     if (!(error instanceof PaymentStateError)) throw error
-    console.error(`[payments] ${source} could not pay ${paymentId}: ${error.message}`)
+    log.error({ paymentId, via: source }, `${source} could not pay ${paymentId}: ${error.message}`)
     return false
   }
 }

@@ -7,6 +7,9 @@ import { paymentGateway } from './gateway/choice.server'
 import type { PaymentGateway } from './gateway/razorpay.server'
 import { invalidateUsersPayments } from './core.server'
 import { payIfCaptured, type GatewayDeps, type OrderTerms } from './checkout.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('payments')
 
 /** The checkout normally answers within minutes; an order still open after this is asked about. */
 export const RECONCILE_AFTER_MS = 15 * 60_000
@@ -115,7 +118,7 @@ async function reconcileOrder(
     return payment.createdAt <= windowStart ? NO_CAPTURE_REASON : null
   } catch (error) {
     report.errors += 1
-    console.error(`[payments] reconciliation of payment ${payment.id} failed: ${getErrorMessage(error)}`)
+    log.error(`Reconciliation of payment ${payment.id} failed: ${getErrorMessage(error)}`)
     return null
   }
 }
@@ -139,8 +142,8 @@ async function giveUp(givingUp: GivingUp[], report: ReconcileReport): Promise<vo
       changedUsers.push(...cancelled.map((payment) => payment.userId))
     } catch (error) {
       report.errors += payments.length
-      console.error(
-        `[payments] reconciliation could not give up payments ${payments.map((payment) => payment.id).join(', ')}: ${getErrorMessage(error)}`,
+      log.error(
+        `Reconciliation could not give up payments ${payments.map((payment) => payment.id).join(', ')}: ${getErrorMessage(error)}`,
       )
     }
   }

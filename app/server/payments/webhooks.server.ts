@@ -8,6 +8,9 @@ import { isValidWebhookSignature, type GatewayPayment } from './gateway/razorpay
 import { payOrLog } from './core.server'
 import { matchesOrder, recordGatewayFailure, type GatewayDeps } from './checkout.server'
 import { recordGatewayRefundStatus } from './refunds/gateway-refund.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('payments')
 
 export type WebhookResult = {
   status: 200 | 400 | 500
@@ -55,7 +58,7 @@ export async function handleWebhook(
 ): Promise<WebhookResult> {
   const gateway = deps.gateway ?? paymentGateway()
   if (!isValidWebhookSignature(rawBody, signatureHeader, gateway.webhookSecret)) {
-    console.warn('[payments] refused a webhook with an invalid signature')
+    log.warn('Refused a webhook with an invalid signature')
     return { status: 400, outcome: 'invalid-signature' }
   }
   let event: { event?: unknown }
@@ -79,7 +82,7 @@ export async function handleWebhook(
   } catch (error) {
     // Forget the event so Razorpay's retry processes it again; markPaymentPaid makes that safe.
     await prisma.webhookEvent.delete({ where: { eventId } }).catch(() => {})
-    console.error(`[payments] webhook ${eventId} (${type}) failed: ${getErrorMessage(error)}`)
+    log.error(`Webhook ${eventId} (${type}) failed: ${getErrorMessage(error)}`)
     return { status: 500, outcome: 'error' }
   }
 }
@@ -102,7 +105,7 @@ async function processRefundEvent(type: string, event: unknown, now: Date): Prom
     select: { id: true },
   })
   if (!refund) {
-    console.warn(`[payments] webhook ${type} for unknown refund ${entity.id}`)
+    log.warn(`Webhook ${type} for unknown refund ${entity.id}`)
     return 'ignored'
   }
   await recordGatewayRefundStatus(refund.id, entity.id, status, now)
@@ -126,11 +129,11 @@ async function processWebhookEvent(type: string, event: unknown, now: Date): Pro
     select: { id: true, gatewayOrderId: true, amountPaise: true, currency: true },
   })
   if (!payment) {
-    console.warn(`[payments] webhook ${type} for unknown order ${gatewayPayment.orderId}`)
+    log.warn(`Webhook ${type} for unknown order ${gatewayPayment.orderId}`)
     return 'ignored'
   }
   if (gatewayPayment.status !== 'captured' || !matchesOrder(gatewayPayment, payment)) {
-    console.error(`[payments] webhook ${type} for payment ${payment.id} is not a matching capture; ignored`)
+    log.error(`Webhook ${type} for payment ${payment.id} is not a matching capture; ignored`)
     return 'ignored'
   }
   await payOrLog(payment.id, gatewayPayment.id, now, 'webhook')

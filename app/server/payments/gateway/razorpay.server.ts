@@ -1,6 +1,9 @@
 import { getErrorMessage } from '~/domain/error-message'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import Razorpay from 'razorpay'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('payments')
 
 // ---------------------------------------------------------------------------------------------
 // Signatures (docs/payments.md, "Razorpay facts the code relies on"). Hex HMAC-SHA256, compared in constant time.
@@ -220,7 +223,7 @@ export function razorpayGateway(config: {
       return await run()
     } catch (error) {
       const gatewayError = toGatewayError(operation, error)
-      console.error(`[razorpay] ${gatewayError.message}`)
+      log.error(`${gatewayError.message}`)
       throw gatewayError
     }
   }

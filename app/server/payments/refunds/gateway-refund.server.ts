@@ -3,6 +3,9 @@ import { paymentGateway } from '../gateway/choice.server'
 import { GatewayError, type PaymentGateway } from '../gateway/razorpay.server'
 import { prisma } from '../../db.server'
 import { enqueueGatewayRefund } from '../../jobs/queue.server'
+import { loggerFor } from '~/server/operations/logger.server'
+
+const log = loggerFor('refunds')
 
 // The refund-payment job: a gateway refund asked of Razorpay, retried with backoff, and what the gateway says of it.
 
@@ -11,7 +14,7 @@ export async function queueGatewayRefund(refundId: string): Promise<void> {
   try {
     await enqueueGatewayRefund(refundId)
   } catch (error) {
-    console.error(`[refunds] could not queue gateway refund ${refundId}: ${getErrorMessage(error)}`)
+    log.error(`Could not queue gateway refund ${refundId}: ${getErrorMessage(error)}`)
   }
 }
 /**
@@ -62,7 +65,7 @@ export async function sendGatewayRefund(
       where: { id: refundId, status: 'PENDING' },
       data: { lastError: message, ...(final ? { status: 'FAILED' } : {}) },
     })
-    console.error(`[refunds] gateway refund ${refundId} failed${final ? ' for the last time' : ''}: ${message}`)
+    log.error(`Gateway refund ${refundId} failed${final ? ' for the last time' : ''}: ${message}`)
     if (final) return 'failed'
     throw error
   }
