@@ -50,8 +50,10 @@ export type ShutdownSteps = {
 
 /**
  * Runs `close` once on SIGINT/SIGTERM (exit 0 after it finishes) or after an uncaught error
- * (exit 1); a promise rejected only because the database ended its connection is logged instead. A second Ctrl-C pressed later than REPEAT_WINDOW_MS, or a close taking longer than
- * the grace period, runs `forceClose` and exits with 1.
+ * (exit 1); a promise rejected only because the database ended its connection is logged instead,
+ * and so is a connection the database ends while the store shuts down. A second Ctrl-C pressed later
+ * than REPEAT_WINDOW_MS, or a close taking longer than the grace period, runs `forceClose` and exits
+ * with 1.
  */
 export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: ShutdownSteps): void {
   let firstSignalAt: number | undefined
@@ -100,6 +102,11 @@ export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: S
   process.on('SIGTERM', onSignal)
 
   const onCrash = (error: unknown) => {
+    // pg's Pool.end() resolves once its clients are told to end, before their sockets close; the
+    // database we stop next may end such a connection first, and that client, no longer the pool's,
+    // throws from an 'error' event nobody listens to. The shutdown is what ended it.
+    if (firstSignalAt !== undefined && !forcing && isDatabaseShuttingDown(error))
+      return void log.warn(`A connection was ended by the database while the store stops: ${getErrorMessage(error)}`)
     // An Error's stack says where; anything else thrown is described rather than printed as "undefined".
     log.fatal(
       { err: error instanceof Error ? error : new Error(getErrorMessage(error)) },

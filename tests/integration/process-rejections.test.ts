@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 
-function runStandIn(rejection: 'database-ended' | 'bug') {
+function runStandIn(rejection: 'database-ended' | 'database-ended-while-stopping' | 'bug') {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/rejection-stand-in.ts'], {
     env: { ...process.env, STAND_IN_REJECTION: rejection },
   })
@@ -28,5 +28,14 @@ describe('an unhandled rejection in the store process', () => {
     expect(output).toContain('closed')
     expect(output).not.toContain('still running')
     expect(code).toBe(1)
+  })
+
+  it('from a connection the stopping database ended, while the store shuts down, is logged and the shutdown ends cleanly', async () => {
+    const { code, output } = await runStandIn('database-ended-while-stopping')
+    expect(output).toContain('SIGTERM: shutting down')
+    expect(output).toContain('A connection was ended by the database while the store stops')
+    expect(output).toContain('closed')
+    expect(output).not.toContain('Uncaught error')
+    expect(code).toBe(0)
   })
 }, 30_000)
