@@ -5,7 +5,7 @@ import express, { type ErrorRequestHandler } from 'express'
 import { applyAdminPhones } from '~/server/auth/admin-role.server'
 import { UNEXPECTED_ERROR_MESSAGE } from '~/server/api/requests.server'
 import { startCacheSync, type CacheSync } from '~/server/cache-sync.server'
-import { isDatabaseReachable, prisma } from '~/server/db.server'
+import { disconnectDatabase, isDatabaseReachable } from '~/server/db.server'
 import { startJobWorkers } from '~/server/jobs/workers.server'
 import { publishCurrentTerms } from '~/server/account/terms-versions.server'
 import { stopJobs } from '~/server/jobs/queue.server'
@@ -141,5 +141,5 @@ export async function startInstance(): Promise<void> {
 export async function closeApp(): Promise<void> {
   await cacheSync?.stop()
   await stopJobs()
-  await prisma.$disconnect()
+  await disconnectDatabase()
 }

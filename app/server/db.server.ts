@@ -12,12 +12,22 @@ export const panKeys = panKeysFromEnv(env)
 export const DATABASE_POOL_MAX_CONNECTIONS = 10
 
 // Vite's dev server re-evaluates modules on change; keep one pool per process.
-const globalForPrisma = globalThis as { prisma?: PrismaClient; prismaPool?: pg.Pool }
+const globalForPrisma = globalThis as {
+  prisma?: PrismaClient
+  prismaPool?: pg.Pool
+  /** The pool's connections whose sockets are still open. */
+  connectedClients?: Set<pg.PoolClient>
+}
+const connectedClients = (globalForPrisma.connectedClients ??= new Set())
 
 function createPrisma(): PrismaClient {
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set: start the app through `npm start` or `npm run dev`')
   // The pool is ours, so /metrics can say how many connections are in use and how many queries wait for one.
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: DATABASE_POOL_MAX_CONNECTIONS })
+  pool.on('connect', (client) => {
+    connectedClients.add(client)
+    client.once('end', () => connectedClients.delete(client))
+  })
   globalForPrisma.prismaPool = pool
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) })
   // PANs are stored encrypted and looked up by a keyed hash (app/server/kyc/pan-at-rest.server.ts).
@@ -25,6 +35,17 @@ function createPrisma(): PrismaClient {
 }
 
 export const prisma = (globalForPrisma.prisma ??= createPrisma())
+
+/**
+ * Ends the pool and waits until every one of its connections has closed. pg's Pool.end() resolves
+ * as soon as it has asked its clients to end, before their sockets close: a database stopped right
+ * after would end those connections itself, and a client the pool has let go of throws that.
+ */
+export async function disconnectDatabase(): Promise<void> {
+  const closing = [...connectedClients].map((client) => new Promise((resolve) => client.once('end', resolve)))
+  await prisma.$disconnect()
+  await Promise.all(closing)
+}
 
 /** The app's connection pool now: connections open, idle, and queries waiting for one. */
 export function databasePoolStats(): { open: number; idle: number; waiting: number; max: number } {
