@@ -44,7 +44,7 @@ test.describe('header at the xl breakpoint', () => {
   test('the logo links a visitor to the services and is 56 px wide; the avatar is 40 px', async ({ page }) => {
     await page.goto('/services')
     const logo = page.getByRole('link', { name: 'Research Store home' })
-    // The home page is a signed-in customer's (tests/e2e/polish.spec.ts); a visitor's is the catalogue.
+    // The home page is a signed-in customer's (tests/e2e/messages-and-ways-on.spec.ts); a visitor's is the catalogue.
     await expect(logo).toHaveAttribute('href', '/services')
     expect((await logo.getByRole('img').boundingBox())?.width).toBe(56)
     expect((await page.getByRole('button', { name: 'Account' }).locator('img').boundingBox())?.width).toBe(40)
