@@ -37,7 +37,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       user: user ? { name: user.name, isAdmin: user.role === 'ADMIN' } : null,
       registration,
       flash,
-      // The site-wide banner of a new version of the terms the customer has not accepted (issue 19 item 2).
+      // The site-wide banner of a new version of the terms the customer has not accepted (docs/regulatory.md, A new
+      // version of the terms).
       termsBanner: termsNotice
         ? {
             version: termsNotice.version,

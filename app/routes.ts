@@ -16,7 +16,7 @@ export default [
   route('invoices/:series/:year/:sequence', 'routes/invoice.tsx'),
   // The PANs of the customer's family, counted together for SEBI's fee cap (docs/regulatory.md).
   route('family-members', 'routes/family-members.tsx'),
-  // "Your data" (issue 19 item 6): what we hold, its download, closing the account.
+  // "Your data" (docs/regulatory.md, The customer's data): what we hold, its download, closing the account.
   route('account', 'routes/account.tsx'),
   route('account/data.json', 'routes/account.data-json.ts'),
   // KYC status at the KRA, "check again", and correction requests for name, PAN and date of birth.
@@ -24,7 +24,8 @@ export default [
   // A complete profile's e-mail address, changed with a code sent to the new address.
   route('account/email', 'routes/account.email.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
-  // Complaints (issue 20): the form, for customers and visitors who confirm a phone or e-mail; a customer's list.
+  // Complaints (docs/regulatory.md, Complaint register): the form, for customers and visitors who confirm a phone or
+  // e-mail; a customer's list.
   route('complaints', 'routes/complaints.tsx'),
   route('complaints/new', 'routes/complaints.new.tsx'),
   // Where the gateway's hosted checkout sends the customer back (Pay on Website without JavaScript).
@@ -91,7 +92,8 @@ export default [
   route('complaint-board', 'routes/complaint-board.tsx'),
   route('disclosure', 'routes/disclosure.tsx'),
   route('terms-and-conditions', 'routes/terms-and-conditions.tsx'),
-  // A new version of the terms (issue 19 item 2): what changed, and where a customer accepts it.
+  // A new version of the terms (docs/regulatory.md, A new version of the terms): what changed, and where a customer
+  // accepts it.
   route('terms-and-conditions/changes', 'routes/terms-and-conditions.changes.tsx'),
   route('terms/accept', 'routes/terms.accept.tsx'),
   // The MITC on its own (also the last part of the terms): acknowledged separately at onboarding.

@@ -1,5 +1,5 @@
 // What autovacuum is doing on the bench's database: a VACUUM of a million-row table started by
-// autovacuum in the middle of a timed section shows up as p95 outliers (issue 21, "tails").
+// autovacuum in the middle of a timed section shows up as p95 outliers (docs/testing.md, At scale).
 import pg from 'pg'
 
 /** The tables autovacuum workers are vacuuming or analysing right now, as pg_stat_activity shows them. */

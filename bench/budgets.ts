@@ -12,24 +12,24 @@ export const BUDGETS = {
   cls: 0.02,
   throughputRatio: 0.6,
   p99Ratio: 2,
-  // Issue 2: `npm start` on an installed tree; the embedded database once its data folder exists.
+  // `npm start` on an installed tree; the embedded database once its data folder exists.
   startupToFirstPageMs: 20_000,
   embeddedDatabaseStartMs: 3_000,
-  // Issue 4 (/auth) and issue 5 (/pay): gzipped JavaScript beyond the layout's.
+  // /auth and /pay: gzipped JavaScript beyond the layout's.
   authRouteJsGzipBytes: 10_000,
   payRouteJsGzipBytes: 15_000,
-  // Issue 4: server time to check a one-time code.
+  // Server time to check a one-time code.
   verifyCodeMs: 50,
-  // Issue 16: 16 clients each sending 200 MB to a page action.
+  // 16 clients each sending 200 MB to a page action.
   largeBodiesPeakRssAboveIdleBytes: 50_000_000,
   healthzDuringLargeBodiesP99Ms: 100,
-  // Issue 21, on the large data set (BENCH_ONLY=at-scale): one request at a time, after a warm-up.
+  // On the large data set (BENCH_ONLY=at-scale): one request at a time, after a warm-up.
   atScaleRequestP95Ms: 100,
   atScaleExportRowsPerSecond: 50_000,
   atScaleExportRssGrowthBytes: 64_000_000,
-  // Issue 33: a Prometheus scrape of /metrics on the large data set (no full scan behind a gauge).
+  // A Prometheus scrape of /metrics on the large data set (no full scan behind a gauge).
   atScaleMetricsP95Ms: 50,
-  // Issue 21 item 5: reconciling, and expiring, 10,000 due rows; page p95 meanwhile within the larger
+  // Reconciling, and expiring, 10,000 due rows; page p95 meanwhile within the larger
   // of 1.5x and +20 ms of the p95 just before (docs/testing.md, "At scale": why not "unchanged").
   atScaleJobSeconds: 30,
   atScaleJobPageP95Ratio: 1.5,

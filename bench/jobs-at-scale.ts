@@ -1,4 +1,4 @@
-// BENCH_ONLY=at-scale, the jobs (issue 21 item 5): reconciliation of 10,000 gateway orders due for it
+// BENCH_ONLY=at-scale, the jobs (docs/testing.md, At scale): reconciliation of 10,000 gateway orders due for it
 // and expiry of 10,000 manual claims past their days, on the large data set, each job's work run to
 // the end here (as the settle-payments job runs it in a store instance) while a loop on a thread of
 // its own times the admin payments list and the long-time customer's /subscriptions, one request at a

@@ -1,8 +1,8 @@
-// The customer pages Lighthouse measures (issue 21): sign-in, the home page and the service list, each step of
-// the profile wizard, /pay and /subscriptions, and the regulatory pages. Signed-in pages get a customer
-// of their own in the state the page needs, made in the store's database by the functions the sign-in,
-// the profile wizard, the cart and the admin's confirmation of a bank transfer call (as
-// tests/support/sessions.ts does for the end-to-end tests), with a session cookie as a sign-in makes it.
+// The customer pages Lighthouse measures (docs/testing.md, Benchmark): sign-in, the home page and the service list,
+// each step of the profile wizard, /pay and /subscriptions, and the regulatory pages. Signed-in pages get a customer of
+// their own in the state the page needs, made in the store's database by the functions the sign-in, the profile wizard,
+// the cart and the admin's confirmation of a bank transfer call (as tests/support/sessions.ts does for the end-to-end
+// tests), with a session cookie as a sign-in makes it.
 import { randomInt } from 'node:crypto'
 import { BROWSER_USER_AGENT } from './browser'
 import type { LighthousePage } from './lighthouse'

@@ -6,7 +6,7 @@ const linkClass = 'font-medium text-green-700 underline dark:text-green-400'
 type RootData = { user: unknown } | undefined
 
 /**
- * The root error boundary's page: the original store's 404 wording (docs/product.md), no internals
+ * The root error boundary's page: the original store's 404 wording (docs/product.md section 2), no internals
  * outside development, and always a way on: the services, the home page and, for someone signed
  * in, their subscriptions.
  */

@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router'
  * A dialog addressed by the URL (e.g. `/pay?dialog=manual`): a link opens it without JavaScript and
  * `closeTo` closes it. With JavaScript it also locks page scroll, moves focus into it, and closes on
  * a backdrop click or Escape (as the original store's modals: scroll locked, closed by the backdrop or the
- * close button; docs/product.md).
+ * close button; docs/product.md section 2).
  */
 export function Modal({ title, closeTo, children }: { title: string; closeTo: string; children: ReactNode }) {
   const titleId = useId()

@@ -2,7 +2,9 @@ import { RISK_LEVEL_LABELS, type RiskLevel } from '~/domain/risk-levels'
 
 export const SERVICE_DESCRIPTION_FALLBACK = 'Service description goes here.'
 
-/** A service's description lines as bullets, or the original store's fallback line (docs/product.md) if none. */
+/**
+ * A service's description lines as bullets, or the original store's fallback line (docs/product.md section 2) if none.
+ */
 export function ServiceDescription({ lines, className = '' }: { lines: readonly string[]; className?: string }) {
   return (
     <ul className={`list-disc space-y-1 pl-6 text-sm text-gray-700 dark:text-gray-300 ${className}`}>
@@ -16,8 +18,8 @@ export function ServiceDescription({ lines, className = '' }: { lines: readonly 
 }
 
 /**
- * What every service states beside its description (issue 20 item 5): its risk level and how and
- * how often its research is delivered. /services and /pay show it the same way.
+ * What every service states beside its description (docs/regulatory.md, Risk levels of services): its risk level and
+ * how and how often its research is delivered. /services and /pay show it the same way.
  */
 export function ServiceRiskAndDelivery({
   riskLevel,

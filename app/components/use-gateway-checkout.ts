@@ -22,8 +22,8 @@ export type CheckoutCallbacks = {
 }
 
 /**
- * Opens the gateway's checkout. Its script is loaded on first use, not with the page, and removed
- * again when the page goes away (as in the original store, docs/product.md), so customers who pay manually never download it.
+ * Opens the gateway's checkout. Its script is loaded on first use, not with the page, and removed again when the page
+ * goes away (as in the original store, docs/product.md section 2), so customers who pay manually never download it.
  * `open` rejects when the script cannot be loaded or refuses the options.
  */
 export function useGatewayCheckout() {

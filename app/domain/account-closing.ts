@@ -1,6 +1,6 @@
 import { formatIndiaDate } from './dates'
 
-// Closing an account (issue 19 item 6), the parts the pages and the sign-in share.
+// Closing an account (docs/regulatory.md, The customer's data), the parts the pages and the sign-in share.
 
 /** What a closed account's holder is told when they try to sign in again. */
 export function closedAccountMessage(closedAt: Date, supportEmail: string): string {

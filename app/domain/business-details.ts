@@ -42,7 +42,9 @@ export type BusinessDetails = {
   principalOfficer: Officer
   complianceOfficer: Officer
   customerCareOfficer: Officer
-  /** The first contact for every complaint, apart from the compliance officer (issue 20 item 6). */
+  /**
+   * The first contact for every complaint, apart from the compliance officer (docs/regulatory.md, Business details).
+   */
   grievanceOfficer: Officer
   workingHours: string
   tollFreeNumbers: string[]

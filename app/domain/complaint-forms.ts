@@ -10,8 +10,8 @@ import {
 } from './complaints'
 import { plainText } from './plain-text'
 
-// The complaint forms' rules (issue 20), apart from ./complaints.ts so that pages showing a
-// complaint form's fields do not load Zod.
+// The complaint forms' rules (docs/regulatory.md, Complaint register), apart from ./complaints.ts so that pages showing
+// a complaint form's fields do not load Zod.
 
 const CATEGORY_VALUES = COMPLAINT_CATEGORIES.map((category) => category.value) as [
   ComplaintCategory,

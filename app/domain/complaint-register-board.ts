@@ -10,7 +10,7 @@ import type { SourceFigures } from './complaint-board-form'
 import { MS_PER_DAY } from './dates'
 
 /*
- * The complaint board from the register (issue 20, item 3): one month's Annexure B figures per
+ * The complaint board from the register (docs/regulatory.md, Complaint board): one month's Annexure B figures per
  * source, worked out from the complaints themselves, and the rules for publishing months in order.
  * Dates are India calendar dates ("YYYY-MM-DD"); a month is India's calendar month.
  */

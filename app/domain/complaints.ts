@@ -1,8 +1,8 @@
 import { MS_PER_DAY } from './dates'
 import { hasControlCharacter } from './plain-text'
 
-// The complaint register (issue 20): categories, steps, due dates and the form's rules, shared by
-// the server and the pages.
+// The complaint register (docs/regulatory.md, Complaint register): categories, steps, due dates and the form's rules,
+// shared by the server and the pages.
 
 export const COMPLAINT_CATEGORIES = [
   { value: 'SERVICE_DEFICIENCY', label: 'Service deficiency' },

@@ -1,4 +1,4 @@
-// What a customer acknowledges at onboarding, one record per document (issue 19 items 1, 3 and 7).
+// What a customer acknowledges at onboarding, one record per document (docs/regulatory.md, Acceptances are records).
 // Pure rules, shared by the wizard's page, the API and the server that records them.
 
 export const CONSENT_DOCUMENT_KINDS = [

@@ -10,7 +10,7 @@ export type GatewayCheckout = {
   currency: string
   /** The business name shown on the checkout. */
   name: string
-  /** As in the original store (docs/product.md): the description lists the services' ids. */
+  /** As in the original store (docs/product.md section 7): the description lists the services' ids. */
   description: string
   prefill: { name: string; email: string; contact: string }
   /** checkout.js, loaded only when the customer chooses to pay on the website. */
@@ -26,7 +26,7 @@ export type GatewayCheckout = {
 export const PAYMENT_START_FAILED_MESSAGE = 'Error initiating payment. Please try again.'
 export const PAYMENT_VERIFY_FAILED_MESSAGE = 'Error verifying payment'
 
-/** The original store's checkout theme colour (docs/product.md). */
+/** The original store's checkout theme colour (docs/product.md section 9). */
 export const CHECKOUT_THEME_COLOR = '#2196F3'
 
 /** Razorpay refuses payment descriptions longer than this. */
@@ -41,8 +41,8 @@ export function checkoutDescription(serviceIds: readonly string[], gstLine: stri
 }
 
 /**
- * How a checkout that did not pay ended, as /pay says it (`/pay?outcome=…` after the hosted
- * checkout; the same words with JavaScript). The original store had no text for these; the cart is kept in each.
+ * How a checkout that did not pay ended, as /pay says it (`/pay?outcome=…` after the hosted checkout; the same words
+ * with JavaScript). The original store had no text for these (docs/product.md section 8); the cart is kept in each.
  */
 export const CHECKOUT_OUTCOME_MESSAGES = {
   failed: 'Your payment did not go through. Your cart is unchanged: try again, or pay manually.',

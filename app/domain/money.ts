@@ -17,7 +17,7 @@ export function formatSignedRupees(paise: number): string {
   return `${paise < 0 ? '-' : ''}Rs. ${formatRupees(Math.abs(paise))}`
 }
 
-/** The original store's price line: "Rs. {price} for {duration} Days". */
+/** The original store's price line (docs/product.md section 2): "Rs. {price} for {duration} Days". */
 export function formatPriceLine(pricePaise: number, durationDays: number): string {
   return `Rs. ${formatRupees(pricePaise)} for ${durationDays} Days`
 }

@@ -2,8 +2,8 @@
 // list, /pay, /subscriptions, the disclaimer) do not load Zod with it.
 
 /**
- * The risk levels a service states, lowest to highest (issue 20 item 5). The research notes give
- * no SEBI scale for research services; this is the one the issue asks for, low to very high.
+ * The risk levels a service states, lowest to highest (docs/regulatory.md, Risk levels of services). The research notes
+ * give no SEBI scale for research services; this is the one we chose, low to very high.
  */
 export const RISK_LEVELS = ['LOW', 'MODERATE', 'HIGH', 'VERY_HIGH'] as const
 export type RiskLevel = (typeof RISK_LEVELS)[number]

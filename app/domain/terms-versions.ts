@@ -1,6 +1,6 @@
-// Versions of the terms over time (issue 19 item 2): which one is in force, which one is announced,
-// and what a customer must do about them. Pure rules with `now` passed in, shared by the server's
-// gate on paying, the site-wide banner, the e-mail job and the acceptance page.
+// Versions of the terms over time (docs/regulatory.md, A new version of the terms): which one is in force, which one is
+// announced, and what a customer must do about them. Pure rules with `now` passed in, shared by the server's gate on
+// paying, the site-wide banner, the e-mail job and the acceptance page.
 
 /** SEBI's notice period for a change of the terms (Annexure B item 10): a new version takes effect this many days after publication at the earliest. */
 export const TERMS_CHANGE_NOTICE_DAYS = 15

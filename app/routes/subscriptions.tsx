@@ -40,7 +40,8 @@ const CHECK_AGAIN_URL = '/subscriptions?check=1'
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
   const url = new URL(request.url)
-  // Arriving from a payment always reads fresh (as in the original store), never the 10-minute cache.
+  // Arriving from a payment always reads fresh (as in the original store, docs/product.md section 4), never the
+  // 10-minute cache.
   const fresh = url.searchParams.get('from') === 'payment' || url.searchParams.has('check')
   const now = new Date()
   // A gateway payment whose answer never reached us (a network drop) is asked about here.

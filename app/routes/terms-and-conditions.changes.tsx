@@ -7,9 +7,9 @@ import type { Route } from './+types/terms-and-conditions.changes'
 export const meta: Route.MetaFunction = () => [{ title: 'What changed in the Terms and Conditions | Research Store' }]
 
 /**
- * The change summary of the terms (issue 19 item 2): the announced version against the one in
- * force (or, with none announced, the one in force against the one before it), line by line,
- * worked out on the server so it reads without JavaScript.
+ * The change summary of the terms (docs/regulatory.md, A new version of the terms): the announced version against the
+ * one in force (or, with none announced, the one in force against the one before it), line by line, worked out on the
+ * server so it reads without JavaScript.
  */
 export async function loader() {
   const change = await termsChange(new Date())

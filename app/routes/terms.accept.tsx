@@ -22,9 +22,9 @@ import type { Route } from './+types/terms.accept'
 export const meta: Route.MetaFunction = () => [{ title: 'Accept the new Terms and Conditions | Research Store' }]
 
 /**
- * Where a customer accepts a new version of the terms (issue 19 item 2): sent here from a paying
- * path once the version is in force, or from the banner before. Instead of accepting, the customer
- * may end their subscriptions with the proportionate refund (/subscriptions/:serviceId/end).
+ * Where a customer accepts a new version of the terms (docs/regulatory.md, A new version of the terms): sent here from
+ * a paying path once the version is in force, or from the banner before. Instead of accepting, the customer may end
+ * their subscriptions with the proportionate refund (/subscriptions/:serviceId/end).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)

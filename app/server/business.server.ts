@@ -198,12 +198,15 @@ export const DEMO_BUSINESS_ENV: Record<BusinessVariable, string> = {
 }
 
 /**
- * What a deployment may leave unset: the original store's hours (docs/product.md), and the
+ * What a deployment may leave unset: the original store's hours (docs/product.md section 9), and the
  * performance reports (none until a PaRRVA has verified one).
  */
 const OPTIONAL_VARIABLES: readonly BusinessVariable[] = ['WORKING_HOURS', 'PERFORMANCE_REPORT_LINKS']
 
-/** Demo values a real business may share (the original store's hours and city): not refused in a deployment. */
+/**
+ * Demo values a real business may share (the original store's hours and city, docs/product.md sections 2 and 9): not
+ * refused in a deployment.
+ */
 const REAL_LOOKING_DEMO_VARIABLES: readonly BusinessVariable[] = ['WORKING_HOURS', 'JURISDICTION_CITY']
 
 const DEFAULT_WORKING_HOURS = DEMO_BUSINESS_ENV.WORKING_HOURS

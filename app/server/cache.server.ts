@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache'
 
 /**
- * The original store's freshness rule (10 minutes, docs/product.md) for services, pending payments and
+ * The original store's freshness rule (10 minutes, docs/product.md section 9) for services, pending payments and
  * subscriptions, kept on the server.
  */
 export const CACHE_TTL_MS = 600_000

@@ -124,7 +124,7 @@ test('an admin rejects a manual payment with a reason and the customer’s pendi
   const [mail] = await emailsTo(request, customer.email)
   expect(mail).toMatchObject({ subject: 'We could not verify your payment' })
   expect(mail!.body).toContain('\nReason: No transfer with this UTR reached our account\n')
-  // Who wrote, how to reach them, and what to do next (issue 17).
+  // Who wrote, how to reach them, and what to do next.
   expect(mail!.body).toMatch(/^Hello Asha Rao,\n/)
   for (const line of [
     E2E_BUSINESS_DETAILS.name,

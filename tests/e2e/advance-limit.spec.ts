@@ -7,9 +7,9 @@ import { withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
-// Issue 18, item 2: SEBI allows fees at most one year in advance. A renewal that would put the
-// paid-up end more than 365 days ahead is refused on /pay (both ways to pay), and /services and
-// /pay say from when it can be bought.
+// The one-year advance limit (docs/payments.md): SEBI allows fees at most one year in advance. A renewal that would put
+// the paid-up end more than 365 days ahead is refused on /pay (both ways to pay), and /services and /pay say from when
+// it can be bought.
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 

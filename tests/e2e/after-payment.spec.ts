@@ -7,7 +7,7 @@ import { withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
-// What the customer sees after paying (issue 17): the claim's instructions until it is confirmed,
+// What the customer sees after paying: the claim's instructions until it is confirmed,
 // a payment being confirmed, a rejected claim, and what a confirmed payment added.
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))

@@ -3,7 +3,7 @@ import { E2E_METRICS_TOKEN } from '../fixtures/metrics-token'
 import { apiClient } from './api-client'
 import { uniqueMobile } from './sign-in-helpers'
 
-// Issue 33: GET /metrics on the end-to-end server (the built store, METRICS_TOKEN set by
+// GET /metrics (docs/operations.md, Metrics) on the end-to-end server (the built store, METRICS_TOKEN set by
 // playwright.config.ts). This machine reads it; anyone else gets the store's own 404 page, as for a
 // path that does not exist: a request through a proxy without the token, or with a wrong token.
 // Requests are timed by route pattern, never by URL; every answer carries its request id.

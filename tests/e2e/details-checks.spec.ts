@@ -3,7 +3,8 @@ import { gotoHydrated } from './hydration'
 import { completeDetailsStep, completePanCardStep, useOwnClientAddress } from './sign-in-helpers'
 import { ASHA_RAO } from '../support/sample-customer'
 
-// Issue 21 (Lighthouse): /details loads step 1's checks (Zod) after the page, and only at step 1.
+// For Lighthouse's budget (docs/testing.md, Benchmark): /details loads step 1's checks (Zod) after the page, and only
+// at step 1.
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 

@@ -7,7 +7,7 @@ import { storedPan, withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { uniquePan, useOwnClientAddress } from './sign-in-helpers'
 
-// Issue 18, item 3: SEBI caps the fees one family pays a research analyst at Rs 1,51,000 a year,
+// The family fee cap (docs/payments.md): SEBI caps the fees one family pays a research analyst at Rs 1,51,000 a year,
 // before GST. /pay says so before the customer presses, and refuses both ways to pay.
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))

@@ -110,7 +110,7 @@ test('a 500-character unbroken failure reason wraps on /admin/payments at 360 px
   expect(scrollWidth, 'page width at 360 px').toBeLessThanOrEqual(clientWidth)
 })
 
-// No horizontal overflow at 360 px on any page (issue 17): the document no wider than the phone,
+// No horizontal overflow at 360 px on any page: the document no wider than the phone,
 // and no element reaching past its edges unless it scrolls inside a box of its own (a table's
 // region). /subscriptions' pending and rejected claims are measured in after-payment.spec.ts, the
 // complaint board's admin pages in admin-complaint-board.spec.ts.

@@ -236,7 +236,10 @@ test.describe('footer on every page', () => {
   }
 })
 
-/** Issue 20 item 6: the same first step, word for word, wherever the complaint process is described. */
+/**
+ * The same first step (docs/regulatory.md, Business details: GRIEVANCE_OFFICER_*), word for word, wherever the
+ * complaint process is described.
+ */
 const FIRST_CONTACT_STEP = `Complain to us first: file it on our complaint form, or write to our Grievance Officer, ${details.grievanceOfficer.name}, at ${details.grievanceOfficer.email} or call ${details.grievanceOfficer.phone}.`
 
 for (const path of ['/grievance-redressal', '/terms-and-conditions', '/mitc', '/investor-charter']) {

@@ -11,7 +11,7 @@ import {
 } from './sign-in-helpers'
 import { ASHA_RAO } from '../support/sample-customer'
 
-// Issue 17, finding 12: the customer can tell news from a refusal, and every dead end offers a way on.
+// The customer can tell news from a refusal, and every dead end offers a way on.
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 

@@ -11,8 +11,8 @@ import {
   useOwnClientAddress,
 } from './sign-in-helpers'
 
-// Issue 19 items 1, 3 and 7: the notice at collection, what each field is for, a box per document
-// at the agreement step (each its own record), and the e-mailed copy of all of them.
+// Acceptances (docs/regulatory.md, Acceptances are records): the notice at collection, what each field is for, a box
+// per document at the agreement step (each its own record), and the e-mailed copy of all of them.
 test.describe.configure({ timeout: 120_000 })
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 

@@ -4,7 +4,7 @@ import { expect, test } from './fixtures'
 import { gotoHydrated } from './hydration'
 import { useOwnClientAddress } from './sign-in-helpers'
 
-// Issue 17, findings 6 and 7: /pay re-reads the cart after a refused payment and says precisely
+// /pay re-reads the cart after a refused payment and says precisely
 // what changed (contents or a price); while a payment is on its way, only its button shows it and
 // nothing else on the page can be pressed.
 

@@ -21,7 +21,8 @@ test('pay manually: the claim appears under payments pending verification with t
   await expect(page.getByRole('heading', { level: 1, name: 'Payment' })).toBeVisible()
   await expect(page.getByText('Selected Service(s)')).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Equity Premium' })).toBeVisible()
-  // Each selected service states its risk level and delivery before the customer pays (issue 20 item 5).
+  // Each selected service states its risk level and delivery before the customer pays (docs/regulatory.md, Risk levels
+  // of services).
   const premium = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Equity Premium' }) })
   await expect(premium.getByRole('definition')).toHaveText(['High', DEMO_SERVICES[0].delivery])
   await expect(page.getByText('Rs. 1,499 for 30 Days')).toBeVisible()

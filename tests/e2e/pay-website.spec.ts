@@ -85,7 +85,8 @@ test('closing the checkout keeps the cart and says the payment was cancelled', a
     if (sent.url().includes('checkout.js')) checkoutScripts.push(sent.url())
   })
   await cartOfTwoOnPayPage(page)
-  // As in the original store: the gateway's script loads only when "Pay on Website" is used.
+  // As in the original store (docs/product.md section 2): the gateway's script loads only when "Pay on Website" is
+  // used.
   expect(checkoutScripts).toEqual([])
   await openSandboxCheckout(page, javaScriptEnabled)
   expect(checkoutScripts).toHaveLength(javaScriptEnabled ? 1 : 0)

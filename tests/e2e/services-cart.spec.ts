@@ -5,7 +5,7 @@ import { withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
-// Issue 17, findings 8 and 11: /services knows what a signed-in customer holds, the whole card
+// /services knows what a signed-in customer holds, the whole card
 // toggles with 44 px targets, the sticky bar says what the cart holds without covering a card, and
 // without JavaScript a tick brings the page back at the card just ticked.
 

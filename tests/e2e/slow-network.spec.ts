@@ -12,7 +12,7 @@ import {
 } from './sign-in-helpers'
 import { ASHA_RAO } from '../support/sample-customer'
 
-// On a slow phone network (issue 17, finding 7) every press answers at once: the control pressed
+// On a slow phone network every press answers at once: the control pressed
 // shows it is working (aria-busy and a spinner) and the other submit buttons are inert, drawn in
 // the press's own task, so before any answer of the server could arrive. Timed in the page
 // (performance.now() at the click and when the DOM first shows the pending state), not by sleeping.

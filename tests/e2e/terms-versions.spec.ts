@@ -2,7 +2,7 @@ import { expectNoSeriousA11yViolations } from './axe'
 import { withE2eDatabase } from './database'
 import { expect, signInContext, test } from './fixtures'
 
-// Issue 19 item 2: a new version of the terms. The server records its own text at start, effective
+// A new version of the terms (docs/regulatory.md). The server records its own text at start, effective
 // 15 days on; this spec adds the version before it, in force for 20 days already (through the
 // e2e database, as an operator's earlier publication would have). A customer who accepted that one
 // sees the banner; a customer who accepted neither is sent to accept before paying. Customers of the

@@ -4,7 +4,7 @@ import { cartOfTwoOnPayPage } from './cart-helpers'
 import { expect, signInContext, test } from './fixtures'
 import { latestCode, useOwnClientAddress } from './sign-in-helpers'
 
-// "Your data" (issue 19 item 6): what we hold, shown with the PAN masked, and downloaded whole.
+// "Your data" (docs/regulatory.md, The customer's data): what we hold, shown with the PAN masked, and downloaded whole.
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
 

@@ -90,7 +90,7 @@ describe('POST /api/v1/payments/create-order refusals', () => {
     expect(await refused.json()).toEqual({ message: 'Your cart is empty. Choose at least one service.' })
   })
 
-  it("answers 503 with the original store's message when the gateway fails, and leaves no payment behind", async () => {
+  it("answers 503 with 'Error initiating payment. Please try again.' when the gateway fails, and leaves no payment behind", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     vi.spyOn(paymentGateway(), 'createOrder').mockRejectedValueOnce(
       new GatewayError('Razorpay order creation failed: socket hang up', true),

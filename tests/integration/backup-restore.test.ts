@@ -16,14 +16,13 @@ import { signedInUser, type SignedInUser } from '../support/sessions'
 import { cartItemOf, createPaymentRow, createService } from '../support/payment-fixtures'
 import { databaseUrlFor, dropDatabase, uniqueDatabaseName } from '../support/test-database'
 
-// Issue 33, "a restore that is proven": a store with customers, payments, invoices and complaints is
-// backed up with `npm run db:backup`, restored with `npm run db:restore` into a database that does
-// not exist yet, and the store is started on it as `npm start` starts one (migrations, the demo data
-// step, the instance's start: jobs, cache sync) and served: it finds the same customers, PANs,
-// invoices and complaints, the customer's session still signs them in, and the next invoice and
-// complaint numbers follow the restored ones without a gap. Bad input: a backup from a store with
-// other PAN keys, or another lookup key, a database that is not empty, a file that is no backup:
-// each refused with a message, and nothing restored.
+// A restore that is proven (docs/operations.md, Backup and restore): a store with customers, payments, invoices and
+// complaints is backed up with `npm run db:backup`, restored with `npm run db:restore` into a database that does not
+// exist yet, and the store is started on it as `npm start` starts one (migrations, the demo data step, the instance's
+// start: jobs, cache sync) and served: it finds the same customers, PANs, invoices and complaints, the customer's
+// session still signs them in, and the next invoice and complaint numbers follow the restored ones without a gap. Bad
+// input: a backup from a store with other PAN keys, or another lookup key, a database that is not empty, a file that is
+// no backup: each refused with a message, and nothing restored.
 //
 // The tools are PostgreSQL's own (pg_dump of the server's version or later: docs/operations.md).
 

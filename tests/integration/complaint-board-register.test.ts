@@ -11,7 +11,7 @@ import {
 import { prisma } from '~/server/db.server'
 import { signedInUser } from '../support/sessions'
 
-// The board computed from the complaint register (issue 20, item 3), with the clock injected.
+// The board computed from the complaint register (docs/regulatory.md, Complaint board), with the clock injected.
 
 let sequence = 0
 async function registerComplaint(

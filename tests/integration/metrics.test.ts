@@ -9,7 +9,7 @@ import { markPaymentPaid } from '~/server/payments/core.server'
 import { serveHttpStackDuringTests } from '../support/app-server'
 import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
 
-// Issue 33: GET /metrics, read as Prometheus reads it, lists the figures an operator watches, and
+// GET /metrics (docs/operations.md, Metrics), read as Prometheus reads it, lists the figures an operator watches, and
 // they move when the store works: a payment opened then paid, a job queued, messages sent and failed.
 // The store is served inside the Express stack `npm start` uses, so request timings are counted too.
 

@@ -29,7 +29,7 @@ async function codeSentTo(phone: string): Promise<string> {
 }
 
 describe('one-time codes', () => {
-  it('has the limits the issue sets', () => {
+  it('has the limits in docs/limits.md (one-time code, sending and checking codes)', () => {
     expect(OTP_TTL_MS).toBe(300_000)
     expect(OTP_MAX_WRONG_TRIES).toBe(5)
     expect([OTP_RESEND_COOLDOWN_MS, OTP_RESEND_WAIT_MAX_MS]).toEqual([30_000, 300_000])

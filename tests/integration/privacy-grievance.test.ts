@@ -10,8 +10,8 @@ import { signedInUser } from '../support/sessions'
 
 afterAll(() => stopJobs())
 
-// A privacy grievance (issue 19 item 6; DPDP Act s.13): the complaint form's "Privacy / personal
-// data" category, with the reference and answer-by date every complaint gets.
+// A privacy grievance (docs/regulatory.md, The customer's data; DPDP Act s.13): the complaint form's "Privacy /
+// personal data" category, with the reference and answer-by date every complaint gets.
 
 function filing(cookie: string) {
   const form = new FormData()

@@ -5,7 +5,7 @@ import { metrics } from '~/server/operations/metrics.server'
 import { REQUEST_ID_HEADER, ROUTE_PATTERN_LOCAL } from '~/server/operations/request-log.server'
 import { serveHttpStackDuringTests } from '../support/app-server'
 
-// Issue 33: the request log of the Express stack `npm start` serves (server/http.ts): one JSON line
+// The request log (docs/operations.md, Logs) of the Express stack `npm start` serves (server/http.ts): one JSON line
 // per request with its id (also sent back as X-Request-Id and written on every line logged while the
 // request is served), its route pattern, status and duration, and no personal data from its URL or
 // headers. A stand-in app plays the server bundle, which names the route pattern as server/app.ts does.

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CACHE_TTL_MS, cached, invalidate, setCachePeers, setHearingPeers } from '~/server/cache.server'
 
 describe('cached', () => {
-  it("keeps the original store's 10 minutes of freshness", () => {
+  it('keeps 10 minutes of freshness (docs/product.md section 9)', () => {
     expect(CACHE_TTL_MS).toBe(600_000)
   })
 

@@ -31,7 +31,7 @@ describe('ErrorPage', () => {
     expect(html).toContain('No route matches URL &quot;/no-such-page&quot;')
   })
 
-  it("shows the original store's title and hides the error in production", () => {
+  it("shows 'Unexpected Application Error!' (docs/product.md section 2) and hides the error in production", () => {
     vi.stubEnv('DEV', false)
     const html = renderUnexpected(new Error('database exploded'))
     expect(html).toContain('Unexpected Application Error!')

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { captureLogLines, loggerFor, logSettingsFrom, withRequestContext } from '~/server/operations/logger.server'
 import { redactText, redactUrl } from '~/server/operations/redaction.server'
 
-// Issue 33: no personal data in a log line, whether a module puts it in a field, in the message, in
+// No personal data in a log line (docs/operations.md, Logs), whether a module puts it in a field, in the message, in
 // a format argument, in an error, or in a URL's query string. Each kind is logged through the real
 // logger, and the JSON it writes is searched for every form of it.
 

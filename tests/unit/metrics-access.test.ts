@@ -7,7 +7,7 @@ import {
   PAYMENTS_RECENT_WINDOW_HOURS,
 } from '~/server/operations/metrics.server'
 
-// Issue 33, bad input: /metrics exists only for this machine and for a scraper with METRICS_TOKEN.
+// Bad input (docs/operations.md, Metrics): /metrics exists only for this machine and for a scraper with METRICS_TOKEN.
 // Everyone else (another address, a request through a proxy, a wrong token) is refused, and
 // server/app.ts then answers the store's 404 (tests/e2e/api.metrics.spec.ts).
 

@@ -25,7 +25,7 @@ describe('formatRupees', () => {
 })
 
 describe('formatPriceLine', () => {
-  it("is the original store's 'Rs. {price} for {duration} Days'", () => {
+  it("is 'Rs. {price} for {duration} Days' (docs/product.md section 2)", () => {
     expect(formatPriceLine(299_900, 30)).toBe('Rs. 2,999 for 30 Days')
     expect(formatPriceLine(999_900, 365)).toBe('Rs. 9,999 for 365 Days')
   })

@@ -21,7 +21,7 @@ describe('profile details', () => {
     expect(parse({}).data).toEqual({ name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
   })
 
-  it("has the original store's limits on names", () => {
+  it('takes names of 3 to 24 characters and 4 words at most (docs/product.md section 5)', () => {
     expect([NAME_MIN_CHARS, NAME_MAX_CHARS, NAME_MAX_WORDS]).toEqual([3, 24, 4])
   })
 

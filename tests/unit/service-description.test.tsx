@@ -9,7 +9,7 @@ describe('ServiceDescription', () => {
     )
   })
 
-  it("shows the original store's fallback line for a service without a description", () => {
+  it("shows 'Service description goes here.' (docs/product.md section 2) for a service without a description", () => {
     expect(renderToStaticMarkup(<ServiceDescription lines={[]} />)).toMatch(
       /<li>Service description goes here\.<\/li><\/ul>$/,
     )

@@ -17,7 +17,7 @@ import {
 import { isCrossSiteWrite } from '~/server/http/origin.server'
 
 describe('sign-in forms', () => {
-  it("has the original store's lengths", () => {
+  it('has 10-digit numbers and 6-digit codes (docs/product.md section 5)', () => {
     expect([MOBILE_NUMBER_DIGITS, OTP_DIGITS]).toEqual([10, 6])
   })
 

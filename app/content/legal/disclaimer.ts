@@ -3,7 +3,10 @@ import { RISK_LEVEL_LABELS, RISK_LEVELS, type RiskLevel } from '~/domain/risk-le
 import type { LegalDocument } from './document'
 import { REGISTRATION_DISCLAIMER, SEBI_STANDARD_WARNING } from './regulatory'
 
-/** What each risk level a service states means for the subscriber (every service states one, issue 20 item 5). */
+/**
+ * What each risk level a service states means for the subscriber (every service states one: docs/regulatory.md, Risk
+ * levels of services).
+ */
 export const RISK_LEVEL_MEANINGS: Record<RiskLevel, string> = {
   LOW: 'Research on securities whose prices usually move within a narrow range; you can still lose money.',
   MODERATE:

@@ -7,7 +7,7 @@ export const REFUND_POLICY_UPDATED = '26 November 2026'
 /**
  * Refunds as SEBI's MITC (17 February 2025) requires: a proportionate refund of the fee for the
  * unexpired period when a subscription ends early, whoever ends it. Replaces the original store's "no refunds"
- * (docs/regulatory.md).
+ * (docs/product.md section 2; why: docs/regulatory.md, Regulatory notes).
  */
 export function refundPolicy(details: BusinessDetails): LegalDocument {
   const { supportEmail } = details

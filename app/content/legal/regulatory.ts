@@ -16,8 +16,8 @@ export const SCORES_URL = 'https://scores.sebi.gov.in'
 export const SMART_ODR_URL = 'https://smartodr.in'
 
 /**
- * The one first step for every complaint, word for word the same on the grievance page, in the
- * terms, the MITC and the investor charter (issue 20 item 6): the grievance officer, or the form.
+ * The one first step for every complaint, word for word the same on the grievance page, in the terms, the MITC and the
+ * investor charter (docs/regulatory.md, Business details: GRIEVANCE_OFFICER_*): the grievance officer, or the form.
  */
 export function firstContactStep({ grievanceOfficer }: { grievanceOfficer: Officer }): string {
   return `Complain to us first: file it on our [complaint form](/complaints/new), or write to our Grievance Officer, ${grievanceOfficer.name}, at ${grievanceOfficer.email} or call ${grievanceOfficer.phone}.`

@@ -1,7 +1,7 @@
 /**
  * The figures and addresses the legal pages quote, from the SEBI rules in docs/regulatory.md (which lists each
- * circular) and the original store where the rules are silent. Kept apart from regulatory.ts so that the
- * footer's JavaScript, loaded on every page, does not carry them.
+ * circular) and the original store (docs/product.md section 9) where the rules are silent. Kept apart from
+ * regulatory.ts so that the footer's JavaScript, loaded on every page, does not carry them.
  */
 
 import { SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
@@ -18,13 +18,22 @@ export const FEE_CAP_PER_FAMILY_PER_YEAR = `Rs. ${formatRupees(SEBI_FEE_CAP_PAIS
 export const GRIEVANCE_RESOLUTION_DAYS = 21
 /** Minimum mandatory terms of January 2025: service-deficiency grievances. */
 export const SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS = 7
-/** The original store's refund timing, kept as our outer limit for paying a refund (SEBI sets none). */
+/**
+ * The 2024 site's refund timing (docs/regulatory.md, Regulatory notes), kept as our outer limit for paying a refund
+ * (SEBI sets none).
+ */
 export const REFUND_PAYMENT_DAYS = 30
-/** The original store: account data kept 90 days after termination (records the law requires are kept longer). */
+/**
+ * The original store (docs/product.md section 9): account data kept 90 days after termination (records the law requires
+ * are kept longer).
+ */
 export const ACCOUNT_DATA_RETENTION_DAYS = 90
 /** An account whose profile was never completed is erased after this long without a sign-in (the retention job). */
 export const UNFINISHED_ACCOUNT_ERASE_DAYS = 365
 /** Minimum mandatory terms of January 2025: a suspension longer than this triggers a pro-rata refund. */
 export const REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS = 60
-/** The original store's promise: a manual payment claim not confirmed within this many days is dismissed. */
+/**
+ * The original store's promise (docs/product.md section 4): a manual payment claim not confirmed within this many days
+ * is dismissed.
+ */
 export const MANUAL_PAYMENT_EXPIRY_DAYS = 7

@@ -10,11 +10,10 @@ import {
 import { env, type Env } from '../env.server'
 
 /**
- * How a customer signs the agreement at the wizard's last step (and `POST /api/v1/users/set-agreement`).
- * The original store's step 3 loaded a third-party e-signature script; issue 4 makes that a configurable hook whose
- * default is a recorded click-accept. Click-accept is the only method so far: a third-party
- * e-signature would be another value of AGREEMENT_SIGNING with its own implementation here, plus
- * whatever the page must load for it.
+ * How a customer signs the agreement at the wizard's last step (and `POST /api/v1/users/set-agreement`). The original
+ * store's step 3 loaded a third-party e-signature script (docs/product.md section 2); here that is a configurable hook
+ * whose default is a recorded click-accept. Click-accept is the only method so far: a third-party e-signature would be
+ * another value of AGREEMENT_SIGNING with its own implementation here, plus whatever the page must load for it.
  */
 export type AgreementSigning = {
   method: Env['AGREEMENT_SIGNING']

@@ -5,11 +5,10 @@ import { prisma } from '../db.server'
 import { pendingPayments } from '../payments/core.server'
 import { endingPreview, endSubscription, type EndedService } from '../payments/refunds/end-subscription.server'
 
-// Closing an account (issue 19 item 6; DPDP Act s.6(4) withdrawal of consent, s.12 erasure): the
-// running services end with their proportionate refund (endSubscription, as /subscriptions/:id/end),
-// every session ends, and the row is marked closed. What SEBI requires (KYC, acceptances, payments,
-// invoices, refunds) stays for 5 years (payments longer, for GST) and is then erased by the retention
-// job: docs/regulatory.md has the table.
+// Closing an account (docs/regulatory.md, The customer's data; DPDP Act s.6(4) withdrawal of consent, s.12 erasure):
+// the running services end with their proportionate refund (endSubscription, as /subscriptions/:id/end), every session
+// ends, and the row is marked closed. What SEBI requires (KYC, acceptances, payments, invoices, refunds) stays for 5
+// years (payments longer, for GST) and is then erased by the retention job: docs/regulatory.md has the table.
 
 export type ClosingService = { serviceId: string; serviceName: string; endsAt: Date; refundPaise: number }
 

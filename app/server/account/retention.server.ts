@@ -6,7 +6,7 @@ import { Prisma } from '~/generated/prisma/client'
 import { executeInBatches, prisma } from '../db.server'
 import { getFileStorage, type FileStorage } from '../storage.server'
 
-// The retention job (issue 19 item 6): erases what the privacy policy's retention table
+// The retention job: erases what the privacy policy's retention table
 // (app/content/legal/privacy-policy.ts, docs/regulatory.md) no longer lets us keep. A customer's row
 // stays, anonymised, so that the records the law keeps longer (payments, ledger, invoices, credit
 // notes, refunds, complaints) still point at it: name, e-mail, date of birth, PAN and its image, the

@@ -17,9 +17,9 @@ import { loggerFor } from '~/server/operations/logger.server'
 
 const log = loggerFor('account')
 
-// Versions of the terms (issue 19 item 2). The text is code: a store that starts with a text whose
-// version is not recorded publishes it (publishCurrentTerms), effective 15 days later or on the
-// operator's TERMS_EFFECTIVE_FROM; the rules of what is in force are app/domain/terms-versions.ts.
+// Versions of the terms (docs/regulatory.md, A new version of the terms). The text is code: a store that starts with a
+// text whose version is not recorded publishes it (publishCurrentTerms), effective 15 days later or on the operator's
+// TERMS_EFFECTIVE_FROM; the rules of what is in force are app/domain/terms-versions.ts.
 
 export type PublishedTermsVersion = TermsVersionDates & { textSha256: string }
 

@@ -3,10 +3,10 @@ import { prisma } from '../db.server'
 import { acceptanceHistory } from './acceptances.server'
 import { correctionRequestsOf } from './corrections.server'
 
-// "Your data" (issue 19 item 6; DPDP Act 2023 s.11, the right to a summary of one's personal data):
-// everything we hold about a customer, for /account (which masks the PAN) and for the download at
-// /account/data.json (which carries it whole: it is the customer's own). The PAN card image is its
-// own download, at /details/pan-card; the JSON names that address.
+// "Your data" (docs/regulatory.md, The customer's data; DPDP Act 2023 s.11, the right to a summary of one's personal
+// data): everything we hold about a customer, for /account (which masks the PAN) and for the download at
+// /account/data.json (which carries it whole: it is the customer's own). The PAN card image is its own download, at
+// /details/pan-card; the JSON names that address.
 
 const iso = (instant: Date | null) => (instant ? instant.toISOString() : null)
 const day = (instant: Date | null) => (instant ? instant.toISOString().slice(0, 10) : null)

@@ -8,12 +8,12 @@ import { env } from '../env.server'
 import { decryptPan } from '../kyc/pan-crypto.server'
 import { releasableChunk } from '../http/released-chunks.server'
 
-// The payments export at a million rows (issue 21: 50,000 rows a second, the store's memory flat). Through
-// Prisma, with a query per batch, the objects and Dates of every row were most of the time and their garbage
-// most of the memory; and batches in index order visit each payment, customer and receipt at random, where
-// one query over a long range joins by hashing and sorts. So: one cursor on a connection of the export's own,
-// PostgreSQL writing each line of the file but for the two cells only the app can write (the PAN is decrypted
-// with the app's key, the cart is read by THE cart reader), each of those computed once per distinct value.
+// The payments export at a million rows (docs/testing.md, At scale: 50,000 rows a second, the store's memory flat).
+// Through Prisma, with a query per batch, the objects and Dates of every row were most of the time and their garbage
+// most of the memory; and batches in index order visit each payment, customer and receipt at random, where one query
+// over a long range joins by hashing and sorts. So: one cursor on a connection of the export's own, PostgreSQL writing
+// each line of the file but for the two cells only the app can write (the PAN is decrypted with the app's key, the cart
+// is read by THE cart reader), each of those computed once per distinct value.
 
 /**
  * Payments created in `range`, in (created, id) order, fetched `batchRows` at a time, as the file's bytes. Each line

@@ -87,7 +87,8 @@ export function pendingPaymentJson(payment: PendingPayment) {
     _id: payment.id,
     createdAt: payment.createdAt.toISOString(),
     expiresAt: payment.expiresAt?.toISOString() ?? null,
-    // Added in issue 17: a claim waits for our team; a gateway payment is being confirmed with the gateway.
+    // Ours, not the original's (docs/api.md, Calls: pending-payments): a claim waits for our team; a gateway payment is
+    // being confirmed with the gateway.
     state: payment.method === 'MANUAL' ? ('awaiting-verification' as const) : ('being-confirmed' as const),
     ...(payment.method === 'MANUAL'
       ? { paymentMethod: 'manual' as const, manualObject: detail }

@@ -96,7 +96,10 @@ export async function requirePayingCustomer(request: Request, now = new Date()):
   return user
 }
 
-/** /auth is for signed-out visitors; a signed-in one continues at /details, as in the original store. */
+/**
+ * /auth is for signed-out visitors; a signed-in one continues at /details, as in the original store (docs/product.md
+ * section 2).
+ */
 export async function requireAnonymous(request: Request): Promise<void> {
   if (await getSessionUser(request)) {
     const redirectTo = new URL(request.url).searchParams.get('redirectTo')

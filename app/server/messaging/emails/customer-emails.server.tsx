@@ -178,7 +178,10 @@ export function onboardingCopyEmail(
   )
 }
 
-/** A new version of the terms, announced once to each customer who accepted an earlier one (issue 19 item 2). */
+/**
+ * A new version of the terms, announced once to each customer who accepted an earlier one (docs/regulatory.md, A new
+ * version of the terms).
+ */
 export function termsChangedEmail(
   notice: { name: string | null; version: string; effectiveFrom: string; inForceNow: boolean },
   context: EmailContext,
