@@ -899,12 +899,13 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: CONTROL_CHARACTERS,
     },
     {
-      what: 'a body over the form limit (60 KB)',
+      what: 'a 60 KB body',
       as: 'admin',
       method: 'POST',
       url: '/admin/research/new',
       form: { title: 'Long', body: 'x'.repeat(60 * 1024) },
-      status: 413,
+      status: 400,
+      says: 'The body can be at most 50,000 characters.',
     },
   ],
   'routes/admin/research-item.tsx': [
