@@ -24,6 +24,9 @@ export default [
   // A complete profile's e-mail address, changed with a code sent to the new address.
   route('account/email', 'routes/account.email.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
+  // The research delivered to the customer (docs/research.md): only items on whose roll they are.
+  route('research', 'routes/research.tsx'),
+  route('research/:itemId', 'routes/research.item.tsx'),
   // Complaints (docs/regulatory.md, Complaint register): the form, for customers and visitors who confirm a phone or
   // e-mail; a customer's list.
   route('complaints', 'routes/complaints.tsx'),
@@ -50,6 +53,9 @@ export default [
       route('audit', 'routes/admin/audit.tsx'),
       route('refunds', 'routes/admin/refunds.tsx'),
       route('stop-services', 'routes/admin/stop-services.tsx'),
+      route('research', 'routes/admin/research.tsx'),
+      route('research/new', 'routes/admin/research-new.tsx'),
+      route('research/:itemId', 'routes/admin/research-item.tsx'),
       // An unknown /admin path: the 404 inside the console, with its navigation (the layout's error boundary).
       route('*', 'routes/not-found.tsx', { id: 'routes/admin/not-found' }),
     ]),

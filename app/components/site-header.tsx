@@ -106,6 +106,9 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
       <div id="account-menu" popover="auto" className={`${panelClass} [position-anchor:--account-menu]`}>
         {user ? (
           <>
+            <Link to="/research" className={menuItemClass}>
+              Research
+            </Link>
             <Link to="/subscriptions" className={menuItemClass}>
               Subscriptions
             </Link>

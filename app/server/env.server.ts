@@ -150,6 +150,8 @@ const EnvSchema = z.object({
     .default([]),
   /** The HMAC key of the PAN lookup column (one account per PAN); never rotated. */
   PAN_LOOKUP_KEY: panKeyText.optional(),
+  /** Signs published research with Ed25519 (app/server/research/signing.server.ts): the key's 32-byte seed in base64. */
+  RESEARCH_SIGNING_KEY: panKeyText.optional(),
   MANUAL_OPEN_CLAIMS_MAX: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100).default(3),
   /** SEBI's yearly fee cap per family, in paise (Rs 1,51,000 unless SEBI changes it). */
   FEE_CAP_PAISE: z.coerce
@@ -189,6 +191,10 @@ const REAL_PROVIDER_VARIABLES = [
   ['MAIL_FROM', 'the sender address of e-mails'],
   ['PAN_ENCRYPTION_KEY', 'the key that encrypts PANs at rest: 32 random bytes in base64, openssl rand -base64 32'],
   ['PAN_LOOKUP_KEY', 'the key of the PAN lookup hash: 32 random bytes in base64, openssl rand -base64 32'],
+  [
+    'RESEARCH_SIGNING_KEY',
+    'the Ed25519 key that signs published research: 32 random bytes in base64, openssl rand -base64 32',
+  ],
   ['KYC_PROVIDER', 'the KYC registration agency (KRA) that checks PANs: http, with KYC_KRA_URL and KYC_KRA_API_KEY'],
 ] as const
 

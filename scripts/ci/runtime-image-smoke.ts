@@ -51,6 +51,7 @@ try {
       // Two different 32-byte keys (openssl rand -base64 32), only for this throwaway database.
       PAN_ENCRYPTION_KEY: 'ZR0lCwMdOQYJVkn3hgEu9oyvpbVdlQxC3lqKDmwVxa0=',
       PAN_LOOKUP_KEY: 'r3mF8DvZ2KkN1w9qYcTpXb6uJhLsGeAoI4nWdR0tVyE=',
+      RESEARCH_SIGNING_KEY: 'q1XbV0yN7cJ2kP9sW4tZ8mR6hL3fD5gA0uE1iO7wYxQ=',
       ...E2E_BUSINESS_ENV,
     },
   })

@@ -482,6 +482,18 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_FOUND_PAGE,
     },
   ],
+  'routes/research.tsx': [{ what: 'a visitor is sent to sign in', url: '/research', status: 302, location: /^\/auth/ }],
+  'routes/research.item.tsx': [
+    { what: 'a visitor is sent to sign in', url: `/research/${SOME_ID}`, status: 302, location: /^\/auth/ },
+    {
+      what: 'an item the customer was not delivered',
+      as: 'complete',
+      url: `/research/${SOME_ID}`,
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    { what: 'an id that is not one', as: 'complete', url: '/research/..%2Fadmin', status: 404, says: NOT_FOUND_PAGE },
+  ],
   'routes/invoices.tsx': [{ what: 'a visitor is sent to sign in', url: '/invoices', status: 302, location: /^\/auth/ }],
   'routes/invoice.tsx': [
     { what: 'a visitor is sent to sign in', url: '/invoices/INV/2627/000001', status: 302, location: /^\/auth/ },
@@ -863,6 +875,58 @@ const BATTERY: Record<string, HostileCase[]> = {
     ...['DUE', 'FAILED', 'PENDING', 'PROCESSED'].flatMap((status) =>
       tamperedCursors(`/admin/refunds?status=${status}`, TIMED_CURSOR, SERIAL_CURSOR),
     ),
+  ],
+  'routes/admin/research.tsx': [
+    { what: 'a customer listing research', as: 'customer', url: '/admin/research', status: 404, says: NOT_FOUND_PAGE },
+  ],
+  'routes/admin/research-new.tsx': [
+    {
+      what: 'a customer writing a report',
+      as: 'customer',
+      method: 'POST',
+      url: '/admin/research/new',
+      form: { title: 'Buy now', body: 'Text', serviceIds: SOME_ID },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'NUL in a report’s title',
+      as: 'admin',
+      method: 'POST',
+      url: '/admin/research/new',
+      form: { title: `A${NUL}`, body: 'Text', serviceIds: SOME_ID },
+      status: 400,
+      says: CONTROL_CHARACTERS,
+    },
+    {
+      what: 'a 60 KB body',
+      as: 'admin',
+      method: 'POST',
+      url: '/admin/research/new',
+      form: { title: 'Long', body: 'x'.repeat(60 * 1024) },
+      status: 400,
+      says: 'The body can be at most 50,000 characters.',
+    },
+  ],
+  'routes/admin/research-item.tsx': [
+    {
+      what: 'a customer publishing a report',
+      as: 'customer',
+      method: 'POST',
+      url: `/admin/research/${SOME_ID}`,
+      form: { intent: 'publish' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'an admin publishing no report',
+      as: 'admin',
+      method: 'POST',
+      url: `/admin/research/${SOME_ID}`,
+      form: { intent: 'publish' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
   ],
   'routes/admin/stop-services.tsx': [
     {

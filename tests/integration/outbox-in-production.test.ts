@@ -20,6 +20,7 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
       KYC_KRA_API_KEY: 'kra-api-key',
       PAN_ENCRYPTION_KEY: 'EpurNXIXXGywshGmQXbJkyzMWehqZhlKRKZLN6fxUU8=',
       PAN_LOOKUP_KEY: '6HSSGbHTSgwsqI3cA/w4PPveW25bWPZVLOKSBxeWTMw=',
+      RESEARCH_SIGNING_KEY: 'q1XbV0yN7cJ2kP9sW4tZ8mR6hL3fD5gA0uE1iO7wYxQ=',
     })
     const page = await import('~/demo/outbox')
     const json = await import('~/demo/outbox.json')

@@ -19,6 +19,7 @@ const PRODUCTION = {
   KYC_KRA_API_KEY: 'kra-api-key',
   PAN_ENCRYPTION_KEY: 'EpurNXIXXGywshGmQXbJkyzMWehqZhlKRKZLN6fxUU8=',
   PAN_LOOKUP_KEY: '6HSSGbHTSgwsqI3cA/w4PPveW25bWPZVLOKSBxeWTMw=',
+  RESEARCH_SIGNING_KEY: 'q1XbV0yN7cJ2kP9sW4tZ8mR6hL3fD5gA0uE1iO7wYxQ=',
 }
 
 describe('parseEnv', () => {
@@ -64,6 +65,12 @@ describe('parseEnv', () => {
       /^Invalid environment variable APP_ORIGIN: must be the public address of the site/,
     )
     expect(() => parseEnv({ APP_ORIGIN: 'store.example.in' })).toThrow(/APP_ORIGIN/)
+  })
+
+  it('refuses a RESEARCH_SIGNING_KEY that is not 32 random bytes in base64', () => {
+    expect(() => parseEnv({ ...PRODUCTION, RESEARCH_SIGNING_KEY: 'short' })).toThrow(
+      /^Invalid environment variable RESEARCH_SIGNING_KEY: must be 32 random bytes in base64/,
+    )
   })
 
   it('accepts a complete production configuration', () => {

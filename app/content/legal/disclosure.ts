@@ -3,11 +3,14 @@ import { formatIsoDate } from '~/domain/dates'
 import type { LegalDocument } from './document'
 import { REGISTRATION_DISCLAIMER, SEBI_STANDARD_WARNING } from './regulatory'
 
+/** The public half of the key that signs published research (docs/research.md). */
+export type ResearchPublicKey = { publicKeyBase64: string; fingerprint: string }
+
 /**
  * What a research analyst discloses about itself on its website. The statements of fact that only
  * the business can make (disciplinary history, use of AI, audit status) come from configuration.
  */
-export function disclosure(details: BusinessDetails): LegalDocument {
+export function disclosure(details: BusinessDetails, researchKey?: ResearchPublicKey): LegalDocument {
   const { name, sebiRegistrationNumber, address, principalOfficer, complianceOfficer, grievanceOfficer } = details
   const audit = details.complianceAudit
   return {
@@ -87,6 +90,24 @@ export function disclosure(details: BusinessDetails): LegalDocument {
           'Our research is paid for by our subscribers. We do not accept payment from a company for covering its securities.',
         ],
       },
+      ...(researchKey
+        ? [
+            {
+              id: 'research-signing-key',
+              heading: 'How our research is signed',
+              blocks: [
+                'Every research report we publish is signed with Ed25519 when it is published, and never changes afterwards. Each report shows the fingerprint of the key that signed it; this is that key, so anyone can check a report we delivered against it.',
+                {
+                  list: [
+                    'Algorithm: Ed25519',
+                    `Fingerprint (the first 16 bytes of the SHA-256 of the key): ${researchKey.fingerprint}`,
+                    `Public key (SubjectPublicKeyInfo, DER in base64): ${researchKey.publicKeyBase64}`,
+                  ],
+                },
+              ],
+            },
+          ]
+        : []),
       {
         id: 'terms',
         heading: 'Terms, charter and complaints',

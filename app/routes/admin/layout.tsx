@@ -73,6 +73,9 @@ function AdminNavigation({ awaiting }: { awaiting: Awaited<ReturnType<typeof loa
         <NavLink to="/admin/services" className={navLinkClass}>
           Services
         </NavLink>
+        <NavLink to="/admin/research" className={navLinkClass}>
+          Research
+        </NavLink>
         <NavLink to="/admin/complaints" className={navLinkClass}>
           Complaints
         </NavLink>
