@@ -197,6 +197,34 @@ describe('closing and paying at the same moment', () => {
   })
 })
 
+describe('closing while the customer starts payments', () => {
+  it('leaves no open order or claim: each is cancelled by the closing or refused after it', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { userId } = await customer()
+      const services = await Promise.all([1, 2].map((n) => createService(`Race ${n}`, 100_000 * n, 30)))
+      const purchases = services.flatMap((service) => [
+        startGatewayPayment(userId, [service.id], { gateway }).then(
+          () => 'started',
+          (error: unknown) => (error as Error).message,
+        ),
+        createManualPayment(userId, [service.id]).then(
+          () => 'claimed',
+          (error: unknown) => (error as Error).message,
+        ),
+      ])
+
+      const [closed, ...answers] = await Promise.all([closeAccount(userId, new Date(), { gateway }), ...purchases])
+
+      expect(closed).toMatchObject({ ok: true })
+      const open = await prisma.payment.count({
+        where: { userId, status: { in: ['CREATED', 'PENDING_VERIFICATION'] } },
+      })
+      expect(open).toBe(0)
+      for (const answer of answers) expect(answer).toMatch(/^(started|claimed|This account is closed\b.*)$/)
+    }
+  })
+})
+
 describe('the admin confirming a claim of a closed account', () => {
   it('is refused with a clear message, and nothing is paid', async () => {
     const { userId, email } = await customer()

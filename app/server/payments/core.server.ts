@@ -59,6 +59,7 @@ export type PaymentErrorCode =
   | 'advance-limit'
   | 'fee-cap'
   | 'kyc'
+  | 'account-closed'
 
 /** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
 export class PaymentError extends Error {

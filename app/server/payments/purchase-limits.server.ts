@@ -117,6 +117,8 @@ export async function kycRefusalFor(db: Db = prisma, userId: string): Promise<st
   return kycAllowsPayment(customer?.kycStatus) ? undefined : kycPaymentRefusal(customer?.kycStatus)
 }
 
+export const ACCOUNT_CLOSED_MESSAGE = 'This account is closed: nothing can be bought with it.'
+
 /**
  * THE check of a purchase's limits, inside the transaction that records it (the order, the claim,
  * or the confirmation): takes the family's purchase locks, reads what is committed, and throws a
@@ -135,6 +137,9 @@ export async function assertPurchaseAllowed(
   const kycRefusal = await kycRefusalFor(tx, userId)
   if (kycRefusal) throw new PaymentError('kyc', kycRefusal, 403)
   const familyIds = await lockFamilyPurchases(tx, userId)
+  // Read under the lock closing takes: a purchase that waited for a closing is refused, not recorded.
+  const owner = await tx.user.findUnique({ where: { id: userId }, select: { closedAt: true } })
+  if (owner?.closedAt) throw new PaymentError('account-closed', ACCOUNT_CLOSED_MESSAGE, 403)
   const committed = await readCommittedEnds(tx, userId, now, excludePaymentId)
   // SEBI's one-year advance limit.
   const refusals = advanceRefusals(now, committed, items)
