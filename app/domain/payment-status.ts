@@ -20,6 +20,7 @@ export type PaymentEvent =
   | { type: 'abandoned' }
   | { type: 'rejected' }
   | { type: 'expired' }
+  | { type: 'account-closed' }
 
 export const GATEWAY_PAID_SOURCES: readonly PaidSource[] = [
   'checkout',
@@ -46,7 +47,8 @@ type Transition = {
  * Every change of status there is. Gateway payments in CREATED, FAILED and CANCELLED can become
  * PAID: FAILED is not final (late authorisation), and CANCELLED only means the customer closed the
  * checkout, so a capture that still arrives was money taken and must be honoured. A manual claim is
- * decided once, while it is pending: PAID, REJECTED and EXPIRED are final.
+ * decided once, while it is pending: PAID, REJECTED, EXPIRED and CANCELLED are final. Closing the
+ * account cancels both kinds (docs/payments.md, "Closing an account and late money").
  */
 export const PAYMENT_TRANSITIONS: readonly Transition[] = [
   { method: 'GATEWAY', from: ['CREATED', 'FAILED', 'CANCELLED'], event: 'paid', to: 'PAID' },
@@ -57,6 +59,10 @@ export const PAYMENT_TRANSITIONS: readonly Transition[] = [
   { method: 'MANUAL', from: ['PENDING_VERIFICATION'], event: 'paid', to: 'PAID' },
   { method: 'MANUAL', from: ['PENDING_VERIFICATION'], event: 'rejected', to: 'REJECTED' },
   { method: 'MANUAL', from: ['PENDING_VERIFICATION'], event: 'expired', to: 'EXPIRED' },
+  // Closing the account: an open order is cancelled (a capture that still arrives is refunded in
+  // full, closedAccountCapture), an open claim is cancelled for good.
+  { method: 'GATEWAY', from: ['CREATED'], event: 'account-closed', to: 'CANCELLED' },
+  { method: 'MANUAL', from: ['PENDING_VERIFICATION'], event: 'account-closed', to: 'CANCELLED' },
 ]
 
 /** The statuses a payment of this method can be in for `event` to apply (the `WHERE status IN` of the update). */
@@ -93,13 +99,28 @@ export const overdueManualClaimWhere = (now: Date) =>
   ({ method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: { lte: now } }) as const
 
 /** Why a payment cannot be paid now, or null when it can (the checks markPaymentPaid makes under the row lock). */
-export type PayRefusal = 'final' | 'expired' | 'wrong-source' | 'missing-gateway-payment-id'
+export type PayRefusal = 'final' | 'expired' | 'wrong-source' | 'missing-gateway-payment-id' | 'account-closed'
+
+/**
+ * What a payment of a closed account becomes when a source would pay it: the team cannot confirm a
+ * bank transfer claim ('refuse'); money the gateway took is honoured by giving all of it back, with
+ * no subscription ('refund-in-full').
+ */
+export function closedAccountPayment(method: PaymentMethod): 'refuse' | 'refund-in-full' {
+  return method === 'MANUAL' ? 'refuse' : 'refund-in-full'
+}
 
 export function payRefusal(
   payment: { method: PaymentMethod; status: PaymentStatus; expiresAt: Date | null },
-  { source, paidAt, gatewayPaymentId }: { source: PaidSource; paidAt: Date; gatewayPaymentId?: string },
+  {
+    source,
+    paidAt,
+    gatewayPaymentId,
+    accountClosed = false,
+  }: { source: PaidSource; paidAt: Date; gatewayPaymentId?: string; accountClosed?: boolean },
 ): PayRefusal | null {
   if (!canSourcePay(payment.method, source)) return 'wrong-source'
+  if (accountClosed && closedAccountPayment(payment.method) === 'refuse') return 'account-closed'
   if (!statusesFor(payment.method, 'paid').includes(payment.status)) return 'final'
   if (payment.method === 'GATEWAY') return gatewayPaymentId ? null : 'missing-gateway-payment-id'
   // Past its days a claim is expired even before the settle-payments job has marked it so.

@@ -7,7 +7,7 @@ import { formatRupees } from './money'
 // (app/server/payments/refunds/) reads the rows and writes the refund.
 
 /** Why a refund was made; stored on the refund row. */
-export type RefundReason = 'CUSTOMER_ENDED' | 'ADMIN_ENDED' | 'SERVICES_STOPPED' | 'ADVANCE_LIMIT'
+export type RefundReason = 'CUSTOMER_ENDED' | 'ADMIN_ENDED' | 'SERVICES_STOPPED' | 'ADVANCE_LIMIT' | 'ACCOUNT_CLOSED'
 
 /** The period a subscription row covers and what its cart line cost. */
 export type RefundablePeriod = {

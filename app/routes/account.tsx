@@ -16,7 +16,12 @@ import { KYC_STATUS_LABELS } from '~/domain/kyc'
 import { formatRupees, formatSignedRupees } from '~/domain/money'
 import { maskPan } from '~/domain/pan'
 import { taxDocumentHref } from '~/domain/tax-documents'
-import { closeAccount, closingPlan, describeClosingServices } from '~/server/account/closing.server'
+import {
+  closeAccount,
+  closingPlan,
+  describeClosingCancels,
+  describeClosingServices,
+} from '~/server/account/closing.server'
 import { customerData } from '~/server/account/your-data.server'
 import { requireUser } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
@@ -45,7 +50,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const held = found!
   return {
     closing: plan.ok
-      ? { ok: true as const, services: describeClosingServices(plan.services) }
+      ? {
+          ok: true as const,
+          services: describeClosingServices(plan.services),
+          cancels: describeClosingCancels(plan.cancels),
+        }
       : { ok: false as const, message: plan.message, serviceId: plan.serviceId ?? null },
     supportEmail: businessDetails.supportEmail,
     profile: {
@@ -102,8 +111,8 @@ type CloseAnswer =
   | { step: 'code'; message?: string; result?: SubmissionResult<string[]> }
 
 /**
- * Closing the account, in two posts: "send a code" (refused while a payment is in flight), then the
- * code from that SMS, which closes it. A fresh code, so a borrowed unlocked session is not enough.
+ * Closing the account, in two posts: "send a code" (refused while a refund would need a bank account),
+ * then the code from that SMS, which closes it (and cancels the payments still open). A fresh code, so a borrowed unlocked session is not enough.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request)
@@ -356,6 +365,16 @@ function CloseAccount({
           columns={['Service', 'Paid until', 'Refund']}
           rows={closing.services.map((service) => [service.name, service.until, service.refund])}
         />
+      ) : null}
+      {closing.ok && closing.cancels.length ? (
+        <div className="space-y-1 text-sm">
+          <p>Payments still open, which closing cancels:</p>
+          <ul className="list-disc space-y-1 pl-6">
+            {closing.cancels.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       {closing.ok && answer?.step === 'code' ? (
         <OneTimeCodeForm

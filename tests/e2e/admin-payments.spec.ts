@@ -99,6 +99,56 @@ test('an admin confirms a manual payment and the customer then has the subscript
   await expect(entries.filter({ hasText: adminPhone })).toHaveCount(1)
 })
 
+test('the claim of an account closed meanwhile cannot be confirmed: a clear refusal, nothing paid', async ({
+  page,
+  otherAdmin: { page: admin },
+}) => {
+  // Two signed-in pages and an axe audit of the admin page after a refusal.
+  test.slow()
+  const customer = await customerWithProfile(page)
+  // The claim as "I'll Pay & Send Screenshot" records it (the first test makes one through the pages).
+  await withE2eDatabase(async (db) => {
+    const { rows } = await db.query<{ id: string; name: string; price_paise: number; duration_days: number }>(
+      'SELECT id, name, price_paise, duration_days FROM services WHERE name = $1',
+      [CLAIMED_SERVICE.name],
+    )
+    const service = rows[0]!
+    const cart = [
+      {
+        serviceId: service.id,
+        name: service.name,
+        pricePaise: service.price_paise,
+        durationDays: service.duration_days,
+      },
+    ]
+    await db.query(
+      `INSERT INTO payments (user_id, method, status, amount_paise, currency, cart, expires_at)
+       SELECT id, 'MANUAL', 'PENDING_VERIFICATION', $2, 'INR', $3::jsonb, now() + interval '7 days' FROM users WHERE phone = $1`,
+      [customer.phone, service.price_paise, JSON.stringify(cart)],
+    )
+  })
+  await admin.goto('/admin/payments')
+  await pendingCard(admin, customer.phone).getByRole('button', { name: 'Confirm' }).click()
+  await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Yes, confirm' })).toBeVisible()
+  // The customer's account is closed while the admin looks (a claim left pending by an older closing).
+  await withE2eDatabase((db) => db.query('UPDATE users SET closed_at = now() WHERE phone = $1', [customer.phone]))
+
+  await pendingCard(admin, customer.phone).getByRole('button', { name: 'Yes, confirm' }).click()
+
+  await expect(admin.getByRole('alert')).toHaveText(
+    /^The customer closed their account on \d{2}-\d{2}-\d{4}: this claim cannot be confirmed and nothing was paid\./,
+  )
+  await expectNoSeriousA11yViolations(admin)
+  const { rows } = await withE2eDatabase((db) =>
+    db.query<{ status: string; subscriptions: string }>(
+      `SELECT p.status, (SELECT count(*) FROM subscriptions s WHERE s.payment_id = p.id) AS subscriptions
+       FROM payments p JOIN users u ON u.id = p.user_id WHERE u.phone = $1`,
+      [customer.phone],
+    ),
+  )
+  expect(rows).toEqual([{ status: 'PENDING_VERIFICATION', subscriptions: '0' }])
+})
+
 test('an admin rejects a manual payment with a reason and the customer’s pending card is gone', async ({
   page,
   request,

@@ -146,20 +146,34 @@ describe('closing an account at /account', () => {
     expect(await getSessionUser(getRequest('/account', customer.cookie))).toBeNull()
   })
 
-  it('is refused while a payment is in flight: an open gateway order or a manual claim', async () => {
+  it('lists a payment in flight (an open gateway order or a manual claim) as cancelled by closing, and closes', async () => {
     for (const method of ['GATEWAY', 'MANUAL'] as const) {
       const customer = await signedInUser({ completeProfile: true })
       const service = await createService('Momentum', 150_000, 30)
-      await createPaymentRow(customer.userId, [cartItemOf(service)], { method })
+      const payment = await createPaymentRow(customer.userId, [cartItemOf(service)], { method })
       const page = await accountRoute.loader(routeArgs(getRequest('/account', customer.cookie)))
-      expect(page.closing.ok).toBe(false)
-      const refused = (await post({ intent: 'close-send-code' }, customer.cookie, ip())) as Answer
-      expect(refused.init!.status).toBe(409)
-      expect(refused.data.message).toMatch(
-        method === 'GATEWAY' ? /still in progress at the payment gateway/ : /waiting for our team to confirm it/,
-      )
-      expect(await prisma.otpChallenge.count({ where: { phone: customer.phone } })).toBe(0)
-      expect(await prisma.user.findUniqueOrThrow({ where: { id: customer.userId } })).toMatchObject({ closedAt: null })
+      expect(page.closing).toMatchObject({
+        ok: true,
+        cancels: [
+          expect.stringMatching(
+            method === 'GATEWAY'
+              ? /^Your payment of Rs. 1,500 in progress at the payment gateway is cancelled/
+              : /^Your bank transfer claim of Rs. 1,500 is cancelled/,
+          ),
+        ],
+      })
+      const clientIp = ip()
+      const sent = (await post({ intent: 'close-send-code' }, customer.cookie, clientIp)) as Answer
+      expect(sent.data.step).toBe('code')
+      const closed = (await post(
+        { intent: 'close', code: await codeSentTo(customer.phone) },
+        customer.cookie,
+        clientIp,
+      )) as Response
+      expect(closed.status).toBe(302)
+      expect(await prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
+        status: 'CANCELLED',
+      })
     }
   })
 

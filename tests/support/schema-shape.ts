@@ -133,7 +133,9 @@ export async function shapeFromDatabase(client: pg.Client): Promise<SchemaShape>
       array(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(attnum, position)
             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum ORDER BY k.position)::text[] AS columns
     FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE n.nspname = 'public' AND i.indisunique AND c.relname <> '_prisma_migrations'`)
+    WHERE n.nspname = 'public' AND i.indisunique AND c.relname <> '_prisma_migrations'
+      -- A partial unique index (WHERE ...) has no counterpart in schema.prisma: its migration is the record.
+      AND i.indpred IS NULL`)
   for (const row of indexRows) {
     const table = shape.tables[row.table]
     if (!table) continue

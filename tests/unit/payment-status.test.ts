@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   GATEWAY_LATE_AUTHORISATION_WINDOW_MS,
+  closedAccountPayment,
   isOpenManualClaim,
   isPendingForCustomer,
   payRefusal,
@@ -32,6 +33,9 @@ describe('which status can become which', () => {
     ['MANUAL', 'failed', []],
     ['MANUAL', 'closed', []],
     ['MANUAL', 'abandoned', []],
+    // Closing the account cancels an open order and an open claim.
+    ['GATEWAY', 'account-closed', ['CREATED']],
+    ['MANUAL', 'account-closed', ['PENDING_VERIFICATION']],
   ]
   it.each(table)('%s %s applies from %j', (method, event, from) => {
     expect(statusesFor(method, event).sort()).toEqual([...from].sort())
@@ -66,6 +70,19 @@ describe('whether a source may pay a payment now (markPaymentPaid)', () => {
       expect(payRefusal({ method, status, expiresAt }, { source, paidAt: now, gatewayPaymentId })).toBe(refusal)
     },
   )
+})
+
+describe('a payment of a closed account', () => {
+  it('is refused to the team (a claim) and honoured by refunding all of it (a gateway capture)', () => {
+    expect(closedAccountPayment('MANUAL')).toBe('refuse')
+    expect(closedAccountPayment('GATEWAY')).toBe('refund-in-full')
+    const claim = { method: 'MANUAL', status: 'PENDING_VERIFICATION', expiresAt: later } as const
+    expect(payRefusal(claim, { source: 'admin', paidAt: now, accountClosed: true })).toBe('account-closed')
+    const order = { method: 'GATEWAY', status: 'CANCELLED', expiresAt: null } as const
+    expect(payRefusal(order, { source: 'webhook', paidAt: now, gatewayPaymentId: 'pay_1', accountClosed: true })).toBe(
+      null,
+    )
+  })
 })
 
 describe('a manual claim still open, and what the customer sees as pending', () => {

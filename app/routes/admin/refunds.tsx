@@ -61,6 +61,7 @@ const REASONS: Record<RefundQueueRow['reason'], string> = {
   ADMIN_ENDED: 'ended by an admin',
   SERVICES_STOPPED: 'services stopped',
   ADVANCE_LIMIT: 'beyond the one-year advance limit',
+  ACCOUNT_CLOSED: 'paid after the account was closed',
 }
 
 export default function AdminRefunds({ loaderData, actionData }: Route.ComponentProps) {

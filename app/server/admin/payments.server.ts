@@ -1,6 +1,6 @@
 import { ADMIN_PAGE_SIZE, type PAYMENT_STATUSES, type PaymentListFilter } from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
-import { indiaMidnight, MS_PER_DAY } from '~/domain/dates'
+import { formatIndiaDate, indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { openManualClaimWhere } from '~/domain/payment-status'
 import { ADVANCE_LIMIT_DAYS, advanceExcess } from '~/domain/purchase-limits'
 import type { PageRequest } from '~/domain/keyset'
@@ -159,6 +159,12 @@ export async function confirmPaymentAsAdmin(
     if (error instanceof PaymentError) return { ok: false, status: 409, message: error.message }
     if (!(error instanceof PaymentStateError)) throw error
     if (error.reason === 'not-found') return { ok: false, status: 404, message: 'That payment does not exist.' }
+    if (error.reason === 'account-closed')
+      return {
+        ok: false,
+        status: 409,
+        message: `The customer closed their account on ${error.closedAt ? formatIndiaDate(error.closedAt) : 'an earlier day'}: this claim cannot be confirmed and nothing was paid. If the transfer arrived, return it to the account it came from.`,
+      }
     if (error.reason === 'expired')
       return { ok: false, status: 409, message: 'That payment expired after 7 days and can no longer be confirmed.' }
     return { ok: false, status: 409, message: 'That payment is no longer pending and cannot be confirmed.' }

@@ -3,6 +3,7 @@ import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDate } from '~/domain/dates'
 import {
   advanceExcessRefundedEmail,
+  closedAccountRefundEmail,
   correctionDecidedEmail,
   paymentConfirmedEmail,
   paymentRejectedEmail,
@@ -238,4 +239,33 @@ export async function notifyCorrectionDecided(userId: string, decision: Correcti
     log.error(`Could not tell ${userId} of the correction decision: ${getErrorMessage(error)}`)
     return false
   }
+}
+
+/**
+ * A capture that reached a closed account was refunded in full: told to the customer's last e-mail
+ * address (the account's, kept after closing). Not tied to the account (no `userId`), so closing
+ * does not drop it, as it does not drop refund e-mails.
+ */
+export async function notifyClosedAccountRefund(
+  paymentId: string,
+  refund: { amountPaise: number; creditNote: string },
+): Promise<boolean> {
+  const payment = await prisma.payment.findUnique({
+    where: { id: paymentId },
+    select: { cart: true, user: { select: { name: true, email: true, closedAt: true } } },
+  })
+  if (!payment?.user.closedAt) return false
+  return notifyCustomer({
+    email: payment.user.email,
+    ...closedAccountRefundEmail(
+      {
+        name: payment.user.name,
+        closedOn: formatIndiaDate(payment.user.closedAt),
+        serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
+        amountPaise: refund.amountPaise,
+        creditNote: refund.creditNote,
+      },
+      await emailContext(),
+    ),
+  })
 }

@@ -1,4 +1,5 @@
 import { cartTotalPaise, readCartSnapshot, type CartItem } from '~/domain/cart'
+import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import {
   isPendingForCustomer,
@@ -12,12 +13,18 @@ import type { Prisma } from '~/generated/prisma/client'
 import { cached, forget, invalidate } from '../cache.server'
 import { pricedCart } from './cart.server'
 import { prisma } from '../db.server'
-import { notifyAdvanceExcessRefund, notifyPaymentConfirmed } from '../messaging/customer-notices.server'
+import {
+  notifyAdvanceExcessRefund,
+  notifyClosedAccountRefund,
+  notifyPaymentConfirmed,
+} from '../messaging/customer-notices.server'
 import { loggerFor } from '../operations/logger.server'
 import { metrics } from '../operations/metrics.server'
 import { createPaidSubscriptions, subscriptionsCacheKey } from './subscriptions.server'
 import { recordPaymentInLedger } from './ledger.server'
 import { afterExcessRefund, refundAdvanceExcess, type AdvanceExcessRefund } from './refunds/advance-excess.server'
+import { lockFamilyPurchases } from './purchase-lock.server'
+import { afterWholePaymentRefund, refundWholePayment, type WholePaymentRefund } from './refunds/whole-payment.server'
 
 // The core of payments: the one path to "paid", the customer's pending list, and what every kind
 // of payment shares (the priced cart, the refusals). Gateway payments, webhooks, reconciliation
@@ -52,6 +59,7 @@ export type PaymentErrorCode =
   | 'advance-limit'
   | 'fee-cap'
   | 'kyc'
+  | 'account-closed'
 
 /** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
 export class PaymentError extends Error {
@@ -85,6 +93,8 @@ export class PaymentStateError extends Error {
   constructor(
     message: string,
     readonly reason: 'not-found' | PayRefusal,
+    /** For 'account-closed': when the customer closed the account. */
+    readonly closedAt: Date | null = null,
   ) {
     super(message)
   }
@@ -155,7 +165,11 @@ type LockedPayment = {
 /** What the transaction that paid a payment made, for a caller's own writes in that transaction (the audit log). */
 export type PaidPayment = { paymentId: string; userId: string; status: PaymentStatus; subscriptionIds: string[] }
 
-function refusalMessage(refusal: PayRefusal, payment: LockedPayment, source: PaidSource): string {
+function refusalMessage(
+  refusal: PayRefusal,
+  payment: LockedPayment & { closedAt?: Date | null },
+  source: PaidSource,
+): string {
   const kind = payment.method === 'GATEWAY' ? 'Gateway payment' : 'Manual payment'
   switch (refusal) {
     case 'wrong-source':
@@ -168,6 +182,8 @@ function refusalMessage(refusal: PayRefusal, payment: LockedPayment, source: Pai
       return `Gateway payment ${payment.id} needs the gateway payment id`
     case 'expired':
       return `Manual payment ${payment.id} expired and cannot be paid`
+    case 'account-closed':
+      return `${kind} ${payment.id} belongs to an account closed on ${payment.closedAt ? formatIndiaDate(payment.closedAt) : 'an earlier day'}`
   }
 }
 
@@ -176,7 +192,10 @@ function refusalMessage(refusal: PayRefusal, payment: LockedPayment, source: Pai
  * callback, webhooks, the reconciliation job and the admin console all call this. In one
  * transaction it locks the payment row, marks it PAID, creates one subscription per cart item and
  * writes the ledger row with its invoice number, so whatever order or concurrency those paths run
- * in, a payment pays (and is invoiced) exactly once.
+ * in, a payment pays (and is invoiced) exactly once. It takes the customer's purchase lock first
+ * (the one purchases and closing the account take), so a payment and a closing are one after the
+ * other: a gateway capture for a closed account is paid and refunded in full, with no subscription;
+ * the team's confirmation of a closed account's claim is refused (closedAccountPayment).
  */
 export async function markPaymentPaid(
   paymentId: string,
@@ -200,17 +219,46 @@ export async function markPaymentPaid(
   const result = await prisma.$transaction(
     async (tx) => {
       await tx.$queryRaw`SELECT set_config('lock_timeout', ${`${waitMs}ms`}, true)`
+      // The owner never changes: read without a lock, to take the owner's purchase lock before the row's.
+      const [owner] = await tx.$queryRaw<{ user_id: string }[]>`
+        SELECT user_id::text FROM payments WHERE id = ${paymentId}::uuid`
+      if (!owner) throw new PaymentStateError(`Payment ${paymentId} does not exist`, 'not-found')
+      await lockFamilyPurchases(tx, owner.user_id)
       const [payment] = await tx.$queryRaw<LockedPayment[]>`
         SELECT id::text, user_id::text, method, status, amount_paise, cart, expires_at FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
       if (!payment) throw new PaymentStateError(`Payment ${paymentId} does not exist`, 'not-found')
-      if (payment.status === 'PAID') {
-        return { alreadyPaid: true, paymentId, userId: payment.user_id, excessRefunds: [] as AdvanceExcessRefund[] }
-      }
+      const noRefunds = { excessRefunds: [] as AdvanceExcessRefund[], wholeRefund: null as WholePaymentRefund | null }
+      if (payment.status === 'PAID') return { alreadyPaid: true, paymentId, userId: payment.user_id, ...noRefunds }
+      const owned = await tx.user.findUnique({ where: { id: payment.user_id }, select: { closedAt: true } })
+      const closedAt = owned?.closedAt ?? null
       const refusal = payRefusal(
         { method: payment.method, status: payment.status, expiresAt: payment.expires_at },
-        { source, paidAt, gatewayPaymentId },
+        { source, paidAt, gatewayPaymentId, accountClosed: closedAt !== null },
       )
-      if (refusal) throw new PaymentStateError(refusalMessage(refusal, payment, source), refusal)
+      if (refusal)
+        throw new PaymentStateError(refusalMessage(refusal, { ...payment, closedAt }, source), refusal, closedAt)
+      if (closedAt) {
+        // Money the gateway took for a closed account: honoured (PAID, invoiced), no subscription, all refunded.
+        await tx.payment.update({
+          where: { id: paymentId },
+          data: { status: 'PAID', paidAt, paidVia: source, ...(gatewayPaymentId ? { gatewayPaymentId } : {}) },
+        })
+        await recordPaymentInLedger(tx, {
+          paymentId,
+          userId: payment.user_id,
+          amountPaise: payment.amount_paise,
+          paidAt,
+        })
+        const wholeRefund = await refundWholePayment(tx, {
+          paymentId,
+          userId: payment.user_id,
+          amountPaise: payment.amount_paise,
+          closedAt,
+          via: source,
+          now: paidAt,
+        })
+        return { alreadyPaid: false, paymentId, userId: payment.user_id, excessRefunds: [], wholeRefund }
+      }
       const items = readCartSnapshot(payment.cart)
       await beforePaid?.(tx, { userId: payment.user_id, items })
 
@@ -227,7 +275,7 @@ export async function markPaymentPaid(
       await recordPaymentInLedger(tx, { paymentId, userId: payment.user_id, amountPaise: payment.amount_paise, paidAt })
       const excessRefunds = await refundAdvanceExcess(tx, { subscriptionIds, paidAt })
       await onPaid?.(tx, { paymentId, userId: payment.user_id, status: payment.status, subscriptionIds })
-      return { alreadyPaid: false, paymentId, userId: payment.user_id, excessRefunds }
+      return { alreadyPaid: false, paymentId, userId: payment.user_id, excessRefunds, wholeRefund: null }
     },
     { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: waitMs },
   )
@@ -245,7 +293,18 @@ export async function markPaymentPaid(
       ),
     )
   }
-  if (!result.alreadyPaid) {
+  if (result.wholeRefund) {
+    const refund = result.wholeRefund
+    metrics.paymentsPaid.inc({ via: source })
+    log.warn(
+      { paymentId, refundId: refund.id, amountPaise: refund.amountPaise },
+      `Payment ${paymentId} arrived via ${source} for a closed account; refund ${refund.id} of all ${refund.amountPaise} paise`,
+    )
+    await afterWholePaymentRefund(refund)
+    await notifyClosedAccountRefund(paymentId, refund).catch((error: unknown) =>
+      log.error({ err: error, paymentId, refundId: refund.id }, `The refund e-mail for ${refund.id} was not queued`),
+    )
+  } else if (!result.alreadyPaid) {
     metrics.paymentsPaid.inc({ via: source })
     log.info({ paymentId, via: source }, `Payment ${paymentId} paid via ${source}`)
     // Never fails the payment: it is paid; the e-mail is queued and retried on its own.

@@ -15,8 +15,11 @@ import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import { env } from '../env.server'
 import { familyUserIds } from '../account/family-members.server'
+import { lockFamilyPurchases } from './purchase-lock.server'
 import { PaymentError } from './core.server'
 import { taxableFeesByPayment } from './ledger.server'
+
+export { lockFamilyPurchases }
 
 // The limits on what a customer may buy, checked in one place (assertPurchaseAllowed) by every way
 // in: /pay and the JSON API (gateway order, manual claim) and the admin's confirmation of a claim.
@@ -24,21 +27,6 @@ import { taxableFeesByPayment } from './ledger.server'
 // The rules are app/domain/purchase-limits.ts.
 
 type Db = Prisma.TransactionClient | typeof prisma
-
-/**
- * Serialises the purchases of a customer's family (familyUserIds) to the end of the transaction:
- * what one checks and then records (an order, a claim) is seen by the next, so two tabs, or two
- * family members, cannot each pass the check. Takes each member's `purchase:<user id>` lock in
- * sorted order, so two members buying at once wait for each other instead of deadlocking. Taking
- * them again in the same transaction is free (the locks are re-entrant). Returns the family's ids.
- */
-export async function lockFamilyPurchases(tx: Prisma.TransactionClient, userId: string): Promise<string[]> {
-  const family = (await familyUserIds(tx, userId)).sort()
-  for (const memberId of family) {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`purchase:${memberId}`}, 0))::text`
-  }
-  return family
-}
 
 /** Open gateway orders (CREATED, inside the late-authorisation window) and open manual claims. */
 const openPaymentWhere = (now: Date) => ({
@@ -129,6 +117,8 @@ export async function kycRefusalFor(db: Db = prisma, userId: string): Promise<st
   return kycAllowsPayment(customer?.kycStatus) ? undefined : kycPaymentRefusal(customer?.kycStatus)
 }
 
+export const ACCOUNT_CLOSED_MESSAGE = 'This account is closed: nothing can be bought with it.'
+
 /**
  * THE check of a purchase's limits, inside the transaction that records it (the order, the claim,
  * or the confirmation): takes the family's purchase locks, reads what is committed, and throws a
@@ -147,6 +137,9 @@ export async function assertPurchaseAllowed(
   const kycRefusal = await kycRefusalFor(tx, userId)
   if (kycRefusal) throw new PaymentError('kyc', kycRefusal, 403)
   const familyIds = await lockFamilyPurchases(tx, userId)
+  // Read under the lock closing takes: a purchase that waited for a closing is refused, not recorded.
+  const owner = await tx.user.findUnique({ where: { id: userId }, select: { closedAt: true } })
+  if (owner?.closedAt) throw new PaymentError('account-closed', ACCOUNT_CLOSED_MESSAGE, 403)
   const committed = await readCommittedEnds(tx, userId, now, excludePaymentId)
   // SEBI's one-year advance limit.
   const refusals = advanceRefusals(now, committed, items)

@@ -116,6 +116,30 @@ export function advanceExcessRefundedEmail(
   )
 }
 
+/** A payment the gateway completed after the account was closed: no subscription, all of it refunded. */
+export function closedAccountRefundEmail(
+  refund: { name: string | null; closedOn: string; serviceNames: string[]; amountPaise: number; creditNote: string },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      subject: 'Your payment is being refunded in full',
+      name: refund.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `You closed your account on ${refund.closedOn}. The payment gateway completed a payment of Rs. ${formatRupees(refund.amountPaise)} for ${refund.serviceNames.join(', ')} after that, so no subscription was started.`,
+        },
+        {
+          kind: 'paragraph',
+          text: `We are refunding all of it, Rs. ${formatRupees(refund.amountPaise)}, ${refundRouteText(false)} (credit note ${refund.creditNote}). You do not need to do anything.`,
+        },
+      ],
+    },
+    context,
+  )
+}
+
 export function subscriptionEndedEmail(
   ended: {
     name: string | null

@@ -1,4 +1,5 @@
 import { type RefundBankAccount, type RefundReason } from '~/domain/refunds'
+import type { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from '../../audit.server'
 import { invalidate } from '../../cache.server'
 import { prisma } from '../../db.server'
@@ -69,102 +70,106 @@ export type EndedService = {
   refunds: { id: string; amountPaise: number; status: 'DUE' | 'PENDING'; creditNote: string }[]
 }
 
+type EndSubscriptionInput = {
+  userId: string
+  serviceId: string
+  by: EndedBy
+  reason: Exclude<RefundReason, 'ADVANCE_LIMIT' | 'ACCOUNT_CLOSED'>
+  note?: string | null
+  payeeAccount?: RefundBankAccount | null
+  now: Date
+}
+
 /**
  * Ends every period of a customer's service still running at `at` (the current one and renewals
  * not yet started): each one's end becomes `at`, and each paid one gets its refund and credit note,
  * in one transaction under the customer's subscription lock (the one purchases take). Then queues
  * the gateway refunds and the customer's e-mail. Ending what has already ended is NothingToEndError.
  */
-export async function endSubscription({
-  userId,
-  serviceId,
-  by,
-  reason,
-  note = null,
-  payeeAccount = null,
-  now,
-}: {
-  userId: string
-  serviceId: string
-  by: EndedBy
-  reason: Exclude<RefundReason, 'ADVANCE_LIMIT'>
-  note?: string | null
-  payeeAccount?: RefundBankAccount | null
-  now: Date
-}): Promise<EndedService> {
-  const ended = await prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${subscriptionsCacheKey(userId)}, 0))::text`
-    const periods = await runningPeriods(tx, userId, serviceId, now)
-    if (periods.length === 0) throw new NothingToEndError()
-    const refunds: EndedService['refunds'] = []
-    for (const period of periods) {
-      const refundPaise = refundOf(period, now)
-      await tx.subscription.update({
-        where: { id: period.id },
-        data: { endsAt: now, endedAt: now, originalEndsAt: period.originalEndsAt ?? period.endsAt },
-      })
-      if (refundPaise === 0 || !period.payment) continue
-      const route = routeOf(period.payment)
-      if (route === 'BANK_TRANSFER' && by.kind === 'customer' && !payeeAccount) throw new BankAccountNeededError()
-      const refund = await tx.refund.create({
-        data: {
-          userId,
-          paymentId: period.payment.id,
-          subscriptionId: period.id,
-          kind: 'ENDING',
-          reason,
-          amountPaise: refundPaise,
-          status: route === 'GATEWAY' ? 'PENDING' : 'DUE',
-          note,
-          actorId: by.kind === 'admin' ? by.adminId : null,
-          ...(route === 'BANK_TRANSFER' && payeeAccount
-            ? {
-                payeeAccountName: payeeAccount.accountName,
-                payeeAccountNumber: payeeAccount.accountNumber,
-                payeeIfsc: payeeAccount.ifsc,
-              }
-            : {}),
-          createdAt: now,
-        },
-        select: { id: true, amountPaise: true, status: true },
-      })
-      const { documentNumber } = await recordRefundInLedger(tx, {
-        refundId: refund.id,
-        paymentId: period.payment.id,
-        refundPaise,
-        at: now,
-      })
-      refunds.push({
-        id: refund.id,
-        amountPaise: refund.amountPaise,
-        status: refund.status as 'DUE' | 'PENDING',
-        creditNote: documentNumber,
-      })
-    }
-    if (by.kind === 'admin') {
-      await recordAudit(
-        tx,
-        {
-          actorId: by.adminId,
-          action: reason === 'SERVICES_STOPPED' ? 'subscription.stopped' : 'subscription.ended',
-          subjectType: 'user',
-          subjectId: userId,
-          before: {
-            serviceId,
-            periods: periods.map((period) => ({ id: period.id, endsAt: period.endsAt.toISOString() })),
-          },
-          after: { endedAt: now.toISOString(), reason: note, refunds },
-        },
-        now,
-      )
-    }
-    return { userId, serviceName: periods[0]!.service.name, endedAt: now, refunds }
-  })
+export async function endSubscription(input: EndSubscriptionInput): Promise<EndedService> {
+  const ended = await prisma.$transaction((tx) => endSubscriptionIn(tx, input))
   await afterEnding(ended)
   return ended
 }
 
-async function afterEnding(ended: EndedService): Promise<void> {
+/**
+ * endSubscription's writes in the caller's transaction (closing an account ends every service in
+ * the transaction that closes it). The caller calls `afterEnding` once `tx` committed.
+ */
+export async function endSubscriptionIn(
+  tx: Prisma.TransactionClient,
+  { userId, serviceId, by, reason, note = null, payeeAccount = null, now }: EndSubscriptionInput,
+): Promise<EndedService> {
+  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${subscriptionsCacheKey(userId)}, 0))::text`
+  const periods = await runningPeriods(tx, userId, serviceId, now)
+  if (periods.length === 0) throw new NothingToEndError()
+  const refunds: EndedService['refunds'] = []
+  for (const period of periods) {
+    const refundPaise = refundOf(period, now)
+    await tx.subscription.update({
+      where: { id: period.id },
+      data: { endsAt: now, endedAt: now, originalEndsAt: period.originalEndsAt ?? period.endsAt },
+    })
+    if (refundPaise === 0 || !period.payment) continue
+    const route = routeOf(period.payment)
+    if (route === 'BANK_TRANSFER' && by.kind === 'customer' && !payeeAccount) throw new BankAccountNeededError()
+    const refund = await tx.refund.create({
+      data: {
+        userId,
+        paymentId: period.payment.id,
+        subscriptionId: period.id,
+        kind: 'ENDING',
+        reason,
+        amountPaise: refundPaise,
+        status: route === 'GATEWAY' ? 'PENDING' : 'DUE',
+        note,
+        actorId: by.kind === 'admin' ? by.adminId : null,
+        ...(route === 'BANK_TRANSFER' && payeeAccount
+          ? {
+              payeeAccountName: payeeAccount.accountName,
+              payeeAccountNumber: payeeAccount.accountNumber,
+              payeeIfsc: payeeAccount.ifsc,
+            }
+          : {}),
+        createdAt: now,
+      },
+      select: { id: true, amountPaise: true, status: true },
+    })
+    const { documentNumber } = await recordRefundInLedger(tx, {
+      refundId: refund.id,
+      paymentId: period.payment.id,
+      refundPaise,
+      at: now,
+    })
+    refunds.push({
+      id: refund.id,
+      amountPaise: refund.amountPaise,
+      status: refund.status as 'DUE' | 'PENDING',
+      creditNote: documentNumber,
+    })
+  }
+  if (by.kind === 'admin') {
+    await recordAudit(
+      tx,
+      {
+        actorId: by.adminId,
+        action: reason === 'SERVICES_STOPPED' ? 'subscription.stopped' : 'subscription.ended',
+        subjectType: 'user',
+        subjectId: userId,
+        before: {
+          serviceId,
+          periods: periods.map((period) => ({ id: period.id, endsAt: period.endsAt.toISOString() })),
+        },
+        after: { endedAt: now.toISOString(), reason: note, refunds },
+      },
+      now,
+    )
+  }
+  return { userId, serviceName: periods[0]!.service.name, endedAt: now, refunds }
+}
+
+/** After the transaction that ended a service committed: caches, gateway refunds, the customer's e-mail. */
+export async function afterEnding(ended: EndedService): Promise<void> {
   await invalidate(subscriptionsCacheKey(ended.userId))
   for (const refund of ended.refunds) {
     if (refund.status === 'PENDING') await queueGatewayRefund(refund.id)

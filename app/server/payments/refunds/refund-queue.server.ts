@@ -1,3 +1,4 @@
+import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
 import { type RefundReason } from '~/domain/refunds'
 import { ADMIN_PAGE_SIZE } from '~/domain/admin'
@@ -58,6 +59,7 @@ export async function refundQueue(
         include: {
           user: { select: { id: true, name: true, phone: true } },
           subscription: { select: { service: { select: { name: true } } } },
+          payment: { select: { cart: true } },
         },
       })
     },
@@ -69,7 +71,12 @@ export async function refundQueue(
     rows: rows.map((row) => ({
       id: row.id,
       customer: row.user,
-      serviceName: row.subscription.service.name,
+      // A whole-payment refund has no subscription: it names the services its payment was for.
+      serviceName:
+        row.subscription?.service.name ??
+        readCartSnapshot(row.payment.cart)
+          .map((item) => item.name)
+          .join(', '),
       amountPaise: row.amountPaise,
       reason: row.reason,
       status: row.status,
