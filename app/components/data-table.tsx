@@ -1,19 +1,26 @@
 const headerCellClass =
   'border border-gray-300 bg-gray-100 px-3 py-2 text-left align-bottom font-semibold dark:border-gray-700 dark:bg-gray-800'
 
-/** A wide table scrolls inside a labelled region that the keyboard can reach. */
+/**
+ * A wide table scrolls inside a labelled region that the keyboard can reach. With `stackOnPhone`, a
+ * phone shows each row as a block of its cells, each led by its `data-label` (app/app.css).
+ */
 export function ScrollableTable({
   label,
   minWidthClass = 'min-w-[40rem]',
+  stackOnPhone = false,
   children,
 }: {
   label: string
   minWidthClass?: string
+  stackOnPhone?: boolean
   children: React.ReactNode
 }) {
   return (
     <div role="region" aria-label={label} tabIndex={0} className="mt-4 overflow-x-auto">
-      <table className={`w-full ${minWidthClass} border-collapse text-sm`}>{children}</table>
+      <table className={`w-full ${minWidthClass} border-collapse text-sm${stackOnPhone ? ' stacked-rows' : ''}`}>
+        {children}
+      </table>
     </div>
   )
 }

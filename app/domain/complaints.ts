@@ -1,4 +1,5 @@
 import { MS_PER_DAY } from './dates'
+import { MS_PER_MINUTE } from './durations'
 import { hasControlCharacter } from './plain-text'
 
 // The complaint register (docs/regulatory.md, Complaint register): categories, steps, due dates and the form's rules,
@@ -88,6 +89,8 @@ export const complaintReference = (year: number, sequence: number) => `CMP-${yea
 export const COMPLAINT_REFERENCE_PATTERN = /^CMP-\d{4}-\d{6}$/
 
 export const COMPLAINT_TEXT_MAX_CHARS = 5000
+/** The same text from the same person within this long (either way) is the complaint already filed: a second press files nothing. */
+export const SAME_COMPLAINT_WINDOW_MS = 10 * MS_PER_MINUTE
 export const COMPLAINT_MESSAGE_MAX_CHARS = 5000
 export const COMPLAINT_TEXT_TOO_LONG = `Your complaint is too long: at most ${COMPLAINT_TEXT_MAX_CHARS.toLocaleString('en-IN')} characters. Shorten it, or attach an image.`
 

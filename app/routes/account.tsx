@@ -163,13 +163,13 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 function Rows({ label, columns, rows }: { label: string; columns: readonly string[]; rows: React.ReactNode[][] }) {
   if (rows.length === 0) return <p className="text-sm">None.</p>
   return (
-    <ScrollableTable label={label} minWidthClass="min-w-[32rem]">
+    <ScrollableTable label={label} minWidthClass="min-w-[32rem]" stackOnPhone>
       <ColumnHeaders columns={columns} />
       <tbody>
         {rows.map((row, index) => (
           <tr key={index}>
             {row.map((value, column) => (
-              <td key={column} className={cell}>
+              <td key={column} className={cell} data-label={columns[column]}>
                 {value}
               </td>
             ))}

@@ -38,13 +38,22 @@ export default function NewComplaint({ loaderData, actionData }: Route.Component
       <h1 className="text-2xl font-semibold">File a complaint</h1>
       <div className="mt-4 space-y-4">
         {filed ? (
-          <FormMessage tone="success">
-            Your complaint {filed.reference} is filed. We will resolve it by {filed.dueOn}. We are sending you the
-            reference and this date by e-mail or SMS.
-          </FormMessage>
+          <>
+            <FormMessage tone="success">
+              Your complaint {filed.reference} is filed. We will resolve it by {filed.dueOn}. We are sending you the
+              reference and this date by e-mail or SMS.
+            </FormMessage>
+            {/* The filed complaint leaves the form, so a second press cannot send it again. */}
+            <p>
+              <Link to="/complaints/new" className="underline">
+                File another complaint
+              </Link>
+            </p>
+          </>
+        ) : actionData?.formError ? (
+          <FormMessage tone="error">{actionData.formError}</FormMessage>
         ) : null}
-        {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
-        {state.step === 'contact' ? (
+        {filed ? null : state.step === 'contact' ? (
           <ContactStep />
         ) : state.step === 'code' ? (
           <CodeStep contact={state.contact} sent={state.sent} hasAnswer={!!actionData} />

@@ -39,20 +39,28 @@ export default function Invoices({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : (
-        <ScrollableTable label="Invoices and credit notes">
+        <ScrollableTable label="Invoices and credit notes" stackOnPhone>
           <ColumnHeaders columns={COLUMNS} />
           <tbody>
             {documents.map((document) => (
               <tr key={document.number}>
-                <td className={cell}>
+                <td className={cell} data-label="Document">
                   <Link to={taxDocumentHref(document.number)} className="underline">
                     {document.title} {document.number}
                   </Link>
                 </td>
-                <td className={cell}>{document.issuedOn}</td>
-                <td className={cell}>{document.services}</td>
-                <td className={`${cell} text-right tabular-nums`}>{formatSignedRupees(document.amountPaise)}</td>
-                <td className={`${cell} text-right tabular-nums`}>{formatSignedRupees(document.gstPaise)}</td>
+                <td className={cell} data-label="Date">
+                  {document.issuedOn}
+                </td>
+                <td className={cell} data-label="Services">
+                  {document.services}
+                </td>
+                <td className={`${cell} text-right tabular-nums`} data-label="Amount">
+                  {formatSignedRupees(document.amountPaise)}
+                </td>
+                <td className={`${cell} text-right tabular-nums`} data-label="GST included">
+                  {formatSignedRupees(document.gstPaise)}
+                </td>
               </tr>
             ))}
           </tbody>

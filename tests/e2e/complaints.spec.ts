@@ -1,6 +1,7 @@
 import { expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
+import { gotoHydrated } from './hydration'
 import { latestCode, PNG_1X1, uniqueMobile, useOwnClientAddress } from './sign-in-helpers'
 
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
@@ -117,4 +118,24 @@ test('the admin enters a SCORES complaint with its own reference and finds it am
   await page.getByRole('button', { name: 'Filter' }).click()
   await expect(page).toHaveURL(/status=due/)
   await expect(page.getByRole('row', { name: new RegExp(scoresReference) })).toContainText('due soon')
+})
+
+test('a filed complaint leaves the form for its reference on a phone, and the same text sent again is that complaint', async ({
+  customer: { page },
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 })
+  await gotoHydrated(page, '/complaints/new')
+  const text = `The note of ${Date.now()} never came.`
+  const reference = await fileComplaint(page, text)
+  const filed = page.getByText(`Your complaint ${reference} is filed.`)
+  await expect(filed).toBeInViewport()
+  await expect(page.getByLabel('Your complaint')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'File complaint' })).toHaveCount(0)
+  await expectNoSeriousA11yViolations(page)
+
+  await page.getByRole('link', { name: 'File another complaint' }).click()
+  await expect(page.getByLabel('Your complaint')).toHaveValue('')
+  expect(await fileComplaint(page, text)).toBe(reference)
+  await page.goto('/complaints')
+  await expect(page.getByRole('heading', { level: 2, name: new RegExp(`^CMP-`) })).toHaveCount(1)
 })

@@ -277,10 +277,11 @@ describe('a restored store', () => {
       const next = documents.find((number) => !before.documentNumbers.includes(number))!
       expect(next).toBe(followingNumber(before.documentNumbers.at(-1)!))
       const filing = await import('~/server/complaints/filing.server')
+      // Another text: the same one again within minutes would be the complaint already filed.
       const complaint = await filing.fileComplaint({
         source: 'DIRECTLY_FROM_INVESTORS',
         category: 'OTHER',
-        text: complaintText,
+        text: `${complaintText} Again, after the restore.`,
         impersonation: false,
         userId: before.customer.userId,
         receivedAt: new Date(),

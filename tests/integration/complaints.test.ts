@@ -4,7 +4,7 @@ import * as adminComplaintRoute from '~/routes/admin/complaint'
 import * as adminComplaintsRoute from '~/routes/admin/complaints'
 import * as complaintsRoute from '~/routes/complaints'
 import * as newComplaintRoute from '~/routes/complaints.new'
-import { ATTACHMENT_MESSAGES, COMPLAINT_TEXT_TOO_LONG } from '~/domain/complaints'
+import { ATTACHMENT_MESSAGES, COMPLAINT_TEXT_TOO_LONG, SAME_COMPLAINT_WINDOW_MS } from '~/domain/complaints'
 import { indiaIsoDate } from '~/domain/dates'
 import { businessDetails } from '~/server/business.server'
 import { COMPLAINT_CONFLICT_MESSAGE, takeComplaintStep } from '~/server/complaints/register.server'
@@ -178,6 +178,60 @@ describe('filing a complaint', () => {
     expect(reply.init.status).toBe(status)
     expect(reply.data.result?.error?.attachment).toEqual([message])
     expect(await prisma.complaint.count({ where: { userId: customer.userId } })).toBe(0)
+  })
+})
+
+describe('a complaint sent twice', () => {
+  const filedReference = (reply: Response | Reply) => {
+    expect(statusOf(reply)).toBe(302)
+    return (reply as Response).headers.get('Location')!.split('=')[1]!
+  }
+
+  it('files two concurrent presses of a customer as one complaint, told once', async () => {
+    const customer = await signedInUser()
+    const press = () =>
+      act(multipartPost({ intent: 'file', category: 'SERVICE_DEFICIENCY', text: complaintText }, customer.cookie))
+    const [first, second] = await Promise.all([press(), press()])
+    expect(filedReference(second)).toBe(filedReference(first))
+    const rows = await prisma.complaint.findMany({ where: { userId: customer.userId } })
+    expect(rows.map((row) => row.reference)).toEqual([filedReference(first)])
+    const told = await prisma.$queryRaw<{ count: bigint }[]>`
+      SELECT count(*) FROM pgboss.job WHERE name = 'send-notice-sms' AND data->>'text' LIKE ${`%${rows[0]!.reference}%`}`
+    expect(Number(told[0]!.count)).toBe(1)
+  })
+
+  it("files a visitor's second submission of the same text a minute later as the same complaint", async () => {
+    const phone = uniquePhone()
+    const ip = uniqueIp()
+    const confirmed = await confirm(await askForCode(phone, ip), await codeSentBySms(phone), ip)
+    const send = (text: string) =>
+      act(multipartPost({ intent: 'file', category: 'OTHER', text }, confirmed), ip).then(filedReference)
+    const [first, second] = await Promise.all([send(complaintText), send(complaintText)])
+    expect(second).toBe(first)
+    expect(await send(complaintText)).toBe(first)
+    const other = await send('A second, different complaint.')
+    expect(other).not.toBe(first)
+    expect(await prisma.complaint.count({ where: { contactPhone: phone } })).toBe(2)
+  })
+
+  it('files the same text again once the window has passed, and never merges two people', async () => {
+    const customer = await signedInUser()
+    const someoneElse = await signedInUser()
+    const receivedAt = new Date()
+    const file = (userId: string, at: Date) =>
+      fileComplaint({
+        source: 'DIRECTLY_FROM_INVESTORS',
+        category: 'OTHER',
+        text: complaintText,
+        impersonation: false,
+        userId,
+        receivedAt: at,
+      })
+    const first = await file(customer.userId, receivedAt)
+    expect((await file(customer.userId, new Date(receivedAt.getTime() + 60_000))).reference).toBe(first.reference)
+    expect((await file(someoneElse.userId, receivedAt)).reference).not.toBe(first.reference)
+    const later = await file(customer.userId, new Date(receivedAt.getTime() + SAME_COMPLAINT_WINDOW_MS + 1))
+    expect(later.reference).not.toBe(first.reference)
   })
 })
 

@@ -8,6 +8,7 @@ import {
   COMPLAINT_TEXT_TOO_LONG,
   isIndiaBusinessDay,
   parseComplaintContact,
+  SAME_COMPLAINT_WINDOW_MS,
 } from '~/domain/complaints'
 import { nationalMobileNumber } from '~/domain/sign-in'
 
@@ -57,6 +58,10 @@ describe('complaint rules', () => {
     expect(ComplaintStepSchema.safeParse({ status: 'ANSWERED', version: '0' }).success).toBe(false)
     expect(ComplaintStepSchema.safeParse({ status: 'ACKNOWLEDGED', version: '0' }).success).toBe(true)
     expect(ComplaintStepSchema.safeParse({ status: 'RESOLVED', message: 'Refunded.', version: '2' }).success).toBe(true)
+  })
+
+  it('takes the same text from the same person within 10 minutes as the complaint already filed', () => {
+    expect(SAME_COMPLAINT_WINDOW_MS).toBe(10 * 60 * 1000)
   })
 
   it('refuses a text over 5,000 characters with a message', () => {

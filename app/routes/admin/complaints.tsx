@@ -73,7 +73,7 @@ export default function AdminComplaints({ loaderData, actionData }: Route.Compon
       {complaints.length === 0 ? (
         <p className="mt-4">No complaints.</p>
       ) : (
-        <table className="mt-4 w-full text-left text-sm">
+        <table className="stacked-rows mt-4 w-full text-left text-sm">
           <thead>
             <tr>
               <th scope="col">Reference</th>
@@ -87,20 +87,20 @@ export default function AdminComplaints({ loaderData, actionData }: Route.Compon
           <tbody>
             {complaints.map((complaint) => (
               <tr key={complaint.id} className="border-t border-gray-200 dark:border-gray-700">
-                <td>
+                <td data-label="Reference">
                   <Link to={`/admin/complaints/${complaint.id}`} className="underline">
                     {complaint.reference}
                   </Link>
                   {complaint.sourceReference ? ` (${complaint.sourceReference})` : ''}
                 </td>
-                <td>{complaint.complainant}</td>
-                <td>
+                <td data-label="Complainant">{complaint.complainant}</td>
+                <td data-label="Category">
                   {complaint.category}
                   {complaint.impersonation ? ', impersonation' : ''}
                 </td>
-                <td>{complaint.statusLabel}</td>
-                <td>{complaint.receivedOn}</td>
-                <td>
+                <td data-label="Status">{complaint.statusLabel}</td>
+                <td data-label="Received">{complaint.receivedOn}</td>
+                <td data-label="Due">
                   {complaint.dueOn}
                   {complaint.urgency === 'overdue' ? (
                     <strong> overdue</strong>

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { complaintDueOn, complaintReference, type ComplaintCategory } from '~/domain/complaints'
-import { formatIndiaDate, formatIsoDate, indiaIsoDate } from '~/domain/dates'
+import {
+  complaintDueOn,
+  complaintReference,
+  SAME_COMPLAINT_WINDOW_MS,
+  type ComplaintCategory,
+} from '~/domain/complaints'
+import { calendarDateOf, formatIndiaDate, formatIsoDate, indiaIsoDate } from '~/domain/dates'
 import type { ComplaintSource, Prisma } from '~/generated/prisma/client'
 import { recordAudit } from '../audit.server'
 import { prisma } from '../db.server'
@@ -48,16 +53,53 @@ async function storeAttachment(bytes: Uint8Array, storage: FileStorage): Promise
   return key
 }
 
-/** Files a complaint in the register (received), then tells the complainant its reference and due date. */
+/** Who files it, as the register knows them: their account, else the contact they confirmed. */
+function complainantOf(complaint: NewComplaint): { key: string; where: Prisma.ComplaintWhereInput } | null {
+  if (complaint.userId) return { key: `user:${complaint.userId}`, where: { userId: complaint.userId } }
+  if (complaint.contactPhone)
+    return { key: `phone:${complaint.contactPhone}`, where: { userId: null, contactPhone: complaint.contactPhone } }
+  if (complaint.contactEmail)
+    return { key: `email:${complaint.contactEmail}`, where: { userId: null, contactEmail: complaint.contactEmail } }
+  return null
+}
+
+/**
+ * The complaint this person filed with the same text within SAME_COMPLAINT_WINDOW_MS, if any. Under a
+ * lock per complainant, so two presses at once file one complaint (docs/limits.md, complaint).
+ */
+async function sameComplaintFiled(tx: Prisma.TransactionClient, complaint: NewComplaint) {
+  const complainant = complaint.enteredBy ? null : complainantOf(complaint)
+  if (!complainant) return null
+  await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`complaint:${complainant.key}`}, 0))::text`
+  const at = complaint.receivedAt.getTime()
+  return tx.complaint.findFirst({
+    where: {
+      ...complainant.where,
+      source: complaint.source,
+      text: complaint.text,
+      receivedAt: { gte: new Date(at - SAME_COMPLAINT_WINDOW_MS), lte: new Date(at + SAME_COMPLAINT_WINDOW_MS) },
+    },
+    orderBy: { receivedAt: 'desc' },
+    select: { id: true, reference: true, dueOn: true },
+  })
+}
+
+/**
+ * Files a complaint in the register (received), then tells the complainant its reference and due date.
+ * The same text from the same person again within minutes answers the complaint already filed.
+ */
 export async function fileComplaint(
   complaint: NewComplaint,
   { storage = getFileStorage() }: { storage?: FileStorage } = {},
 ): Promise<FiledComplaint> {
   const attachmentKey = complaint.attachment ? await storeAttachment(complaint.attachment.bytes, storage) : null
   const dueOn = complaintDueOn(complaint.category, indiaIsoDate(complaint.receivedAt), holidays())
-  let filed: FiledComplaint
+  let filed: FiledComplaint & { again: boolean }
   try {
     filed = await prisma.$transaction(async (tx) => {
+      const earlier = await sameComplaintFiled(tx, complaint)
+      if (earlier)
+        return { id: earlier.id, reference: earlier.reference, dueOn: calendarDateOf(earlier.dueOn), again: true }
       const reference = await nextReference(tx, complaint.receivedAt)
       const row = await tx.complaint.create({
         data: {
@@ -90,16 +132,20 @@ export async function fileComplaint(
           after: { reference, source: complaint.source, sourceReference: complaint.sourceReference ?? null, dueOn },
         })
       }
-      return { id: row.id, reference, dueOn }
+      return { id: row.id, reference, dueOn, again: false }
     })
   } catch (error) {
     if (attachmentKey) await storage.delete(attachmentKey).catch(() => {})
     throw error
+  }
+  if (filed.again) {
+    if (attachmentKey) await storage.delete(attachmentKey).catch(() => {})
+    return { id: filed.id, reference: filed.reference, dueOn: filed.dueOn }
   }
   await tellComplainant(
     filed.id,
     `Complaint ${filed.reference} received`,
     `We received your complaint ${filed.reference} on ${formatIndiaDate(complaint.receivedAt)}. We will resolve it by ${formatIsoDate(filed.dueOn)}. You can follow it at /complaints.`,
   )
-  return filed
+  return { id: filed.id, reference: filed.reference, dueOn: filed.dueOn }
 }
