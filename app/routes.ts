@@ -24,6 +24,8 @@ export default [
   // A complete profile's e-mail address, changed with a code sent to the new address.
   route('account/email', 'routes/account.email.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
+  // The one-tap renewal a reminder links to (docs/payments.md, "Renewals"): into the cart, then /pay.
+  route('renew/:serviceId', 'routes/renew.tsx'),
   // Complaints (issue 20): the form, for customers and visitors who confirm a phone or e-mail; a customer's list.
   route('complaints', 'routes/complaints.tsx'),
   route('complaints/new', 'routes/complaints.new.tsx'),
