@@ -27,6 +27,8 @@ export default [
   // The research delivered to the customer (docs/research.md): only items on whose roll they are.
   route('research', 'routes/research.tsx'),
   route('research/:itemId', 'routes/research.item.tsx'),
+  // The one-tap renewal a reminder links to (docs/payments.md, "Renewals"): into the cart, then /pay.
+  route('renew/:serviceId', 'routes/renew.tsx'),
   // Complaints (docs/regulatory.md, Complaint register): the form, for customers and visitors who confirm a phone or
   // e-mail; a customer's list.
   route('complaints', 'routes/complaints.tsx'),

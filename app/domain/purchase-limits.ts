@@ -87,6 +87,18 @@ export function advanceRefusals(
   return refusals
 }
 
+/**
+ * The period a purchase at `now` buys, as /pay states it: a renewal from the committed paid-up end
+ * (`paidUpTo`, when it lies ahead), else from now; each date DD-MM-YYYY in India time.
+ */
+export function purchasePeriodLabel(now: Date, paidUpTo: Date | undefined, durationDays: number): string {
+  const startsAt = renewalStartsAt(now, paidUpTo ?? null)
+  const endsOn = formatIndiaDate(new Date(startsAt.getTime() + durationDays * MS_PER_DAY))
+  return startsAt > now
+    ? `Renewal: ${formatIndiaDate(startsAt)} (when your current period ends) to ${endsOn}`
+    : `Period: ${formatIndiaDate(startsAt)} to ${endsOn}`
+}
+
 /** "Renewable from DD-MM-YYYY", as /services and /pay show a service that cannot be bought yet. */
 export const renewableFromLabel = (renewableFromDate: Date) => `Renewable from ${formatIndiaDate(renewableFromDate)}`
 

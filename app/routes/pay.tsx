@@ -91,6 +91,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         riskLevel: listings.get(item.serviceId)?.riskLevel ?? null,
         delivery: listings.get(item.serviceId)?.delivery ?? null,
         renewableFrom: advanceLimit.renewableFrom[item.serviceId],
+        period: advanceLimit.periods[item.serviceId] ?? null,
       })),
       advanceRefusal: advanceLimit.refusal,
       feeCapRefusal,
@@ -304,6 +305,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
                   ) : null}
                   <p className="mt-1 font-medium">{formatPriceLine(item.pricePaise, item.durationDays)}</p>
                   {item.renewableFrom ? <p className="mt-1 text-sm font-medium">{item.renewableFrom}</p> : null}
+                  {item.period ? <p className="mt-1 text-sm">{item.period}</p> : null}
                 </div>
                 <Form method="post" preventScrollReset>
                   <input type="hidden" name="serviceId" value={item.serviceId} />

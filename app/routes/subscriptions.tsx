@@ -9,6 +9,7 @@ import { ServiceDescription } from '~/components/service-description'
 import { BankReferenceFormSchema } from '~/domain/bank-reference'
 import { whatsappHref, type BankAccount } from '~/domain/business-details'
 import { formatIndiaDate } from '~/domain/dates'
+import { renewalPath } from '~/domain/renewal-reminders'
 import { formatRupees } from '~/domain/money'
 import { requireCompleteProfile, requirePayingCustomer } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
@@ -21,7 +22,7 @@ import {
   rejectedClaimServiceIds,
   setManualPaymentUtr,
 } from '~/server/payments/manual-claims.server'
-import { activeSubscriptions } from '~/server/payments/subscriptions.server'
+import { activeSubscriptions, recentlyEndedSubscriptions } from '~/server/payments/subscriptions.server'
 import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/subscriptions'
 
@@ -57,6 +58,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     activeSubscriptions(user.id, now, { fresh }),
     recentlyRejectedClaims(user.id, now),
   ])
+  // Read from the entry activeSubscriptions just cached: one read of the customer's subscriptions.
+  const recentlyEnded = await recentlyEndedSubscriptions(user.id, now)
   const { bankAccount, whatsappNumber, supportPhone } = businessDetails
   const items = (cart: { serviceId: string; name: string; pricePaise: number }[]) =>
     cart.map((item) => ({ serviceId: item.serviceId, name: item.name, pricePaise: item.pricePaise }))
@@ -91,6 +94,13 @@ export async function loader({ request }: Route.LoaderArgs) {
       name: subscription.name,
       description: subscription.description,
       endsOn: formatIndiaDate(subscription.endsAt),
+      renewPath: subscription.onSale ? renewalPath(subscription.serviceId) : null,
+    })),
+    recentlyEnded: recentlyEnded.map((subscription) => ({
+      serviceId: subscription.serviceId,
+      name: subscription.name,
+      endedOn: formatIndiaDate(subscription.endsAt),
+      renewPath: subscription.onSale ? renewalPath(subscription.serviceId) : null,
     })),
     infoOpen: url.searchParams.get('dialog') === INFO_DIALOG,
     contactPhone: supportPhone,
@@ -125,7 +135,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Subscriptions({ loaderData, actionData }: Route.ComponentProps) {
-  const { pending, confirming, refreshConfirming, rejected, active, infoOpen, contactPhone } = loaderData
+  const { pending, confirming, refreshConfirming, rejected, active, recentlyEnded, infoOpen, contactPhone } = loaderData
   useRecheckWhile(refreshConfirming)
   return (
     <>
@@ -232,7 +242,16 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
               <h2 className="text-lg font-semibold capitalize">{subscription.name}</h2>
               <ServiceDescription lines={subscription.description} className="mt-2" />
               <p className="mt-3 font-medium">Ends on {subscription.endsOn}</p>
-              <p className="mt-3">
+              <p className="mt-3 flex flex-wrap gap-4">
+                {subscription.renewPath ? (
+                  <Link
+                    to={subscription.renewPath}
+                    aria-label={`Renew ${subscription.name}`}
+                    className="text-sm font-medium text-green-700 underline dark:text-green-400"
+                  >
+                    Renew
+                  </Link>
+                ) : null}
                 <Link
                   to={`/subscriptions/${subscription.serviceId}/end`}
                   aria-label={`End subscription to ${subscription.name}`}
@@ -245,6 +264,34 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
           ))}
         </ul>
       )}
+      {recentlyEnded.length > 0 ? (
+        <section aria-labelledby="ended-heading" className="mt-6">
+          <h2 id="ended-heading" className="text-lg font-semibold">
+            Recently ended
+          </h2>
+          <ul className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {recentlyEnded.map((subscription) => (
+              <li key={subscription.serviceId} className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
+                <h3 className="font-semibold capitalize">{subscription.name}</h3>
+                <p className="mt-2">Ended on {subscription.endedOn}</p>
+                {subscription.renewPath ? (
+                  <p className="mt-2">
+                    <Link
+                      to={subscription.renewPath}
+                      aria-label={`Renew ${subscription.name}`}
+                      className="text-sm font-medium text-green-700 underline dark:text-green-400"
+                    >
+                      Renew
+                    </Link>
+                  </p>
+                ) : (
+                  <p className="mt-2 text-sm">No longer on sale.</p>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <p className="mt-6">
         <Link to="/invoices" className="underline">
           Invoices and credit notes

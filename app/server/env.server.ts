@@ -63,6 +63,8 @@ const EnvSchema = z.object({
   MSG91_TEMPLATE_ID: z.string().min(1).optional(),
   /** A DLT template for notices (a complaint's reference and answers) with one variable, `text`; without it such SMS are not sent. */
   MSG91_NOTICE_TEMPLATE_ID: z.string().min(1).optional(),
+  /** A DLT template for renewal reminders, one variable `text`; without it reminders go by e-mail only (docs/payments.md). */
+  MSG91_RENEWAL_TEMPLATE_ID: z.string().min(1).optional(),
   /** India's holidays on which complaint business days do not run (docs/limits.md): YYYY-MM-DD,YYYY-MM-DD. */
   COMPLAINT_HOLIDAYS: z
     .string()

@@ -494,6 +494,24 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     { what: 'an id that is not one', as: 'complete', url: '/research/..%2Fadmin', status: 404, says: NOT_FOUND_PAGE },
   ],
+  'routes/renew.tsx': [
+    { what: 'a visitor is sent to sign in', url: `/renew/${SOME_ID}`, status: 302, location: /^\/auth\?redirectTo=/ },
+    {
+      what: 'a service id that is not one',
+      as: 'complete',
+      url: '/renew/not-an-id',
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'a service that does not exist',
+      as: 'complete',
+      url: `/renew/${SOME_ID}`,
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    { what: 'NUL in the service id', as: 'complete', url: '/renew/%00', status: 404, says: NOT_FOUND_PAGE },
+  ],
   'routes/invoices.tsx': [{ what: 'a visitor is sent to sign in', url: '/invoices', status: 302, location: /^\/auth/ }],
   'routes/invoice.tsx': [
     { what: 'a visitor is sent to sign in', url: '/invoices/INV/2627/000001', status: 302, location: /^\/auth/ },

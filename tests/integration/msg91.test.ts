@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deliverOtpSms } from '~/server/messaging/delivery.server'
-import { msg91Sms, SmsDeliveryError, smsProvider } from '~/server/messaging/sms.server'
+import { msg91Sms, renewalSmsEnabled, SmsDeliveryError, smsProvider } from '~/server/messaging/sms.server'
 
 type Received = { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }
 const received: Received[] = []
@@ -93,6 +93,40 @@ describe('choosing the SMS provider', () => {
     )
     expect(received).toHaveLength(before + 1)
     expect(received.at(-1)!.headers.authkey).toBe('auth-key-2')
+  })
+})
+
+describe('renewal reminders by SMS', () => {
+  const configured = { MSG91_AUTH_KEY: 'auth-key-1', MSG91_TEMPLATE_ID: 'tmpl-1207', MSG91_BASE_URL: baseUrl }
+
+  it('go by their own DLT template, the text as its variable; refused (final) without one', async () => {
+    answer = { status: 200, body: '{"type":"success","message":"ok"}' }
+    const reminder = { to: '+919876543210', text: 'Renew: /renew/x', template: 'renewal-reminder' as const }
+    await msg91Sms({
+      authKey: 'k',
+      templateId: 't',
+      noticeTemplateId: 'n',
+      renewalTemplateId: 'r-7',
+      baseUrl,
+    }).sendNotice(reminder)
+    expect(JSON.parse(received.at(-1)!.body)).toEqual({
+      template_id: 'r-7',
+      short_url: '0',
+      recipients: [{ mobiles: '919876543210', text: 'Renew: /renew/x' }],
+    })
+    await expect(
+      msg91Sms({ authKey: 'k', templateId: 't', noticeTemplateId: 'n', baseUrl }).sendNotice(reminder),
+    ).rejects.toMatchObject({ retryable: false })
+  })
+
+  it('are sent with MSG91 only when MSG91_RENEWAL_TEMPLATE_ID is set; always to the dev outbox', () => {
+    expect(renewalSmsEnabled({ ...configured, MSG91_BASE_URL: 'https://control.msg91.com' })).toBe(false)
+    expect(
+      renewalSmsEnabled({ ...configured, MSG91_BASE_URL: 'https://control.msg91.com', MSG91_RENEWAL_TEMPLATE_ID: 'r' }),
+    ).toBe(true)
+    expect(
+      renewalSmsEnabled({ MSG91_AUTH_KEY: undefined, MSG91_TEMPLATE_ID: undefined, MSG91_BASE_URL: 'https://x.in' }),
+    ).toBe(true)
   })
 })
 

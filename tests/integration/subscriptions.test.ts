@@ -155,7 +155,13 @@ describe('activeSubscriptions', () => {
     }
     const now = new Date(T0.getTime() + 8 * MS_PER_DAY)
     expect(await activeSubscriptions(userId, now)).toEqual([
-      { serviceId: equity.id, name: equity.name, description: [], endsAt: new Date(T0.getTime() + 60 * MS_PER_DAY) },
+      {
+        serviceId: equity.id,
+        name: equity.name,
+        description: [],
+        endsAt: new Date(T0.getTime() + 60 * MS_PER_DAY),
+        onSale: true,
+      },
     ])
     expect(await activeSubscriptions(userId, T0)).toHaveLength(2)
   })

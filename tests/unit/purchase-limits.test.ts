@@ -6,6 +6,7 @@ import {
   advanceRefusalMessage,
   advanceRefusals,
   committedEnds,
+  purchasePeriodLabel,
   renewableFrom,
   renewableFromLabel,
 } from '~/domain/purchase-limits'
@@ -183,5 +184,15 @@ describe('advanceExcess', () => {
       pricePaise: 1_000_000,
     })
     expect(excess).toEqual({ cappedEndsAt: days(capped), excessDays, excessPaise })
+  })
+})
+
+describe('purchasePeriodLabel', () => {
+  it('states a renewal from the current end, and a new purchase from now', () => {
+    expect(purchasePeriodLabel(now, days(10), 30)).toBe(
+      'Renewal: 06-12-2026 (when your current period ends) to 05-01-2027',
+    )
+    expect(purchasePeriodLabel(now, days(-3), 30)).toBe('Period: 26-11-2026 to 26-12-2026')
+    expect(purchasePeriodLabel(now, undefined, 30)).toBe('Period: 26-11-2026 to 26-12-2026')
   })
 })

@@ -54,6 +54,9 @@ export const TERMS_NOTICES_QUEUE = 'terms-notices'
 /** Daily: the retention job erases the personal data whose period in the privacy policy has ended (retention.server.ts). */
 export const RETENTION_QUEUE = 'erase-expired-data'
 
+/** Every 15 minutes: the renewal reminders due (app/server/payments/renewal-reminders.server.ts). */
+export const RENEWAL_REMINDERS_QUEUE = 'renewal-reminders'
+
 /** Hourly clean-up of rows that only mattered for a while: limit events, old codes, ended sessions. */
 export const PRUNE_QUEUE = 'prune-expired'
 
@@ -92,6 +95,7 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(COMPLAINTS_DUE_QUEUE)
     await boss.createQueue(TERMS_NOTICES_QUEUE)
     await boss.createQueue(RETENTION_QUEUE)
+    await boss.createQueue(RENEWAL_REMINDERS_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue
@@ -121,10 +125,12 @@ export async function enqueueEmail(email: Email): Promise<void> {
   })
 }
 
-export async function enqueueNoticeSms(sms: NoticeSms): Promise<void> {
+/** `startAfter`: not sent before then (a reminder waiting for the end of India's night). */
+export async function enqueueNoticeSms(sms: NoticeSms, { startAfter }: { startAfter?: Date } = {}): Promise<void> {
   await (
     await jobQueue()
   ).send(SEND_NOTICE_SMS_QUEUE, sms, {
+    ...(startAfter ? { startAfter } : {}),
     retryLimit: SEND_EMAIL_RETRY_LIMIT,
     retryDelay: SEND_EMAIL_RETRY_DELAY_SECONDS,
     retryBackoff: true,

@@ -5,6 +5,7 @@ import {
   COMPLAINTS_DUE_QUEUE,
   jobQueue,
   PRUNE_QUEUE,
+  RENEWAL_REMINDERS_QUEUE,
   SEND_NOTICE_SMS_QUEUE,
   REFUND_PAYMENT_QUEUE,
   RETENTION_QUEUE,
@@ -16,7 +17,8 @@ import {
 } from './queue.server'
 import { eraseExpiredData } from '../account/retention.server'
 import { sendTermsNotices } from '../account/terms-versions.server'
-import { type NoticeSms, type OtpSms } from '../messaging/sms.server'
+import { renewalSmsEnabled, type NoticeSms, type OtpSms } from '../messaging/sms.server'
+import { sendRenewalReminders } from '../payments/renewal-reminders.server'
 import { sendEmail, sendNoticeSms, settleSmsJob } from '../messaging/delivery.server'
 import { pruneExpiredRows } from './prune.server'
 import { settlePayments } from '../payments/settlement.server'
@@ -34,6 +36,8 @@ const SETTLE_PAYMENTS_SCHEDULE_CRON = '*/5 * * * *'
 /** 03:30 UTC is 09:00 in India. */
 const COMPLAINTS_DUE_SCHEDULE_CRON = '30 3 * * *'
 const TERMS_NOTICES_SCHEDULE_CRON = '41 * * * *'
+/** Every 15 minutes: a reminder goes at most that long after its moment (docs/limits.md). */
+const RENEWAL_REMINDERS_SCHEDULE_CRON = '*/15 * * * *'
 /** 21:07 UTC is 02:37 in India, a quiet hour. */
 const RETENTION_SCHEDULE_CRON = '7 21 * * *'
 
@@ -57,6 +61,15 @@ export async function startJobWorkers(): Promise<void> {
     const report = await eraseExpiredData()
     const total = Object.values(report).reduce((sum, count) => sum + count, 0)
     if (total > 0) log.info(`Retention: ${JSON.stringify(report)}`)
+  })
+  // Each stage is claimed by a conditional update of its subscription: runs at once, here or on
+  // another instance, send each reminder once (renewal-reminders.server.ts).
+  if (!renewalSmsEnabled())
+    log.warn('MSG91_RENEWAL_TEMPLATE_ID is not set: renewal reminders go by e-mail only, not by SMS')
+  await boss.schedule(RENEWAL_REMINDERS_QUEUE, RENEWAL_REMINDERS_SCHEDULE_CRON)
+  await boss.work(RENEWAL_REMINDERS_QUEUE, async () => {
+    const sent = await sendRenewalReminders()
+    if (sent > 0) log.info(`Renewal reminders: ${sent} sent`)
   })
   await boss.work<NoticeSms>(
     SEND_NOTICE_SMS_QUEUE,

@@ -1,12 +1,14 @@
 import { readCartSnapshot } from '~/domain/cart'
 import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDate } from '~/domain/dates'
+import { REMINDER_STAGES, renewalPath, smsQuietUntil, type ReminderStage } from '~/domain/renewal-reminders'
 import {
   advanceExcessRefundedEmail,
   closedAccountRefundEmail,
   correctionDecidedEmail,
   paymentConfirmedEmail,
   paymentRejectedEmail,
+  renewalReminderEmail,
   subscriptionEndedEmail,
   subscriptionGrantedEmail,
 } from '~/server/messaging/emails/customer-emails.server'
@@ -268,4 +270,59 @@ export async function notifyClosedAccountRefund(
       await emailContext(),
     ),
   })
+}
+
+const REMINDER_STAGE_NAMES = {
+  [REMINDER_STAGES.WEEK_BEFORE]: 'week-before',
+  [REMINDER_STAGES.DAY_BEFORE]: 'day-before',
+  [REMINDER_STAGES.ENDED]: 'ended',
+} as const
+
+/**
+ * A renewal reminder (docs/payments.md, "Renewals"): by e-mail at once, and by SMS when `sms` (a
+ * DLT template for it, or the dev outbox), held until 09:00 India time when `now` is in the night.
+ * Each links to the one-tap renewal. Both carry the account's id: dropped if it is closed meanwhile.
+ * Never throws: a failure to queue is logged (the stage is recorded; it is not sent twice).
+ */
+export async function notifyRenewalReminder(
+  reminder: {
+    user: { id: string; name: string | null; email: string | null; phone: string }
+    service: { id: string; name: string }
+    endsAt: Date
+    stage: ReminderStage
+  },
+  { now, sms, context }: { now: Date; sms: boolean; context: EmailContext },
+): Promise<void> {
+  const { user, service, stage } = reminder
+  const endsOn = formatIndiaDate(reminder.endsAt)
+  const path = renewalPath(service.id)
+  if (user.email)
+    await notifyCustomer({
+      email: user.email,
+      userId: user.id,
+      ...renewalReminderEmail(
+        { name: user.name, serviceName: service.name, endsOn, stage: REMINDER_STAGE_NAMES[stage], renewPath: path },
+        context,
+      ),
+    })
+  if (!sms) return
+  const news =
+    stage === REMINDER_STAGES.ENDED
+      ? `your ${service.name} subscription ended on ${endsOn}`
+      : stage === REMINDER_STAGES.DAY_BEFORE
+        ? `your ${service.name} subscription ends tomorrow, ${endsOn}`
+        : `your ${service.name} subscription ends on ${endsOn}`
+  try {
+    await enqueueNoticeSms(
+      {
+        to: user.phone,
+        text: `Research Store: ${news}. Renew: ${context.origin ?? ''}${path}`,
+        userId: user.id,
+        template: 'renewal-reminder',
+      },
+      { startAfter: smsQuietUntil(now) ?? undefined },
+    )
+  } catch (error) {
+    log.error({ err: error, userId: user.id }, 'Could not queue a renewal reminder SMS')
+  }
 }

@@ -16,8 +16,11 @@ export class SmsDeliveryError extends Error {
 }
 
 /** A notice (a complaint's reference, an answer): no code, just text. */
-/** `userId` as for an e-mail (mail.server.ts): dropped once that account is closed. */
-export type NoticeSms = { to: string; text: string; userId?: string }
+/**
+ * `userId` as for an e-mail (mail.server.ts): dropped once that account is closed. `template`: the
+ * DLT template it goes by, when not the general notice one (each kind of message is registered apart).
+ */
+export type NoticeSms = { to: string; text: string; userId?: string; template?: 'renewal-reminder' }
 
 export type SmsProvider = {
   name: string
@@ -39,12 +42,15 @@ export function msg91Sms({
   authKey,
   templateId,
   noticeTemplateId,
+  renewalTemplateId,
   baseUrl,
 }: {
   authKey: string
   templateId: string
   /** The notice template, with the whole text as its `text` variable; without it notices are refused (logged). */
   noticeTemplateId?: string
+  /** The renewal reminders' template, `text` likewise; without it reminders go by e-mail only (renewalSmsEnabled). */
+  renewalTemplateId?: string
   baseUrl: string
 }): SmsProvider {
   async function sendFlow(template: string, recipient: Record<string, string>): Promise<void> {
@@ -74,6 +80,14 @@ export function msg91Sms({
     name: 'MSG91',
     sendOtp: (sms) => sendFlow(templateId, { mobiles: sms.to.slice(1), otp: sms.code }),
     async sendNotice(sms) {
+      if (sms.template === 'renewal-reminder') {
+        if (!renewalTemplateId)
+          throw new SmsDeliveryError(
+            'MSG91_RENEWAL_TEMPLATE_ID is not set: renewal reminders are not sent by SMS',
+            false,
+          )
+        return sendFlow(renewalTemplateId, { mobiles: sms.to.slice(1), text: sms.text })
+      }
       if (!noticeTemplateId)
         throw new SmsDeliveryError('MSG91_NOTICE_TEMPLATE_ID is not set: notices are not sent by SMS', false)
       await sendFlow(noticeTemplateId, { mobiles: sms.to.slice(1), text: sms.text })
@@ -82,7 +96,7 @@ export function msg91Sms({
 }
 
 export type SmsSettings = Pick<Env, 'MSG91_AUTH_KEY' | 'MSG91_TEMPLATE_ID' | 'MSG91_BASE_URL'> &
-  Partial<Pick<Env, 'MSG91_NOTICE_TEMPLATE_ID'>>
+  Partial<Pick<Env, 'MSG91_NOTICE_TEMPLATE_ID' | 'MSG91_RENEWAL_TEMPLATE_ID'>>
 
 /** The real provider when configured (always in a deployment: env validation requires it), else the dev outbox. */
 export function smsProvider(settings: SmsSettings = env): SmsProvider {
@@ -91,8 +105,17 @@ export function smsProvider(settings: SmsSettings = env): SmsProvider {
       authKey: settings.MSG91_AUTH_KEY,
       templateId: settings.MSG91_TEMPLATE_ID,
       noticeTemplateId: settings.MSG91_NOTICE_TEMPLATE_ID,
+      renewalTemplateId: settings.MSG91_RENEWAL_TEMPLATE_ID,
       baseUrl: settings.MSG91_BASE_URL,
     })
   }
   return outboxSms
+}
+
+/**
+ * Whether renewal reminders go by SMS: always through the dev outbox; through MSG91 only with a DLT
+ * template registered for them (MSG91_RENEWAL_TEMPLATE_ID), else by e-mail only (said at start).
+ */
+export function renewalSmsEnabled(settings: SmsSettings = env): boolean {
+  return smsProvider(settings) === outboxSms || Boolean(settings.MSG91_RENEWAL_TEMPLATE_ID)
 }

@@ -142,3 +142,18 @@ export async function cartChangeSinceShown(request: Request, shown: string): Pro
   const nameById = new Map(gone.map((service) => [service.id, service.name]))
   return describeCartChange(shownLines, items, (id) => nameById.get(id) ?? 'A service')
 }
+
+/**
+ * The one-tap renewal (/renew/:serviceId, docs/payments.md "Renewals"): the service added to the
+ * request's cart while it is on sale; its name when it was taken off sale; null when no such service.
+ */
+export async function addRenewalToCart(
+  request: Request,
+  serviceId: string,
+): Promise<{ setCookie: string } | { offSale: { name: string } } | null> {
+  if (!isUuid(serviceId)) return null
+  const added = await addServiceOnSaleToCart(request, serviceId)
+  if (added) return { setCookie: added.setCookie }
+  const service = await prisma.service.findUnique({ where: { id: serviceId }, select: { name: true } })
+  return service ? { offSale: { name: service.name } } : null
+}

@@ -6,6 +6,7 @@ import {
   advanceRefusalMessage,
   advanceRefusals,
   committedEnds,
+  purchasePeriodLabel,
   renewableFrom as firstRenewalDate,
   renewableFromLabel,
   type PurchaseItem,
@@ -158,15 +159,23 @@ export async function advanceLimitFor(
   userId: string,
   services: readonly PurchaseItem[],
   now: Date,
-): Promise<{ renewableFrom: Record<string, string>; refusal: string | undefined }> {
+): Promise<{
+  renewableFrom: Record<string, string>
+  /** The period each service buyable now would run (a renewal from the current end), as /pay states it. */
+  periods: Record<string, string>
+  refusal: string | undefined
+}> {
   const committed = await readCommittedEnds(prisma, userId, now)
   const renewableFrom: Record<string, string> = {}
+  const periods: Record<string, string> = {}
   for (const service of services) {
-    const from = firstRenewalDate(now, committed.get(service.serviceId), service.durationDays)
+    const paidUpTo = committed.get(service.serviceId)
+    const from = firstRenewalDate(now, paidUpTo, service.durationDays)
     if (from instanceof Date) renewableFrom[service.serviceId] = renewableFromLabel(from)
+    else if (from === null) periods[service.serviceId] = purchasePeriodLabel(now, paidUpTo, service.durationDays)
   }
   const refusals = advanceRefusals(now, committed, services)
-  return { renewableFrom, refusal: refusals.length > 0 ? advanceRefusalMessage(refusals) : undefined }
+  return { renewableFrom, periods, refusal: refusals.length > 0 ? advanceRefusalMessage(refusals) : undefined }
 }
 
 /** What /pay shows before anything is bought: the fee-cap refusal a payment for this cart would get (undefined when it would pass). */

@@ -1,4 +1,5 @@
 import type { CartItem } from '~/domain/cart'
+import { MS_PER_DAY } from '~/domain/dates'
 import { nextPeriod } from '~/domain/subscriptions'
 import type { Prisma } from '~/generated/prisma/client'
 import { cached, forget, invalidate } from '../cache.server'
@@ -94,23 +95,18 @@ export type ActiveSubscription = {
   description: string[]
   /** The latest end over all of the user's subscriptions to this service. */
   endsAt: Date
+  /** Whether the service is on sale (can be renewed). */
+  onSale: boolean
 }
 
-/**
- * One entry per service with its latest end, only those still running at `now`. Cached per user
- * for CACHE_TTL_MS; `fresh` re-reads (a page reached from a payment always does).
- */
-export async function activeSubscriptions(
-  userId: string,
-  now: Date,
-  { fresh = false } = {},
-): Promise<ActiveSubscription[]> {
+/** One entry per service the user ever had, with its latest end; cached per user for CACHE_TTL_MS. */
+async function latestSubscriptionPerService(userId: string, { fresh = false } = {}): Promise<ActiveSubscription[]> {
   if (fresh) forget(subscriptionsCacheKey(userId))
-  const all = await cached(subscriptionsCacheKey(userId), async () => {
+  return cached(subscriptionsCacheKey(userId), async () => {
     const latest = await prisma.subscription.groupBy({ by: ['serviceId'], where: { userId }, _max: { endsAt: true } })
     const services = await prisma.service.findMany({
       where: { id: { in: latest.map((row) => row.serviceId) } },
-      select: { id: true, name: true, description: true },
+      select: { id: true, name: true, description: true, active: true },
     })
     const serviceById = new Map(services.map((service) => [service.id, service]))
     return latest
@@ -121,9 +117,36 @@ export async function activeSubscriptions(
           name: service.name,
           description: service.description,
           endsAt: row._max.endsAt!,
+          onSale: service.active,
         }
       })
       .sort((a, b) => a.endsAt.getTime() - b.endsAt.getTime() || a.name.localeCompare(b.name))
   })
+}
+
+/**
+ * One entry per service with its latest end, only those still running at `now`. Cached per user
+ * for CACHE_TTL_MS; `fresh` re-reads (a page reached from a payment always does).
+ */
+export async function activeSubscriptions(
+  userId: string,
+  now: Date,
+  options: { fresh?: boolean } = {},
+): Promise<ActiveSubscription[]> {
+  const all = await latestSubscriptionPerService(userId, options)
   return all.filter((subscription) => subscription.endsAt > now)
+}
+
+/** How long after its end /subscriptions still offers to renew a service, in days (docs/limits.md). */
+export const RENEW_OFFERED_DAYS_AFTER_END = 30
+
+/** The services whose latest period ended in the last RENEW_OFFERED_DAYS_AFTER_END days, latest first. */
+export async function recentlyEndedSubscriptions(
+  userId: string,
+  now: Date,
+  options: { fresh?: boolean } = {},
+): Promise<ActiveSubscription[]> {
+  const since = now.getTime() - RENEW_OFFERED_DAYS_AFTER_END * MS_PER_DAY
+  const all = await latestSubscriptionPerService(userId, options)
+  return all.filter((subscription) => subscription.endsAt <= now && subscription.endsAt.getTime() > since).reverse()
 }

@@ -171,6 +171,45 @@ export function subscriptionEndedEmail(
   )
 }
 
+/** A renewal reminder (docs/payments.md, "Renewals"): 7 days before the end, 1 day before, or at the end. */
+export function renewalReminderEmail(
+  reminder: {
+    name: string | null
+    serviceName: string
+    endsOn: string
+    stage: 'week-before' | 'day-before' | 'ended'
+    renewPath: string
+  },
+  context: EmailContext,
+): RenderedEmail {
+  const { serviceName, endsOn } = reminder
+  const subject =
+    reminder.stage === 'ended'
+      ? `Your ${serviceName} subscription has ended`
+      : reminder.stage === 'day-before'
+        ? `Your ${serviceName} subscription ends tomorrow, ${endsOn}`
+        : `Your ${serviceName} subscription ends on ${endsOn}`
+  const news =
+    reminder.stage === 'ended'
+      ? `Your subscription to ${serviceName} ended on ${endsOn}. Renew it to keep receiving its research.`
+      : `Your subscription to ${serviceName} ends on ${endsOn}. Renew it now and the new period starts when this one ends, so no day is lost.`
+  return renderEmail(
+    {
+      subject,
+      name: reminder.name,
+      blocks: [
+        { kind: 'paragraph', text: news },
+        { kind: 'action', label: `Renew ${serviceName}`, path: reminder.renewPath },
+        {
+          kind: 'paragraph',
+          text: 'Already renewed, or do not want to? Then there is nothing to do: we remind you only while a service is not renewed.',
+        },
+      ],
+    },
+    context,
+  )
+}
+
 /** The copy of what the customer acknowledged on completing the profile: each document's version, the time, and its text. */
 export function onboardingCopyEmail(
   copy: { name: string | null; acceptedAt: string; documents: { title: string; version: string; text: string }[] },
