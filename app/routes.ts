@@ -104,6 +104,8 @@ export default [
   // accepts it.
   route('terms-and-conditions/changes', 'routes/terms-and-conditions.changes.tsx'),
   route('terms/accept', 'routes/terms.accept.tsx'),
+  // A customer onboarded without the Investor Charter or the personal-data consent gives them before paying.
+  route('consents/accept', 'routes/consents.accept.tsx'),
   // The MITC on its own (also the last part of the terms): acknowledged separately at onboarding.
   route('mitc', 'routes/mitc.tsx'),
   route('disclaimer', 'routes/disclaimer.tsx'),

@@ -58,11 +58,43 @@ export const CONSENT_DOCUMENTS: Record<ConsentDocumentKind, ConsentDocumentInfo>
 export const PAGE_ACKNOWLEDGED_KINDS: readonly ConsentDocumentKind[] = CONSENT_DOCUMENT_KINDS
 
 /**
- * What `POST /api/v1/users/set-agreement` always records: the documents contained in the text
- * `GET /api/v1/agreement` serves (the terms end with the MITC and the consent statement). The
- * investor charter and the consent to processing are recorded when the client names their versions.
+ * What `POST /api/v1/users/set-agreement` requires: the same acknowledgements as the wizard's page,
+ * each named by its current version (one onboarding, whatever the channel: docs/api.md).
  */
-export const API_CONTAINED_KINDS: readonly ConsentDocumentKind[] = ['TERMS', 'MITC', 'CONSENT_STATEMENT']
+export const API_ACKNOWLEDGED_KINDS: readonly ConsentDocumentKind[] = PAGE_ACKNOWLEDGED_KINDS
+
+/**
+ * The documents a customer must have acknowledged (at some version) before any payment: those an
+ * API client could once leave out. A customer onboarded without one is asked for it at the next payment.
+ */
+export const REQUIRED_TO_PAY_KINDS: readonly ConsentDocumentKind[] = ['INVESTOR_CHARTER', 'PERSONAL_DATA']
+
+/** "Investor Charter (charter-0123456789ab), Privacy Policy (privacy-…)": the documents with their current versions. */
+export function documentsWithVersions(
+  kinds: readonly ConsentDocumentKind[],
+  current: Record<ConsentDocumentKind, string>,
+): string {
+  return kinds.map((kind) => `${CONSENT_DOCUMENTS[kind].title} (${current[kind]})`).join(', ')
+}
+
+/** The API's 409 for an acknowledgement list that is not the full, current one (set-agreement). */
+export function apiAcknowledgementMessage(
+  check: Extract<AcknowledgementCheck, { ok: false }>,
+  current: Record<ConsentDocumentKind, string>,
+): string {
+  const named = documentsWithVersions(check.kinds, current)
+  return check.reason === 'missing'
+    ? `Acknowledge every onboarding document at its current version. Not acknowledged: ${named}. Read them at GET /api/v1/agreement and send { "documents": { KIND: version } } naming all of ${API_ACKNOWLEDGED_KINDS.join(', ')}.`
+    : `These documents changed since the customer was shown them; their current versions: ${named}. Read them at GET /api/v1/agreement, show them and send those versions.`
+}
+
+/** The API's 409 on a payment call for a customer onboarded without a document of REQUIRED_TO_PAY_KINDS. */
+export function consentsBeforePayingMessage(
+  kinds: readonly ConsentDocumentKind[],
+  current: Record<ConsentDocumentKind, string>,
+): string {
+  return `Before your next payment, acknowledge: ${documentsWithVersions(kinds, current)}. Read them at GET /api/v1/agreement and accept them with POST /api/v1/users/set-agreement (every document, at its current version), or at /consents/accept on the website.`
+}
 
 /** The form field of a document's checkbox; a ticked box sends the version the customer was shown. */
 export function acknowledgementField(kind: ConsentDocumentKind): string {

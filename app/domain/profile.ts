@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { latestAdultBirthDate } from './dates'
+import { latestAdultBirthDate, MINIMUM_AGE_YEARS } from './dates'
 
 export const NAME_MIN_CHARS = 3
 export const NAME_MAX_CHARS = 24
@@ -97,4 +97,19 @@ export function profileStep(user: ProfileFacts): ProfileStep {
 /** A second account saving a PAN another account holds (users.pan is unique: docs/regulatory.md). */
 export function panTakenMessage(supportEmail: string): string {
   return `This PAN is already registered with another account. If it is yours, sign in with that account's mobile number; if not, or you no longer have that number, write to us at ${supportEmail}.`
+}
+
+/**
+ * Whether a saved date of birth is an adult's today (India's calendar). The PAN card and the
+ * agreement wait for one, whatever the channel: a minor cannot contract (docs/regulatory.md).
+ */
+export function hasAdultBirthDate(dateOfBirth: Date | null, today: Date): boolean {
+  return dateOfBirth !== null && dateOfBirth.toISOString().slice(0, 10) <= latestAdultBirthDate(today)
+}
+
+/** Why the PAN card or the agreement is refused before an adult date of birth is saved; `where` says where the details are saved. */
+export function adultBirthDateMissingMessage(dateOfBirth: Date | null, where: string): string {
+  return dateOfBirth === null
+    ? `Save your details first (name, e-mail, date of birth and PAN, ${where}): the PAN card and the agreement come after them.`
+    : `You must be ${MINIMUM_AGE_YEARS} or older to subscribe: the PAN card and the agreement are refused.`
 }

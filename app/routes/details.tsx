@@ -17,7 +17,13 @@ import {
   CONSENT_DOCUMENTS,
   PAGE_ACKNOWLEDGED_KINDS,
 } from '~/domain/consent'
-import { profileDetailsSchema, profileStep, type ProfileStep } from '~/domain/profile'
+import {
+  adultBirthDateMissingMessage,
+  hasAdultBirthDate,
+  profileDetailsSchema,
+  profileStep,
+  type ProfileStep,
+} from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
 import { kycAdvice, kycAllowsPayment, KYC_STATUS_LABELS } from '~/domain/kyc'
 import { acceptAgreement } from '~/server/account/agreement.server'
@@ -109,7 +115,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const url = new URL(request.url)
   const nextStep = redirect(`${url.pathname}${url.search}`)
 
+  // The PAN card and the agreement wait for an adult date of birth, as in the API (a crafted post skips step 1).
+  const underage = hasAdultBirthDate(user.dateOfBirth, new Date())
+    ? null
+    : adultBirthDateMissingMessage(user.dateOfBirth, 'at step 1')
   if (request.headers.get('Content-Type')?.startsWith('multipart/form-data')) {
+    if (underage) return data({ uploadError: underage }, { status: 409, headers: { Connection: 'close' } })
     const upload = await readPanCardUpload(request)
     if (!upload.ok) return data({ uploadError: upload.message }, { status: upload.status, headers: upload.headers })
     await savePanCard(user, upload)
@@ -118,6 +129,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const formData = await readForm(request)
   if (formData.get('intent') === 'accept-agreement') {
+    if (underage) return data({ agreementError: underage }, 409)
     const accepted = await acceptAgreement(user.id, {
       shown: acknowledgementsFromForm(formData),
       required: PAGE_ACKNOWLEDGED_KINDS,

@@ -102,7 +102,22 @@ export async function completeProfileThroughApi(api: APIRequestContext, xsrf: Re
     multipart: { pancard: { name: 'pan.png', mimeType: 'image/png', buffer: PNG_1X1 } },
   })
   expect(card.status()).toBe(200)
-  expect((await api.post('/api/v1/users/set-agreement', { headers: xsrf })).status()).toBe(200)
+  expect(
+    (
+      await api.post('/api/v1/users/set-agreement', {
+        headers: xsrf,
+        data: { documents: await agreementDocuments(api) },
+      })
+    ).status(),
+  ).toBe(200)
+}
+
+/** Every onboarding document by its current version, from GET /api/v1/agreement: what set-agreement takes. */
+export async function agreementDocuments(api: APIRequestContext): Promise<Record<string, string>> {
+  const { documents } = (await json(await api.get('/api/v1/agreement'))).data as {
+    documents: { kind: string; version: string }[]
+  }
+  return Object.fromEntries(documents.map((document) => [document.kind, document.version]))
 }
 
 /** A signed-in customer with a complete profile and a cart of two services, as the existing clients hold it. */

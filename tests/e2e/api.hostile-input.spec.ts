@@ -7,10 +7,20 @@
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { INVALID_CURSOR_MESSAGE } from '../../app/components/pager'
 import routes from '../../app/routes'
-import { apiClient, availableServices, checkoutBody, customerWithCart, json } from './api-client'
+import {
+  apiClient,
+  availableServices,
+  checkoutBody,
+  customerWithCart,
+  json,
+  PNG_1X1,
+  PROFILE_DETAILS,
+} from './api-client'
+import { uniquePan } from '../support/sample-customer'
 import { withE2eDatabase } from './database'
 
-type Persona = 'visitor' | 'customer' | 'complete' | 'admin'
+/** `started`: the profile's first step done (details with an adult date of birth), not the rest. */
+type Persona = 'visitor' | 'customer' | 'started' | 'complete' | 'admin'
 type HostileCase = {
   what: string
   as?: Persona
@@ -200,7 +210,7 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     {
       what: 'a broken multipart body',
-      as: 'customer',
+      as: 'started',
       method: 'POST',
       url: '/details',
       body: 'garbage',
@@ -226,7 +236,7 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     {
       what: 'a stale version of each document',
-      as: 'customer',
+      as: 'started',
       method: 'POST',
       url: '/details',
       form: {
@@ -242,7 +252,7 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     {
       what: 'the old single-version form (no box ticked)',
-      as: 'customer',
+      as: 'started',
       method: 'POST',
       url: '/details',
       form: { intent: 'accept-agreement', version: 'agreement-000000000000' },
@@ -251,12 +261,31 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     {
       what: 'a text file posing as the PAN card image',
-      as: 'customer',
+      as: 'started',
       method: 'POST',
       url: '/details',
       body: multipartFile('pancard', 'pan.png', 'image/png', Buffer.from('not an image at all')),
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       status: 415,
+    },
+    {
+      what: 'the agreement before any date of birth is saved',
+      as: 'customer',
+      method: 'POST',
+      url: '/details',
+      form: { intent: 'accept-agreement' },
+      status: 409,
+      says: 'Save your details first',
+    },
+    {
+      what: 'a PAN card image before any date of birth is saved',
+      as: 'customer',
+      method: 'POST',
+      url: '/details',
+      body: multipartFile('pancard', 'pan.png', 'image/png', PNG_1X1),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      status: 409,
+      says: 'Save your details first',
     },
   ],
   'routes/details.pan-card.ts': [
@@ -1164,8 +1193,18 @@ const BATTERY: Record<string, HostileCase[]> = {
   ],
   'routes/api.v1/users.set-pancard.ts': [
     {
-      what: 'a file that is not an image',
+      what: 'an image before any date of birth is saved',
       as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-pancard',
+      body: multipartFile('pancard', 'pan.png', 'image/png', PNG_1X1),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      status: 409,
+      says: 'Save your details first',
+    },
+    {
+      what: 'a file that is not an image',
+      as: 'complete',
       method: 'POST',
       url: '/api/v1/users/set-pancard',
       body: multipartFile('pancard', 'pan.png', 'image/png', Buffer.from('%PDF-1.7')),
@@ -1174,7 +1213,7 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     {
       what: 'no file',
-      as: 'customer',
+      as: 'complete',
       method: 'POST',
       url: '/api/v1/users/set-pancard',
       body: multipartFile('other', 'x.txt', 'text/plain', Buffer.from('x')),
@@ -1185,8 +1224,24 @@ const BATTERY: Record<string, HostileCase[]> = {
   'routes/api.v1/users.set-agreement.ts': [
     { what: 'a visitor', method: 'POST', url: '/api/v1/users/set-agreement', status: 401 },
     {
-      what: 'a document that does not exist',
+      what: 'an agreement before any date of birth is saved',
       as: 'customer',
+      method: 'POST',
+      url: '/api/v1/users/set-agreement',
+      status: 409,
+      says: 'Save your details first',
+    },
+    {
+      what: "the original clients' body-less call",
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/users/set-agreement',
+      status: 409,
+      says: /Not acknowledged: Terms and Conditions \(agreement-[0-9a-f]{12}\).*Investor Charter \(charter-[0-9a-f]{12}\)/,
+    },
+    {
+      what: 'a document that does not exist',
+      as: 'complete',
       method: 'POST',
       url: '/api/v1/users/set-agreement',
       json: { documents: { COOKIES: 'cookies-000000000000' } },
@@ -1194,12 +1249,12 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     {
       what: 'a stale investor charter',
-      as: 'customer',
+      as: 'complete',
       method: 'POST',
       url: '/api/v1/users/set-agreement',
       json: { documents: { INVESTOR_CHARTER: 'charter-000000000000' } },
       status: 409,
-      says: 'The agreement was updated while you were reading it.',
+      says: 'Acknowledge every onboarding document at its current version.',
     },
   ],
   'routes/api.v1/agreement.ts': [{ what: 'a write', method: 'POST', url: '/api/v1/agreement', json: {}, status: 405 }],
@@ -1336,6 +1391,18 @@ const BATTERY: Record<string, HostileCase[]> = {
       status: 405,
     },
   ],
+  'routes/consents.accept.tsx': [
+    { what: 'a visitor is sent to sign in', url: '/consents/accept', status: 302, location: /^\/auth/ },
+    {
+      what: 'a customer with nothing to give is sent on, never off-site, and nothing is recorded',
+      as: 'complete',
+      method: 'POST',
+      url: '/consents/accept?redirectTo=https://evil.example',
+      form: { redirectTo: 'https://evil.example', 'acknowledge-INVESTOR_CHARTER': 'charter-000000000000' },
+      status: 302,
+      location: '/pay',
+    },
+  ],
   'routes/terms.accept.tsx': [
     { what: 'a visitor is sent to sign in', url: '/terms/accept', status: 302, location: /^\/auth/ },
     {
@@ -1428,7 +1495,9 @@ async function personaFor(
       ? undefined
       : persona === 'admin'
         ? { role: 'ADMIN' }
-        : { completeProfile: persona === 'complete' },
+        : persona === 'started'
+          ? { details: { ...PROFILE_DETAILS, pan: uniquePan() } }
+          : { completeProfile: persona === 'complete' },
   )
   if (persona === 'complete') {
     // A cart, so that /pay reaches its action instead of sending the customer back to /services.

@@ -103,19 +103,14 @@ test('the whole customer journey through the API alone, as the existing client d
       expect.objectContaining({ kind: 'INVESTOR_CHARTER', version: expect.stringMatching(/^charter-[0-9a-f]{12}$/) }),
     ]),
   })
-  // The original clients send no body: the terms, the MITC and the consent statement they showed are recorded.
-  const accepted = await api.post('/api/v1/users/set-agreement', { headers: xsrf })
+  // Every document the wizard's page asks for, each at the version the client showed.
+  const documents = Object.fromEntries(
+    (agreement.documents as { kind: string; version: string }[]).map((document) => [document.kind, document.version]),
+  )
+  const accepted = await api.post('/api/v1/users/set-agreement', { headers: xsrf, data: { documents } })
   expect(await json(accepted)).toEqual({
     message: 'Agreement accepted.',
-    data: {
-      agreement: true,
-      version: agreement.version,
-      documents: {
-        TERMS: agreement.version,
-        MITC: expect.stringMatching(/^mitc-[0-9a-f]{12}$/),
-        CONSENT_STATEMENT: expect.stringMatching(/^consent-[0-9a-f]{12}$/),
-      },
-    },
+    data: { agreement: true, version: agreement.version, documents },
   })
   expect((await json(await api.get('/api/v1/users/current-user'))).data.currentUser).toEqual({
     name: 'asha rao',
@@ -438,7 +433,11 @@ test.describe('profile calls', () => {
     playwright,
     baseURL,
   }) => {
-    const { context: api, xsrf } = await apiClient(playwright.request, baseURL!, { role: 'CUSTOMER' })
+    // Step 1 done (the PAN card waits for an adult date of birth).
+    const { context: api, xsrf } = await apiClient(playwright.request, baseURL!, {
+      role: 'CUSTOMER',
+      details: { ...PROFILE_DETAILS, pan: uniquePan() },
+    })
     const pdf = { name: 'pan.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('%PDF-1.7\n%%EOF') }
     await expectJsonError(
       await api.post('/api/v1/users/set-pancard', { headers: xsrf, multipart: { pancard: pdf } }),

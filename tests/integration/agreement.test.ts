@@ -223,47 +223,16 @@ describe('POST /api/v1/users/set-agreement', () => {
       context: { cspNonce: '', clientIp: '203.0.113.9' },
     } as never)) as Response
 
-  it('refuses a version that is no longer current, as /details does, showing the current one, and records nothing', async () => {
+  // What set-agreement asks for and records: tests/integration/api-onboarding.test.ts.
+  it('refuses the terms version alone, which no longer is the whole agreement, and records nothing', async () => {
     const user = await userAtAgreementStep()
-    const response = await signViaApi(await createSession(user.id), { version: 'agreement-000000000000' })
+    const response = await signViaApi(await createSession(user.id), { version: AGREEMENT.version })
     expect(response.status).toBe(409)
     expect(await response.json()).toMatchObject({
-      message: 'The agreement was updated while you were reading it. Please read this version and accept it.',
       data: { version: AGREEMENT.version, documents: { MITC: DOCUMENTS.MITC.version } },
     })
     expect(await recordsOf(user.id)).toEqual([])
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).agreementAcceptedAt).toBeNull()
-  })
-
-  it('records the terms, the MITC and the consent statement (the text it serves) with channel API', async () => {
-    const user = await userAtAgreementStep()
-    const cookie = await createSession(user.id)
-    const shown = await signViaApi(cookie, { version: AGREEMENT.version })
-    expect(shown.status).toBe(200)
-    const records = await recordsOf(user.id)
-    expect(records.map((record) => record.kind).sort()).toEqual(['CONSENT_STATEMENT', 'MITC', 'TERMS'])
-    expect(records.every((record) => record.channel === 'API' && record.userAgent === 'okhttp/4.12.0')).toBe(true)
-    expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).agreementVersion).toBe(AGREEMENT.version)
-    // The original clients send no body: the current version, recorded again.
-    expect((await signViaApi(cookie)).status).toBe(200)
-    expect(await recordsOf(user.id)).toHaveLength(6)
-  })
-
-  it('records the investor charter and the consent to processing when the client names their versions', async () => {
-    const user = await userAtAgreementStep()
-    const cookie = await createSession(user.id)
-    const stale = await signViaApi(cookie, { documents: { PERSONAL_DATA: 'privacy-000000000000' } })
-    expect(stale.status).toBe(409)
-    expect(await recordsOf(user.id)).toEqual([])
-    const response = await signViaApi(cookie, {
-      version: AGREEMENT.version,
-      documents: {
-        INVESTOR_CHARTER: DOCUMENTS.INVESTOR_CHARTER.version,
-        PERSONAL_DATA: DOCUMENTS.PERSONAL_DATA.version,
-      },
-    })
-    expect(response.status).toBe(200)
-    expect((await recordsOf(user.id)).map((record) => record.kind).sort()).toEqual([...CONSENT_DOCUMENT_KINDS].sort())
   })
 
   it('GET /api/v1/agreement lists every document with its version and hash', async () => {

@@ -222,6 +222,8 @@ describe('a body within the cap', () => {
 
   it('leaves the PAN card upload its own larger cap: a 1 MB image is saved', async () => {
     const userId = await createUser()
+    // The PAN card waits for an adult date of birth (the profile's first step).
+    await prisma.user.update({ where: { id: userId }, data: { dateOfBirth: new Date('2001-05-17') } })
     const session = (await createSession(userId)).split(';')[0]!
     const body = Buffer.concat([
       multipartHead({}, { name: PAN_CARD_FIELD_NAME, filename: 'card.jpg', type: 'image/jpeg' }),

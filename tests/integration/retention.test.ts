@@ -228,6 +228,7 @@ describe('the retention job', () => {
       'closed-records-ended': 0,
       'closed-never-a-client': 0,
       'unfinished-inactive': 0,
+      minorLeftovers: 0,
       familyMembers: 0,
       acceptances: 0,
       payments: 0,

@@ -1,5 +1,5 @@
 import { currentConsentDocuments } from '~/server/account/agreement-document.server'
-import { PAGE_ACKNOWLEDGED_KINDS } from '~/domain/consent'
+import { PAGE_ACKNOWLEDGED_KINDS, type ConsentDocumentKind } from '~/domain/consent'
 import { profileDetailsSchema } from '~/domain/profile'
 import type { Role } from '~/generated/prisma/client'
 import { agreementSigning } from '~/server/account/agreement.server'
@@ -32,6 +32,11 @@ export type SignedInUserOptions = {
    * (a customer who accepted an earlier text, for the specs of a new version of the terms).
    */
   acceptedTermsVersion?: string
+  /**
+   * With `completeProfile`: the documents acknowledged, when not every one the page asks for (a
+   * customer onboarded through the API before it asked for the charter and the data consent).
+   */
+  acknowledged?: readonly ConsentDocumentKind[]
 }
 
 /**
@@ -43,6 +48,7 @@ export async function signedInUser({
   completeProfile = false,
   details = completeProfile ? { ...ASHA_RAO, pan: uniquePan() } : undefined,
   acceptedTermsVersion,
+  acknowledged = PAGE_ACKNOWLEDGED_KINDS,
 }: SignedInUserOptions = {}): Promise<SignedInUser> {
   const phone = `+91${uniqueMobile()}`
   const user = await prisma.user.create({ data: { phone, role }, select: { id: true, panCardKey: true } })
@@ -60,11 +66,11 @@ export async function signedInUser({
       size: PNG_1X1.length,
       fields: new FormData(),
     })
-    // Every document of the wizard's agreement step, as its page records them.
+    // Every document of the wizard's agreement step (unless told otherwise), as its page records them.
     const documents = currentConsentDocuments(businessDetails)
     await agreementSigning().sign(
       user.id,
-      PAGE_ACKNOWLEDGED_KINDS.map((kind) => documents[kind]),
+      acknowledged.map((kind) => documents[kind]),
       { ip: '127.0.0.1', userAgent: 'tests/support/sessions.ts', channel: 'PAGE' },
     )
     // Recorded after, so the users columns (the latest TERMS acceptance) name this one.

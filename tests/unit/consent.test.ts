@@ -3,7 +3,9 @@ import {
   acknowledgementField,
   acknowledgementMessage,
   acknowledgementsFromForm,
-  API_CONTAINED_KINDS,
+  API_ACKNOWLEDGED_KINDS,
+  apiAcknowledgementMessage,
+  consentsBeforePayingMessage,
   checkAcknowledgements,
   CONSENT_DOCUMENT_KINDS,
   CONSENT_DOCUMENTS,
@@ -41,8 +43,8 @@ describe('checkAcknowledgements', () => {
       reason: 'stale',
       kinds: ['MITC'],
     })
-    const api = { TERMS: CURRENT.TERMS, MITC: CURRENT.MITC, CONSENT_STATEMENT: CURRENT.CONSENT_STATEMENT }
-    expect(checkAcknowledgements(CURRENT, { ...api, PERSONAL_DATA: 'privacy-0' }, API_CONTAINED_KINDS)).toMatchObject({
+    const terms = { TERMS: CURRENT.TERMS }
+    expect(checkAcknowledgements(CURRENT, { ...terms, PERSONAL_DATA: 'privacy-0' }, ['TERMS'])).toMatchObject({
       ok: false,
       reason: 'stale',
       kinds: ['PERSONAL_DATA'],
@@ -50,11 +52,21 @@ describe('checkAcknowledgements', () => {
   })
 
   it('records the optional documents acknowledged alongside the required ones', () => {
-    const api = { TERMS: CURRENT.TERMS, MITC: CURRENT.MITC, CONSENT_STATEMENT: CURRENT.CONSENT_STATEMENT }
-    expect(checkAcknowledgements(CURRENT, api, API_CONTAINED_KINDS)).toEqual({ ok: true, kinds: API_CONTAINED_KINDS })
-    expect(
-      checkAcknowledgements(CURRENT, { ...api, INVESTOR_CHARTER: CURRENT.INVESTOR_CHARTER }, API_CONTAINED_KINDS),
-    ).toEqual({ ok: true, kinds: ['TERMS', 'MITC', 'CONSENT_STATEMENT', 'INVESTOR_CHARTER'] })
+    const terms = { TERMS: CURRENT.TERMS }
+    expect(checkAcknowledgements(CURRENT, terms, ['TERMS'])).toEqual({ ok: true, kinds: ['TERMS'] })
+    expect(checkAcknowledgements(CURRENT, { ...terms, INVESTOR_CHARTER: CURRENT.INVESTOR_CHARTER }, ['TERMS'])).toEqual(
+      { ok: true, kinds: ['TERMS', 'INVESTOR_CHARTER'] },
+    )
+  })
+
+  it('asks of the API every document the page asks for', () => {
+    expect([...API_ACKNOWLEDGED_KINDS]).toEqual([...PAGE_ACKNOWLEDGED_KINDS])
+    const { INVESTOR_CHARTER: _charter, ...withoutCharter } = CURRENT
+    expect(checkAcknowledgements(CURRENT, withoutCharter, API_ACKNOWLEDGED_KINDS)).toEqual({
+      ok: false,
+      reason: 'missing',
+      kinds: ['INVESTOR_CHARTER'],
+    })
   })
 })
 
@@ -65,6 +77,20 @@ describe('the messages of a refusal', () => {
     )
     expect(acknowledgementMessage({ ok: false, reason: 'stale', kinds: ['TERMS'] })).toBe(
       'These documents were updated while you were reading them: Terms and Conditions. Please read this version and accept it.',
+    )
+  })
+})
+
+describe("the API's messages", () => {
+  it('name each document with its current version', () => {
+    expect(apiAcknowledgementMessage({ ok: false, reason: 'missing', kinds: ['INVESTOR_CHARTER'] }, CURRENT)).toContain(
+      'Not acknowledged: Investor Charter (charter-dddddddddddd).',
+    )
+    expect(apiAcknowledgementMessage({ ok: false, reason: 'stale', kinds: ['MITC'] }, CURRENT)).toContain(
+      'Most Important Terms and Conditions (MITC) (mitc-bbbbbbbbbbbb)',
+    )
+    expect(consentsBeforePayingMessage(['INVESTOR_CHARTER', 'PERSONAL_DATA'], CURRENT)).toContain(
+      'acknowledge: Investor Charter (charter-dddddddddddd), Privacy Policy (privacy-eeeeeeeeeeee).',
     )
   })
 })

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
+  adultBirthDateMissingMessage,
   EMAIL_MAX_CHARS,
+  hasAdultBirthDate,
   NAME_MAX_CHARS,
   NAME_MAX_WORDS,
   NAME_MIN_CHARS,
@@ -105,5 +107,21 @@ describe('profileStep', () => {
     expect(profileStep({ ...complete, panCardKey: null, agreementAcceptedAt: null })).toBe('pan-card')
     expect(profileStep({ ...complete, agreementAcceptedAt: null })).toBe('agreement')
     expect(profileStep(complete)).toBe('complete')
+  })
+})
+
+describe('hasAdultBirthDate', () => {
+  it("is the schema's rule for a saved date: 18 today or older (India's calendar), never without one", () => {
+    const saved = (iso: string) => new Date(`${iso}T00:00:00Z`)
+    expect(hasAdultBirthDate(saved('2008-11-22'), today)).toBe(true)
+    expect(hasAdultBirthDate(saved('2008-11-23'), today)).toBe(false)
+    expect(hasAdultBirthDate(null, today)).toBe(false)
+    // 23:30 UTC on the 22nd is already the 23rd in India.
+    expect(hasAdultBirthDate(saved('2008-11-23'), new Date('2026-11-22T23:30:00Z'))).toBe(true)
+  })
+
+  it('says what is missing: the details, or the age', () => {
+    expect(adultBirthDateMissingMessage(null, 'at step 1')).toMatch(/^Save your details first \(.*at step 1\)/)
+    expect(adultBirthDateMissingMessage(new Date('2015-01-01'), 'at step 1')).toMatch(/18 or older/)
   })
 })

@@ -1,11 +1,18 @@
 import { z } from 'zod'
-import { API_CONTAINED_KINDS, CONSENT_DOCUMENT_KINDS, type ConsentDocumentKind } from '~/domain/consent'
-import { acceptAgreement, AGREEMENT_CHANGED_MESSAGE, currentVersions } from '~/server/account/agreement.server'
-import { apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api/requests.server'
+import {
+  API_ACKNOWLEDGED_KINDS,
+  apiAcknowledgementMessage,
+  CONSENT_DOCUMENT_KINDS,
+  type ConsentDocumentKind,
+} from '~/domain/consent'
+import { adultBirthDateMissingMessage, hasAdultBirthDate } from '~/domain/profile'
+import { SAVE_DETAILS_AT } from '~/server/api/wire-shapes.server'
+import { acceptAgreement } from '~/server/account/agreement.server'
+import { apiError, apiPost, postOnly, readJsonBody, requireApiUser } from '~/server/api/requests.server'
 import type { Route } from './+types/users.set-agreement'
 
 const Body = z.object({
-  version: z.string({ error: 'version is the text of GET /api/v1/agreement.' }).max(100).optional(),
+  version: z.string({ error: 'version is the terms version of GET /api/v1/agreement.' }).max(100).optional(),
   documents: z
     .partialRecord(
       z.enum(CONSENT_DOCUMENT_KINDS, {
@@ -19,39 +26,49 @@ const Body = z.object({
 export const loader = postOnly
 
 /**
- * Accepts the agreement version the client showed (`{ version }` from GET /api/v1/agreement): 409
- * when the text has changed since, as /details answers. Without a body, the current version. The
- * acceptance records the terms, the MITC and the consent statement (all three are in that text),
- * each as its own record with channel API; the investor charter and the consent to processing
- * personal data are recorded too when `documents` names their versions (docs/api.md).
+ * The wizard's agreement step through the API (docs/api.md): `documents` names every onboarding
+ * document by the version the client showed (GET /api/v1/agreement), as the page's five boxes do,
+ * and each is recorded as its own acceptance with channel API, the page's way (acceptAgreement).
+ * A document left out, or one not at its current version, is 409 naming every document with its
+ * current version, and nothing is recorded; so is the original clients' body-less call. `version`,
+ * the terms' version the original clients could send, stands for `documents.TERMS`. Refused (409)
+ * until an adult date of birth is saved.
  */
 export const action = apiPost(async ({ request, context }: Route.ActionArgs) => {
   const user = await requireApiUser(request)
+  if (!hasAdultBirthDate(user.dateOfBirth, new Date()))
+    return apiError(409, adultBirthDateMissingMessage(user.dateOfBirth, SAVE_DETAILS_AT))
   const body = request.headers.get('Content-Type')?.includes('json') ? await readJsonBody(request, Body) : {}
-  const current = currentVersions()
-  const termsVersion = body.version ?? current.TERMS
   const shown: Partial<Record<ConsentDocumentKind, string>> = { ...body.documents }
-  // The MITC and the consent statement are read as part of the terms' text, so at its version.
-  for (const kind of API_CONTAINED_KINDS) shown[kind] ??= termsVersion === current.TERMS ? current[kind] : termsVersion
-  shown.TERMS = termsVersion
+  if (body.version !== undefined) {
+    if (shown.TERMS !== undefined && shown.TERMS !== body.version) {
+      return apiError(400, 'Some fields are not valid.', {
+        errors: { version: ['version and documents.TERMS name different versions of the terms.'] },
+      })
+    }
+    shown.TERMS = body.version
+  }
   const accepted = await acceptAgreement(user.id, {
     shown,
-    required: API_CONTAINED_KINDS,
+    required: API_ACKNOWLEDGED_KINDS,
     origin: { ip: context.clientIp, userAgent: request.headers.get('User-Agent'), channel: 'API' },
   })
   if (!accepted.signed) {
+    const current = accepted.currentVersions
     return Response.json(
       {
-        message: accepted.check.kinds.includes('TERMS')
-          ? AGREEMENT_CHANGED_MESSAGE
-          : `${AGREEMENT_CHANGED_MESSAGE} (${accepted.check.kinds.join(', ')})`,
-        data: { version: accepted.currentVersions.TERMS, documents: accepted.currentVersions },
+        message: apiAcknowledgementMessage(accepted.check, current),
+        data: {
+          version: current.TERMS,
+          documents: current,
+          [accepted.check.reason]: accepted.check.kinds,
+        },
       },
       { status: 409 },
     )
   }
   return Response.json({
     message: 'Agreement accepted.',
-    data: { agreement: true, version: current.TERMS, documents: accepted.versions },
+    data: { agreement: true, version: accepted.versions.TERMS, documents: accepted.versions },
   })
 })

@@ -1,6 +1,6 @@
 import type { ConsentDocument } from '~/server/account/agreement-document.server'
 import { formatIndiaDateTime } from '~/domain/dates'
-import { recordedUserAgent, type ConsentDocumentKind } from '~/domain/consent'
+import { recordedUserAgent, REQUIRED_TO_PAY_KINDS, type ConsentDocumentKind } from '~/domain/consent'
 import { onboardingCopyEmail } from '~/server/messaging/emails/customer-emails.server'
 import type { AcceptanceChannel } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
@@ -111,4 +111,18 @@ export async function acceptanceHistory(userId: string): Promise<AcceptanceRecor
       channel: true,
     },
   })
+}
+
+/**
+ * The documents of REQUIRED_TO_PAY_KINDS the customer has never acknowledged (at any version), in
+ * that order: a customer onboarded without the Investor Charter or the consent to processing
+ * personal data gives them before the next payment (requirePayingCustomer, requireApiCustomer).
+ */
+export async function consentsMissingToPay(userId: string): Promise<ConsentDocumentKind[]> {
+  const given = await prisma.acceptance.findMany({
+    where: { userId, kind: { in: [...REQUIRED_TO_PAY_KINDS] } },
+    distinct: ['kind'],
+    select: { kind: true },
+  })
+  return REQUIRED_TO_PAY_KINDS.filter((kind) => !given.some((row) => row.kind === kind))
 }

@@ -1,5 +1,5 @@
 import { RECORDS_KEPT_YEARS } from '~/domain/account-closing'
-import { MS_PER_DAY } from '~/domain/dates'
+import { latestAdultBirthDate, MS_PER_DAY } from '~/domain/dates'
 import { complaintCutoff, paymentRecordsCutoffs } from '~/domain/record-retention'
 import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from '~/content/legal/rules'
 import { Prisma } from '~/generated/prisma/client'
@@ -236,7 +236,70 @@ async function eraseComplaints(
   })
 }
 
+/**
+ * One batch of accounts holding what only a client's profile may hold (a PAN card image, an
+ * acceptance) without an adult date of birth saved, and no payment: left by someone refused as
+ * under 18 (or who skipped the date) through the API before it refused them. Every acceptance sets
+ * agreement_accepted_at, so the two columns find them all.
+ */
+function minorLeftoversSql(now: Date, batchRows: number) {
+  return Prisma.sql`SELECT u.id::text AS id, u.pan_card_key FROM users u
+    WHERE u.erased_at IS NULL AND (u.pan_card_key IS NOT NULL OR u.agreement_accepted_at IS NOT NULL)
+      AND (u.date_of_birth IS NULL OR u.date_of_birth > ${latestAdultBirthDate(now)}::date)
+      AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.user_id = u.id)
+    ORDER BY u.id LIMIT ${batchRows}`
+}
+
+/**
+ * Erases one batch of a minor's leftovers: the PAN card images first (as eraseAccounts), then in one
+ * transaction, re-checking that no adult date of birth was saved meanwhile, the acceptances (the
+ * trigger allows exactly these), the cached agreement columns and the image's key, with an audit
+ * entry each. The account stays open: its owner may sign in, and at 18 onboard afresh.
+ */
+async function eraseMinorLeftovers(
+  rows: { id: string; pan_card_key: string | null }[],
+  now: Date,
+  storage: FileStorage,
+): Promise<number> {
+  for (const row of rows) if (row.pan_card_key) await storage.delete(row.pan_card_key)
+  const withImage = new Set(rows.filter((row) => row.pan_card_key).map((row) => row.id))
+  const latestAdult = latestAdultBirthDate(now)
+  return prisma.$transaction(async (tx) => {
+    const due = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM users
+      WHERE id = ANY(${rows.map((row) => row.id)}::uuid[]) AND erased_at IS NULL
+        AND (date_of_birth IS NULL OR date_of_birth > ${latestAdult}::date)
+      FOR UPDATE`
+    const ids = due.map((row) => row.id)
+    if (ids.length === 0) return 0
+    const acceptances = await tx.$queryRaw<{ user_id: string }[]>`
+      DELETE FROM acceptances WHERE user_id = ANY(${ids}::uuid[]) RETURNING user_id::text AS user_id`
+    await tx.$executeRaw`
+      UPDATE users SET pan_card_key = NULL, agreement_accepted_at = NULL, agreement_version = NULL,
+        agreement_text_sha256 = NULL, agreement_ip = NULL, updated_at = ${now}
+      WHERE id = ANY(${ids}::uuid[])`
+    await tx.auditLog.createMany({
+      data: ids.map((id) => ({
+        actorId: RETENTION_ACTOR_ID,
+        action: 'retention.erase',
+        subjectType: 'User',
+        subjectId: id,
+        after: {
+          rule: 'minor-leftovers',
+          erasedAt: now.toISOString(),
+          panCardImageDeleted: withImage.has(id),
+          acceptancesDeleted: acceptances.filter((row) => row.user_id === id).length,
+        },
+        createdAt: now,
+      })),
+    })
+    return ids.length
+  })
+}
+
 export type RetentionReport = Record<RetentionRule, number> & {
+  /** Accounts without an adult date of birth whose PAN card image and acceptances were erased. */
+  minorLeftovers: number
   familyMembers: number
   acceptances: number
   payments: number
@@ -253,6 +316,7 @@ export async function eraseExpiredData(
     'closed-records-ended': 0,
     'closed-never-a-client': 0,
     'unfinished-inactive': 0,
+    minorLeftovers: 0,
     familyMembers: 0,
     acceptances: 0,
     payments: 0,
@@ -260,6 +324,13 @@ export async function eraseExpiredData(
     complaints: 0,
   }
   report.familyMembers = await executeInBatches(familyMembersBatchSql(now, batchRows), batchRows)
+  for (;;) {
+    const rows = await prisma.$queryRaw<{ id: string; pan_card_key: string | null }[]>(
+      minorLeftoversSql(now, batchRows),
+    )
+    if (rows.length > 0) report.minorLeftovers += await eraseMinorLeftovers(rows, now, storage)
+    if (rows.length < batchRows) break
+  }
   for (const rule of ['closed-records-ended', 'closed-never-a-client', 'unfinished-inactive'] as const) {
     for (;;) {
       const rows = await prisma.$queryRaw<{ id: string; pan_card_key: string | null }[]>(

@@ -6,6 +6,9 @@ import { CONTROL_CHARACTER_MESSAGE, jsonHasControlCharacter } from '~/domain/pla
 import { PaymentError } from '../payments/core.server'
 import { getSessionUser, type SessionUser } from '../session.server'
 import { termsNotAcceptedMessage, termsToAccept } from '../account/terms-versions.server'
+import { consentsMissingToPay } from '../account/acceptances.server'
+import { currentVersions } from '../account/agreement.server'
+import { consentsBeforePayingMessage } from '~/domain/consent'
 import { loggerFor } from '~/server/operations/logger.server'
 
 const log = loggerFor('api')
@@ -42,8 +45,10 @@ const MISSING_STEP: Record<Exclude<ProfileStep, 'complete'>, string> = {
 }
 
 /**
- * Paying needs a complete profile (the one rule: profileStep; 403 names the first missing step) and
- * the terms in force accepted (termsToAccept, the check every paying path makes; 403 names the version).
+ * Paying needs a complete profile (the one rule: profileStep; 403 names the first missing step),
+ * the terms in force accepted (termsToAccept, the check every paying path makes; 403 names the
+ * version), and the Investor Charter and the consent to processing personal data acknowledged
+ * (consentsMissingToPay; 409 names them with their current versions, for set-agreement).
  */
 export async function requireApiCustomer(request: Request, now = new Date()): Promise<SessionUser> {
   const user = await requireApiUser(request)
@@ -51,6 +56,14 @@ export async function requireApiCustomer(request: Request, now = new Date()): Pr
   if (step !== 'complete') throw apiError(403, `Complete your details before paying: ${MISSING_STEP[step]} is missing.`)
   const terms = await termsToAccept(user, now)
   if (terms) throw apiError(403, termsNotAcceptedMessage(terms.version))
+  const missing = await consentsMissingToPay(user.id)
+  if (missing.length) {
+    const current = currentVersions()
+    throw Response.json(
+      { message: consentsBeforePayingMessage(missing, current), data: { missing, documents: current } },
+      { status: 409 },
+    )
+  }
   return user
 }
 

@@ -100,3 +100,6 @@ export function pendingPaymentJson(payment: PendingPayment) {
 export function activeSubscriptionJson(subscription: ActiveSubscription) {
   return { service: subscription.serviceId, endDate: subscription.endsAt.toISOString() }
 }
+
+/** Where an API client saves the profile's details, for the refusals of the later steps. */
+export const SAVE_DETAILS_AT = 'with POST /api/v1/users/set-details'

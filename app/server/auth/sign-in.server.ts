@@ -3,6 +3,7 @@ import { Authenticator } from 'remix-auth'
 import { Strategy } from 'remix-auth/strategy'
 import { profileStep } from '~/domain/profile'
 import { termsToAccept } from '../account/terms-versions.server'
+import { consentsMissingToPay } from '../account/acceptances.server'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
 import { VerifyCodeSchema } from '~/domain/sign-in'
 import { roleForPhone } from './admin-role.server'
@@ -88,11 +89,16 @@ export async function requireCompleteProfile(request: Request): Promise<SessionU
 
 /**
  * The pages that pay (/pay, the /subscriptions actions but ending a subscription): a complete
- * profile, and the terms in force accepted, or the customer goes to /terms/accept first (and comes back).
+ * profile, the terms in force accepted, or the customer goes to /terms/accept first (and comes
+ * back), and the Investor Charter and the consent to processing personal data acknowledged, or
+ * the customer goes to /consents/accept first.
  */
 export async function requirePayingCustomer(request: Request, now = new Date()): Promise<SessionUser> {
   const user = await requireCompleteProfile(request)
   if (await termsToAccept(user, now)) throw redirect(withRedirectTo('/terms/accept', currentPath(request)))
+  if ((await consentsMissingToPay(user.id)).length) {
+    throw redirect(withRedirectTo('/consents/accept', currentPath(request)))
+  }
   return user
 }
 
