@@ -31,9 +31,13 @@ import type { Route } from './+types/auth'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Login or sign up | Research Store' }]
 
-/** A refused check's `Retry-After` reaches the browser (with JavaScript the form shows the message alone). */
-export function headers({ actionHeaders }: Route.HeadersArgs) {
-  return actionHeaders
+/** A refused check's `Retry-After` reaches the browser, beside the layout's headers (the flash cookie's clearing). */
+export function headers({ parentHeaders, actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After')
+  if (!retryAfter) return parentHeaders
+  const headers = new Headers(parentHeaders)
+  headers.set('Retry-After', retryAfter)
+  return headers
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -9,6 +9,7 @@ import { INVALID_CURSOR_MESSAGE } from '../../app/components/pager'
 import routes from '../../app/routes'
 import { apiClient, availableServices, checkoutBody, customerWithCart, json } from './api-client'
 import { withE2eDatabase } from './database'
+import { PNG_1X1 } from '../support/sample-customer'
 
 type Persona = 'visitor' | 'customer' | 'complete' | 'admin'
 type HostileCase = {
@@ -206,6 +207,16 @@ const BATTERY: Record<string, HostileCase[]> = {
       body: 'garbage',
       headers: BROKEN_MULTIPART,
       status: 400,
+    },
+    {
+      what: "a new PAN card for a complete profile's (sent to the correction request page)",
+      as: 'complete',
+      method: 'POST',
+      url: '/details',
+      body: multipartFile('pancard', 'pan.png', 'image/png', PNG_1X1),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      status: 302,
+      location: '/account/corrections',
     },
     {
       what: 'an invalid PAN',
@@ -1098,6 +1109,17 @@ const BATTERY: Record<string, HostileCase[]> = {
       body: multipartFile('other', 'x.txt', 'text/plain', Buffer.from('x')),
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       status: 400,
+    },
+    {
+      // The probe replaced a complete profile's card (API 200, no audit entry): it goes through a correction request.
+      what: "a new card for a complete profile's",
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/users/set-pancard',
+      body: multipartFile('pancard', 'pan.png', 'image/png', PNG_1X1),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      status: 409,
+      says: 'changes only through a correction request',
     },
   ],
   'routes/api.v1/users.set-agreement.ts': [
