@@ -64,28 +64,43 @@ export const CORRECTION_FIELD_LABELS: Record<CorrectableField, string> = {
   pan: 'PAN',
   dob: 'Date of birth',
 }
+/** What a correction request may change: the KYC details, and the PAN card image (a new file). */
+export type CorrectionChangeField = CorrectableField | 'panCard'
+export const CORRECTION_CHANGE_LABELS: Record<CorrectionChangeField, string> = {
+  ...CORRECTION_FIELD_LABELS,
+  panCard: 'PAN card image',
+}
+/** The form's field for a new PAN card image (multipart). */
+export const CORRECTION_PAN_CARD_FIELD = 'panCard'
 export const CORRECTION_REASON_MAX_CHARS = 500
 
 /**
  * The customer's correction request: the new values (blank ones stay as they are), each by the
- * profile's own rule, and why. At least one field must change.
+ * profile's own rule, and why. At least one field must change. `withPanCard` (the page): a new PAN
+ * card image may be the change; in the browser `panCard` is the chosen file, on the server a mark
+ * that one came (the action reads the file itself from the multipart body).
  */
-export function correctionRequestSchema(today: Date) {
+export function correctionRequestSchema(today: Date, { withPanCard = false }: { withPanCard?: boolean } = {}) {
   const details = profileDetailsSchema(today).shape
   const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value)
+  const chosenFile = (value: unknown) =>
+    typeof File !== 'undefined' && value instanceof File ? (value.size > 0 ? 'chosen' : undefined) : value || undefined
   return z
     .object({
       name: z.preprocess(blankToUndefined, details.name.optional()),
       pan: z.preprocess(blankToUndefined, individualPan('Enter your PAN.').optional()),
       dob: z.preprocess(blankToUndefined, details.dob.optional()),
+      panCard: withPanCard ? z.preprocess(chosenFile, z.string().optional()) : z.undefined().optional(),
       reason: z
         .string({ error: 'Say why the details need correcting.' })
         .trim()
         .min(1, 'Say why the details need correcting.')
         .max(CORRECTION_REASON_MAX_CHARS, `Keep the reason under ${CORRECTION_REASON_MAX_CHARS} characters.`),
     })
-    .refine((value) => value.name || value.pan || value.dob, {
-      error: 'Enter at least one new value: your name, PAN or date of birth.',
+    .refine((value) => value.name || value.pan || value.dob || value.panCard, {
+      error: withPanCard
+        ? 'Enter at least one new value: your name, PAN or date of birth, or choose a new PAN card image.'
+        : 'Enter at least one new value: your name, PAN or date of birth.',
     })
 }
 

@@ -6,7 +6,8 @@ import { Field, FormMessage, StatusButton, TextareaField } from '~/components/fo
 import { useIsPending } from '~/components/use-is-pending'
 import { formatIndiaDate, formatIndiaDateTime, latestAdultBirthDate } from '~/domain/dates'
 import {
-  CORRECTION_FIELD_LABELS,
+  CORRECTION_CHANGE_LABELS,
+  CORRECTION_PAN_CARD_FIELD,
   CORRECTION_REASON_MAX_CHARS,
   correctionRequestSchema,
   kycAdvice,
@@ -18,6 +19,8 @@ import { businessDetails } from '~/server/business.server'
 import { correctionRequestsOf, fileCorrectionRequest, kycDetailsOf } from '~/server/account/corrections.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
 import { readForm } from '~/server/http/form-data.server'
+import { readPanCardUpload } from '~/server/kyc/pan-card-image.server'
+import { PAN_CARD_ACCEPT, PAN_CARD_MESSAGES } from '~/domain/pan-card-image'
 import { recheckKyc } from '~/server/account/profile.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account.corrections'
@@ -55,16 +58,34 @@ export async function loader({ request }: Route.LoaderArgs) {
       changes: row.changes.map((change) => ({
         ...change,
         ...(change.field === 'pan' ? { from: maskPan(change.from), to: maskPan(change.to) } : {}),
-        label: CORRECTION_FIELD_LABELS[change.field],
+        label: CORRECTION_CHANGE_LABELS[change.field],
       })),
     })),
     hasPending: requests.some((row) => row.status === 'PENDING'),
   }
 }
 
+/**
+ * The correction form posts multipart (it may carry a new PAN card image, read with the wizard's
+ * limits); "Check my KYC again" a plain form.
+ */
+async function readCorrectionForm(request: Request) {
+  if (!request.headers.get('Content-Type')?.startsWith('multipart/form-data'))
+    return { formData: await readForm(request), panCard: undefined, refusal: undefined }
+  const upload = await readPanCardUpload(request, { fieldName: CORRECTION_PAN_CARD_FIELD })
+  if (upload.ok) {
+    upload.fields.set(CORRECTION_PAN_CARD_FIELD, 'chosen')
+    return { formData: upload.fields, panCard: upload, refusal: undefined }
+  }
+  // No file chosen: a request for the other fields.
+  if (upload.message === PAN_CARD_MESSAGES.missing)
+    return { formData: upload.fields, panCard: undefined, refusal: undefined }
+  return { formData: upload.fields, panCard: undefined, refusal: upload }
+}
+
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireCompleteProfile(request)
-  const formData = await readForm(request)
+  const { formData, panCard, refusal } = await readCorrectionForm(request)
   if (formData.get('intent') === 'recheck') {
     const outcome = await recheckKyc(user.id)
     if (!outcome.ok) return data({ error: outcome.message, result: undefined }, 503)
@@ -73,9 +94,17 @@ export async function action({ request }: Route.ActionArgs) {
       message: `The KRA answered: ${KYC_STATUS_LABELS[outcome.kyc.status]}.`,
     })
   }
-  const submission = parseWithZod(formData, { schema: correctionRequestSchema(new Date()) })
+  const submission = parseWithZod(formData, { schema: correctionRequestSchema(new Date(), { withPanCard: true }) })
+  if (refusal)
+    return data(
+      {
+        result: submission.reply({ fieldErrors: { [CORRECTION_PAN_CARD_FIELD]: [refusal.message] } }),
+        error: undefined,
+      },
+      { status: refusal.status, headers: refusal.headers },
+    )
   if (submission.status !== 'success') return data({ result: submission.reply(), error: undefined }, 400)
-  const outcome = await fileCorrectionRequest(user.id, submission.value)
+  const outcome = await fileCorrectionRequest(user.id, submission.value, new Date(), panCard)
   if (!outcome.ok)
     return data({ result: submission.reply({ formErrors: [outcome.message] }), error: undefined }, outcome.status)
   return redirectWithFlash('/account/corrections', { tone: 'success', message: outcome.message })
@@ -85,7 +114,7 @@ export default function AccountCorrections({ loaderData, actionData }: Route.Com
   const { details, kyc, requests } = loaderData
   const checking = useIsPending({ fields: { intent: 'recheck' } })
   const filing = useIsPending({ fields: { intent: 'correction' } })
-  const schema = correctionRequestSchema(new Date())
+  const schema = correctionRequestSchema(new Date(), { withPanCard: true })
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     shouldValidate: 'onBlur',
@@ -127,15 +156,15 @@ export default function AccountCorrections({ loaderData, actionData }: Route.Com
       <div>
         <h2 className="text-lg font-medium">Ask for a correction</h2>
         <p className="mt-1 text-sm">
-          Your profile is complete, so your name, PAN and date of birth change only when our team approves a correction.
-          Fill in only what is wrong; we check the new details with the KRA when we approve them.
+          Your profile is complete, so your name, PAN, date of birth and PAN card image change only when our team
+          approves a correction. Fill in only what is wrong; we check the new details with the KRA when we approve them.
         </p>
         {loaderData.hasPending ? (
           <div className="mt-2">
             <FormMessage tone="info">Your correction request is waiting for our team.</FormMessage>
           </div>
         ) : (
-          <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4">
+          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-3 space-y-4">
             {form.errors ? <FormMessage tone="error">{form.errors.join(' ')}</FormMessage> : null}
             <Field
               label="Correct name"
@@ -157,6 +186,16 @@ export default function AccountCorrections({ loaderData, actionData }: Route.Com
                 ...getInputProps(fields.dob, { type: 'date' }),
                 required: false,
                 max: loaderData.latestBirthDate,
+              }}
+            />
+            <Field
+              label="New PAN card image"
+              hint="JPEG, PNG or WebP, under 10MB. Leave empty if the one we hold is right."
+              errors={fields.panCard.errors}
+              inputProps={{
+                ...getInputProps(fields.panCard, { type: 'file' }),
+                required: false,
+                accept: PAN_CARD_ACCEPT,
               }}
             />
             <TextareaField

@@ -17,9 +17,11 @@ import {
   forgetPendingPhone,
   phoneOtpAuthenticator,
   readPendingPhone,
+  readSignInDevice,
   rememberPendingPhone,
   requireAnonymous,
   SignInError,
+  signInDeviceCookieFor,
 } from '~/server/auth/sign-in.server'
 import { DIAL_CODE_OPTIONS, dialCodeFor } from '~/server/auth/dial-codes.server'
 import { readForm } from '~/server/http/form-data.server'
@@ -28,6 +30,15 @@ import { createSession } from '~/server/session.server'
 import type { Route } from './+types/auth'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Login or sign up | Research Store' }]
+
+/** A refused check's `Retry-After` reaches the browser, beside the layout's headers (the flash cookie's clearing). */
+export function headers({ parentHeaders, actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After')
+  if (!retryAfter) return parentHeaders
+  const headers = new Headers(parentHeaders)
+  headers.set('Retry-After', retryAfter)
+  return headers
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request)
@@ -83,9 +94,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!sent.ok && sent.refusedBy === 'address')
       return data<ActionResult>({ formError: sent.message, result: submission.reply() }, 429)
     // A number that must wait was sent a code a moment ago (by whoever asked): its holder can enter it.
-    return redirect(backToAuth(sent.ok ? '1' : 'earlier'), {
-      headers: { 'Set-Cookie': await rememberPendingPhone(phone) },
-    })
+    const headers = new Headers({ 'Set-Cookie': await rememberPendingPhone(phone) })
+    const device = await signInDeviceCookieFor(request)
+    if (device) headers.append('Set-Cookie', device)
+    return redirect(backToAuth(sent.ok ? '1' : 'earlier'), { headers })
   }
 
   if (form.intent === 'resend') {
@@ -104,6 +116,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const authenticator = phoneOtpAuthenticator(async () => ({
     phone: await readPendingPhone(request),
     ip: context.clientIp,
+    device: await readSignInDevice(request),
   }))
   try {
     const userId = await authenticator.authenticate('phone-otp', request)
@@ -115,7 +128,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       headers,
     })
   } catch (error) {
-    if (error instanceof SignInError) return data<ActionResult>({ formError: error.message }, 400)
+    if (error instanceof SignInError) {
+      if (error.retryAfterMs === undefined) return data<ActionResult>({ formError: error.message }, 400)
+      return data<ActionResult>(
+        { formError: error.message },
+        { status: 429, headers: { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) } },
+      )
+    }
     throw error
   }
 }

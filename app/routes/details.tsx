@@ -33,7 +33,8 @@ import { env } from '~/server/env.server'
 import { familyMembersOf } from '~/server/account/family-members.server'
 import { readForm } from '~/server/http/form-data.server'
 import { readPanCardUpload } from '~/server/kyc/pan-card-image.server'
-import { savePanCard, saveProfileDetails } from '~/server/account/profile.server'
+import { PAN_CARD_LOCKED_MESSAGE, savePanCard, saveProfileDetails } from '~/server/account/profile.server'
+import { redirectWithFlash } from '~/server/http/flash.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/details'
 
@@ -44,6 +45,9 @@ const STEP_TITLES: Record<Exclude<ProfileStep, 'complete'>, string> = {
   'pan-card': 'Step 2 of 3: PAN card',
   agreement: 'Step 3 of 3: Terms and Agreement',
 }
+
+const panCardLocked = (headers?: HeadersInit) =>
+  redirectWithFlash('/account/corrections', { tone: 'error', message: PAN_CARD_LOCKED_MESSAGE }, { headers })
 
 function afterWizard(request: Request) {
   return redirect(safeRedirect(new URL(request.url).searchParams.get('redirectTo')))
@@ -120,10 +124,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     ? null
     : adultBirthDateMissingMessage(user.dateOfBirth, 'at step 1')
   if (request.headers.get('Content-Type')?.startsWith('multipart/form-data')) {
+    // A complete profile's card changes only through a correction request: said there, body unread.
+    if (profileStep(user) === 'complete') return panCardLocked({ Connection: 'close' })
     if (underage) return data({ uploadError: underage }, { status: 409, headers: { Connection: 'close' } })
     const upload = await readPanCardUpload(request)
     if (!upload.ok) return data({ uploadError: upload.message }, { status: upload.status, headers: upload.headers })
-    await savePanCard(user, upload)
+    const saved = await savePanCard(user, upload)
+    if (!saved.ok) return panCardLocked()
     return nextStep
   }
 

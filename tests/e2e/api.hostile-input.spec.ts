@@ -18,6 +18,7 @@ import {
 } from './api-client'
 import { uniquePan } from '../support/sample-customer'
 import { withE2eDatabase } from './database'
+import { PNG_1X1 } from '../support/sample-customer'
 
 /** `started`: the profile's first step done (details with an adult date of birth), not the rest. */
 type Persona = 'visitor' | 'customer' | 'started' | 'complete' | 'admin'
@@ -216,6 +217,16 @@ const BATTERY: Record<string, HostileCase[]> = {
       body: 'garbage',
       headers: BROKEN_MULTIPART,
       status: 400,
+    },
+    {
+      what: "a new PAN card for a complete profile's (sent to the correction request page)",
+      as: 'complete',
+      method: 'POST',
+      url: '/details',
+      body: multipartFile('pancard', 'pan.png', 'image/png', PNG_1X1),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      status: 302,
+      location: '/account/corrections',
     },
     {
       what: 'an invalid PAN',
@@ -1219,6 +1230,17 @@ const BATTERY: Record<string, HostileCase[]> = {
       body: multipartFile('other', 'x.txt', 'text/plain', Buffer.from('x')),
       headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       status: 400,
+    },
+    {
+      // The probe replaced a complete profile's card (API 200, no audit entry): it goes through a correction request.
+      what: "a new card for a complete profile's",
+      as: 'complete',
+      method: 'POST',
+      url: '/api/v1/users/set-pancard',
+      body: multipartFile('pancard', 'pan.png', 'image/png', PNG_1X1),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      status: 409,
+      says: 'changes only through a correction request',
     },
   ],
   'routes/api.v1/users.set-agreement.ts': [

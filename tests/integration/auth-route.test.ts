@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
 import { action as apiOtpRequest } from '~/routes/api.v1/otp.request'
+import { action as apiOtpVerify } from '~/routes/api.v1/otp.verify'
+import { OTP_CHECKS_PER_CLIENT } from '~/server/auth/one-time-codes.server'
 import { action } from '~/routes/auth'
 import { prisma } from '~/server/db.server'
 import { stopJobs } from '~/server/jobs/queue.server'
@@ -106,5 +108,69 @@ describe('asking for a code through the JSON API', () => {
     )
     expect(response.status).toBe(200)
     expect(await prisma.otpChallenge.count({ where: { phone: `+91${mobile}` } })).toBe(1)
+  })
+})
+
+/** The Cookie header a browser would send back after these Set-Cookie headers. */
+const cookiesFrom = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0]!)
+    .join('; ')
+
+const apiVerify = (number: string, otp: string, clientIp: string) =>
+  apiOtpVerify(routeArgs(jsonRequest('/api/v1/otp/verify', { number, otp }), {}, { clientIp, cspNonce: '' }))
+
+describe('guessing codes (docs/sign-in.md, decision 023)', () => {
+  it('through the API: a client polling wrong codes gets 429 with Retry-After, and the owner still signs in with the code they got', async () => {
+    const mobile = uniqueMobile()
+    const number = `+91${mobile}`
+    const owner = uniqueIp()
+    const requested = await apiOtpRequest(
+      routeArgs(jsonRequest('/api/v1/otp/request', { number }), {}, { clientIp: owner, cspNonce: '' }),
+    )
+    expect(requested.status).toBe(200)
+    const noisy = uniqueIp()
+    const statuses: number[] = []
+    let refused: Response | undefined
+    for (let i = 0; i <= OTP_CHECKS_PER_CLIENT; i++) {
+      const response = await apiVerify(number, '999999', noisy)
+      statuses.push(response.status)
+      refused = response
+    }
+    expect(statuses.slice(0, -1).every((status) => status === 400)).toBe(true)
+    expect(refused!.status).toBe(429)
+    expect(Number(refused!.headers.get('Retry-After'))).toBeGreaterThan(0)
+    expect(await refused!.json()).toEqual({ message: expect.stringMatching(/^Too many attempts from your network/) })
+    // Meanwhile many other addresses guess too.
+    await Promise.all(Array.from({ length: 10 }, () => apiVerify(number, '999999', uniqueIp())))
+    const signedIn = await apiVerify(number, await codeSentTo(number), owner)
+    expect(signedIn.status).toBe(200)
+    expect(signedIn.headers.get('Set-Cookie')).toMatch(/session=/)
+  })
+
+  it('on the page: a noisy browser reads when to try again (429, Retry-After), and a customer behind the same address signs in', async () => {
+    const carrierAddress = uniqueIp()
+    const noisySent = (await post(
+      { intent: 'send', country: 'IN', mobile: uniqueMobile() },
+      { clientIp: carrierAddress },
+    )) as Response
+    const noisyCookies = cookiesFrom(noisySent)
+    expect(noisyCookies).toMatch(/sign-in-device=/)
+    let answer: unknown
+    for (let i = 0; i <= OTP_CHECKS_PER_CLIENT; i++)
+      answer = await post({ intent: 'verify', code: '999999' }, { cookie: noisyCookies, clientIp: carrierAddress })
+    expect(answer).toMatchObject({
+      init: { status: 429, headers: { 'Retry-After': expect.stringMatching(/^\d+$/) } },
+      data: { formError: expect.stringMatching(/^Too many attempts from this browser\. Try again in \d+ minutes\.$/) },
+    })
+    const mobile = uniqueMobile()
+    const ownerSent = (await post({ intent: 'send', country: 'IN', mobile }, { clientIp: carrierAddress })) as Response
+    const verified = (await post(
+      { intent: 'verify', code: await codeSentTo(`+91${mobile}`) },
+      { cookie: cookiesFrom(ownerSent), clientIp: carrierAddress },
+    )) as Response
+    expect(verified.status).toBe(302)
+    expect(verified.headers.get('Location')).toMatch(/^\/details/)
   })
 })

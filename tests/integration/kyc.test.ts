@@ -3,10 +3,12 @@ import * as accountCorrections from '~/routes/account.corrections'
 import * as accountEmail from '~/routes/account.email'
 import { queuedEmails } from '../support/queued-emails'
 import * as adminCustomer from '~/routes/admin/customer'
+import * as adminPanCard from '~/routes/admin/customer-pan-card'
 import * as details from '~/routes/details'
 import * as createOrder from '~/routes/api.v1/payments.create-order'
 import * as manualPayment from '~/routes/api.v1/payments.manual-payment'
 import * as setDetails from '~/routes/api.v1/users.set-details'
+import * as setPanCard from '~/routes/api.v1/users.set-pancard'
 import * as payRoute from '~/routes/pay'
 import { serializeCart } from '~/server/payments/cart.server'
 import { decideCorrectionRequest, fileCorrectionRequest, openPanIn } from '~/server/account/corrections.server'
@@ -15,12 +17,14 @@ import { FAKE_KRA_OTHER_NAME, FAKE_KRA_TEST_PANS, useKycProvider, type KycProvid
 import { confirmManualPayment, createManualPayment } from '~/server/payments/manual-claims.server'
 import { startGatewayPayment } from '~/server/payments/checkout.server'
 import { PaymentError } from '~/server/payments/core.server'
-import { saveProfileDetails } from '~/server/account/profile.server'
+import { savePanCard, saveProfileDetails } from '~/server/account/profile.server'
+import { readFlash } from '~/server/http/flash.server'
 import { profileDetailsSchema } from '~/domain/profile'
 import { createService } from '../support/payment-fixtures'
-import { formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
+import { cookieOf, formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
 import { ASHA_RAO, uniquePan } from '../support/sample-customer'
 import { signedInUser } from '../support/sessions'
+import { TINY_PNG } from '../support/multipart'
 
 const detailsWith = (pan: string) => profileDetailsSchema(new Date()).parse({ ...ASHA_RAO, pan })
 const checkoutBody = (ids: string[], amount: number) => ({
@@ -249,6 +253,163 @@ describe('KYC details lock once the profile is complete', () => {
       status: 400,
     })
     expect(await prisma.correctionRequest.count({ where: { userId } })).toBe(0)
+  })
+})
+
+/** A PAN card upload as a browser (or the API's clients) sends it, with the session cookie. */
+function panCardUpload(url: string, cookie: string): Request {
+  const form = new FormData()
+  form.set('pancard', new File([TINY_PNG], 'card.png', { type: 'image/png' }))
+  return new Request(`http://localhost${url}`, { method: 'POST', body: form, headers: { Cookie: cookie } })
+}
+
+describe('the PAN card image stays put once the profile is complete', () => {
+  it('set-pancard answers 409 JSON, saying how to change it, and keeps the card', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    const before = await userRow(userId)
+    const response = (await setPanCard.action(
+      routeArgs(panCardUpload('/api/v1/users/set-pancard', cookie)),
+    )) as Response
+    expect(response.status).toBe(409)
+    expect(await response.json()).toEqual({ message: expect.stringMatching(/correction request/) })
+    expect((await userRow(userId)).panCardKey).toBe(before.panCardKey)
+    expect(await prisma.auditLog.count({ where: { subjectId: userId, action: 'profile.pan-card' } })).toBe(1)
+  })
+
+  it('the wizard refuses an upload, unread, and says so on the correction page', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    const before = await userRow(userId)
+    const answer = (await details.action(routeArgs(panCardUpload('/details', cookie)))) as Response
+    expect(answer.status).toBe(302)
+    expect(answer.headers.get('Location')).toBe('/account/corrections')
+    expect(answer.headers.get('Connection')).toBe('close')
+    const flash = await readFlash(getRequest('/account/corrections', cookieOf(answer.headers.get('Set-Cookie')!)))
+    expect(flash.flash).toEqual({ tone: 'error', message: expect.stringMatching(/correction request/) })
+    expect((await userRow(userId)).panCardKey).toBe(before.panCardKey)
+  })
+
+  it('an upload that meets the profile completed meanwhile changes nothing (409)', async () => {
+    const { userId } = await signedInUser({ completeProfile: true })
+    const before = await userRow(userId)
+    const stale = { id: userId, panCardKey: before.panCardKey }
+    const upload = {
+      ok: true as const,
+      bytes: TINY_PNG,
+      contentType: 'image/png' as const,
+      extension: 'png' as const,
+      size: TINY_PNG.length,
+      fields: new FormData(),
+    }
+    expect(await savePanCard(stale, upload)).toEqual({
+      ok: false,
+      status: 409,
+      message: expect.stringMatching(/correction request/),
+    })
+    expect((await userRow(userId)).panCardKey).toBe(before.panCardKey)
+  })
+})
+
+describe('a new PAN card image through a correction request', () => {
+  /** The correction form with a new image, as the page posts it (multipart). */
+  function correctionWithImage(cookie: string, fields: Record<string, string>) {
+    const form = new FormData()
+    form.set('intent', 'correction')
+    for (const [name, value] of Object.entries(fields)) form.set(name, value)
+    form.set('panCard', new File([TINY_PNG], 'new-card.png', { type: 'image/png' }))
+    return new Request('http://localhost/account/corrections', {
+      method: 'POST',
+      body: form,
+      headers: { Cookie: cookie },
+    })
+  }
+
+  it('is filed with the image alone, changes nothing until approved, then replaces the card (audited)', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const before = await userRow(userId)
+    const filed = await accountCorrections.action(
+      routeArgs(correctionWithImage(cookie, { name: '', pan: '', dob: '', reason: 'My old card was unreadable' })),
+    )
+    expect(filed).toBeInstanceOf(Response)
+    const request = await prisma.correctionRequest.findFirstOrThrow({ where: { userId } })
+    const proposed = (request.newValues as Record<string, string>).panCard!
+    expect(proposed).toMatch(new RegExp(`^pan-cards/${userId}/`))
+    expect(proposed).not.toBe(before.panCardKey)
+    expect(request.oldValues).toEqual({ panCard: before.panCardKey })
+    expect((await userRow(userId)).panCardKey).toBe(before.panCardKey)
+    expect(await prisma.auditLog.count({ where: { subjectId: userId, action: 'correction.request' } })).toBe(1)
+
+    // The admin sees the proposed image before deciding.
+    const shown = (await adminPanCard.loader(
+      routeArgs(getRequest(`/admin/customers/${userId}/pan-card?correction=${request.id}`, admin.cookie), { userId }),
+    )) as Response
+    expect(shown.status).toBe(200)
+    expect(new Uint8Array(await shown.arrayBuffer())).toEqual(TINY_PNG)
+
+    expect(await decideCorrectionRequest(admin.userId, userId, request.id, 'approve')).toMatchObject({ ok: true })
+    expect((await userRow(userId)).panCardKey).toBe(proposed)
+    const audit = await prisma.auditLog.findFirstOrThrow({ where: { subjectId: userId, action: 'correction.approve' } })
+    expect(audit).toMatchObject({ before: { panCard: before.panCardKey }, after: { panCard: proposed } })
+  })
+
+  it('a rejected image leaves the card as it was', async () => {
+    const { userId, cookie } = await signedInUser({ completeProfile: true })
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const before = await userRow(userId)
+    await accountCorrections.action(
+      routeArgs(correctionWithImage(cookie, { name: '', pan: '', dob: '', reason: 'New card' })),
+    )
+    const request = await prisma.correctionRequest.findFirstOrThrow({ where: { userId } })
+    expect(
+      await decideCorrectionRequest(admin.userId, userId, request.id, 'reject', { reason: 'The image is blurred.' }),
+    ).toMatchObject({ ok: true })
+    expect((await userRow(userId)).panCardKey).toBe(before.panCardKey)
+  })
+})
+
+describe('every change of the name, PAN, date of birth or PAN card is audited', () => {
+  it("the wizard's details and PAN card, with the old and new values (the PAN sealed)", async () => {
+    const { userId, cookie } = await signedInUser()
+    const firstPan = uniquePan()
+    expect(await saveProfileDetails(userId, detailsWith(firstPan))).toMatchObject({ ok: true })
+    const secondPan = uniquePan()
+    expect(await saveProfileDetails(userId, detailsWith(secondPan))).toMatchObject({ ok: true })
+    const entries = await prisma.auditLog.findMany({
+      where: { subjectId: userId, action: 'profile.details' },
+      orderBy: { id: 'asc' },
+    })
+    expect(entries).toHaveLength(2)
+    expect(entries.every((entry) => entry.actorId === userId && entry.subjectType === 'User')).toBe(true)
+    expect(JSON.stringify(entries.map((entry) => [entry.before, entry.after]))).not.toMatch(
+      new RegExp(`${firstPan}|${secondPan}`),
+    )
+    expect(openPanIn(entries[0]!.before as Record<string, string>)).toEqual({ name: null, pan: null, dob: null })
+    expect(openPanIn(entries[0]!.after as Record<string, string>)).toEqual({
+      name: 'asha rao',
+      pan: firstPan,
+      dob: ASHA_RAO.dob,
+    })
+    expect(openPanIn(entries[1]!.before as Record<string, string>)).toEqual({ pan: firstPan })
+    expect(openPanIn(entries[1]!.after as Record<string, string>)).toEqual({ pan: secondPan })
+
+    const response = (await setPanCard.action(
+      routeArgs(panCardUpload('/api/v1/users/set-pancard', cookie)),
+    )) as Response
+    expect(response.status).toBe(200)
+    const card = await prisma.auditLog.findFirstOrThrow({ where: { subjectId: userId, action: 'profile.pan-card' } })
+    expect(card).toMatchObject({
+      actorId: userId,
+      before: { panCardKey: null },
+      after: { panCardKey: (await userRow(userId)).panCardKey, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    })
+  })
+
+  it('saving the same details again records nothing', async () => {
+    const { userId } = await signedInUser()
+    const pan = uniquePan()
+    await saveProfileDetails(userId, detailsWith(pan))
+    await saveProfileDetails(userId, detailsWith(pan))
+    expect(await prisma.auditLog.count({ where: { subjectId: userId, action: 'profile.details' } })).toBe(1)
   })
 })
 

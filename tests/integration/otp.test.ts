@@ -6,6 +6,7 @@ import { OTP_RESEND_COOLDOWN_MS, OTP_RESEND_WAIT_MAX_MS } from '~/domain/sign-in
 import {
   OTP_ADDRESS_WINDOW_MS,
   OTP_CHECKS_PER_ADDRESS,
+  OTP_CHECKS_PER_CLIENT,
   OTP_MAX_WRONG_TRIES,
   OTP_SENDS_PER_ADDRESS,
   OTP_TTL_MS,
@@ -34,6 +35,7 @@ describe('one-time codes', () => {
     expect(OTP_MAX_WRONG_TRIES).toBe(5)
     expect([OTP_RESEND_COOLDOWN_MS, OTP_RESEND_WAIT_MAX_MS]).toEqual([30_000, 300_000])
     expect([OTP_SENDS_PER_ADDRESS, OTP_CHECKS_PER_ADDRESS, OTP_ADDRESS_WINDOW_MS]).toEqual([30, 40, 600_000])
+    expect(OTP_CHECKS_PER_CLIENT).toBe(10)
   })
 
   it('stores only a hash of the code and queues the SMS', async () => {
@@ -79,7 +81,7 @@ describe('one-time codes', () => {
     })
   })
 
-  it('counts wrong tries and locks the code after 5, even for the right code', async () => {
+  it('counts wrong tries per code and per client: after 5, the code refuses the client that spent them, not the others', async () => {
     const phone = uniquePhone()
     const ip = uniqueIp()
     await requestOtp({ phone, ip })
@@ -97,6 +99,8 @@ describe('one-time codes', () => {
       ok: false,
       message: 'Too many wrong tries for this code. Ask for a new code.',
     })
+    // Another client that has not tried it wrong still has its try: the holder of the phone.
+    expect(await verifyOtp({ phone, code, ip: uniqueIp() })).toEqual({ ok: true })
   })
 
   it('never counts more than 5 wrong tries when guesses arrive in parallel', async () => {
@@ -110,16 +114,94 @@ describe('one-time codes', () => {
     expect(challenge.attempts).toBe(OTP_MAX_WRONG_TRIES)
   })
 
-  it('only the newest code counts', async () => {
+  it('every code sent within its lifetime signs in, and signing in uses them all', async () => {
     const phone = uniquePhone()
     const ip = uniqueIp()
     const firstAt = new Date(Date.now() - OTP_RESEND_COOLDOWN_MS - 1_000)
     await requestOtp({ phone, ip, now: firstAt })
     const first = await codeSentTo(phone)
-    await requestOtp({ phone, ip })
+    // Someone else asks for another code: the one on the phone still works.
+    expect(await requestOtp({ phone, ip: uniqueIp() })).toEqual({ ok: true })
     const second = await codeSentTo(phone)
-    if (first !== second) expect((await verifyOtp({ phone, code: first, ip })).ok).toBe(false)
-    expect(await verifyOtp({ phone, code: second, ip })).toEqual({ ok: true })
+    expect(await verifyOtp({ phone, code: first, ip })).toEqual({ ok: true })
+    if (first !== second) expect((await verifyOtp({ phone, code: second, ip })).ok).toBe(false)
+  })
+})
+
+describe('an attacker guessing codes', () => {
+  it('from many addresses, polling wrong codes, never keeps the owner from signing in with the code they got', async () => {
+    const phone = uniquePhone()
+    const owner = uniqueIp()
+    const attackers = Array.from({ length: 20 }, uniqueIp)
+    const poll = (rounds: number) =>
+      Promise.all(
+        attackers.map(async (ip) => {
+          for (let i = 0; i < rounds; i++)
+            await verifyOtp({ phone, code: String(randomInt(0, 1e6)).padStart(6, '0'), ip })
+        }),
+      )
+    expect(await requestOtp({ phone, ip: owner })).toEqual({ ok: true })
+    const code = await codeSentTo(phone)
+    // The attack has been going on before the owner types the code, and goes on while they do.
+    await poll(3)
+    const [signedIn] = await Promise.all([verifyOtp({ phone, code, ip: owner }), poll(3)])
+    expect(signedIn).toEqual({ ok: true })
+    const challenge = await prisma.otpChallenge.findFirstOrThrow({ where: { phone } })
+    expect(challenge.attempts).toBeGreaterThanOrEqual(OTP_MAX_WRONG_TRIES)
+  })
+
+  it('a second code asked by someone else does not spend the code the owner is typing', async () => {
+    const phone = uniquePhone()
+    const owner = uniqueIp()
+    const sentAt = new Date(Date.now() - OTP_RESEND_COOLDOWN_MS)
+    expect(await requestOtp({ phone, ip: owner, now: sentAt })).toEqual({ ok: true })
+    const code = await codeSentTo(phone)
+    expect(await requestOtp({ phone, ip: uniqueIp() })).toEqual({ ok: true })
+    for (let i = 0; i < 10; i++) await verifyOtp({ phone, code: '999999', ip: uniqueIp() })
+    expect(await verifyOtp({ phone, code, ip: owner })).toEqual({ ok: true })
+  })
+
+  it('once a code has had 5 wrong tries, it takes one more from each address, whichever browser', async () => {
+    const phone = uniquePhone()
+    await requestOtp({ phone, ip: uniqueIp() })
+    const code = await codeSentTo(phone)
+    const wrong = code === '000000' ? '111111' : '000000'
+    for (let i = 0; i < OTP_MAX_WRONG_TRIES; i++) await verifyOtp({ phone, code: wrong, ip: uniqueIp() })
+    const ip = uniqueIp()
+    expect(await verifyOtp({ phone, code: wrong, ip, device: 'first' })).toEqual({
+      ok: false,
+      message: 'That code is not right, and that was the last try. Ask for a new code.',
+    })
+    // A fresh device cookie does not buy the address another guess.
+    expect(await verifyOtp({ phone, code, ip, device: 'second' })).toEqual({
+      ok: false,
+      message: 'Too many wrong tries for this code. Ask for a new code.',
+    })
+    expect(await verifyOtp({ phone, code, ip: uniqueIp(), device: 'owner' })).toEqual({ ok: true })
+  })
+
+  it('one noisy browser is refused after 10 checks in 10 minutes, with when to retry; others behind its address are not', async () => {
+    const attacked = uniquePhone()
+    const ip = uniqueIp()
+    const start = new Date()
+    await requestOtp({ phone: attacked, ip: uniqueIp(), now: start })
+    const noisy = { ip, device: `noisy-${randomInt(1e9)}` }
+    const answers = []
+    for (let i = 0; i <= OTP_CHECKS_PER_CLIENT; i++)
+      answers.push(await verifyOtp({ phone: attacked, code: '999999', ...noisy, now: at(start, 60_000 + i) }))
+    expect(answers.slice(0, -1).every((answer) => !answer.ok && answer.retryAfterMs === undefined)).toBe(true)
+    expect(answers.at(-1)).toEqual({
+      ok: false,
+      message: 'Too many attempts from this browser. Try again in 10 minutes.',
+      retryAfterMs: OTP_ADDRESS_WINDOW_MS - OTP_CHECKS_PER_CLIENT,
+    })
+    // A customer's browser behind the same carrier address signs in with the code it got.
+    const phone = uniquePhone()
+    const owner = { ip, device: `owner-${randomInt(1e9)}` }
+    await requestOtp({ phone, ip, now: at(start, 61_000) })
+    expect(await verifyOtp({ phone, code: await codeSentTo(phone), ...owner, now: at(start, 70_000) })).toEqual({
+      ok: true,
+    })
   })
 })
 
@@ -281,19 +363,21 @@ describe('check limits', () => {
     expect(await verifyOtp({ phone, code: await codeSentTo(phone), ip, now: at(start, 2_000) })).toEqual({ ok: true })
   })
 
-  it('limits the checks one address makes of waiting codes to 40 in 10 minutes, and says when to retry', async () => {
+  it('limits the checks one address makes of waiting codes to 40 in 10 minutes, however many browsers it uses', async () => {
     const ip = uniqueIp()
     const start = new Date()
     const phones = Array.from({ length: OTP_CHECKS_PER_ADDRESS / OTP_MAX_WRONG_TRIES + 1 }, uniquePhone)
     for (const phone of phones) await requestOtp({ phone, ip: uniqueIp(), now: start })
+    // A new device cookie for every number: the per-client count starts afresh, the address's does not.
     for (const phone of phones.slice(0, -1)) {
+      const device = `d-${randomInt(1e9)}`
       for (let t = 0; t < OTP_MAX_WRONG_TRIES; t++) {
-        expect((await verifyOtp({ phone, code: '999999', ip, now: start })).ok).toBe(false)
+        expect(await verifyOtp({ phone, code: '999999', ip, device, now: start })).toMatchObject({ ok: false })
       }
     }
     const phone = phones.at(-1)!
     const code = await codeSentTo(phone)
-    expect(await verifyOtp({ phone, code, ip, now: at(start, 60_000) })).toEqual({
+    expect(await verifyOtp({ phone, code, ip, device: 'fresh', now: at(start, 60_000) })).toEqual({
       ok: false,
       message: 'Too many attempts from your network. Try again in 9 minutes.',
       retryAfterMs: 9 * 60_000,
@@ -302,10 +386,10 @@ describe('check limits', () => {
     expect(await verifyOtp({ phone, code, ip: uniqueIp(), now: at(start, 60_000) })).toEqual({ ok: true })
   })
 
-  it('answers a page 400 for a wrong code and 429 when the address may not check more, with the same words', async () => {
+  it('answers a page 400 for a wrong code and 429 when the client may not check more, with the same words', async () => {
     const ip = uniqueIp()
     const start = new Date()
-    const phones = Array.from({ length: OTP_CHECKS_PER_ADDRESS / OTP_MAX_WRONG_TRIES + 1 }, uniquePhone)
+    const phones = Array.from({ length: OTP_CHECKS_PER_CLIENT / OTP_MAX_WRONG_TRIES + 1 }, uniquePhone)
     for (const phone of phones) await requestOtp({ phone, ip: uniqueIp(), now: start })
     expect(await checkTypedCode({ phone: phones[0]!, code: '999999', ip, now: start })).toEqual({
       ok: false,

@@ -3,8 +3,9 @@ import { panCardKeyForAdmin } from '~/server/admin/customers.server'
 import { panCardResponse } from '~/server/kyc/pan-card-image.server'
 import type { Route } from './+types/customer-pan-card'
 
-/** A customer's PAN card image, for admins only. */
+/** A customer's PAN card image, for admins only; `?correction=<id>`: the one a correction request proposes. */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const admin = await requireAdmin(request)
-  return panCardResponse(await panCardKeyForAdmin(admin.id, params.userId))
+  const correctionId = new URL(request.url).searchParams.get('correction')
+  return panCardResponse(await panCardKeyForAdmin(admin.id, params.userId, correctionId))
 }

@@ -22,7 +22,7 @@ import { acceptanceHistory } from '~/server/account/acceptances.server'
 import { dispatchIntent, readForm } from '~/server/http/form-data.server'
 import { correctionRequestsOf, decideCorrectionRequest } from '~/server/account/corrections.server'
 import {
-  CORRECTION_FIELD_LABELS,
+  CORRECTION_CHANGE_LABELS,
   CORRECTION_REASON_MAX_CHARS,
   CorrectionDecisionSchema,
   kycAllowsPayment,
@@ -135,7 +135,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       status: row.status,
       reason: row.reason,
       createdAt: formatIndiaDateTime(row.createdAt),
-      changes: row.changes.map((change) => ({ ...change, label: CORRECTION_FIELD_LABELS[change.field] })),
+      changes: row.changes.map((change) => ({ ...change, label: CORRECTION_CHANGE_LABELS[change.field] })),
     })),
     // One per service still running or to come: ending it ends all of its periods, with their refunds.
     endable: [
@@ -297,6 +297,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
       </section>
 
       <CorrectionRequests
+        customerId={customer.id}
         corrections={loaderData.corrections}
         answer={actionData?.form === 'correction' ? actionData : undefined}
       />
@@ -570,9 +571,11 @@ function FeeCapForm({
 }
 
 function CorrectionRequests({
+  customerId,
   corrections,
   answer,
 }: {
+  customerId: string
   corrections: Route.ComponentProps['loaderData']['corrections']
   answer: { message: string | null; ok: boolean } | undefined
 }) {
@@ -595,7 +598,17 @@ function CorrectionRequests({
               <ul>
                 {row.changes.map((change) => (
                   <li key={change.field}>
-                    {change.label}: {change.from ?? '(none)'} to {change.to}
+                    {change.label}: {change.from ?? '(none)'} to{' '}
+                    {change.field === 'panCard' ? (
+                      <a
+                        href={`/admin/customers/${customerId}/pan-card?correction=${row.id}`}
+                        className="text-blue-700 underline dark:text-blue-300"
+                      >
+                        {change.to}
+                      </a>
+                    ) : (
+                      change.to
+                    )}
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,8 @@
 import {
   CORRECTABLE_FIELDS,
+  CORRECTION_CHANGE_LABELS,
   CORRECTION_FIELD_LABELS,
+  type CorrectionChangeField,
   KYC_STATUS_LABELS,
   KYC_UNAVAILABLE_MESSAGE,
   type CorrectionValues,
@@ -14,8 +16,13 @@ import { panKeys, prisma } from '../db.server'
 import { checkKyc, kycColumns, KycUnavailableError } from '../kyc/kra.server'
 import { notifyCorrectionDecided } from '../messaging/customer-notices.server'
 import { decryptPan, encryptPan, isEncryptedPan } from '../kyc/pan-crypto.server'
+import { storePanCard, type PanCardUpload } from '../kyc/pan-card-image.server'
+import { getFileStorage } from '../storage.server'
+import { loggerFor } from '../operations/logger.server'
 
-// A complete profile's KYC details (name, PAN, date of birth) change only through a correction
+const log = loggerFor('account')
+
+// A complete profile's KYC details (name, PAN, date of birth, PAN card image) change only through a correction
 // request: the customer files it (/account/corrections), an admin approves or rejects it on the
 // customer's page (audited with the old and new values), and approval asks the KRA again.
 
@@ -49,6 +56,8 @@ export async function fileCorrectionRequest(
   userId: string,
   request: CorrectionValues & { reason: string },
   now = new Date(),
+  /** A new PAN card image (the page's form): stored now under the customer's folder, used on approval. */
+  panCard?: PanCardUpload,
 ): Promise<CorrectionOutcome> {
   const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } })
   if (profileStep(user) !== 'complete')
@@ -59,10 +68,14 @@ export async function fileCorrectionRequest(
     }
   const saved = currentValues(user)
   const changed = CORRECTABLE_FIELDS.filter((field) => request[field] !== undefined && request[field] !== saved[field])
-  if (changed.length === 0)
+  if (changed.length === 0 && !panCard)
     return { ok: false, status: 400, message: 'The values you entered are the ones we hold: nothing to correct.' }
-  const oldValues = sealPanIn(Object.fromEntries(changed.map((field) => [field, saved[field]])))
-  const newValues = sealPanIn(Object.fromEntries(changed.map((field) => [field, request[field]!])))
+  const oldValues: FieldValues = sealPanIn(Object.fromEntries(changed.map((field) => [field, saved[field]])))
+  const newValues: FieldValues = sealPanIn(Object.fromEntries(changed.map((field) => [field, request[field]!])))
+  if (panCard) {
+    oldValues.panCard = user.panCardKey
+    newValues.panCard = await storePanCard(userId, panCard)
+  }
   const filed = await prisma.$transaction(async (tx) => {
     // One open request per customer: two submits at once are serialised here.
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`correction:${userId}`}, 0))::text`
@@ -85,8 +98,25 @@ export async function fileCorrectionRequest(
     )
     return true
   })
-  if (!filed) return { ok: false, status: 409, message: 'You already have a correction request waiting for our team.' }
+  if (!filed) {
+    if (newValues.panCard) await deletePanCardFile(newValues.panCard)
+    return { ok: false, status: 409, message: 'You already have a correction request waiting for our team.' }
+  }
   return { ok: true, message: 'Your correction request is sent. Our team will check it and write to you.' }
+}
+
+/** The storage key of the PAN card image a request proposes, if it does. */
+export function proposedPanCardOf(row: { newValues: unknown }): string | null {
+  const key = (row.newValues as FieldValues).panCard
+  return typeof key === 'string' ? key : null
+}
+
+async function deletePanCardFile(key: string): Promise<void> {
+  try {
+    await getFileStorage().delete(key)
+  } catch (error) {
+    log.error({ err: error }, `Could not delete the PAN card image ${key} of a correction request`)
+  }
 }
 
 /** What the customer's KYC page shows: the details we hold and the KRA's last answer. */
@@ -105,11 +135,16 @@ export async function correctionRequestsOf(userId: string) {
     reason: row.reason,
     createdAt: row.createdAt,
     decidedAt: row.decidedAt,
-    changes: CORRECTABLE_FIELDS.flatMap((field) => {
-      const newValues = openPanIn(row.newValues as FieldValues) as CorrectionValues
-      const oldValues = openPanIn(row.oldValues as FieldValues)
-      return field in newValues ? [{ field, from: oldValues[field] ?? null, to: newValues[field]! }] : []
-    }),
+    changes: [
+      ...CORRECTABLE_FIELDS.flatMap((field) => {
+        const newValues = openPanIn(row.newValues as FieldValues) as CorrectionValues
+        const oldValues = openPanIn(row.oldValues as FieldValues)
+        return field in newValues
+          ? [{ field: field as CorrectionChangeField, from: oldValues[field] ?? null, to: newValues[field]! }]
+          : []
+      }),
+      ...(proposedPanCardOf(row) ? [{ field: 'panCard' as const, from: 'the image we hold', to: 'a new image' }] : []),
+    ],
   }))
 }
 
@@ -132,7 +167,11 @@ export async function decideCorrectionRequest(
   if (!request) return { ok: false, status: 404, message: 'There is no such request waiting.' }
   const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } })
   const newValues = openPanIn(request.newValues as FieldValues) as CorrectionValues
-  const next = { ...currentValues(user), ...newValues }
+  const newPanCard = proposedPanCardOf(request)
+  const next = {
+    ...currentValues(user),
+    ...Object.fromEntries(CORRECTABLE_FIELDS.filter((field) => field in newValues).map((f) => [f, newValues[f]])),
+  }
   let kyc: Awaited<ReturnType<typeof checkKyc>> | undefined
   if (decision === 'approve') {
     try {
@@ -158,6 +197,7 @@ export async function decideCorrectionRequest(
             name: next.name,
             pan: next.pan,
             dateOfBirth: new Date(`${next.dob}T00:00:00Z`),
+            ...(newPanCard ? { panCardKey: newPanCard } : {}),
             ...kycColumns(kyc, now),
           },
         })
@@ -194,15 +234,26 @@ export async function decideCorrectionRequest(
       return { ok: false, status: 409, message: panTakenMessage(businessDetails.supportEmail) }
     throw error
   }
+  if (outcome.ok && newPanCard) {
+    // The card replaced on approval, or the one refused: its file goes, as the wizard's re-upload
+    // does (the audit entry keeps both keys; record erasure deletes only the current card).
+    const unused = decision === 'approve' ? (request.oldValues as FieldValues).panCard : newPanCard
+    if (unused) await deletePanCardFile(unused)
+  }
   if (outcome.ok) {
     const oldValues = openPanIn(request.oldValues as FieldValues)
     await notifyCorrectionDecided(userId, {
       approved: decision === 'approve',
-      changes: CORRECTABLE_FIELDS.filter((field) => field in newValues).map((field) => ({
-        label: CORRECTION_FIELD_LABELS[field],
-        from: field === 'pan' ? maskPan(oldValues.pan ?? null) : (oldValues[field] ?? null),
-        to: field === 'pan' ? maskPan(newValues.pan!) : newValues[field]!,
-      })),
+      changes: [
+        ...CORRECTABLE_FIELDS.filter((field) => field in newValues).map((field) => ({
+          label: CORRECTION_FIELD_LABELS[field],
+          from: field === 'pan' ? maskPan(oldValues.pan ?? null) : (oldValues[field] ?? null),
+          to: field === 'pan' ? maskPan(newValues.pan!) : newValues[field]!,
+        })),
+        ...(newPanCard
+          ? [{ label: CORRECTION_CHANGE_LABELS.panCard, from: 'the image we held', to: 'a new image' }]
+          : []),
+      ],
       kycStatusLabel: kyc ? KYC_STATUS_LABELS[kyc.status] : null,
       reason: rejectionReason,
     })

@@ -2,9 +2,12 @@ import type { DeclaredFamilyMember } from '~/domain/family-relations'
 import { KYC_UNAVAILABLE_MESSAGE } from '~/domain/kyc'
 import { panTakenMessage, profileStep, type ProfileDetails } from '~/domain/profile'
 import { Prisma } from '~/generated/prisma/client'
+import { createHash } from 'node:crypto'
+import { recordAudit } from '../audit.server'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import { replaceFamilyMembers } from './family-members.server'
+import { sealPanIn } from './corrections.server'
 import { checkKyc, kycColumns, KycUnavailableError, type KycAnswer } from '../kyc/kra.server'
 import { storePanCard, type PanCardUpload } from '../kyc/pan-card-image.server'
 import { loggerFor } from '~/server/operations/logger.server'
@@ -16,6 +19,9 @@ export type SaveDetailsOutcome =
   | { ok: false; field: 'pan'; message: string }
   /** 409: the profile is complete (its KYC details change through a correction request); 503: the KRA did not answer. */
   | { ok: false; field: null; status: 409 | 503; message: string }
+
+export const PAN_CARD_LOCKED_MESSAGE =
+  'Your profile is complete, so your PAN card image changes only through a correction request (at /account/corrections).'
 
 export const PROFILE_LOCKED_MESSAGE =
   'Your profile is complete, so your name, PAN and date of birth change only through a correction request (at /account/corrections), and your e-mail address with a code sent to the new address.'
@@ -58,6 +64,7 @@ export async function saveProfileDetails(
         },
       })
       if (updated.count !== 1) return false
+      await auditKycDetails(tx, userId, before, details, now)
       if (family) await replaceFamilyMembers(tx, userId, family)
       // Never one's own family member, whichever way the PAN came.
       await tx.familyMember.deleteMany({ where: { userId, pan: details.pan } })
@@ -72,6 +79,36 @@ export async function saveProfileDetails(
     }
     throw error
   }
+}
+
+const isoDate = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null)
+
+/**
+ * The KYC details the wizard changed (name, PAN, date of birth), old and new, in the audit log
+ * with the PAN sealed as in correction requests; nothing when they are the ones saved.
+ */
+async function auditKycDetails(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  before: { name: string | null; pan: string | null; dateOfBirth: Date | null },
+  details: ProfileDetails,
+  now: Date,
+): Promise<void> {
+  const saved = { name: before.name, pan: before.pan, dob: isoDate(before.dateOfBirth) }
+  const changed = (['name', 'pan', 'dob'] as const).filter((field) => saved[field] !== details[field])
+  if (changed.length === 0) return
+  await recordAudit(
+    tx,
+    {
+      actorId: userId,
+      action: 'profile.details',
+      subjectType: 'User',
+      subjectId: userId,
+      before: sealPanIn(Object.fromEntries(changed.map((field) => [field, saved[field]]))),
+      after: sealPanIn(Object.fromEntries(changed.map((field) => [field, details[field]]))),
+    },
+    now,
+  )
 }
 
 /** Stores a KRA's answer on the user (the profile's own saves do this with the details they save). */
@@ -113,20 +150,55 @@ export async function recordAgreementAcceptance(
   })
 }
 
-/** Stores the card and points the user at it; the replaced file is deleted only once the row says so. */
+/** The PAN card of a profile completed meanwhile: nothing was changed. */
+class PanCardLockedError extends Error {
+  override name = 'PanCardLockedError'
+}
+
+export type SavePanCardOutcome = { ok: true } | { ok: false; status: 409; message: string }
+
+/**
+ * Stores the card and points the user at it, audited (old and new key, the image's SHA-256); the
+ * replaced file is deleted only once the row says so. Only while the profile is not complete: then
+ * the card changes through a correction request, and this answers 409.
+ */
 export async function savePanCard(
   user: { id: string; panCardKey: string | null },
   upload: PanCardUpload,
-): Promise<void> {
-  await storePanCard(user.id, upload, user.panCardKey, {
-    recordKey: async (key) => {
-      // Conditional on the key this upload replaces: of two racing uploads, the later one fails
-      // instead of orphaning the other's file.
-      const saved = await prisma.user.updateMany({
-        where: { id: user.id, panCardKey: user.panCardKey },
-        data: { panCardKey: key },
-      })
-      if (saved.count !== 1) throw new Error('The PAN card changed during this upload; try again')
-    },
-  })
+  now = new Date(),
+): Promise<SavePanCardOutcome> {
+  try {
+    await storePanCard(user.id, upload, user.panCardKey, {
+      recordKey: (key) =>
+        prisma.$transaction(async (tx) => {
+          // Conditional on the key this upload replaces: of two racing uploads, the later one fails
+          // instead of orphaning the other's file; and on the agreement not yet accepted.
+          const saved = await tx.user.updateMany({
+            where: { id: user.id, panCardKey: user.panCardKey, agreementAcceptedAt: null },
+            data: { panCardKey: key },
+          })
+          if (saved.count !== 1) {
+            const current = await tx.user.findUniqueOrThrow({ where: { id: user.id } })
+            if (current.agreementAcceptedAt) throw new PanCardLockedError(PAN_CARD_LOCKED_MESSAGE)
+            throw new Error('The PAN card changed during this upload; try again')
+          }
+          await recordAudit(
+            tx,
+            {
+              actorId: user.id,
+              action: 'profile.pan-card',
+              subjectType: 'User',
+              subjectId: user.id,
+              before: { panCardKey: user.panCardKey },
+              after: { panCardKey: key, sha256: createHash('sha256').update(upload.bytes).digest('hex') },
+            },
+            now,
+          )
+        }),
+    })
+  } catch (error) {
+    if (error instanceof PanCardLockedError) return { ok: false, status: 409, message: error.message }
+    throw error
+  }
+  return { ok: true }
 }

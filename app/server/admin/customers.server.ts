@@ -11,6 +11,7 @@ import { profileStep } from '~/domain/profile'
 import { isUuid } from '~/domain/uuid'
 import type { Page, PageRequest } from '~/domain/keyset'
 import { Prisma } from '~/generated/prisma/client'
+import { proposedPanCardOf } from '../account/corrections.server'
 import { recordAudit } from '../audit.server'
 import { panKeys, prisma } from '../db.server'
 import { keysetSql, readKeysetPage } from '../keyset.server'
@@ -139,13 +140,25 @@ export async function customerForAdmin(userId: string) {
 export type CustomerForAdmin = NonNullable<Awaited<ReturnType<typeof customerForAdmin>>>
 
 /**
- * The storage key of a customer's PAN card image, for the admin route that serves it. Every view
- * is audited: the image is identity data.
+ * The storage key of a customer's PAN card image, for the admin route that serves it; with
+ * `correctionId`, the new image that correction request proposes. Every view is audited: the
+ * image is identity data.
  */
-export async function panCardKeyForAdmin(adminId: string, userId: string): Promise<string | null> {
-  if (!isUuid(userId)) return null
-  const user = await prisma.user.findUnique({ where: { id: userId }, select: { panCardKey: true } })
-  if (!user?.panCardKey) return null
+export async function panCardKeyForAdmin(
+  adminId: string,
+  userId: string,
+  correctionId: string | null = null,
+): Promise<string | null> {
+  if (!isUuid(userId) || (correctionId !== null && !isUuid(correctionId))) return null
+  let key: string | null
+  if (correctionId) {
+    const request = await prisma.correctionRequest.findFirst({ where: { id: correctionId, userId } })
+    key = request ? proposedPanCardOf(request) : null
+  } else {
+    const user = await prisma.user.findUnique({ where: { id: userId }, select: { panCardKey: true } })
+    key = user?.panCardKey ?? null
+  }
+  if (!key) return null
   await prisma.$transaction((tx) =>
     recordAudit(tx, {
       actorId: adminId,
@@ -153,10 +166,10 @@ export async function panCardKeyForAdmin(adminId: string, userId: string): Promi
       subjectType: 'User',
       subjectId: userId,
       before: null,
-      after: null,
+      after: correctionId ? { correctionId } : null,
     }),
   )
-  return user.panCardKey
+  return key
 }
 
 export type FeeCapExemptionOutcome = { ok: true; message: string } | { ok: false; status: 404; message: string }

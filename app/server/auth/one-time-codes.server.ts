@@ -16,6 +16,14 @@ export const OTP_ADDRESS_WINDOW_MS = 10 * 60_000
 export const OTP_SENDS_PER_ADDRESS = 30
 /** Checks of a waiting code; checks when no code is waiting are answered without being counted. */
 export const OTP_CHECKS_PER_ADDRESS = 40
+/**
+ * Checks of a waiting code per client (the sign-in page's device cookie, else the address): a
+ * client polling codes gets 429 soon, while the others behind its address keep their room.
+ */
+export const OTP_CHECKS_PER_CLIENT = 10
+/** Codes of one number that may be valid at once and each sign in (the sends' growing wait keeps it to 1 or 2). */
+const OTP_LIVE_CODES_MAX = 5
+const TOO_MANY_WRONG_TRIES = 'Too many wrong tries for this code. Ask for a new code.'
 
 /** `refusedBy: 'number'` means a code went to this number a moment ago: whoever holds the phone has it. */
 export type OtpRequestResult =
@@ -161,67 +169,130 @@ export function resendCooldownMs(phone: string, now = new Date()): Promise<numbe
   return rateLimitWaitMs(phoneSendRule(phone), now)
 }
 
+/** Who is checking a code: the device cookie of the sign-in page when it carries one, else the client address. */
+export type CodeChecker = { ip: string; device?: string | null }
+
+const checkerKey = ({ ip, device }: CodeChecker) => (device ? `device:${device}` : `ip:${ip}`)
+
+/** The codes of `phone` still valid (unused, unexpired), newest first: any of them signs in. */
+const liveCodes = (phone: string, now: Date) =>
+  prisma.otpChallenge.findMany({
+    where: { phone, usedAt: null, expiresAt: { gt: now } },
+    orderBy: { createdAt: 'desc' },
+    take: OTP_LIVE_CODES_MAX,
+  })
+
+type LiveCode = Awaited<ReturnType<typeof liveCodes>>[number]
+type CodeReader = Pick<typeof prisma, 'rateLimitEvent'>
+
+/** The keys a wrong try is counted under, per code: the checker, and its address when the checker is a device. */
+const wrongTryKeys = (checker: CodeChecker) => [...new Set([checkerKey(checker), `ip:${checker.ip}`])]
+
 /**
- * Checks `code` against the newest code sent to `phone`; only the newest counts. A number has no
- * hourly check limit: each code's own 5 tries bound the guesses, so the holder of the current code
- * can always use it. Only checks of a waiting code count against the address.
+ * Whether `code` judges a try from `checker`: while it has had fewer than 5 wrong tries from
+ * anyone, from everyone; after that, only from a checker whose device and address have not tried
+ * it wrong (so at most one more guess per address). Wrong guesses by others never spend the code
+ * its holder types (decision 023).
+ */
+async function judges(db: CodeReader, code: LiveCode, checker: CodeChecker): Promise<boolean> {
+  if (code.usedAt) return false
+  if (code.attempts < OTP_MAX_WRONG_TRIES) return true
+  const keys = wrongTryKeys(checker).map((key) => `${code.id}|${key}`)
+  return (await db.rateLimitEvent.count({ where: { bucket: 'otp-wrong-try', key: { in: keys } } })) === 0
+}
+
+/**
+ * Checks `code` against the codes sent to `phone` within their lifetime (any of them signs in, and
+ * signing in uses them all). Wrong tries are counted per code and per checker (device or address),
+ * so nobody else's guesses keep the holder of the phone from using the code it received; each
+ * checker may check waiting codes `OTP_CHECKS_PER_CLIENT` times per 10 minutes, and its address
+ * `OTP_CHECKS_PER_ADDRESS` times. A check when no code is waiting is answered and not counted.
  */
 export async function verifyOtp({
   phone,
   code,
   ip,
+  device = null,
   now = new Date(),
   sentTo = 'number',
 }: {
   phone: string
   code: string
   ip: string
+  /** The sign-in page's device cookie (`readSignInDevice`); the JSON API's clients are known by address. */
+  device?: string | null
   now?: Date
   /** What the customer knows `phone` as: a code may have gone to an e-mail address (see `emailChallengeKey`). */
   sentTo?: CodeSentTo
 }): Promise<OtpVerifyResult> {
-  const challenge = await prisma.otpChallenge.findFirst({ where: { phone }, orderBy: { createdAt: 'desc' } })
-  if (!challenge || challenge.usedAt)
+  const checker: CodeChecker = { ip, device }
+  const waiting = await liveCodes(phone, now)
+  if (waiting.length === 0) {
+    const newest = await prisma.otpChallenge.findFirst({ where: { phone }, orderBy: { createdAt: 'desc' } })
+    if (newest && !newest.usedAt && newest.expiresAt <= now)
+      return { ok: false, message: 'This code has expired. Ask for a new code.' }
     return { ok: false, message: `There is no code waiting for this ${sentTo}. Ask for a new code.` }
-  if (challenge.expiresAt <= now) return { ok: false, message: 'This code has expired. Ask for a new code.' }
-  if (challenge.attempts >= OTP_MAX_WRONG_TRIES)
-    return { ok: false, message: 'Too many wrong tries for this code. Ask for a new code.' }
-
+  }
   const limit = await consumeRateLimits(
-    [{ bucket: 'otp-check-ip', key: ip, limit: OTP_CHECKS_PER_ADDRESS, windowMs: OTP_ADDRESS_WINDOW_MS }],
+    [
+      {
+        bucket: 'otp-check-client',
+        key: checkerKey(checker),
+        limit: OTP_CHECKS_PER_CLIENT,
+        windowMs: OTP_ADDRESS_WINDOW_MS,
+      },
+      { bucket: 'otp-check-ip', key: ip, limit: OTP_CHECKS_PER_ADDRESS, windowMs: OTP_ADDRESS_WINDOW_MS },
+    ],
     now,
   )
   if (!limit.allowed) {
+    const from = limit.rule.bucket === 'otp-check-client' && device ? 'this browser' : 'your network'
     return {
       ok: false,
-      message: `Too many attempts from your network. Try again in ${describeWait(limit.retryAfterMs)}.`,
+      message: `Too many attempts from ${from}. Try again in ${describeWait(limit.retryAfterMs)}.`,
       retryAfterMs: limit.retryAfterMs,
     }
   }
+  // Counted even when none of the codes may judge this client any more: polling meets the 429.
+  const judged: LiveCode[] = []
+  for (const live of waiting) if (await judges(prisma, live, checker)) judged.push(live)
+  if (judged.length === 0) return { ok: false, message: TOO_MANY_WRONG_TRIES }
 
-  const expected = Buffer.from(challenge.codeHash, 'hex')
   const given = Buffer.from(codeHash(phone, code), 'hex')
-  if (!timingSafeEqual(expected, given)) {
-    // Counted in the database, so parallel guesses cannot exceed the limit.
-    const [counted] = await prisma.$queryRaw<{ attempts: number }[]>`
-      UPDATE otp_challenges SET attempts = attempts + 1
-      WHERE id = ${challenge.id}::uuid AND attempts < ${OTP_MAX_WRONG_TRIES} RETURNING attempts`
-    const triesLeft = OTP_MAX_WRONG_TRIES - (counted?.attempts ?? OTP_MAX_WRONG_TRIES)
+  return prisma.$transaction(async (tx) => {
+    // One check of a number's codes at a time: parallel guesses cannot pass the counts, and only one
+    // of several parallel right answers signs in.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`otp-codes:${phone}`}, 0))`
+    const current = await tx.otpChallenge.findMany({ where: { id: { in: judged.map((live) => live.id) } } })
+    const stillJudged: LiveCode[] = []
+    for (const live of current) if (await judges(tx, live, checker)) stillJudged.push(live)
+    if (stillJudged.length === 0) return { ok: false as const, message: TOO_MANY_WRONG_TRIES }
+    const right = stillJudged.some((live) => timingSafeEqual(Buffer.from(live.codeHash, 'hex'), given))
+    if (right) {
+      // Signing in uses up every code of the number.
+      await tx.otpChallenge.updateMany({ where: { phone, usedAt: null }, data: { usedAt: now } })
+      return { ok: true as const }
+    }
+    await tx.otpChallenge.updateMany({
+      where: { id: { in: stillJudged.map((live) => live.id) } },
+      data: { attempts: { increment: 1 } },
+    })
+    await tx.rateLimitEvent.createMany({
+      data: stillJudged.flatMap((live) =>
+        wrongTryKeys(checker).map((key) => ({ bucket: 'otp-wrong-try', key: `${live.id}|${key}`, createdAt: now })),
+      ),
+    })
+    // What this checker has left on the newest code it may try.
+    const newest = stillJudged.reduce((a, b) => (b.createdAt > a.createdAt ? b : a))
+    const triesLeft = Math.max(0, OTP_MAX_WRONG_TRIES - (newest.attempts + 1))
     return {
-      ok: false,
+      ok: false as const,
       message:
         triesLeft > 0
           ? `That code is not right. You have ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`
           : 'That code is not right, and that was the last try. Ask for a new code.',
     }
-  }
-  // Only one of several parallel correct submissions may sign in.
-  const used = await prisma.otpChallenge.updateMany({
-    where: { id: challenge.id, usedAt: null, attempts: { lt: OTP_MAX_WRONG_TRIES } },
-    data: { usedAt: now },
   })
-  if (used.count === 0) return { ok: false, message: 'This code has already been used. Ask for a new code.' }
-  return { ok: true }
 }
 
 /** A code typed into a page's form, checked: a refusal carries the status the page answers with. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { createCookie, redirect } from 'react-router'
 import { Authenticator } from 'remix-auth'
 import { Strategy } from 'remix-auth/strategy'
@@ -26,32 +27,33 @@ export class SignInError extends Error {
   }
 }
 
-type PhoneOtpInput = { phone: string; code: string; ip: string }
+type PhoneOtpInput = { phone: string; code: string; ip: string; device?: string | null }
+type PhoneOtpContext = { phone: string | null; ip: string; device?: string | null }
 
 /** remix-auth strategy: the code comes from the form, the phone from the pending sign-in cookie. */
 class PhoneOtpStrategy extends Strategy<SessionUser['id'], PhoneOtpInput> {
   name = 'phone-otp'
 
   constructor(
-    private readonly context: (request: Request) => Promise<{ phone: string | null; ip: string }>,
+    private readonly context: (request: Request) => Promise<PhoneOtpContext>,
     verify: Strategy.VerifyFunction<SessionUser['id'], PhoneOtpInput>,
   ) {
     super(verify)
   }
 
   async authenticate(request: Request): Promise<string> {
-    const { phone, ip } = await this.context(request)
+    const { phone, ip, device } = await this.context(request)
     if (!phone) throw new SignInError('Your sign-in took too long. Enter your number again.')
     const form = await request.clone().formData()
     const parsed = VerifyCodeSchema.safeParse({ code: form.get('code') })
     if (!parsed.success) throw new SignInError(parsed.error.issues[0]!.message)
-    return this.verify({ phone, code: parsed.data.code, ip })
+    return this.verify({ phone, code: parsed.data.code, ip, device })
   }
 }
 
 /** Signs in (creating the account on first sign-in) once the code checks out; returns the user id. */
-export async function signInWithVerifiedCode({ phone, code, ip }: PhoneOtpInput): Promise<string> {
-  const verified = await verifyOtp({ phone, code, ip })
+export async function signInWithVerifiedCode({ phone, code, ip, device }: PhoneOtpInput): Promise<string> {
+  const verified = await verifyOtp({ phone, code, ip, device })
   if (!verified.ok) throw new SignInError(verified.message, verified.retryAfterMs)
   const closed = await prisma.user.findUnique({ where: { phone }, select: { closedAt: true } })
   if (closed?.closedAt) throw new SignInError(closedAccountMessage(closed.closedAt, businessDetails.supportEmail))
@@ -65,7 +67,7 @@ export async function signInWithVerifiedCode({ phone, code, ip }: PhoneOtpInput)
   return user.id
 }
 
-export function phoneOtpAuthenticator(context: (request: Request) => Promise<{ phone: string | null; ip: string }>) {
+export function phoneOtpAuthenticator(context: (request: Request) => Promise<PhoneOtpContext>) {
   return new Authenticator<string>().use(new PhoneOtpStrategy(context, signInWithVerifiedCode))
 }
 
@@ -130,3 +132,27 @@ export async function readPendingPhone(request: Request): Promise<string | null>
 
 export const rememberPendingPhone = (phone: string) => pendingSignInCookie.serialize(phone)
 export const forgetPendingPhone = () => pendingSignInCookie.serialize('', { maxAge: 0 })
+
+/**
+ * The sign-in page's browser, a random id in a signed cookie for a year: wrong codes are counted
+ * per browser as well as per address, so one noisy browser behind a carrier address meets the 429,
+ * not its neighbours (decision 023).
+ */
+const signInDeviceCookie = createCookie('sign-in-device', {
+  httpOnly: true,
+  secure: !env.DEMO_MODE,
+  sameSite: 'lax',
+  path: '/',
+  maxAge: 365 * 24 * 60 * 60,
+  secrets: [serverSecret('sign-in-device-cookie')],
+})
+
+export async function readSignInDevice(request: Request): Promise<string | null> {
+  const device: unknown = await signInDeviceCookie.parse(request.headers.get('Cookie'))
+  return typeof device === 'string' ? device : null
+}
+
+/** A Set-Cookie header giving this browser its device id, or null when it has one. */
+export async function signInDeviceCookieFor(request: Request): Promise<string | null> {
+  return (await readSignInDevice(request)) ? null : signInDeviceCookie.serialize(randomUUID())
+}

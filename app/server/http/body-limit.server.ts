@@ -18,10 +18,17 @@ export const FORM_BODY_TOO_LARGE_MESSAGE = `The request is too large: at most ${
 function readsItsOwnUpload(req: ExpressRequest): boolean {
   if (req.path === '/api/v1/users/set-pancard') return true
   // The wizard's step posts to /details, or to /details.data when the page's JavaScript sends it;
-  // the complaint form (with its optional image) likewise, and answers a long text with its own message.
+  // the complaint form (with its optional image) and the correction request (with an optional new
+  // PAN card) likewise, and answer a long text with their own message.
   return (
-    ['/details', '/details.data', '/complaints/new', '/complaints/new.data'].includes(req.path) &&
-    /^multipart\/form-data\b/i.test(req.get('content-type') ?? '')
+    [
+      '/details',
+      '/details.data',
+      '/complaints/new',
+      '/complaints/new.data',
+      '/account/corrections',
+      '/account/corrections.data',
+    ].includes(req.path) && /^multipart\/form-data\b/i.test(req.get('content-type') ?? '')
   )
 }
 
