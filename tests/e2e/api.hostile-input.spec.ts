@@ -18,7 +18,6 @@ import {
 } from './api-client'
 import { uniquePan } from '../support/sample-customer'
 import { withE2eDatabase } from './database'
-import { PNG_1X1 } from '../support/sample-customer'
 
 /** `started`: the profile's first step done (details with an adult date of birth), not the rest. */
 type Persona = 'visitor' | 'customer' | 'started' | 'complete' | 'admin'
