@@ -1,6 +1,14 @@
 // The life of a payment: which status can become which, from which source, and when a manual claim
 // is still open. Pure rules; app/server/payments/ applies them to the rows (docs/payments.md).
 
+/**
+ * The original store's promise (docs/product.md section 9): a manual payment claim the team has not confirmed within
+ * this many days is dismissed. The job enforces it and every text that states it reads it.
+ */
+export const MANUAL_PAYMENT_EXPIRY_DAYS = 7
+/** A rejected claim stays on the customer's /subscriptions, with its reason, for this long after it was made. */
+export const REJECTED_CLAIM_SHOWN_DAYS = 30
+
 export type PaymentMethod = 'GATEWAY' | 'MANUAL'
 export type PaymentStatus =
   'CREATED' | 'PAID' | 'FAILED' | 'CANCELLED' | 'PENDING_VERIFICATION' | 'REJECTED' | 'EXPIRED'

@@ -6,6 +6,25 @@ import { formatRupees } from './money'
 // What ending a subscription gives back (docs/payments.md, "Refunds"). Pure: the server module
 // (app/server/payments/refunds/) reads the rows and writes the refund.
 
+/**
+ * Ours (docs/regulatory.md, "Figures the pages quote"): a refund is paid within this many days of the date the
+ * subscription ended. Every page, e-mail and document that states it reads this.
+ */
+export const REFUND_PAYMENT_DAYS = 30
+/** The payment gateway's usual time to credit a card or UPI refund, as the refund policy quotes it. */
+export const GATEWAY_REFUND_MIN_WORKING_DAYS = 5
+export const GATEWAY_REFUND_MAX_WORKING_DAYS = 7
+
+/**
+ * How a refund reaches the customer and when, in the words of the refund policy: back through the gateway, or by
+ * bank transfer to `account` (the end page says "the account you give below").
+ */
+export function refundRouteText(byBankTransfer: boolean, account = 'the account you gave'): string {
+  return byBankTransfer
+    ? `by bank transfer to ${account}, within ${REFUND_PAYMENT_DAYS} days`
+    : `back to the card or UPI account you paid with, in ${GATEWAY_REFUND_MIN_WORKING_DAYS} to ${GATEWAY_REFUND_MAX_WORKING_DAYS} working days`
+}
+
 /** Why a refund was made; stored on the refund row. */
 export type RefundReason = 'CUSTOMER_ENDED' | 'ADMIN_ENDED' | 'SERVICES_STOPPED' | 'ADVANCE_LIMIT' | 'ACCOUNT_CLOSED'
 
@@ -119,10 +138,8 @@ export function subscriptionEndedFlash(ended: {
   const total = ended.refunds.reduce((sum, refund) => sum + refund.amountPaise, 0)
   if (total === 0)
     return { tone: 'success', message: `Your subscription to ${ended.serviceName} has ended. No refund is due.` }
-  const details = ended.refunds.map((refund) =>
-    refund.status === 'PENDING'
-      ? `Rs. ${formatRupees(refund.amountPaise)} back to the card or UPI account you paid with, in 5 to 7 working days`
-      : `Rs. ${formatRupees(refund.amountPaise)} by bank transfer to the account you gave, within 30 days`,
+  const details = ended.refunds.map(
+    (refund) => `Rs. ${formatRupees(refund.amountPaise)} ${refundRouteText(refund.status !== 'PENDING')}`,
   )
   return {
     tone: 'success',

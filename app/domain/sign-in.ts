@@ -1,6 +1,8 @@
 import { z } from 'zod'
 
 export const DEFAULT_COUNTRY = 'IN'
+/** A session not used for this long ends (the privacy policy states it; the session store enforces it). */
+export const SESSION_IDLE_DAYS = 30
 export const MOBILE_NUMBER_DIGITS = 10
 export const OTP_DIGITS = 6
 /** The wait after a number's first code; it doubles with each further code of the hour. */

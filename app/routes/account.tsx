@@ -16,6 +16,7 @@ import { KYC_STATUS_LABELS } from '~/domain/kyc'
 import { formatRupees, formatSignedRupees } from '~/domain/money'
 import { maskPan } from '~/domain/pan'
 import { taxDocumentHref } from '~/domain/tax-documents'
+import { COMPLAINT_CALENDAR_DAYS } from '~/domain/complaints'
 import {
   closeAccount,
   closingPlan,
@@ -296,7 +297,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <Link to="/complaints/new?category=PRIVACY" className="underline">
             file a privacy grievance
           </Link>
-          . You get a reference number and the date by which we answer (within 21 days).
+          . You get a reference number and the date by which we answer (within {COMPLAINT_CALENDAR_DAYS} days).
         </p>
       </Section>
 

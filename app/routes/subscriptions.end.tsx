@@ -8,6 +8,7 @@ import {
   EndSubscriptionFormSchema,
   EndSubscriptionWithAccountFormSchema,
   RefundBankAccountSchema,
+  refundRouteText,
   subscriptionEndedFlash,
 } from '~/domain/refunds'
 import { isUuid } from '~/domain/uuid'
@@ -95,13 +96,12 @@ export default function EndSubscription({ loaderData, actionData }: Route.Compon
           <ul className="mt-2 list-disc space-y-1 pl-6">
             {gatewayPaise > 0 ? (
               <li>
-                Rs. {formatRupees(gatewayPaise)} back to the card or UPI account you paid with, in 5 to 7 working days.
+                Rs. {formatRupees(gatewayPaise)} {refundRouteText(false)}.
               </li>
             ) : null}
             {bankTransferPaise > 0 ? (
               <li>
-                Rs. {formatRupees(bankTransferPaise)} by bank transfer to the account you give below, within 7 working
-                days.
+                Rs. {formatRupees(bankTransferPaise)} {refundRouteText(true, 'the account you give below')}.
               </li>
             ) : null}
           </ul>

@@ -11,6 +11,7 @@ import { whatsappHref, type BankAccount } from '~/domain/business-details'
 import { formatIndiaDate } from '~/domain/dates'
 import { renewalPath } from '~/domain/renewal-reminders'
 import { formatRupees } from '~/domain/money'
+import { MANUAL_PAYMENT_EXPIRY_DAYS } from '~/domain/payment-status'
 import { requireCompleteProfile, requirePayingCustomer } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
 import { readCart, serializeCart } from '~/server/payments/cart.server'
@@ -310,7 +311,9 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
           </p>
           <BankAccountDetails bankAccount={loaderData.bankAccount} />
           <WhatsAppLine whatsappLink={loaderData.whatsappLink} whatsappNumber={loaderData.whatsappNumber} />
-          <p className="mt-2">A claim that is not confirmed within 7 days is dismissed automatically.</p>
+          <p className="mt-2">
+            A claim that is not confirmed within {MANUAL_PAYMENT_EXPIRY_DAYS} days is dismissed automatically.
+          </p>
           <p className="mt-2">Questions? Call us on {contactPhone}.</p>
           <p className="mt-4">
             <Link

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { createCookie } from 'react-router'
+import { MS_PER_DAY } from '~/domain/dates'
+import { SESSION_IDLE_DAYS } from '~/domain/sign-in'
 import type { KycStatus, Role } from '~/generated/prisma/client'
 import { prisma } from './db.server'
 import { env } from './env.server'
 import { serverSecret } from './secrets.server'
 
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000
+export const SESSION_TTL_MS = SESSION_IDLE_DAYS * MS_PER_DAY
 /** The rolling expiry is pushed forward at most once a day, not written on every request. */
 export const SESSION_EXTEND_AFTER_MS = 24 * 60 * 60_000
 /** Browsers cap cookie lifetimes at 400 days; the Session row decides the real expiry. */

@@ -1,5 +1,6 @@
 import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
+import { SESSION_IDLE_DAYS } from '~/domain/sign-in'
 import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from './rules'
 
 export const PRIVACY_POLICY_UPDATED = '26 November 2026'
@@ -126,7 +127,7 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
                 [
                   'Sign-in sessions, logs of access and processing (including our staff viewing your data)',
                   'Keeping you signed in, security, finding misuse',
-                  'A session ends after 30 days without use or when you sign out; logs at least 1 year',
+                  `A session ends after ${SESSION_IDLE_DAYS} days without use or when you sign out; logs at least 1 year`,
                   'DPDP Rules, 2025 (security safeguards and logs)',
                 ],
                 [

@@ -1,5 +1,6 @@
 import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
+import { GATEWAY_REFUND_MAX_WORKING_DAYS, GATEWAY_REFUND_MIN_WORKING_DAYS } from '~/domain/refunds'
 import { MANUAL_PAYMENT_EXPIRY_DAYS, REFUND_PAYMENT_DAYS, REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS } from './rules'
 
 export const REFUND_POLICY_UPDATED = '26 November 2026'
@@ -56,7 +57,7 @@ export function refundPolicy(details: BusinessDetails): LegalDocument {
         id: 'when-and-where',
         heading: 'When and where we pay it',
         blocks: [
-          `We send the refund within ${REFUND_PAYMENT_DAYS} days of the date the subscription ended. If you paid on the website, it goes back to the card or UPI account you paid with through our payment gateway, which usually takes 5 to 7 working days. If you paid by bank transfer, we transfer it to the bank account you gave when you ended the subscription (or, when we end it, to the account you give us when we ask). Your bank's own time to credit it is outside our control.`,
+          `We send the refund within ${REFUND_PAYMENT_DAYS} days of the date the subscription ended. If you paid on the website, it goes back to the card or UPI account you paid with through our payment gateway, which usually takes ${GATEWAY_REFUND_MIN_WORKING_DAYS} to ${GATEWAY_REFUND_MAX_WORKING_DAYS} working days. If you paid by bank transfer, we transfer it to the bank account you gave when you ended the subscription (or, when we end it, to the account you give us when we ask). Your bank's own time to credit it is outside our control.`,
         ],
       },
       {

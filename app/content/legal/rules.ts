@@ -14,15 +14,20 @@ export const SEBI_OIAE_ADDRESS =
 /** Maximum fee per family of an individual or HUF client, per year, excluding statutory charges (January 2025). */
 export const FEE_CAP_PER_FAMILY_PER_YEAR = `Rs. ${formatRupees(SEBI_FEE_CAP_PAISE)}`
 
-/** Investor charter of June 2025 and SCORES 2.0 (the 2024 site's "20 days" and "30 days" predate them). */
-export const GRIEVANCE_RESOLUTION_DAYS = 21
-/** Minimum mandatory terms of January 2025: service-deficiency grievances. */
-export const SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS = 7
-/**
- * The 2024 site's refund timing (docs/regulatory.md, Regulatory notes), kept as our outer limit for paying a refund
- * (SEBI sets none).
- */
-export const REFUND_PAYMENT_DAYS = 30
+// The day counts the store also acts on are defined once, in the domain rule that uses them, and read from there by
+// every page, e-mail and document (docs/regulatory.md, "Figures the pages quote"):
+// - investor charter of June 2025 and SCORES 2.0 (the 2024 site's "20 days" and "30 days" predate them): every
+//   complaint within COMPLAINT_CALENDAR_DAYS; minimum mandatory terms of January 2025: service-deficiency grievances
+//   within SERVICE_DEFICIENCY_BUSINESS_DAYS (the register's due dates, app/domain/complaints.ts);
+// - the 2024 site's refund timing, kept as our outer limit for paying a refund (SEBI sets none): app/domain/refunds.ts;
+// - the original store's promise (docs/product.md section 4) that an unconfirmed manual payment claim is dismissed:
+//   app/domain/payment-status.ts.
+export {
+  COMPLAINT_CALENDAR_DAYS as GRIEVANCE_RESOLUTION_DAYS,
+  SERVICE_DEFICIENCY_BUSINESS_DAYS as SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS,
+} from '~/domain/complaints'
+export { MANUAL_PAYMENT_EXPIRY_DAYS } from '~/domain/payment-status'
+export { REFUND_PAYMENT_DAYS } from '~/domain/refunds'
 /**
  * The original store (docs/product.md section 9): account data kept 90 days after termination (records the law requires
  * are kept longer).
@@ -32,8 +37,3 @@ export const ACCOUNT_DATA_RETENTION_DAYS = 90
 export const UNFINISHED_ACCOUNT_ERASE_DAYS = 365
 /** Minimum mandatory terms of January 2025: a suspension longer than this triggers a pro-rata refund. */
 export const REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS = 60
-/**
- * The original store's promise (docs/product.md section 4): a manual payment claim not confirmed within this many days
- * is dismissed.
- */
-export const MANUAL_PAYMENT_EXPIRY_DAYS = 7

@@ -11,7 +11,12 @@ import {
 } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { EnteredComplaintSchema } from '~/domain/complaint-forms'
-import { COMPLAINT_CATEGORIES, COMPLAINT_STATUSES, COMPLAINT_STATUS_LABELS } from '~/domain/complaints'
+import {
+  COMPLAINT_CATEGORIES,
+  COMPLAINT_DUE_SOON_DAYS,
+  COMPLAINT_STATUSES,
+  COMPLAINT_STATUS_LABELS,
+} from '~/domain/complaints'
 import { indiaIsoDate, indiaMidnight } from '~/domain/dates'
 import { requireAdmin } from '~/server/auth/admin-role.server'
 import { complaintRegister, type RegisterFilter } from '~/server/complaints/register.server'
@@ -22,7 +27,7 @@ import type { Route } from './+types/complaints'
 export const meta: Route.MetaFunction = () => [{ title: 'Complaints | Admin | Research Store' }]
 
 const FILTERS = [
-  { value: 'due', label: 'Overdue or due in 3 days' },
+  { value: 'due', label: `Overdue or due in ${COMPLAINT_DUE_SOON_DAYS} days` },
   { value: 'open', label: 'All open' },
   ...COMPLAINT_STATUSES.map((status) => ({ value: status, label: COMPLAINT_STATUS_LABELS[status] })),
   { value: 'all', label: 'All' },

@@ -18,6 +18,7 @@ import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
 import { formatDuration } from '~/domain/durations'
 import { readPageRequest } from '~/domain/keyset'
 import { formatRupees } from '~/domain/money'
+import { MANUAL_PAYMENT_EXPIRY_DAYS } from '~/domain/payment-status'
 import {
   confirmPaymentAsAdmin,
   paymentsForAdmin,
@@ -152,7 +153,8 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
           Payments to review
         </h2>
         <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
-          Bank transfers customers say they made, oldest first. Unconfirmed claims expire after 7 days.
+          Bank transfers customers say they made, oldest first. Unconfirmed claims expire after{' '}
+          {MANUAL_PAYMENT_EXPIRY_DAYS} days.
         </p>
         {pending.length === 0 ? (
           <p className="mt-4">No manual payments are waiting for review.</p>

@@ -1,7 +1,7 @@
 import { ADMIN_PAGE_SIZE, type PAYMENT_STATUSES, type PaymentListFilter } from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate, indiaMidnight, MS_PER_DAY } from '~/domain/dates'
-import { openManualClaimWhere } from '~/domain/payment-status'
+import { MANUAL_PAYMENT_EXPIRY_DAYS, openManualClaimWhere } from '~/domain/payment-status'
 import { ADVANCE_LIMIT_DAYS, advanceExcess } from '~/domain/purchase-limits'
 import type { PageRequest } from '~/domain/keyset'
 import { Prisma } from '~/generated/prisma/client'
@@ -166,7 +166,11 @@ export async function confirmPaymentAsAdmin(
         message: `The customer closed their account on ${error.closedAt ? formatIndiaDate(error.closedAt) : 'an earlier day'}: this claim cannot be confirmed and nothing was paid. If the transfer arrived, return it to the account it came from.`,
       }
     if (error.reason === 'expired')
-      return { ok: false, status: 409, message: 'That payment expired after 7 days and can no longer be confirmed.' }
+      return {
+        ok: false,
+        status: 409,
+        message: `That payment expired after ${MANUAL_PAYMENT_EXPIRY_DAYS} days and can no longer be confirmed.`,
+      }
     return { ok: false, status: 409, message: 'That payment is no longer pending and cannot be confirmed.' }
   }
   if (result.alreadyPaid) return { ok: true, message: 'That payment was already confirmed.' }

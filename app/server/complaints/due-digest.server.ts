@@ -1,4 +1,9 @@
-import { complaintCategoryLabel, COMPLAINT_STATUS_LABELS, dueSoonUntil } from '~/domain/complaints'
+import {
+  complaintCategoryLabel,
+  COMPLAINT_DUE_SOON_DAYS,
+  COMPLAINT_STATUS_LABELS,
+  dueSoonUntil,
+} from '~/domain/complaints'
 import { calendarDateOf, formatIsoDate, indiaIsoDate } from '~/domain/dates'
 import { renderEmail } from '~/server/messaging/emails/render-email.server'
 import { prisma } from '../db.server'
@@ -34,10 +39,13 @@ export async function sendComplaintsDueDigest(now = new Date()): Promise<number>
     to: officer.email,
     ...renderEmail(
       {
-        subject: `Complaints due: ${due.filter((row) => row.overdue).length} overdue, ${due.filter((row) => !row.overdue).length} due within 3 days`,
+        subject: `Complaints due: ${due.filter((row) => row.overdue).length} overdue, ${due.filter((row) => !row.overdue).length} due within ${COMPLAINT_DUE_SOON_DAYS} days`,
         name: officer.name,
         blocks: [
-          { kind: 'paragraph', text: 'These complaints in the register are overdue or due within 3 days:' },
+          {
+            kind: 'paragraph',
+            text: `These complaints in the register are overdue or due within ${COMPLAINT_DUE_SOON_DAYS} days:`,
+          },
           { kind: 'list', items: lines },
           { kind: 'action', label: 'Open the register', path: '/admin/complaints?status=due' },
         ],

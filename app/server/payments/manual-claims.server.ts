@@ -1,6 +1,11 @@
 import { readCartSnapshot, sameServices, type CartItem } from '~/domain/cart'
 import { MS_PER_DAY } from '~/domain/dates'
-import { openManualClaimWhere, overdueManualClaimWhere } from '~/domain/payment-status'
+import {
+  MANUAL_PAYMENT_EXPIRY_DAYS,
+  openManualClaimWhere,
+  overdueManualClaimWhere,
+  REJECTED_CLAIM_SHOWN_DAYS,
+} from '~/domain/payment-status'
 import { isUuid } from '~/domain/uuid'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
@@ -18,8 +23,7 @@ import { assertPurchaseAllowed, lockFamilyPurchases } from './purchase-limits.se
 // Manual claims ("I'll Pay & Send Screenshot"): the customer's claim of a bank transfer, which the
 // team confirms or rejects in the admin console while it is open (isOpenManualClaim), or which expires.
 
-/** A manual transfer claim not confirmed by the team within this is dismissed (docs/product.md, section 9). */
-export const MANUAL_PAYMENT_EXPIRY_DAYS = 7
+export { MANUAL_PAYMENT_EXPIRY_DAYS, REJECTED_CLAIM_SHOWN_DAYS }
 /** A second identical manual submit within this window is the same claim (a double click, a resubmitted form). */
 export const MANUAL_DUPLICATE_WINDOW_MS = 60_000
 /**
@@ -212,9 +216,6 @@ export async function expireManualPayments(now: Date, batchRows = EXPIRE_BATCH_R
     if (due.length < batchRows) return expiredCount
   }
 }
-
-/** A rejected claim stays on the customer's /subscriptions, with its reason, for this long after it was made. */
-export const REJECTED_CLAIM_SHOWN_DAYS = 30
 
 export type RejectedClaim = {
   id: string

@@ -1,4 +1,6 @@
 import { formatRupees } from '~/domain/money'
+import { REJECTED_CLAIM_SHOWN_DAYS } from '~/domain/payment-status'
+import { refundRouteText } from '~/domain/refunds'
 import { renderEmail, type EmailContext, type RenderedEmail } from './render-email.server'
 
 // The e-mails customers get, each from the facts it reports. Dates come formatted (DD-MM-YYYY, India time).
@@ -49,7 +51,7 @@ export function paymentRejectedEmail(
         { kind: 'note', label: 'Reason', text: payment.reason.trim() },
         {
           kind: 'paragraph',
-          text: `If you did send the money, reply to this e-mail or write to ${context.business.supportEmail} with the screenshot of the transfer and its UTR, and we will check again. If you have not paid yet, the claim and its reason stay under My Subscription(s) for 30 days, with a button to pay again.`,
+          text: `If you did send the money, reply to this e-mail or write to ${context.business.supportEmail} with the screenshot of the transfer and its UTR, and we will check again. If you have not paid yet, the claim and its reason stay under My Subscription(s) for ${REJECTED_CLAIM_SHOWN_DAYS} days, with a button to pay again.`,
         },
         { kind: 'action', label: 'See the claim and pay again', path: '/subscriptions' },
       ],
@@ -77,13 +79,6 @@ export function subscriptionGrantedEmail(
     },
     context,
   )
-}
-
-/** How a refund reaches the customer, in the words of the refund policy. */
-function refundRouteText(byBankTransfer: boolean): string {
-  return byBankTransfer
-    ? 'by bank transfer to the account you gave, within 30 days'
-    : 'to the card or UPI account you paid with, in 5 to 7 working days'
 }
 
 export function advanceExcessRefundedEmail(

@@ -1,0 +1,232 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { MemoryRouter } from 'react-router'
+import { describe, expect, it } from 'vitest'
+import { documentText } from '~/content/legal/document'
+import { GrievanceRedressal } from '~/content/legal/grievance-redressal'
+import { investorCharter } from '~/content/legal/investor-charter'
+import { mitcDocument } from '~/content/legal/mitc'
+import { privacyPolicy } from '~/content/legal/privacy-policy'
+import { refundPolicy } from '~/content/legal/refund-policy'
+import {
+  GRIEVANCE_RESOLUTION_DAYS,
+  MANUAL_PAYMENT_EXPIRY_DAYS,
+  REFUND_PAYMENT_DAYS,
+  SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS,
+} from '~/content/legal/rules'
+import { termsAndConditions } from '~/content/legal/terms'
+import type { BusinessDetails } from '~/domain/business-details'
+import { REJECTED_CLAIM_SHOWN_DAYS } from '~/domain/payment-status'
+import {
+  GATEWAY_REFUND_MAX_WORKING_DAYS,
+  GATEWAY_REFUND_MIN_WORKING_DAYS,
+  refundRouteText,
+  subscriptionEndedFlash,
+} from '~/domain/refunds'
+import { TERMS_CHANGE_NOTICE_DAYS } from '~/domain/terms-versions'
+import { parseBusinessDetails } from '~/server/business.server'
+import {
+  advanceExcessRefundedEmail,
+  closedAccountRefundEmail,
+  paymentRejectedEmail,
+  subscriptionEndedEmail,
+} from '~/server/messaging/emails/customer-emails.server'
+import type { EmailContext } from '~/server/messaging/emails/render-email.server'
+
+// Each fact the store promises in days (docs/regulatory.md, "Figures the pages quote") is stated by
+// several texts; they must all give the one constant's number, and no customer-facing source may
+// write a day count as a literal.
+
+const details: BusinessDetails = parseBusinessDetails(
+  {
+    BUSINESS_NAME: 'Kavya Iyer Research',
+    SEBI_REGISTRATION_NUMBER: 'INH000098765',
+    BUSINESS_ADDRESS: '4 Lake View Road, Kochi, Kerala 682001',
+    SUPPORT_PHONE: '+91 00000 11111',
+    SUPPORT_EMAIL: 'help@kavya.example.in',
+    WHATSAPP_NUMBER: '+91 00000 22222',
+    BANK_ACCOUNT_NUMBER: '987654321098',
+    BANK_IFSC: 'TEST0004321',
+    BANK_ACCOUNT_NAME: 'Kavya Iyer',
+    PRINCIPAL_OFFICER_NAME: 'Kavya Iyer',
+    PRINCIPAL_OFFICER_EMAIL: 'kavya@kavya.example.in',
+    COMPLIANCE_OFFICER_NAME: 'Arjun Nair',
+    COMPLIANCE_OFFICER_PHONE: '+91 00000 33333',
+    COMPLIANCE_OFFICER_EMAIL: 'arjun@kavya.example.in',
+    JURISDICTION_CITY: 'Kochi',
+    DISCLOSURE_DISCIPLINARY_HISTORY: 'No penalties have been imposed on Kavya Iyer Research.',
+    DISCLOSURE_AI_TOOLS: 'Kavya Iyer Research uses no AI tools.',
+    SEBI_REGISTRATION_DATE: '2019-08-14',
+    BSE_ENLISTMENT_NUMBER: 'BSE-RA-09876',
+    GRIEVANCE_OFFICER_NAME: 'Farah Siddiqui',
+    GRIEVANCE_OFFICER_PHONE: '+91 00000 66666',
+    GRIEVANCE_OFFICER_EMAIL: 'grievances@kavya.example.in',
+    DISCLOSURE_ASSOCIATES: 'Kavya Iyer Research has no associates.',
+    COMPLIANCE_AUDIT_FINANCIAL_YEAR: '2025-26',
+    COMPLIANCE_AUDIT_COMPLETED_ON: '2026-09-12',
+    COMPLIANCE_AUDIT_ADVERSE_FINDINGS: 'None.',
+  },
+  { demoMode: true },
+)
+
+const context: EmailContext = {
+  business: {
+    name: 'Kavya Iyer Research',
+    sebiRegistrationNumber: 'INH000098765',
+    supportEmail: 'help@kavya.example.in',
+    supportPhone: '+91 00000 11111',
+  },
+  origin: 'https://store.example.in',
+}
+
+const bothRoutes = [
+  { amountPaise: 100_00, byBankTransfer: true, creditNote: 'CN-1' },
+  { amountPaise: 200_00, byBankTransfer: false, creditNote: 'CN-2' },
+]
+
+/** Every customer-facing text that states one of the facts, by where it is shown. */
+const TEXTS: Record<string, string> = {
+  terms: documentText(termsAndConditions(details)),
+  'refund policy': documentText(refundPolicy(details)),
+  'privacy policy': documentText(privacyPolicy(details)),
+  'investor charter': documentText(investorCharter(details)),
+  mitc: documentText(mitcDocument(details)),
+  'grievance redressal': renderToStaticMarkup(
+    <MemoryRouter>
+      <GrievanceRedressal details={details} />
+    </MemoryRouter>,
+  ),
+  'end page, card refund': refundRouteText(false),
+  'end page, bank refund': refundRouteText(true, 'the account you give below'),
+  'ended banner': (
+    subscriptionEndedFlash({
+      serviceName: 'Equity',
+      refunds: [
+        { amountPaise: 100_00, status: 'DUE' },
+        { amountPaise: 200_00, status: 'PENDING' },
+      ],
+    }).details ?? []
+  ).join('\n'),
+  'ended e-mail': subscriptionEndedEmail(
+    { name: 'Asha', serviceName: 'Equity', endedOn: '01-05-2026', refunds: bothRoutes },
+    context,
+  ).body,
+  'advance-excess e-mail': advanceExcessRefundedEmail(
+    {
+      name: 'Asha',
+      serviceName: 'Equity',
+      excessDays: 3,
+      endsOn: '01-05-2026',
+      refund: bothRoutes[0]!,
+    },
+    context,
+  ).body,
+  'closed-account e-mail': closedAccountRefundEmail(
+    { name: 'Asha', closedOn: '01-04-2026', serviceNames: ['Equity'], amountPaise: 100_00, creditNote: 'CN-3' },
+    context,
+  ).body,
+  'rejected-claim e-mail': paymentRejectedEmail(
+    { name: 'Asha', amountPaise: 100_00, serviceNames: ['Equity'], reason: 'No transfer' },
+    context,
+  ).body,
+}
+
+/** Each fact: the constant and patterns whose first group is the number a text states for it. */
+const FACTS: { fact: string; days: number; patterns: RegExp[]; atLeast: number }[] = [
+  {
+    fact: 'refund paid (bank transfer) within',
+    days: REFUND_PAYMENT_DAYS,
+    patterns: [/refunds? within (\d+)/gi, /by bank transfer to [^.,]*?, within (\d+)/gi],
+    atLeast: 5,
+  },
+  {
+    fact: 'card or UPI refund takes at least',
+    days: GATEWAY_REFUND_MIN_WORKING_DAYS,
+    patterns: [/(\d+) to \d+ working days/gi],
+    atLeast: 4,
+  },
+  {
+    fact: 'card or UPI refund takes at most',
+    days: GATEWAY_REFUND_MAX_WORKING_DAYS,
+    patterns: [/\d+ to (\d+) working days/gi],
+    atLeast: 4,
+  },
+  {
+    fact: 'a bank-transfer claim is dismissed after',
+    days: MANUAL_PAYMENT_EXPIRY_DAYS,
+    patterns: [/claim[^.]*? within (\d+) days[^.]*dismissed/gi, /within (\d+) days of your payment claim/gi],
+    atLeast: 2,
+  },
+  {
+    fact: 'a rejected claim stays shown for',
+    days: REJECTED_CLAIM_SHOWN_DAYS,
+    patterns: [/stay under My Subscription\(s\) for (\d+) days/gi],
+    atLeast: 1,
+  },
+  {
+    fact: 'notice of a change to the terms',
+    days: TERMS_CHANGE_NOTICE_DAYS,
+    patterns: [/at least (\d+) days before it takes effect/gi],
+    atLeast: 2,
+  },
+  {
+    fact: 'every complaint resolved within',
+    days: GRIEVANCE_RESOLUTION_DAYS,
+    patterns: [/every complaint[^.]*? within (\d+) days/gi, /resolved your complaint within (\d+) days/gi],
+    atLeast: 3,
+  },
+  {
+    fact: 'service-deficiency complaints resolved within',
+    days: SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS,
+    patterns: [/within (\d+) business days/gi],
+    atLeast: 3,
+  },
+]
+
+describe('one promise per fact', () => {
+  it.each(FACTS)('every text gives the same number for "$fact"', ({ days, patterns, atLeast }) => {
+    const stated: { where: string; days: number }[] = []
+    for (const [where, text] of Object.entries(TEXTS))
+      for (const pattern of patterns)
+        for (const match of text.matchAll(pattern)) stated.push({ where, days: Number(match[1]) })
+    expect(stated.length).toBeGreaterThanOrEqual(atLeast)
+    expect(stated.filter((statement) => statement.days !== days)).toEqual([])
+  })
+})
+
+/** Day counts written as literals that are not one of the store's promises, with why. */
+const NOT_A_PROMISE = [
+  // A worked example of the pro-rata formula, for a 30-day service.
+  'if you paid Rs. 2,999 for 30 days',
+  // The DPDP Rules' own outer limit, quoted as the law's.
+  'within 90 days at the latest, as the DPDP Rules require',
+  // An admin form's bound, written next to the number it checks.
+  "max(365, 'Grant at most 365 days at a time.')",
+]
+
+const SCANNED = ['app/routes', 'app/components', 'app/content', 'app/domain', 'app/server/messaging']
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name)
+    if (statSync(path).isDirectory()) return sourceFiles(path)
+    return /\.tsx?$/.test(name) ? [path] : []
+  })
+}
+
+describe('customer-facing sources', () => {
+  it('write no day count as a literal: each comes from its constant', () => {
+    const literals: string[] = []
+    for (const file of SCANNED.flatMap(sourceFiles))
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          if (/^\s*(\/\/|\*|\/\*)/.test(line)) return
+          if (!/\b\d+ (working |business |calendar )?days\b/.test(line)) return
+          if (NOT_A_PROMISE.some((allowed) => line.includes(allowed))) return
+          literals.push(`${file}:${index + 1}: ${line.trim()}`)
+        })
+    expect(literals).toEqual([])
+  })
+})
