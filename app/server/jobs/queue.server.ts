@@ -102,6 +102,7 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(TERMS_NOTICES_QUEUE)
     await boss.createQueue(RETENTION_QUEUE)
     await boss.createQueue(RENEWAL_REMINDERS_QUEUE)
+    await boss.createQueue(RESEARCH_DELIVERIES_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue
