@@ -151,3 +151,23 @@ describe('research deliveries by e-mail', () => {
     ])
   })
 })
+
+describe('research e-mails through the store mail provider', () => {
+  it('puts the e-mail in the dev outbox and records its id', async () => {
+    const { itemId, readers, now } = await publishedTo(1)
+    for (let round = 0; round < 20; round++) {
+      const row = await prisma.researchDelivery.findFirstOrThrow({ where: { itemId } })
+      if (row.status !== 'QUEUED') break
+      await sendDueResearchDeliveries({ now })
+    }
+    const row = await prisma.researchDelivery.findFirstOrThrow({ where: { itemId } })
+    expect(row.status).toBe('SENT')
+    expect(row.providerMessageId).toMatch(/^outbox-\d+$/)
+    const message = await prisma.outboxMessage.findUniqueOrThrow({
+      where: { id: BigInt(row.providerMessageId!.slice('outbox-'.length)) },
+    })
+    expect(message).toMatchObject({ channel: 'email', subject: 'Research: Cement: <script>alert(1)</script> volumes' })
+    expect(message.body).toContain(`/research/${itemId}`)
+    expect(readers).toHaveLength(1)
+  })
+})
