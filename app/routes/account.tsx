@@ -99,6 +99,17 @@ export async function loader({ request }: Route.LoaderArgs) {
       startsAt: onDay(row.startsAt),
       endsAt: onDay(row.endsAt),
     })),
+    researchDeliveries: held.researchDeliveries.map((row) => ({
+      item: row.item,
+      channel: row.channel === 'EMAIL' ? 'e-mail' : enumWords(row.channel),
+      state:
+        row.status === 'SENT'
+          ? `sent ${when(row.sentAt)}`
+          : row.status === 'FAILED'
+            ? `failed ${when(row.failedAt)}${row.failureReason ? `: ${row.failureReason}` : ''}`
+            : 'queued',
+      queuedAt: when(row.queuedAt),
+    })),
     signIns: held.signIns.map((row) => ({
       key: `${row.signedInAt}-${row.expiresAt}`,
       signedInAt: when(row.signedInAt),
@@ -280,6 +291,14 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           label="Subscriptions"
           columns={['Service', 'From', 'Until']}
           rows={loaderData.subscriptions.map((row) => [row.service, row.startsAt, row.endsAt])}
+        />
+      </Section>
+
+      <Section title="Research sent to you">
+        <Rows
+          label="Research sent to you"
+          columns={['Item', 'Channel', 'Queued', 'State']}
+          rows={loaderData.researchDeliveries.map((row) => [row.item, row.channel, row.queuedAt, row.state])}
         />
       </Section>
 

@@ -70,6 +70,18 @@ export async function customerData(userId: string, now = new Date()) {
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         select: { amountPaise: true, status: true, reason: true, createdAt: true, processedAt: true, paymentId: true },
       },
+      researchDeliveries: {
+        orderBy: [{ queuedAt: 'desc' }, { id: 'asc' }],
+        select: {
+          channel: true,
+          status: true,
+          queuedAt: true,
+          sentAt: true,
+          failedAt: true,
+          lastError: true,
+          roll: { select: { item: { select: { title: true } } } },
+        },
+      },
       sessions: { orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], select: { createdAt: true, expiresAt: true } },
     },
   })
@@ -142,6 +154,16 @@ export async function customerData(userId: string, now = new Date()) {
       createdAt: iso(refund.createdAt),
       paidAt: iso(refund.processedAt),
       paymentId: refund.paymentId,
+    })),
+    // Each research item sent to them, by channel (docs/research.md, "Delivery").
+    researchDeliveries: user.researchDeliveries.map((row) => ({
+      item: row.roll.item.title,
+      channel: row.channel,
+      status: row.status,
+      queuedAt: iso(row.queuedAt),
+      sentAt: iso(row.sentAt),
+      failedAt: iso(row.failedAt),
+      failureReason: row.status === 'FAILED' ? row.lastError : null,
     })),
     signIns: user.sessions.map((session) => ({
       signedInAt: iso(session.createdAt),

@@ -57,6 +57,12 @@ export const RETENTION_QUEUE = 'erase-expired-data'
 /** Every 15 minutes: the renewal reminders due (app/server/payments/renewal-reminders.server.ts). */
 export const RENEWAL_REMINDERS_QUEUE = 'renewal-reminders'
 
+/**
+ * Every minute: the research e-mails due, taken from the delivery log itself in batches (FOR UPDATE
+ * SKIP LOCKED; app/server/research/deliveries.server.ts), not one job per message.
+ */
+export const RESEARCH_DELIVERIES_QUEUE = 'research-deliveries'
+
 /** Hourly clean-up of rows that only mattered for a while: limit events, old codes, ended sessions. */
 export const PRUNE_QUEUE = 'prune-expired'
 
@@ -96,6 +102,7 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(TERMS_NOTICES_QUEUE)
     await boss.createQueue(RETENTION_QUEUE)
     await boss.createQueue(RENEWAL_REMINDERS_QUEUE)
+    await boss.createQueue(RESEARCH_DELIVERIES_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue

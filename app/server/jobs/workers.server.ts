@@ -6,6 +6,7 @@ import {
   jobQueue,
   PRUNE_QUEUE,
   RENEWAL_REMINDERS_QUEUE,
+  RESEARCH_DELIVERIES_QUEUE,
   SEND_NOTICE_SMS_QUEUE,
   REFUND_PAYMENT_QUEUE,
   RETENTION_QUEUE,
@@ -21,6 +22,7 @@ import { renewalSmsEnabled, type NoticeSms, type OtpSms } from '../messaging/sms
 import { sendRenewalReminders } from '../payments/renewal-reminders.server'
 import { sendEmail, sendNoticeSms, settleSmsJob } from '../messaging/delivery.server'
 import { pruneExpiredRows } from './prune.server'
+import { sendDueResearchDeliveries } from '../research/deliveries.server'
 import { settlePayments } from '../payments/settlement.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
@@ -40,6 +42,8 @@ const TERMS_NOTICES_SCHEDULE_CRON = '41 * * * *'
 const RENEWAL_REMINDERS_SCHEDULE_CRON = '*/15 * * * *'
 /** 21:07 UTC is 02:37 in India, a quiet hour. */
 const RETENTION_SCHEDULE_CRON = '7 21 * * *'
+/** Every minute: a published item's e-mails start going within a minute (docs/limits.md). */
+const RESEARCH_DELIVERIES_SCHEDULE_CRON = '* * * * *'
 
 /** Runs in every app instance; pg-boss hands each job to exactly one of them. */
 export async function startJobWorkers(): Promise<void> {
@@ -70,6 +74,12 @@ export async function startJobWorkers(): Promise<void> {
   await boss.work(RENEWAL_REMINDERS_QUEUE, async () => {
     const sent = await sendRenewalReminders()
     if (sent > 0) log.info(`Renewal reminders: ${sent} sent`)
+  })
+  // The delivery rows are the queue: runs at once, here or on another instance, claim different rows.
+  await boss.schedule(RESEARCH_DELIVERIES_QUEUE, RESEARCH_DELIVERIES_SCHEDULE_CRON)
+  await boss.work(RESEARCH_DELIVERIES_QUEUE, async () => {
+    const run = await sendDueResearchDeliveries()
+    if (run.sent + run.retrying + run.failed > 0) log.info(`Research e-mails: ${JSON.stringify(run)}`)
   })
   await boss.work<NoticeSms>(
     SEND_NOTICE_SMS_QUEUE,

@@ -27,7 +27,8 @@ export class MailDeliveryError extends Error {
   }
 }
 
-export type MailProvider = { name: string; send(email: Email): Promise<void> }
+/** `send` answers the provider's message id when it gives one (SMTP does: the Message-ID it used). */
+export type MailProvider = { name: string; send(email: Email): Promise<string | void> }
 
 /** SMTP through nodemailer: `SMTP_URL` (smtp:// or smtps://, credentials in the URL) and `MAIL_FROM`. */
 export function smtpMail({
@@ -49,7 +50,10 @@ export function smtpMail({
     name: 'smtp',
     async send({ to, subject, body, html, replyTo }) {
       try {
-        await transport.sendMail({ from, to, replyTo, subject, text: body, html })
+        const info = (await transport.sendMail({ from, to, replyTo, subject, text: body, html })) as {
+          messageId?: string
+        }
+        return info.messageId
       } catch (error) {
         const { responseCode, message } = error as { responseCode?: number; message?: string }
         // An SMTP 5xx is the server's final word (unknown mailbox, refused sender); anything else may pass later.

@@ -11,14 +11,18 @@ export function isOutboxEnabled(): boolean {
 
 export type OutboxEntry = { channel: 'sms' | 'email'; recipient: string; subject?: string; body: string }
 
-/** What the dev stand-ins for SMS and e-mail "send": stored for /dev/outbox and printed in the log. */
-export async function recordOutboxMessage(entry: OutboxEntry): Promise<void> {
+/**
+ * What the dev stand-ins for SMS and e-mail "send": stored for /dev/outbox and printed in the log.
+ * Answers the message's id as a provider would (`outbox-<id>`).
+ */
+export async function recordOutboxMessage(entry: OutboxEntry): Promise<string> {
   if (!isOutboxEnabled()) throw new Error('The dev outbox is disabled outside demo mode')
-  await prisma.outboxMessage.create({ data: entry })
+  const { id } = await prisma.outboxMessage.create({ data: entry, select: { id: true } })
   // The message itself is read at /dev/outbox: a log line keeps no code or address.
   log.info(
     `${entry.channel} to ${entry.recipient}${entry.subject ? `: ${entry.subject}` : ''} (read it at /dev/outbox)`,
   )
+  return `outbox-${id}`
 }
 
 export async function listOutboxMessages(recipient: string | null, limit = 50) {

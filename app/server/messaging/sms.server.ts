@@ -30,8 +30,12 @@ export type SmsProvider = {
 
 const outboxSms: SmsProvider = {
   name: 'dev outbox',
-  sendOtp: (sms) => recordOutboxMessage({ channel: 'sms', recipient: sms.to, body: sms.text }),
-  sendNotice: (sms) => recordOutboxMessage({ channel: 'sms', recipient: sms.to, body: sms.text }),
+  sendOtp: async (sms) => {
+    await recordOutboxMessage({ channel: 'sms', recipient: sms.to, body: sms.text })
+  },
+  sendNotice: async (sms) => {
+    await recordOutboxMessage({ channel: 'sms', recipient: sms.to, body: sms.text })
+  },
 }
 
 /**

@@ -55,6 +55,7 @@ export async function publishResearchItem(
       })
       if (updated.count !== 1) throw new Error(`research item ${itemId} changed while locked`)
       const rollSize = await takeRoll(tx, itemId, now)
+      await queueDeliveries(tx, itemId, now)
       await recordAudit(
         tx,
         {
@@ -88,6 +89,20 @@ async function takeRoll(tx: Prisma.TransactionClient, itemId: string, now: Date)
       AND s.starts_at <= ${now}::timestamptz AND s.ends_at > ${now}::timestamptz
       AND u.closed_at IS NULL AND u.erased_at IS NULL
       AND u.kyc_status::text = ANY(${SERVABLE_KYC_STATUSES}::text[])
+    ON CONFLICT DO NOTHING`
+}
+
+/**
+ * The delivery log's rows, with the roll (docs/research.md, "Delivery"): one QUEUED e-mail for each
+ * recipient with an address, due now; the research-deliveries job sends them.
+ */
+async function queueDeliveries(tx: Prisma.TransactionClient, itemId: string, now: Date): Promise<number> {
+  return tx.$executeRaw`
+    INSERT INTO research_deliveries (item_id, user_id, channel, queued_at, next_attempt_at)
+    SELECT r.item_id, r.user_id, 'EMAIL', ${now}::timestamptz, ${now}::timestamptz
+    FROM research_roll r
+    JOIN users u ON u.id = r.user_id
+    WHERE r.item_id = ${itemId}::uuid AND u.email IS NOT NULL AND u.email <> ''
     ON CONFLICT DO NOTHING`
 }
 

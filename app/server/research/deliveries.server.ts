@@ -1,0 +1,178 @@
+import { getErrorMessage } from '~/domain/error-message'
+import { formatIndiaDateTime } from '~/domain/dates'
+import { researchBlocks, type ResearchInline } from '~/domain/research'
+import { prisma } from '../db.server'
+import { emailContext } from '../messaging/customer-notices.server'
+import { renderEmail, type EmailBlock, type EmailContext } from '../messaging/emails/render-email.server'
+import { MailDeliveryError, mailProvider, type Email } from '../messaging/mail.server'
+import { countMessage } from '../operations/metrics.server'
+import { loggerFor } from '../operations/logger.server'
+import { researchItemSelect, researchItemView, type ResearchItemRow } from './items.server'
+
+const log = loggerFor('research')
+
+// The delivery log is the queue (docs/research.md, "Delivery"): publishing writes one QUEUED row per
+// recipient and channel; this job claims due rows in batches with FOR UPDATE SKIP LOCKED, so any
+// number of workers at once each take different rows, and writes what became of each try.
+
+/** Rows one claim takes (docs/limits.md). */
+export const RESEARCH_DELIVERY_BATCH_SIZE = 20
+/** Tries per delivery before it is FAILED (docs/limits.md). */
+export const RESEARCH_DELIVERY_ATTEMPTS = 5
+/** The wait after the 1st, 2nd, ... failed try: 1 min, 5 min, 30 min, 2 h (docs/limits.md). */
+const BACKOFF_MS = [60_000, 300_000, 1_800_000, 7_200_000] as const
+/**
+ * A claimed row is not due again for this long: a worker that dies mid-batch leaves its rows to be
+ * tried again after it (so a crash can send one e-mail twice, never none). Longer than a batch of
+ * sends at the SMTP timeout (20 tries x 20 s).
+ */
+export const RESEARCH_DELIVERY_CLAIM_MS = 15 * 60_000
+/** One run of the job stops taking new batches after this long; the next run goes on (docs/limits.md). */
+export const RESEARCH_DELIVERY_RUN_MS = 50_000
+
+export function researchDeliveryBackoffMs(attempt: number): number {
+  return BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length) - 1]!
+}
+
+/** Sends one e-mail and answers the provider's message id when it gives one. */
+export type ResearchEmailSender = (email: Email) => Promise<string | void>
+
+const sendThroughMailProvider: ResearchEmailSender = async (email) => {
+  const provider = mailProvider()
+  if (!provider) throw new MailDeliveryError('No mail provider is configured (SMTP_URL)', true)
+  return provider.send(email)
+}
+
+type Claimed = { id: string; item_id: string; user_id: string; attempts: number }
+
+export type DeliveryRun = { sent: number; retrying: number; failed: number }
+
+/** One batch after another until none is due at `now` or the run's time is up. */
+export async function sendDueResearchDeliveries({
+  now = new Date(),
+  send = sendThroughMailProvider,
+  batchSize = RESEARCH_DELIVERY_BATCH_SIZE,
+}: { now?: Date; send?: ResearchEmailSender; batchSize?: number } = {}): Promise<DeliveryRun> {
+  const run: DeliveryRun = { sent: 0, retrying: 0, failed: 0 }
+  const startedAt = Date.now()
+  const context = await emailContext()
+  const items = new Map<string, ResearchItemRow | null>()
+  while (Date.now() - startedAt < RESEARCH_DELIVERY_RUN_MS) {
+    const claimed = await claimDue(now, batchSize)
+    if (claimed.length === 0) break
+    for (const row of claimed) {
+      if (!items.has(row.item_id))
+        items.set(
+          row.item_id,
+          await prisma.researchItem.findUnique({ where: { id: row.item_id }, select: researchItemSelect }),
+        )
+      run[await deliver(row, items.get(row.item_id) ?? null, context, send, now)]++
+    }
+  }
+  return run
+}
+
+/** Claims up to `limit` due rows: each counts a try and is not due again until its claim runs out. */
+function claimDue(now: Date, limit: number): Promise<Claimed[]> {
+  return prisma.$queryRaw<Claimed[]>`
+    UPDATE research_deliveries d
+    SET attempts = d.attempts + 1,
+        next_attempt_at = ${new Date(now.getTime() + RESEARCH_DELIVERY_CLAIM_MS)}::timestamptz
+    FROM (
+      SELECT id FROM research_deliveries
+      WHERE status = 'QUEUED' AND next_attempt_at <= ${now}::timestamptz
+      ORDER BY next_attempt_at, id
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ) due
+    WHERE d.id = due.id
+    RETURNING d.id::text AS id, d.item_id::text AS item_id, d.user_id::text AS user_id, d.attempts`
+}
+
+async function deliver(
+  row: Claimed,
+  item: ResearchItemRow | null,
+  context: EmailContext,
+  send: ResearchEmailSender,
+  now: Date,
+): Promise<keyof DeliveryRun> {
+  const user = await prisma.user.findUnique({
+    where: { id: row.user_id },
+    select: { email: true, name: true, closedAt: true, erasedAt: true },
+  })
+  if (!item || item.status !== 'PUBLISHED') return fail(row, 'The item is not published', now)
+  if (!user || user.closedAt || user.erasedAt) return fail(row, 'The account is closed', now)
+  if (!user.email) return fail(row, 'No e-mail address on the account', now)
+  try {
+    const messageId = await send({ to: user.email, userId: row.user_id, ...researchEmail(item, user.name, context) })
+    countMessage('email', 'sent')
+    await prisma.researchDelivery.updateMany({
+      where: { id: row.id, status: 'QUEUED' },
+      data: { status: 'SENT', sentAt: now, providerMessageId: messageId || null, lastError: null },
+    })
+    return 'sent'
+  } catch (error) {
+    countMessage('email', 'failed')
+    const reason = getErrorMessage(error)
+    log.error({ itemId: row.item_id, userId: row.user_id }, `A research e-mail failed: ${reason}`)
+    const retryable = !(error instanceof MailDeliveryError) || error.retryable
+    if (!retryable || row.attempts >= RESEARCH_DELIVERY_ATTEMPTS) return fail(row, reason, now)
+    await prisma.researchDelivery.updateMany({
+      where: { id: row.id, status: 'QUEUED' },
+      data: { nextAttemptAt: new Date(now.getTime() + researchDeliveryBackoffMs(row.attempts)), lastError: reason },
+    })
+    return 'retrying'
+  }
+}
+
+async function fail(row: Claimed, reason: string, now: Date): Promise<'failed'> {
+  await prisma.researchDelivery.updateMany({
+    where: { id: row.id, status: 'QUEUED' },
+    data: { status: 'FAILED', failedAt: now, lastError: reason },
+  })
+  return 'failed'
+}
+
+const inlineText = (inline: ResearchInline[]) =>
+  inline.map((part) => ('href' in part && part.href !== part.text ? `${part.text} (${part.href})` : part.text)).join('')
+
+/** The whole item as an e-mail: its text, disclosures, issuer, signature and a link to its page. */
+export function researchEmail(
+  item: ResearchItemRow,
+  name: string | null,
+  context: EmailContext,
+): { subject: string; body: string; html: string; replyTo: string } {
+  const view = researchItemView(item)
+  const body: EmailBlock[] = researchBlocks(item.body).map((block) => {
+    switch (block.kind) {
+      case 'heading':
+        return { kind: 'note', label: 'Section', text: block.text }
+      case 'paragraph':
+        return { kind: 'paragraph', text: inlineText(block.inline) }
+      case 'list':
+        return { kind: 'list', items: block.items.map(inlineText) }
+    }
+  })
+  return renderEmail(
+    {
+      subject: `Research: ${view.title}`,
+      name,
+      blocks: [
+        { kind: 'paragraph', text: `New research for ${view.services.join(', ')}: ${view.title}` },
+        ...body,
+        { kind: 'paragraph', text: 'Disclosures:' },
+        { kind: 'list', items: view.disclosures.map(({ label, answer }) => `${label}: ${answer}`) },
+        { kind: 'paragraph', text: view.analystLine },
+        { kind: 'note', label: 'SEBI registration', text: view.sebiRegistrationNumber },
+        { kind: 'note', label: 'BSE enlistment', text: view.bseEnlistmentNumber },
+        ...(item.publishedAt
+          ? [{ kind: 'note' as const, label: 'Published', text: formatIndiaDateTime(item.publishedAt) }]
+          : []),
+        { kind: 'note', label: 'Content SHA-256', text: view.contentSha256 ?? '' },
+        { kind: 'note', label: 'Signature fingerprint', text: view.signingKeyFingerprint ?? '' },
+        { kind: 'action', label: 'Read it on the site', path: `/research/${item.id}` },
+      ],
+    },
+    context,
+  )
+}
