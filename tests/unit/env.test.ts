@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { parseEnv } from '~/server/env.server'
-import { isDemoOpenToNetwork, listenHost } from '~/server/http/listen-host.server'
+import {
+  answersLoopbackHostsOnly,
+  isDemoOpenToNetwork,
+  isLoopbackHostHeader,
+  listenHost,
+} from '~/server/http/listen-host.server'
 import { demoOpenWarning } from '../../scripts/environment'
 
 const PRODUCTION = {
@@ -255,5 +260,23 @@ describe('parseEnv: where the server listens', () => {
     expect(listenHost(parseEnv(PRODUCTION))).toBeUndefined()
     expect(listenHost(parseEnv({ ...PRODUCTION, HOST: '0.0.0.0' }))).toBe('0.0.0.0')
     expect(demoOpenWarning(parseEnv({ ...PRODUCTION, HOST: '0.0.0.0' }))).toBeUndefined()
+  })
+})
+
+describe('the Host check of a demo store on loopback', () => {
+  it('is on in demo mode on loopback only', () => {
+    expect(answersLoopbackHostsOnly({ DEMO_MODE: true })).toBe(true)
+    expect(answersLoopbackHostsOnly({ DEMO_MODE: true, HOST: '::1' })).toBe(true)
+    expect(answersLoopbackHostsOnly({ DEMO_MODE: true, HOST: '0.0.0.0' })).toBe(false)
+    expect(answersLoopbackHostsOnly({ DEMO_MODE: false, HOST: '127.0.0.1' })).toBe(false)
+  })
+
+  it('takes loopback names with any port, and nothing else', () => {
+    for (const host of ['localhost', 'localhost:3000', '127.0.0.1:80', '[::1]', '[::1]:3211', ' LocalHost:1 ']) {
+      expect(isLoopbackHostHeader(host), host).toBe(true)
+    }
+    for (const host of [undefined, '', ':3000', '[::1', '::1:3000', 'localhost:x', 'localhost.example', '10.0.0.1']) {
+      expect(isLoopbackHostHeader(host), String(host)).toBe(false)
+    }
   })
 })
