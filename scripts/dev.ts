@@ -1,7 +1,7 @@
 // `npm run dev`: Vite's dev server inside our Express stack, on the same database logic as `npm start`.
 import { createServer } from 'vite'
 import { prepareDatabase } from './db/prepare'
-import { listenHost } from '../app/server/http/listen-host.server'
+import { answersLoopbackHostsOnly, listenHost } from '../app/server/http/listen-host.server'
 import { announceMode, listeningOn, loadEnvironment } from './environment'
 import { onShutdown, stopServing } from './graceful-shutdown'
 import { createHttpApp, type AppBundle } from '../server/http'
@@ -18,6 +18,7 @@ const loadBundle = () => vite.ssrLoadModule('./server/app.ts') as Promise<AppBun
 const http = createHttpApp({
   production: false,
   trustProxy: env.TRUST_PROXY,
+  loopbackHostsOnly: answersLoopbackHostsOnly(env),
   assets: vite.middlewares,
   app: async (req, res, next) => {
     try {

@@ -8,7 +8,7 @@ import { onShutdown, stopServing } from './graceful-shutdown'
 process.env.NODE_ENV = 'production'
 
 const { announceMode, listeningOn, loadEnvironment } = await import('./environment')
-const { listenHost } = await import('../app/server/http/listen-host.server')
+const { answersLoopbackHostsOnly, listenHost } = await import('../app/server/http/listen-host.server')
 const log = (await import('../app/server/operations/logger.server')).loggerFor('start')
 const env = await loadEnvironment({ businessDetails: true })
 
@@ -42,6 +42,7 @@ server = createHttpApp({
   assets: builtAssets(),
   production: true,
   trustProxy: env.TRUST_PROXY,
+  loopbackHostsOnly: answersLoopbackHostsOnly(env),
 }).listen({ port: env.PORT, host: listenHost(env) }, () => {
   announceMode(env, database)
   log.info(`Research Store listening on ${listeningOn(env)}`)

@@ -5,6 +5,7 @@ import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import expressStaticGzip from 'express-static-gzip'
 import helmet from 'helmet'
+import { isLoopbackHostHeader } from '~/server/http/listen-host.server'
 import { copyAndRelease } from '~/server/http/released-chunks.server'
 import { requestLogging } from '~/server/operations/request-log.server'
 
@@ -64,6 +65,16 @@ function compressedAnswers(): RequestHandler {
   }
 }
 
+/** Against DNS rebinding: 421 before anything else, static files included (docs/architecture.md, The demo store on loopback). */
+const refuseOtherHosts: RequestHandler = (req, res, next) => {
+  if (isLoopbackHostHeader(req.headers.host)) return next()
+  res
+    .status(421)
+    .type('text/plain')
+    .set('Cache-Control', 'no-store')
+    .send('This demo store answers only at localhost, 127.0.0.1 or [::1]. Open it at http://localhost with its port.\n')
+}
+
 /**
  * The Express stack around the React Router app: the transport headers, static assets (not logged,
  * not compressed again), then request logging and timing (app/server/operations/request-log.server.ts), security headers with a per-request CSP nonce, and compression.
@@ -73,16 +84,20 @@ export function createHttpApp({
   assets,
   production,
   trustProxy,
+  loopbackHostsOnly = false,
 }: {
   app: RequestHandler
   assets: RequestHandler
   production: boolean
   /** Which proxies' X-Forwarded-For to believe for the client address (rate limits depend on it). */
   trustProxy: string | number
+  /** Refuse every request whose Host is not a loopback name (demo mode on loopback: `answersLoopbackHostsOnly`). */
+  loopbackHostsOnly?: boolean
 }) {
   const http = express()
   http.disable('x-powered-by')
   http.set('trust proxy', trustProxy)
+  if (loopbackHostsOnly) http.use(refuseOtherHosts)
   http.use(transportHeaders)
   http.use(assets)
 

@@ -202,6 +202,33 @@ const REAL_PROVIDER_VARIABLES = [
 
 export type Env = z.infer<typeof EnvSchema>
 
+/** The fewest different characters a deployment's SESSION_SECRET has (docs/limits.md). */
+export const SESSION_SECRET_MIN_DISTINCT = 16
+
+/**
+ * Why `secret` is guessable, or null: a short pattern repeated, a run along the character table
+ * (0123..., abcd..., backwards too) or too few different characters. A random secret of 32 or more
+ * characters (hex or base64) passes all three by a wide margin.
+ */
+export function secretWeakness(secret: string): string | null {
+  const characters = [...secret]
+  for (let period = 1; period <= characters.length / 2; period++) {
+    if (characters.every((character, index) => index < period || character === characters[index - period])) {
+      return `a pattern of ${period} character${period === 1 ? '' : 's'} repeated`
+    }
+  }
+  const steps = characters.slice(1).filter((character, index) => {
+    const step = character.codePointAt(0)! - characters[index]!.codePointAt(0)!
+    return step === 1 || step === -1
+  }).length
+  if (steps * 2 > characters.length - 1) return 'mostly a run of consecutive characters'
+  const distinct = new Set(characters).size
+  if (distinct < SESSION_SECRET_MIN_DISTINCT) {
+    return `${distinct} different characters, fewer than ${SESSION_SECRET_MIN_DISTINCT}`
+  }
+  return null
+}
+
 export class EnvError extends Error {
   override name = 'EnvError'
 }
@@ -238,6 +265,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const missing = REAL_PROVIDER_VARIABLES.find(([name]) => !env[name])
     if (missing) {
       throw new EnvError(`Missing environment variable ${missing[0]} (${missing[1]}); required when DEMO_MODE=0`)
+    }
+    const weakness = secretWeakness(env.SESSION_SECRET!)
+    if (weakness) {
+      throw new EnvError(
+        `Invalid environment variable SESSION_SECRET: too easy to guess (${weakness}); use a random one, openssl rand -base64 32`,
+      )
     }
   }
   // Set together: a lookup key derived from a rotating encryption key would lose every PAN's hash.

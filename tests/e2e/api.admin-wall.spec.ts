@@ -64,3 +64,27 @@ test('a signed-in customer gets the same 404 page for every admin URL and method
   await expectTheUnknownPageAnswerEverywhere(context)
   await context.dispose()
 })
+
+// Nor does React Router's /__manifest, which a client-side navigation asks for the routes of a path it
+// does not know yet.
+async function expectNoConsoleRoutesInManifests(request: APIRequestContext) {
+  const home = await (await request.get('/')).text()
+  const version = /"version":\s*"([^"]+)"/.exec(home)?.[1]
+  expect(version).toBeDefined()
+  const paths = ['/admin/payments', '/admin', '/%61dmin/audit', '/services'].join(',')
+  const manifest = await request.get(`/__manifest?paths=${encodeURIComponent(paths)}&version=${version}`)
+  expect(manifest.status()).toBe(200)
+  const text = await manifest.text()
+  expect(text).not.toMatch(/routes\/admin/)
+  expect(text).toMatch(/routes\/services/)
+}
+
+test('a visitor finds no console route in /__manifest', async ({ request }) => {
+  await expectNoConsoleRoutesInManifests(request)
+})
+
+test('nor does a signed-in customer', async ({ playwright, baseURL }) => {
+  const { context } = await apiClient(playwright.request, baseURL!, { role: 'CUSTOMER' })
+  await expectNoConsoleRoutesInManifests(context)
+  await context.dispose()
+})

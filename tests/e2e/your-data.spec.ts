@@ -40,6 +40,11 @@ test('a customer finds their data from the account menu and downloads it', async
   const response = await page.request.get('/account/data.json')
   expect(response.headers()['cache-control']).toBe('private, no-store')
   expect(response.headers()['content-disposition']).toMatch(/^attachment;/)
+
+  // Every page of a signed-in customer, not only those with a route rule (docs/architecture.md, PANs at rest).
+  for (const urlPath of ['/', '/pay', '/subscriptions', '/complaints', '/subscriptions.data']) {
+    expect((await page.request.get(urlPath)).headers()['cache-control'], urlPath).toBe('private, no-store')
+  }
 })
 
 test("the admin's customer page shows who viewed the customer's data, and when", async ({

@@ -7,7 +7,7 @@ describe('the dev outbox in a deployment (DEMO_MODE=0)', () => {
     Object.assign(process.env, E2E_BUSINESS_ENV, {
       NODE_ENV: 'production',
       DEMO_MODE: '0',
-      SESSION_SECRET: 'x'.repeat(32),
+      SESSION_SECRET: 'k7Qp2vX9mLw4Rt8ZbN3cYh6JdF1sGe5U',
       RAZORPAY_KEY_ID: 'rzp_live_abc',
       RAZORPAY_KEY_SECRET: 'secret-secret',
       RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { parseEnv } from '~/server/env.server'
-import { isDemoOpenToNetwork, listenHost } from '~/server/http/listen-host.server'
+import {
+  answersLoopbackHostsOnly,
+  isDemoOpenToNetwork,
+  isLoopbackHostHeader,
+  listenHost,
+} from '~/server/http/listen-host.server'
 import { demoOpenWarning } from '../../scripts/environment'
 
 const PRODUCTION = {
   DEMO_MODE: '0',
   DATABASE_URL: 'postgresql://store@db.internal:5432/store',
-  SESSION_SECRET: 'x'.repeat(32),
+  SESSION_SECRET: 'k7Qp2vX9mLw4Rt8ZbN3cYh6JdF1sGe5U',
   RAZORPAY_KEY_ID: 'rzp_live_abc123',
   RAZORPAY_KEY_SECRET: 'secret-secret',
   RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
@@ -71,6 +76,29 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ...PRODUCTION, RESEARCH_SIGNING_KEY: 'short' })).toThrow(
       /^Invalid environment variable RESEARCH_SIGNING_KEY: must be 32 random bytes in base64/,
     )
+  })
+
+  it.each([
+    ['one character repeated', 'a'.repeat(40)],
+    ['a short pattern repeated', 'abc'.repeat(12)],
+    ['a longer pattern repeated', 'Secret-2026!'.repeat(3)],
+    ['a run of digits and letters', '0123456789abcdefghijklmnopqrstuvwxyz'],
+    ['a run backwards', 'zyxwvutsrqponmlkjihgfedcba9876543210'],
+    ['too few different characters', '0110100110010110100101100110100101'],
+  ])('refuses a weak SESSION_SECRET with DEMO_MODE=0 (%s), naming the variable', (_label, secret) => {
+    expect(() => parseEnv({ ...PRODUCTION, SESSION_SECRET: secret })).toThrow(
+      /^Invalid environment variable SESSION_SECRET: too easy to guess .*openssl rand -base64 32/,
+    )
+  })
+
+  it('accepts a random SESSION_SECRET, and a weak one in demo mode (its own stand-in secrets)', () => {
+    for (const secret of [
+      'runtime-image-smoke-session-secret-0123456789',
+      'EpurNXIXXGywshGmQXbJkyzMWehqZhlKRKZLN6fx',
+    ]) {
+      expect(parseEnv({ ...PRODUCTION, SESSION_SECRET: secret }).SESSION_SECRET).toBe(secret)
+    }
+    expect(parseEnv({ SESSION_SECRET: 'a'.repeat(32) }).SESSION_SECRET).toBe('a'.repeat(32))
   })
 
   it('accepts a complete production configuration', () => {
@@ -232,5 +260,23 @@ describe('parseEnv: where the server listens', () => {
     expect(listenHost(parseEnv(PRODUCTION))).toBeUndefined()
     expect(listenHost(parseEnv({ ...PRODUCTION, HOST: '0.0.0.0' }))).toBe('0.0.0.0')
     expect(demoOpenWarning(parseEnv({ ...PRODUCTION, HOST: '0.0.0.0' }))).toBeUndefined()
+  })
+})
+
+describe('the Host check of a demo store on loopback', () => {
+  it('is on in demo mode on loopback only', () => {
+    expect(answersLoopbackHostsOnly({ DEMO_MODE: true })).toBe(true)
+    expect(answersLoopbackHostsOnly({ DEMO_MODE: true, HOST: '::1' })).toBe(true)
+    expect(answersLoopbackHostsOnly({ DEMO_MODE: true, HOST: '0.0.0.0' })).toBe(false)
+    expect(answersLoopbackHostsOnly({ DEMO_MODE: false, HOST: '127.0.0.1' })).toBe(false)
+  })
+
+  it('takes loopback names with any port, and nothing else', () => {
+    for (const host of ['localhost', 'localhost:3000', '127.0.0.1:80', '[::1]', '[::1]:3211', ' LocalHost:1 ']) {
+      expect(isLoopbackHostHeader(host), host).toBe(true)
+    }
+    for (const host of [undefined, '', ':3000', '[::1', '::1:3000', 'localhost:x', 'localhost.example', '10.0.0.1']) {
+      expect(isLoopbackHostHeader(host), String(host)).toBe(false)
+    }
   })
 })

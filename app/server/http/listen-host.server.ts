@@ -21,3 +21,21 @@ export function isDemoOpenToNetwork(env: ListenSettings): boolean {
   const host = listenHost(env)
   return env.DEMO_MODE && host !== undefined && !isLoopbackHost(host)
 }
+
+/**
+ * Whether a request's Host header names this machine by a loopback name (localhost, 127.x.x.x or
+ * [::1], any port). A demo store on loopback answers only those: a page whose own name was made to
+ * point at 127.0.0.1 (DNS rebinding) still sends its own name (docs/architecture.md, The demo store on
+ * loopback).
+ */
+export function isLoopbackHostHeader(hostHeader: string | undefined): boolean {
+  const host = (hostHeader ?? '').trim().toLowerCase()
+  const name = host.startsWith('[') ? /^\[([^\]]*)\](?::\d+)?$/.exec(host)?.[1] : /^([^:]*)(?::\d+)?$/.exec(host)?.[1]
+  return name !== undefined && isLoopbackHost(name)
+}
+
+/** Whether the store checks Host headers: demo mode listening on loopback (the default). */
+export function answersLoopbackHostsOnly(env: ListenSettings): boolean {
+  const host = listenHost(env)
+  return env.DEMO_MODE && host !== undefined && isLoopbackHost(host)
+}

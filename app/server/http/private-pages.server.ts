@@ -1,3 +1,6 @@
+import { sessionCookie } from '~/server/session.server'
+import { readCookie } from './xsrf.server'
+
 /**
  * What a page of personal data (PAN, date of birth, payments, invoices) tells caches: nothing of it
  * may be stored, by the browser's back/forward and disk caches or by a shared proxy. React Router
@@ -11,4 +14,16 @@ export function privatePageHeaders(chosen?: Headers): Headers {
   const headers = new Headers(chosen)
   headers.set('Cache-Control', PRIVATE_NO_STORE)
   return headers
+}
+
+/**
+ * The one rule for every page (docs/architecture.md, Private pages): a request that carries a session
+ * cookie is answered `private, no-store`, its document and its client navigations' `.data` alike,
+ * whatever the route's own `headers` chose: each page then shows its customer's data (the header's
+ * name at least). A visitor's page stays as its route made it. Resource routes set their own.
+ */
+export function keepPrivateWhenSignedIn(request: Request, headers: Headers): void {
+  if (readCookie(request.headers.get('Cookie') ?? undefined, sessionCookie.name) !== undefined) {
+    headers.set('Cache-Control', PRIVATE_NO_STORE)
+  }
 }
