@@ -6,12 +6,15 @@
 // out; every other line passes through as it comes.
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import { stripVTControlCharacters } from 'node:util'
 
 const KNOWN_UPSTREAM_NOISE = ['The `envFile` option is deprecated, please use `envDir: false` instead.']
 
 const build = spawn('npx', ['react-router', 'build'], { stdio: ['inherit', 'inherit', 'pipe'] })
+// Compared without colour codes: FORCE_COLOR (set by Playwright's web server, among others) colours the line.
+const withoutColour = (line) => stripVTControlCharacters(line).trim()
 createInterface({ input: build.stderr }).on('line', (line) => {
-  if (!KNOWN_UPSTREAM_NOISE.includes(line.trim())) process.stderr.write(`${line}\n`)
+  if (!KNOWN_UPSTREAM_NOISE.includes(withoutColour(line))) process.stderr.write(`${line}\n`)
 })
 const code = await new Promise((resolve) => build.on('close', resolve))
 if (code !== 0) process.exit(code ?? 1)
