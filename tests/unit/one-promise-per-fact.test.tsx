@@ -16,7 +16,6 @@ import {
   SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS,
 } from '~/content/legal/rules'
 import { termsAndConditions } from '~/content/legal/terms'
-import type { BusinessDetails } from '~/domain/business-details'
 import { REJECTED_CLAIM_SHOWN_DAYS } from '~/domain/payment-status'
 import {
   GATEWAY_REFUND_MAX_WORKING_DAYS,
@@ -25,7 +24,6 @@ import {
   subscriptionEndedFlash,
 } from '~/domain/refunds'
 import { TERMS_CHANGE_NOTICE_DAYS } from '~/domain/terms-versions'
-import { parseBusinessDetails } from '~/server/business.server'
 import {
   advanceExcessRefundedEmail,
   closedAccountRefundEmail,
@@ -33,42 +31,13 @@ import {
   subscriptionEndedEmail,
 } from '~/server/messaging/emails/customer-emails.server'
 import type { EmailContext } from '~/server/messaging/emails/render-email.server'
+import { OTHER_BUSINESS_DETAILS } from '../support/other-business-details'
 
 // Each fact the store promises in days (docs/regulatory.md, "Figures the pages quote") is stated by
 // several texts; they must all give the one constant's number, and no customer-facing source may
 // write a day count as a literal.
 
-const details: BusinessDetails = parseBusinessDetails(
-  {
-    BUSINESS_NAME: 'Kavya Iyer Research',
-    SEBI_REGISTRATION_NUMBER: 'INH000098765',
-    BUSINESS_ADDRESS: '4 Lake View Road, Kochi, Kerala 682001',
-    SUPPORT_PHONE: '+91 00000 11111',
-    SUPPORT_EMAIL: 'help@kavya.example.in',
-    WHATSAPP_NUMBER: '+91 00000 22222',
-    BANK_ACCOUNT_NUMBER: '987654321098',
-    BANK_IFSC: 'TEST0004321',
-    BANK_ACCOUNT_NAME: 'Kavya Iyer',
-    PRINCIPAL_OFFICER_NAME: 'Kavya Iyer',
-    PRINCIPAL_OFFICER_EMAIL: 'kavya@kavya.example.in',
-    COMPLIANCE_OFFICER_NAME: 'Arjun Nair',
-    COMPLIANCE_OFFICER_PHONE: '+91 00000 33333',
-    COMPLIANCE_OFFICER_EMAIL: 'arjun@kavya.example.in',
-    JURISDICTION_CITY: 'Kochi',
-    DISCLOSURE_DISCIPLINARY_HISTORY: 'No penalties have been imposed on Kavya Iyer Research.',
-    DISCLOSURE_AI_TOOLS: 'Kavya Iyer Research uses no AI tools.',
-    SEBI_REGISTRATION_DATE: '2019-08-14',
-    BSE_ENLISTMENT_NUMBER: 'BSE-RA-09876',
-    GRIEVANCE_OFFICER_NAME: 'Farah Siddiqui',
-    GRIEVANCE_OFFICER_PHONE: '+91 00000 66666',
-    GRIEVANCE_OFFICER_EMAIL: 'grievances@kavya.example.in',
-    DISCLOSURE_ASSOCIATES: 'Kavya Iyer Research has no associates.',
-    COMPLIANCE_AUDIT_FINANCIAL_YEAR: '2025-26',
-    COMPLIANCE_AUDIT_COMPLETED_ON: '2026-09-12',
-    COMPLIANCE_AUDIT_ADVERSE_FINDINGS: 'None.',
-  },
-  { demoMode: true },
-)
+const details = OTHER_BUSINESS_DETAILS
 
 const context: EmailContext = {
   business: {
