@@ -244,15 +244,7 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
               <ServiceDescription lines={subscription.description} className="mt-2" />
               <p className="mt-3 font-medium">Ends on {subscription.endsOn}</p>
               <p className="mt-3 flex flex-wrap gap-4">
-                {subscription.renewPath ? (
-                  <Link
-                    to={subscription.renewPath}
-                    aria-label={`Renew ${subscription.name}`}
-                    className="text-sm font-medium text-green-700 underline dark:text-green-400"
-                  >
-                    Renew
-                  </Link>
-                ) : null}
+                {subscription.renewPath ? <RenewLink to={subscription.renewPath} name={subscription.name} /> : null}
                 <Link
                   to={`/subscriptions/${subscription.serviceId}/end`}
                   aria-label={`End subscription to ${subscription.name}`}
@@ -277,13 +269,7 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
                 <p className="mt-2">Ended on {subscription.endedOn}</p>
                 {subscription.renewPath ? (
                   <p className="mt-2">
-                    <Link
-                      to={subscription.renewPath}
-                      aria-label={`Renew ${subscription.name}`}
-                      className="text-sm font-medium text-green-700 underline dark:text-green-400"
-                    >
-                      Renew
-                    </Link>
+                    <RenewLink to={subscription.renewPath} name={subscription.name} />
                   </p>
                 ) : (
                   <p className="mt-2 text-sm">No longer on sale.</p>
@@ -446,5 +432,18 @@ function BankReferenceForm({
         Save reference
       </StatusButton>
     </Form>
+  )
+}
+
+/** The one-tap renewal of a service, on a running or a recently ended subscription. */
+function RenewLink({ to, name }: { to: string; name: string }) {
+  return (
+    <Link
+      to={to}
+      aria-label={`Renew ${name}`}
+      className="text-sm font-medium text-green-700 underline dark:text-green-400"
+    >
+      Renew
+    </Link>
   )
 }
