@@ -1214,7 +1214,7 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     {
       what: 'a file that is not an image',
-      as: 'complete',
+      as: 'started',
       method: 'POST',
       url: '/api/v1/users/set-pancard',
       body: multipartFile('pancard', 'pan.png', 'image/png', Buffer.from('%PDF-1.7')),
@@ -1223,7 +1223,7 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     {
       what: 'no file',
-      as: 'complete',
+      as: 'started',
       method: 'POST',
       url: '/api/v1/users/set-pancard',
       body: multipartFile('other', 'x.txt', 'text/plain', Buffer.from('x')),
