@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import pg from 'pg'
@@ -59,7 +59,80 @@ export async function startEmbeddedPostgres({
   }
   const serverUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}`
   await ensureDatabaseExists(`${serverUrl}/postgres`, databaseName)
-  return { url: `${serverUrl}/${databaseName}`, stop: () => server.stop() }
+  const watch = restartWhenDead(databaseDir, () => server.start())
+  return {
+    url: `${serverUrl}/${databaseName}`,
+    stop: async () => {
+      await watch.stop()
+      await server.stop()
+    },
+  }
+}
+
+/** How often the store checks that its embedded PostgreSQL is still running (docs/limits.md). */
+export const EMBEDDED_PG_CHECK_INTERVAL_MS = 1_000
+/** Tries to restart a dead embedded PostgreSQL in one run of the store; then /healthz stays 503. */
+export const EMBEDDED_PG_MAX_RESTARTS = 5
+/** The wait after a failed restart, doubled after each further one. */
+export const EMBEDDED_PG_RESTART_BACKOFF_MS = 1_000
+
+/**
+ * The embedded server is our child process, so nobody else brings it back when it dies (killed,
+ * out of memory): the store starts it again on the same data folder, a bounded number of times.
+ * The app's pool reconnects by itself, as it does when an external database returns.
+ */
+function restartWhenDead(databaseDir: string, start: () => Promise<void>): { stop: () => Promise<void> } {
+  let pid = postmasterPid(databaseDir)
+  let tries = 0
+  let notBefore = 0
+  let restarting: Promise<void> | undefined
+  const restart = async () => {
+    tries += 1
+    log.error(
+      `The embedded PostgreSQL (process ${pid}) has stopped; starting it again (try ${tries} of ${EMBEDDED_PG_MAX_RESTARTS})`,
+    )
+    try {
+      await stopStalePostmaster(databaseDir)
+      await start()
+      pid = postmasterPid(databaseDir)
+      log.info(`The embedded PostgreSQL is running again (process ${pid})`)
+    } catch (error) {
+      notBefore = Date.now() + EMBEDDED_PG_RESTART_BACKOFF_MS * 2 ** (tries - 1)
+      log.error({ err: error }, 'Could not start the embedded PostgreSQL again')
+    }
+  }
+  const timer = setInterval(() => {
+    if (restarting || isAlive(pid) || Date.now() < notBefore) return
+    if (tries >= EMBEDDED_PG_MAX_RESTARTS) {
+      clearInterval(timer)
+      return void log.fatal(
+        `The embedded PostgreSQL stopped and ${EMBEDDED_PG_MAX_RESTARTS} tries to start it failed; restart the store`,
+      )
+    }
+    restarting = restart().finally(() => (restarting = undefined))
+  }, EMBEDDED_PG_CHECK_INTERVAL_MS)
+  timer.unref()
+  return {
+    // Stopping the database on purpose must not look like a death: no restart starts after this.
+    stop: async () => {
+      clearInterval(timer)
+      await restarting
+    },
+  }
+}
+
+function postmasterPid(databaseDir: string): number {
+  return Number(readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+}
+
+/** Signal 0 checks that the process exists; our own child is reaped by Node as soon as it exits. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 /** PostgreSQL's last log lines kept to explain a failed start. */

@@ -43,6 +43,17 @@ function newDataDir(): string {
   return path.join(parent, 'postgres')
 }
 
+async function query(url: string, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url })
+  client.on('error', () => {})
+  await client.connect()
+  try {
+    return (await client.query(sql)).rows
+  } finally {
+    await client.end()
+  }
+}
+
 const postmasterPid = (dataDir: string) =>
   Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
 
@@ -67,6 +78,26 @@ describe('the embedded PostgreSQL across runs', { timeout: 90_000 }, () => {
     await client.end()
     expect(rows).toEqual([{ answer: 1 }])
     expect(isRunning(orphan)).toBe(false)
+  })
+
+  it('starts the database again when its server dies, on the same data', async () => {
+    const dataDir = newDataDir()
+    const database = await startEmbeddedPostgres({
+      dataDir,
+      port: (await freePorts(1))[0]!,
+      databaseName: 'stand_in',
+    })
+    cleanUp(() => database.stop())
+    await query(database.url, 'CREATE TABLE kept (answer int); INSERT INTO kept VALUES (42)')
+    const killed = postmasterPid(dataDir)
+    process.kill(killed, 'SIGKILL')
+
+    await expect
+      .poll(() => query(database.url, 'SELECT answer FROM kept').catch(() => null), { timeout: 60_000 })
+      .toEqual([{ answer: 42 }])
+    expect(postmasterPid(dataDir)).not.toBe(killed)
+    await database.stop()
+    expect(existsSync(path.join(dataDir, 'postmaster.pid'))).toBe(false)
   })
 
   it('still stops the database and exits when a request outlasts the grace period', async () => {
