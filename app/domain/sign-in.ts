@@ -19,6 +19,13 @@ export function otpResendWaitMs(codesInLastHour: number): number {
 }
 
 export const MOBILE_NUMBER_MESSAGE = 'Enter your 10-digit mobile number, like 98765 43210.'
+export const INDIAN_MOBILE_MESSAGE =
+  'Indian mobile numbers start with 6, 7, 8 or 9. For a number from another country, choose its country code first.'
+
+/** India's mobile numbers begin with 6 to 9; 0 to 5 begin landline, service and toll-free numbers, which get no SMS. */
+export function isIndianMobileNumber(national: string): boolean {
+  return /^[6-9]\d{9}$/.test(national)
+}
 
 /** What people type or paste between a phone number's digits: spaces, hyphens, dots, brackets. */
 export function stripPhoneSeparators(written: string): string {

@@ -9,6 +9,8 @@ import { safeRedirect, withRedirectTo } from '~/domain/redirect'
 import {
   DEFAULT_COUNTRY,
   MOBILE_NUMBER_MESSAGE,
+  INDIAN_MOBILE_MESSAGE,
+  isIndianMobileNumber,
   nationalMobileNumber,
   SignInFormSchema,
   toE164,
@@ -88,6 +90,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const national = nationalMobileNumber(mobile, dialCode)
     if (!national) {
       return data<ActionResult>({ result: submission.reply({ fieldErrors: { mobile: [MOBILE_NUMBER_MESSAGE] } }) }, 400)
+    }
+    if (dialCode === '91' && !isIndianMobileNumber(national)) {
+      return data<ActionResult>({ result: submission.reply({ fieldErrors: { mobile: [INDIAN_MOBILE_MESSAGE] } }) }, 400)
     }
     const phone = toE164(dialCode, national)
     const sent = await requestOtp({ phone, ip: context.clientIp })

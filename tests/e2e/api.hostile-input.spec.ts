@@ -1077,6 +1077,14 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: CONTROL_CHARACTERS,
     },
     {
+      what: 'an Indian number that cannot be a mobile',
+      method: 'POST',
+      url: '/api/v1/otp/request',
+      json: { number: '+91 22 1234 5678' },
+      status: 400,
+      says: 'Indian mobile numbers start with 6, 7, 8 or 9',
+    },
+    {
       what: 'a body that is not UTF-8',
       method: 'POST',
       url: '/api/v1/otp/request',

@@ -90,6 +90,17 @@ test('a number that is not 10 digits is refused with the typed value kept', asyn
   await expect(page.getByLabel('Mobile number')).toHaveValue('98765')
 })
 
+test('an Indian number that cannot be a mobile is refused with a word about the country code, and no code is sent', async ({
+  page,
+}) => {
+  await page.goto('/auth')
+  await page.getByLabel('Mobile number').fill('2212345678')
+  await page.getByRole('button', { name: 'Send OTP' }).click()
+  await expect(page.getByText('Indian mobile numbers start with 6, 7, 8 or 9.')).toBeVisible()
+  await expect(page.getByLabel('Mobile number')).toHaveValue('2212345678')
+  await expect(page.getByLabel('6-digit code')).toHaveCount(0)
+})
+
 test('a number pasted with spaces and +91 is kept whole and signs in', async ({ page, request }) => {
   const mobile = uniqueMobile()
   const pasted = `+91 ${mobile.slice(0, 5)} ${mobile.slice(5)}`

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { safeRedirect, withRedirectTo } from '~/domain/redirect'
 import {
+  isIndianMobileNumber,
   MOBILE_NUMBER_DIGITS,
   MOBILE_NUMBER_MESSAGE,
   nationalMobileNumber,
@@ -54,6 +55,13 @@ describe('sign-in forms', () => {
     for (const written of ['98765432100', '987654321', '+449876543210', '+91987654321', '0919876543210']) {
       expect(nationalMobileNumber(written, '91'), written).toBeNull()
     }
+  })
+
+  it('takes Indian mobile numbers beginning 6 to 9 only (0 to 5 begin landline and service numbers)', () => {
+    expect(['6000000000', '7012345678', '8123456789', '9876543210'].filter(isIndianMobileNumber)).toHaveLength(4)
+    expect(['0123456789', '1800123456', '2212345678', '5999999999', '987654321'].filter(isIndianMobileNumber)).toEqual(
+      [],
+    )
   })
 
   it('takes exactly 6 digits as a code', () => {

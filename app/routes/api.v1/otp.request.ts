@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { stripPhoneSeparators } from '~/domain/sign-in'
+import { INDIAN_MOBILE_MESSAGE, isIndianMobileNumber, stripPhoneSeparators } from '~/domain/sign-in'
 import { apiPost, postOnly, readJsonBody, tooManyRequests } from '~/server/api/requests.server'
 import { requestOtp } from '~/server/auth/one-time-codes.server'
 import type { Route } from './+types/otp.request'
@@ -8,7 +8,8 @@ export const PhoneNumberBody = z.object({
   number: z
     .string({ error: 'Send the mobile number with its dial code, like +919876543210.' })
     .transform((value) => `+${stripPhoneSeparators(value).replace(/^\+/, '')}`)
-    .pipe(z.string().regex(/^\+[1-9]\d{10,14}$/, 'Send the mobile number with its dial code, like +919876543210.')),
+    .pipe(z.string().regex(/^\+[1-9]\d{10,14}$/, 'Send the mobile number with its dial code, like +919876543210.'))
+    .refine((number) => !number.startsWith('+91') || isIndianMobileNumber(number.slice(3)), INDIAN_MOBILE_MESSAGE),
 })
 
 export const loader = postOnly
