@@ -29,7 +29,7 @@ import { businessDetails } from '~/server/business.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
 import { readForm } from '~/server/http/form-data.server'
 import { checkTypedCode, requestOtp } from '~/server/auth/one-time-codes.server'
-import { destroySession } from '~/server/session.server'
+import { signOutHeaders } from '~/server/auth/sign-out.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account'
 
@@ -157,7 +157,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       tone: 'success',
       message: `Your account is closed and you are signed out everywhere.${refunds ? ' Your refunds are on their way; we have e-mailed you the details.' : ''}`,
     },
-    { headers: { 'Set-Cookie': await destroySession(request) } },
+    { headers: await signOutHeaders(request) },
   )
 }
 

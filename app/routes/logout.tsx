@@ -1,13 +1,13 @@
 import { redirect } from 'react-router'
 import { redirectWithFlash } from '~/server/http/flash.server'
-import { destroySession } from '~/server/session.server'
+import { signOutHeaders } from '~/server/auth/sign-out.server'
 import type { Route } from './+types/logout'
 
 export async function action({ request }: Route.ActionArgs) {
   return redirectWithFlash(
     '/services',
     { tone: 'info', message: 'You are signed out.' },
-    { headers: { 'Set-Cookie': await destroySession(request) } },
+    { headers: await signOutHeaders(request) },
   )
 }
 

@@ -172,18 +172,24 @@ test('the wizard resumes at the details step when left before it, then at the PA
   await expect(page.getByRole('heading', { name: 'Step 2 of 3: PAN card' })).toBeVisible()
 })
 
-test('a signed-in user who opens /auth lands on /details, and logging out signs them out', async ({
+test('a signed-in user who opens /auth lands on /details, and logging out signs them out and empties the cart', async ({
   page,
   request,
 }) => {
   await signIn(page, request)
   await page.goto('/auth')
   await expect(page).toHaveURL(/\/details$/)
+  await page.goto('/services')
+  await page.getByRole('checkbox').first().click()
+  await expect(page.getByRole('checkbox').first()).toBeChecked()
+  await page.reload()
+  await expect(page.getByRole('checkbox').first()).toBeChecked()
 
   await page.getByRole('button', { name: 'Account' }).click()
   await page.getByRole('button', { name: 'Logout' }).click()
   await expect(page).toHaveURL(/\/services$/)
   await expect(page.getByRole('status').filter({ hasText: 'You are signed out.' })).toBeVisible()
+  await expect(page.getByRole('checkbox').first()).not.toBeChecked()
   await page.goto('/details')
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fdetails$/)
 })
