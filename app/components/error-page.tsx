@@ -2,6 +2,25 @@ import { isRouteErrorResponse, Link, useLocation, useRouteLoaderData } from 'rea
 
 const linkClass = 'font-medium text-green-700 underline dark:text-green-400'
 
+/**
+ * The status's own name: React Router names every thrown `data(..., { status })` "Internal Server
+ * Error" unless the thrower says otherwise, which told a customer whose form was refused (400) that
+ * the store had failed.
+ */
+const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  421: 'Misdirected Request',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+}
+
 /** The root loader's answer, if it ran: only whether someone is signed in matters here. */
 type RootData = { user: unknown } | undefined
 
@@ -30,9 +49,12 @@ export function ErrorPage({ error }: { error: unknown }) {
       <h1 className="text-2xl font-semibold">Unexpected Application Error!</h1>
       <p className="mt-2">
         {isRouteErrorResponse(error)
-          ? `${error.status} ${error.statusText}`
+          ? `${error.status} ${STATUS_NAMES[error.status] ?? 'Error'}`
           : 'Something went wrong on our side. Please try again.'}
       </p>
+      {isRouteErrorResponse(error) && typeof error.data === 'string' && error.status < 500 ? (
+        <p className="mt-2 break-words">{error.data}</p>
+      ) : null}
       <WaysOn signedIn={signedIn} />
       {detail ? <pre className="mt-4 overflow-x-auto text-xs">{detail}</pre> : null}
     </section>

@@ -75,6 +75,18 @@ test('the 404 page offers a signed-in customer their subscriptions', async ({ cu
   await expectNoSeriousA11yViolations(page)
 })
 
+test('a request the store cannot read gets a 400 page that says why, not "Internal Server Error"', async ({
+  request,
+}) => {
+  const response = await request.post('/services', { data: '{}', headers: { 'content-type': 'application/json' } })
+  expect(response.status()).toBe(400)
+  const html = await response.text()
+  const shown = html.slice(html.indexOf('<main'), html.indexOf('</main>'))
+  expect(shown).toContain('400 Bad Request')
+  expect(shown).toContain('This request did not carry a form.')
+  expect(shown).not.toContain('Internal Server Error')
+})
+
 test('the logo takes a visitor to the services, not to the sign-in page', async ({ page }) => {
   await page.goto('/investor-charter')
   await page.getByRole('link', { name: 'Research Store home' }).click()
