@@ -3,6 +3,7 @@ import { TaxDocument } from '~/components/tax-document'
 import { requireUser } from '~/server/auth/sign-in.server'
 import { taxDocument } from '~/server/payments/tax-documents.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
+import { PrintButton } from '~/components/print-button'
 import type { Route } from './+types/invoice'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -39,6 +40,7 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
         )}
         . To keep a copy, use your browser&apos;s Print and choose &quot;Save as PDF&quot;.
       </p>
+      <PrintButton />
       <TaxDocument document={document} />
     </div>
   )

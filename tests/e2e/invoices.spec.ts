@@ -31,4 +31,15 @@ test('a paid payment has a tax invoice: taxable value, CGST and SGST halves, the
     await expect(page.getByRole('row', { name: `${row} ${amount}` })).toBeVisible()
   }
   await expectNoSeriousA11yViolations(page)
+
+  // A script can open the print dialog; without one the sentence above the invoice says how.
+  const print = page.getByRole('button', { name: 'Print or save as PDF' })
+  if (javaScriptEnabled) {
+    await page.evaluate(() => (window.print = () => document.body.setAttribute('data-printed', 'yes')))
+    await print.click()
+    await expect(page.locator('body')).toHaveAttribute('data-printed', 'yes')
+  } else {
+    await expect(print).toHaveCount(0)
+    await expect(page.getByText('use your browser\'s Print and choose "Save as PDF"')).toBeVisible()
+  }
 })
