@@ -196,6 +196,14 @@ describe('follow-ups, corrections and withdrawals', () => {
     })
     expect(deliveries).toEqual([{ userId: early.userId, channel: 'EMAIL', status: 'QUEUED' }])
     expect(await verifyStoredResearchItem(followUpId)).toBe('verified')
+    const followUpRow = await prisma.researchItem.findUniqueOrThrow({
+      where: { id: followUpId },
+      select: researchItemSelect,
+    })
+    const email = researchEmail(followUpRow, 'Asha', await emailContext())
+    expect(email.subject).toBe('Research: Stop-loss revised: Buy HDFC Bank')
+    expect(email.body).toContain('Stop-loss revised of: Buy HDFC Bank')
+    expect(email.body).toContain('New stop-loss: Rs. 1,480')
 
     const original = await researchItemRoute.loader(
       routeArgs(getRequest(`/research/${originalId}`, early.cookie), { itemId: originalId }),
