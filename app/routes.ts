@@ -58,6 +58,7 @@ export default [
       route('research', 'routes/admin/research.tsx'),
       route('research/new', 'routes/admin/research-new.tsx'),
       route('research/:itemId', 'routes/admin/research-item.tsx'),
+      route('research/:itemId/follow-up', 'routes/admin/research-follow-up.tsx'),
       // An unknown /admin path: the 404 inside the console, with its navigation (the layout's error boundary).
       route('*', 'routes/not-found.tsx', { id: 'routes/admin/not-found' }),
     ]),

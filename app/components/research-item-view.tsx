@@ -1,5 +1,6 @@
 import { Fragment } from 'react'
 import { SEBI_STANDARD_WARNING } from '~/content/legal/regulatory'
+import { ResearchFacts, ResearchFollowUpNotices } from './research-follow-up-notices'
 import { researchBlocks, type ResearchInline, type ResearchItemView } from '~/domain/research'
 
 // One research item as the customer reads it and the analyst previews it: the body's small markup
@@ -53,9 +54,11 @@ export function ResearchBody({ body }: { body: string }) {
   )
 }
 
-export function ResearchItemArticle({ item }: { item: ResearchItemView }) {
+/** `linkBase`: where the item's follow-ups and original are read ("/research", or "/admin/research" in the console). */
+export function ResearchItemArticle({ item, linkBase = '/research' }: { item: ResearchItemView; linkBase?: string }) {
   return (
     <article aria-labelledby="research-title" className="max-w-3xl space-y-4">
+      <ResearchFollowUpNotices item={item} linkBase={linkBase} />
       <header>
         <h1 id="research-title" className="text-2xl font-semibold">
           {item.title}
@@ -64,6 +67,8 @@ export function ResearchItemArticle({ item }: { item: ResearchItemView }) {
           {item.publishedAt ? `Published ${item.publishedAt}` : 'Draft, not published'} · For {item.services.join(', ')}
         </p>
       </header>
+      <ResearchFacts item={item} />
+      {item.bodyHeading ? <h2 className="text-lg font-semibold">{item.bodyHeading}</h2> : null}
       <ResearchBody body={item.body} />
       <section aria-labelledby="research-disclosures" className="border-t border-gray-300 pt-4 dark:border-gray-700">
         <h2 id="research-disclosures" className="text-lg font-semibold">

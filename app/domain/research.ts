@@ -1,5 +1,17 @@
 import { z } from 'zod'
 import { plainText } from './plain-text'
+import {
+  CALL_ACTIONS,
+  CALL_EXCHANGES,
+  CALL_ISIN,
+  CALL_LIMITS,
+  CALL_SYMBOL,
+  callProblems,
+  parseRupeesToPaise,
+  type CallRecord,
+  type FactLine,
+} from './research-calls'
+import { FOLLOW_UP_KINDS, type FollowUpRecord } from './research-follow-ups'
 
 // Research items (docs/research.md): the analyst's form, the body's small markup, the disclosures
 // printed on every item and the canonical content that is hashed and signed at publication.
@@ -71,7 +83,97 @@ export const ResearchFormSchema = z.object({
     true,
   ),
 })
-export type ResearchForm = z.infer<typeof ResearchFormSchema>
+export type ResearchForm = z.infer<typeof ResearchFormSchema> & { call?: CallRecord }
+
+/** A price typed in rupees ("1,520.50"), as paise. */
+export const rupeesField = (label: string) =>
+  z.string({ error: `Enter the ${label}.` }).transform((typed, context) => {
+    const paise = parseRupeesToPaise(typed)
+    if (paise !== null) return paise
+    context.addIssue({ code: 'custom', message: `Enter the ${label} in rupees, like 1520.50.` })
+    return z.NEVER
+  })
+
+/** Up to CALL_LIMITS.targetsMax boxes named "targets"; the empty ones are left out. */
+export const targetsField = z
+  .array(z.string().optional())
+  .optional()
+  .transform((typed, context) => {
+    const texts = (typed ?? []).filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+    const paise = texts.map(parseRupeesToPaise)
+    if (paise.every((target) => target !== null)) return paise as number[]
+    context.addIssue({ code: 'custom', message: 'Enter each target in rupees, like 1600 or 1600.50.' })
+    return z.NEVER
+  })
+
+const optionalCode = (pattern: RegExp, max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .transform((code) => code.toUpperCase())
+    .pipe(z.string().max(max, message).regex(pattern, message))
+    .optional()
+
+/** A call: the report's fields (its body is the rationale, required) and the call's terms, checked by callProblems. */
+export const CallFormSchema = ResearchFormSchema.extend({
+  body: text('rationale', RESEARCH_LIMITS.bodyMaxChars, true).transform((body) => body.replace(/\r\n?/g, '\n')),
+  exchange: z.enum(CALL_EXCHANGES, { error: 'Choose NSE or BSE.' }).optional(),
+  symbol: optionalCode(
+    CALL_SYMBOL,
+    CALL_LIMITS.symbolMaxChars,
+    'Enter the symbol as the exchange lists it, like HDFCBANK.',
+  ),
+  isin: optionalCode(CALL_ISIN, 12, 'Enter the ISIN as 12 letters and digits, like INE040A01034.'),
+  action: z.enum(CALL_ACTIONS, { error: 'Choose buy, sell, hold or exit.' }),
+  entryLow: rupeesField('entry price'),
+  entryHigh: rupeesField('top of the entry range').optional(),
+  targets: targetsField,
+  stopLoss: rupeesField('stop-loss').optional(),
+  horizon: text('horizon', CALL_LIMITS.horizonMaxChars),
+})
+  .superRefine((form, context) => {
+    const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message })
+    if (!form.isin && !form.symbol) issue('symbol', 'Enter the exchange and symbol, or the ISIN.')
+    if (form.symbol && !form.exchange) issue('exchange', 'Choose the exchange the symbol is listed on.')
+    if (form.exchange && !form.symbol) issue('symbol', `Enter the symbol on ${form.exchange}.`)
+    for (const problem of callProblems(callTermsOf(form))) issue(problem.field, problem.message)
+  })
+  .transform(({ exchange, symbol, isin, action, entryLow, entryHigh, targets, stopLoss, horizon, ...report }) => ({
+    ...report,
+    call: {
+      exchange: exchange ?? null,
+      symbol: symbol ?? null,
+      isin: isin ?? null,
+      ...callTermsOf({ action, entryLow, entryHigh, targets, stopLoss }),
+      horizon,
+    } satisfies CallRecord,
+  }))
+
+function callTermsOf(form: {
+  action: CallRecord['action']
+  entryLow: number
+  entryHigh?: number
+  targets: number[]
+  stopLoss?: number
+}) {
+  return {
+    action: form.action,
+    entryLowPaise: form.entryLow,
+    entryHighPaise: form.entryHigh === undefined || form.entryHigh === form.entryLow ? null : form.entryHigh,
+    targetsPaise: form.targets,
+    stopLossPaise: form.stopLoss ?? null,
+  }
+}
+
+/** A follow-up's form: its kind, a note saying what changed and why, its figures, the disclosures asked again. */
+export const FollowUpFormSchema = ResearchFormSchema.omit({ title: true, serviceIds: true }).extend({
+  body: text('note', RESEARCH_LIMITS.bodyMaxChars, true).transform((body) => body.replace(/\r\n?/g, '\n')),
+  kind: z.enum(FOLLOW_UP_KINDS, { error: 'Choose what this follow-up is.' }),
+  targets: targetsField,
+  stopLoss: rupeesField('new stop-loss').optional(),
+  price: rupeesField('price').optional(),
+})
+export type FollowUpForm = z.infer<typeof FollowUpFormSchema>
 
 // ---- The body's markup: "# " or "## " starts a heading, "- " or "* " a list item, a blank line
 // ends a paragraph; [label](https://...) or [label](/path) and bare https:// addresses are links.
@@ -135,7 +237,7 @@ export type ResearchDisclosures = Record<DisclosureName, boolean> & { otherConfl
 /** Everything a published item says, as it was signed. */
 export type ResearchRecord = {
   id: string
-  kind: 'REPORT'
+  kind: 'REPORT' | 'CALL' | 'FOLLOW_UP'
   title: string
   body: string
   /** The services it was published for (ids; any order: the canonical form sorts them). */
@@ -144,6 +246,10 @@ export type ResearchRecord = {
   analyst: { name: string; sebiRegistrationNumber: string; bseEnlistmentNumber: string }
   authorId: string
   publishedAt: Date
+  /** A call's terms (kind CALL). */
+  call?: CallRecord | null
+  /** What a follow-up follows and carries (kind FOLLOW_UP). */
+  followUp?: FollowUpRecord | null
 }
 
 /** The version of the canonical form: a later change of shape is a new version, old records keep theirs. */
@@ -152,10 +258,11 @@ export const RESEARCH_CANONICAL_VERSION = 1
 /**
  * The one text that is hashed and signed: JSON with its keys in a fixed order, no spaces, the
  * service ids sorted and the time in UTC to the millisecond, so the same record always gives the
- * same bytes.
+ * same bytes. A call and a follow-up add one key at the end (decision 037); a report has
+ * exactly the keys it had before calls existed, so its signature still verifies.
  */
 export function canonicalResearchContent(record: ResearchRecord): string {
-  return JSON.stringify({
+  const content = {
     version: RESEARCH_CANONICAL_VERSION,
     id: record.id,
     kind: record.kind,
@@ -176,7 +283,36 @@ export function canonicalResearchContent(record: ResearchRecord): string {
     },
     authorId: record.authorId,
     publishedAt: record.publishedAt.toISOString(),
-  })
+  }
+  if (record.kind === 'CALL') return JSON.stringify({ ...content, call: canonicalCall(record.call) })
+  if (record.kind === 'FOLLOW_UP') return JSON.stringify({ ...content, followUp: canonicalFollowUp(record.followUp) })
+  return JSON.stringify(content)
+}
+
+function canonicalCall(call: CallRecord | null | undefined) {
+  if (!call) throw new Error('A call is signed with its terms')
+  return {
+    exchange: call.exchange,
+    symbol: call.symbol,
+    isin: call.isin,
+    action: call.action,
+    entryLowPaise: call.entryLowPaise,
+    entryHighPaise: call.entryHighPaise,
+    targetsPaise: call.targetsPaise,
+    stopLossPaise: call.stopLossPaise,
+    horizon: call.horizon,
+  }
+}
+
+function canonicalFollowUp(followUp: FollowUpRecord | null | undefined) {
+  if (!followUp) throw new Error('A follow-up is signed with what it follows')
+  return {
+    originalId: followUp.originalId,
+    kind: followUp.kind,
+    targetsPaise: followUp.targetsPaise,
+    stopLossPaise: followUp.stopLossPaise,
+    pricePaise: followUp.pricePaise,
+  }
 }
 
 /** The lines printed under every item: each disclosure with its answer. */
@@ -209,4 +345,14 @@ export type ResearchItemView = {
   publishedAt: string | null
   contentSha256: string | null
   signingKeyFingerprint: string | null
+  /** "Report", "Call", or the follow-up's kind ("Correction"). */
+  kindWords: string
+  /** A call's terms or a follow-up's figures, printed above the body. */
+  facts: FactLine[]
+  /** What the body is called on the page: "Rationale" for a call, "Note" for a follow-up. */
+  bodyHeading: string | null
+  /** The item a follow-up follows. */
+  original: { id: string; title: string } | null
+  /** The published follow-ups of this item, oldest first: its page's notice links to each. */
+  followUps: { id: string; title: string; kindWords: string; publishedAt: string }[]
 }

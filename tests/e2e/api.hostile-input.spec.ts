@@ -49,6 +49,26 @@ const TAMPERED_CART = JSON.stringify([
   { _id: SOME_ID, service: { _id: SOME_ID, name: 'Free', price: 0, duration: 365 } },
 ])
 
+/** A complete buy call but for the field each row spoils. */
+const HOSTILE_CALL = {
+  kind: 'call',
+  title: 'Buy HDFC Bank',
+  body: 'Deposits grow.',
+  serviceIds: SOME_ID,
+  financialInterest: 'no',
+  ownershipOnePercent: 'no',
+  compensationPastYear: 'no',
+  aiToolsUsed: 'no',
+  otherConflict: 'None',
+  exchange: 'NSE',
+  symbol: 'HDFCBANK',
+  action: 'BUY',
+  entryLow: '1500',
+  targets: '1600',
+  stopLoss: '1450',
+  horizon: '3 months',
+}
+
 const BOUNDARY = 'hostile-input-boundary'
 function multipartFile(field: string, filename: string, type: string, content: Buffer): Buffer {
   return Buffer.concat([
@@ -963,6 +983,60 @@ const BATTERY: Record<string, HostileCase[]> = {
       form: { title: 'Long', body: 'x'.repeat(60 * 1024) },
       status: 400,
       says: 'The body can be at most 50,000 characters.',
+    },
+    {
+      what: 'a call without a rationale',
+      as: 'admin',
+      method: 'POST',
+      url: '/admin/research/new?kind=call',
+      form: { ...HOSTILE_CALL, body: '' },
+      status: 400,
+      says: 'Enter the rationale.',
+    },
+    {
+      what: 'a buy call with its stop-loss above the entry',
+      as: 'admin',
+      method: 'POST',
+      url: '/admin/research/new?kind=call',
+      form: { ...HOSTILE_CALL, stopLoss: '1550' },
+      status: 400,
+      says: 'For a buy call the stop-loss must be below the entry (Rs. 1,500).',
+    },
+    {
+      what: 'a call whose ISIN is a script',
+      as: 'admin',
+      method: 'POST',
+      url: '/admin/research/new?kind=call',
+      form: { ...HOSTILE_CALL, isin: '<script>alert(1)</script>' },
+      status: 400,
+      says: 'Enter the ISIN as 12 letters and digits, like INE040A01034.',
+    },
+  ],
+  'routes/admin/research-follow-up.tsx': [
+    {
+      what: 'a customer writing a correction',
+      as: 'customer',
+      method: 'POST',
+      url: `/admin/research/${SOME_ID}/follow-up`,
+      form: { kind: 'CORRECTION', body: 'Text' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'an admin correcting no item',
+      as: 'admin',
+      method: 'POST',
+      url: `/admin/research/${SOME_ID}/follow-up`,
+      form: { kind: 'CORRECTION', body: 'Text' },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'an id that is not one',
+      as: 'admin',
+      url: '/admin/research/..%2Fadmin/follow-up',
+      status: 404,
+      says: NOT_FOUND_PAGE,
     },
   ],
   'routes/admin/research-item.tsx': [

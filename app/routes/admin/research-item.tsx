@@ -1,5 +1,6 @@
 import { data, Form, Link } from 'react-router'
 import { FormMessage, StatusButton } from '~/components/forms'
+import { ResearchFollowUpLink } from '~/components/research-follow-up-link'
 import { ResearchItemArticle } from '~/components/research-item-view'
 import { useIsPending } from '~/components/use-is-pending'
 import { isUuid } from '~/domain/uuid'
@@ -95,7 +96,8 @@ export default function AdminResearchItem({ loaderData, actionData }: Route.Comp
           </Form>
         </section>
       )}
-      <ResearchItemArticle item={item} />
+      {published && !item.original ? <ResearchFollowUpLink itemId={item.id} /> : null}
+      <ResearchItemArticle item={item} linkBase="/admin/research" />
     </div>
   )
 }

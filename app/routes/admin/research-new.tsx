@@ -1,46 +1,42 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
-import {
-  ErrorList,
-  Field,
-  FormMessage,
-  RadioGroupField,
-  repliedField,
-  StatusButton,
-  TextareaField,
-} from '~/components/forms'
+import { ErrorList, Field, FormMessage, repliedField, StatusButton, TextareaField } from '~/components/forms'
+import { ResearchCallFields } from '~/components/research-call-fields'
+import { ResearchDisclosureFields } from '~/components/research-disclosure-fields'
 import { useIsPending } from '~/components/use-is-pending'
-import { DISCLOSURE_QUESTIONS, RESEARCH_LIMITS, ResearchFormSchema } from '~/domain/research'
+import { CallFormSchema, RESEARCH_LIMITS, ResearchFormSchema } from '~/domain/research'
 import { requireAdmin } from '~/server/auth/admin-role.server'
 import { readForm } from '~/server/http/form-data.server'
 import { createResearchDraft, researchServiceChoices } from '~/server/research/items.server'
 import type { Route } from './+types/research-new'
 
 // The analyst's form (docs/research.md), checked on the server only: it works the same without
-// JavaScript. Saving makes a draft; its page previews it and publishes it.
+// JavaScript. Saving makes a draft; its page previews it and publishes it. ?kind=call is the form
+// for a call: the same fields, the body as its rationale, and the call's terms.
 
-export const meta: Route.MetaFunction = () => [{ title: 'New research report | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `New research ${loaderData?.kind ?? 'report'} | Admin | Research Store` },
+]
+
+const kindOf = (value: unknown) => (value === 'call' ? 'call' : 'report')
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  return { services: await researchServiceChoices() }
+  return { kind: kindOf(new URL(request.url).searchParams.get('kind')), services: await researchServiceChoices() }
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const submission = parseWithZod(await readForm(request), { schema: ResearchFormSchema })
+  const form = await readForm(request)
+  const schema = kindOf(form.get('kind')) === 'call' ? CallFormSchema : ResearchFormSchema
+  const submission = parseWithZod(form, { schema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
   const draft = await createResearchDraft(admin.id, submission.value)
   if (!draft.ok) return data({ result: submission.reply({ fieldErrors: { [draft.field]: [draft.message] } }) }, 400)
   return redirect(`/admin/research/${draft.id}`)
 }
 
-const YES_NO = [
-  { value: 'no', label: 'No' },
-  { value: 'yes', label: 'Yes' },
-] as const
-
-export default function NewResearch({ loaderData: { services }, actionData }: Route.ComponentProps) {
+export default function NewResearch({ loaderData: { kind, services }, actionData }: Route.ComponentProps) {
   const pending = useIsPending()
   const result = actionData?.result
   const field = (name: string) => repliedField(result, name)
@@ -51,10 +47,13 @@ export default function NewResearch({ loaderData: { services }, actionData }: Ro
   const serviceErrors = result?.error?.serviceIds ?? undefined
   return (
     <section className="max-w-3xl">
-      <h1 className="text-2xl font-semibold">New research report</h1>
+      <h1 className="text-2xl font-semibold">New research {kind}</h1>
       <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
         Saving keeps it as a draft: you see it as subscribers will, then publish it. Once published it is signed and
-        never changes.
+        never changes.{' '}
+        <Link to={kind === 'call' ? '/admin/research/new' : '/admin/research/new?kind=call'} className="underline">
+          {kind === 'call' ? 'Write a report instead' : 'Write a call instead'}
+        </Link>
       </p>
       {result?.error ? (
         <div className="mt-4">
@@ -62,6 +61,7 @@ export default function NewResearch({ loaderData: { services }, actionData }: Ro
         </div>
       ) : null}
       <Form method="post" className="mt-4 space-y-5">
+        <input type="hidden" name="kind" value={kind} />
         <Field
           label="Title"
           errors={field('title').errors}
@@ -72,9 +72,10 @@ export default function NewResearch({ loaderData: { services }, actionData }: Ro
             maxLength: RESEARCH_LIMITS.titleMaxChars,
           }}
         />
+        {kind === 'call' ? <ResearchCallFields field={field} typedTargets={result?.initialValue?.targets} /> : null}
         <TextareaField
-          label="Body"
-          hint={`Plain text: a blank line starts a new paragraph, "## " starts a heading, "- " a list item; links as [words](https://...). At most ${RESEARCH_LIMITS.bodyMaxChars.toLocaleString('en-IN')} characters.`}
+          label={kind === 'call' ? 'Rationale' : 'Body'}
+          hint={`${kind === 'call' ? 'Why: required for every call. ' : ''}Plain text: a blank line starts a new paragraph, "## " starts a heading, "- " a list item; links as [words](https://...). At most ${RESEARCH_LIMITS.bodyMaxChars.toLocaleString('en-IN')} characters.`}
           errors={field('body').errors}
           textareaProps={{ name: 'body', rows: 14, defaultValue: field('body').defaultValue }}
         />
@@ -97,30 +98,7 @@ export default function NewResearch({ loaderData: { services }, actionData }: Ro
           </div>
           <ErrorList id="service-errors" errors={serviceErrors} />
         </fieldset>
-        <fieldset className="space-y-4">
-          <legend className="text-lg font-semibold">Disclosures</legend>
-          {DISCLOSURE_QUESTIONS.map((question) => (
-            <RadioGroupField
-              key={question.name}
-              legend={question.question}
-              name={question.name}
-              options={YES_NO}
-              defaultValue={field(question.name).defaultValue}
-              errors={field(question.name).errors}
-            />
-          ))}
-          <TextareaField
-            label="Any other material conflict of interest"
-            hint="Write None if there is none."
-            errors={field('otherConflict').errors}
-            textareaProps={{
-              name: 'otherConflict',
-              rows: 2,
-              defaultValue: field('otherConflict').defaultValue,
-              maxLength: RESEARCH_LIMITS.otherConflictMaxChars,
-            }}
-          />
-        </fieldset>
+        <ResearchDisclosureFields field={field} />
         <div className="flex flex-wrap items-center gap-4">
           <StatusButton status={pending ? 'pending' : 'idle'}>Save draft</StatusButton>
           <Link to="/admin/research" className="underline">

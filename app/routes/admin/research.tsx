@@ -37,6 +37,9 @@ export default function AdminResearch({ loaderData: { items, listSize } }: Route
         <Link to="/admin/research/new" className="underline">
           Write a report
         </Link>
+        <Link to="/admin/research/new?kind=call" className="underline">
+          Write a call
+        </Link>
       </div>
       <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
         The newest {listSize} reports, drafts and published.

@@ -8,6 +8,7 @@ import { MailDeliveryError, mailProvider, type Email } from '../messaging/mail.s
 import { countMessage } from '../operations/metrics.server'
 import { loggerFor } from '../operations/logger.server'
 import { researchItemSelect, researchItemView, type ResearchItemRow } from './items.server'
+import { researchFactBlocks } from './email-facts.server'
 
 const log = loggerFor('research')
 
@@ -159,6 +160,7 @@ export function researchEmail(
       name,
       blocks: [
         { kind: 'paragraph', text: `New research for ${view.services.join(', ')}: ${view.title}` },
+        ...researchFactBlocks(view),
         ...body,
         { kind: 'paragraph', text: 'Disclosures:' },
         { kind: 'list', items: view.disclosures.map(({ label, answer }) => `${label}: ${answer}`) },

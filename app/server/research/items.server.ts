@@ -1,4 +1,6 @@
 import { formatIndiaDateTime } from '~/domain/dates'
+import { callLines, type CallRecord } from '~/domain/research-calls'
+import { FOLLOW_UP_WORDS, followUpLines, type FollowUpRecord } from '~/domain/research-follow-ups'
 import {
   disclosureLines,
   formatFingerprint,
@@ -39,6 +41,24 @@ export const researchItemSelect = {
   signature: true,
   signingKeyFingerprint: true,
   services: { select: { service: { select: { id: true, name: true } } }, orderBy: { serviceId: 'asc' } },
+  exchange: true,
+  symbol: true,
+  isin: true,
+  callAction: true,
+  entryLowPaise: true,
+  entryHighPaise: true,
+  targetsPaise: true,
+  stopLossPaise: true,
+  horizon: true,
+  originalId: true,
+  followUpKind: true,
+  pricePaise: true,
+  original: { select: { id: true, title: true } },
+  followUps: {
+    where: { status: 'PUBLISHED' },
+    select: { id: true, title: true, followUpKind: true, publishedAt: true },
+    orderBy: [{ publishedAt: 'asc' }, { id: 'asc' }],
+  },
 } satisfies Prisma.ResearchItemSelect
 
 export type ResearchItemRow = Prisma.ResearchItemGetPayload<{ select: typeof researchItemSelect }>
@@ -70,6 +90,7 @@ export async function createResearchDraft(
         compensationPastYear: form.compensationPastYear,
         otherConflict: form.otherConflict,
         aiToolsUsed: form.aiToolsUsed,
+        ...(form.call ? { kind: 'CALL', ...callColumns(form.call) } : {}),
         authorId,
         createdAt: now,
         services: { create: serviceIds.map((serviceId) => ({ serviceId })) },
@@ -84,7 +105,7 @@ export async function createResearchDraft(
         subjectType: 'research_item',
         subjectId: created.id,
         before: null,
-        after: { title: form.title, serviceIds },
+        after: { title: form.title, serviceIds, kind: form.call ? 'CALL' : 'REPORT' },
       },
       now,
     )
@@ -138,8 +159,53 @@ export function researchRecordOf(item: ResearchItemRow): ResearchRecord | null {
     },
     authorId: item.authorId,
     publishedAt: item.publishedAt,
+    call: callOf(item),
+    followUp: followUpOf(item),
   }
 }
+
+/** The columns a call's terms are kept in. */
+export function callColumns(call: CallRecord) {
+  return {
+    exchange: call.exchange,
+    symbol: call.symbol,
+    isin: call.isin,
+    callAction: call.action,
+    entryLowPaise: call.entryLowPaise,
+    entryHighPaise: call.entryHighPaise,
+    targetsPaise: call.targetsPaise,
+    stopLossPaise: call.stopLossPaise,
+    horizon: call.horizon,
+  }
+}
+
+export function callOf(item: ResearchItemRow): CallRecord | null {
+  if (item.kind !== 'CALL' || !item.callAction || item.entryLowPaise === null) return null
+  return {
+    exchange: item.exchange,
+    symbol: item.symbol,
+    isin: item.isin,
+    action: item.callAction,
+    entryLowPaise: item.entryLowPaise,
+    entryHighPaise: item.entryHighPaise,
+    targetsPaise: item.targetsPaise,
+    stopLossPaise: item.stopLossPaise,
+    horizon: item.horizon ?? '',
+  }
+}
+
+function followUpOf(item: ResearchItemRow): FollowUpRecord | null {
+  if (item.kind !== 'FOLLOW_UP' || !item.originalId || !item.followUpKind) return null
+  return {
+    originalId: item.originalId,
+    kind: item.followUpKind,
+    targetsPaise: item.targetsPaise,
+    stopLossPaise: item.stopLossPaise,
+    pricePaise: item.pricePaise,
+  }
+}
+
+const KIND_WORDS = { REPORT: 'Report', CALL: 'Call' } as const
 
 /** The page's view: a published item as it was signed; a draft with today's business details. */
 export function researchItemView(item: ResearchItemRow): ResearchItemView {
@@ -155,5 +221,24 @@ export function researchItemView(item: ResearchItemRow): ResearchItemView {
     publishedAt: item.publishedAt ? formatIndiaDateTime(item.publishedAt) : null,
     contentSha256: item.contentSha256,
     signingKeyFingerprint: item.signingKeyFingerprint ? formatFingerprint(item.signingKeyFingerprint) : null,
+    ...researchKindView(item),
+  }
+}
+
+function researchKindView(
+  item: ResearchItemRow,
+): Pick<ResearchItemView, 'kindWords' | 'facts' | 'bodyHeading' | 'original' | 'followUps'> {
+  const call = callOf(item)
+  const followUp = followUpOf(item)
+  return {
+    kindWords: followUp ? FOLLOW_UP_WORDS[followUp.kind] : KIND_WORDS[item.kind === 'CALL' ? 'CALL' : 'REPORT'],
+    facts: call ? callLines(call) : followUp ? followUpLines(followUp) : [],
+    bodyHeading: call ? 'Rationale' : followUp ? 'Note' : null,
+    original: item.original,
+    followUps: item.followUps.flatMap(({ id, title, followUpKind, publishedAt }) =>
+      followUpKind && publishedAt
+        ? [{ id, title, kindWords: FOLLOW_UP_WORDS[followUpKind], publishedAt: formatIndiaDateTime(publishedAt) }]
+        : [],
+    ),
   }
 }

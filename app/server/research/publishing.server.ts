@@ -3,6 +3,7 @@ import { recordAudit } from '../audit.server'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import type { Prisma } from '~/generated/prisma/client'
+import { copyOriginalRoll } from './follow-ups.server'
 import { researchItemSelect, researchRecordOf, type ResearchItemRow } from './items.server'
 import { researchSigningKey, signResearch, verifyResearch, type ResearchSigningKey } from './signing.server'
 
@@ -54,7 +55,9 @@ export async function publishResearchItem(
         },
       })
       if (updated.count !== 1) throw new Error(`research item ${itemId} changed while locked`)
-      const rollSize = await takeRoll(tx, itemId, now)
+      const rollSize = draft.originalId
+        ? await copyOriginalRoll(tx, itemId, draft.originalId, now)
+        : await takeRoll(tx, itemId, now)
       await queueDeliveries(tx, itemId, now)
       await recordAudit(
         tx,
