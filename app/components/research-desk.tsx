@@ -77,8 +77,11 @@ export function ResearchReach({ reach }: { reach: ReachPreview }) {
   )
 }
 
-/** Schedule a draft for a later minute, in India time. */
-export function ScheduleForm({ min, max, error }: { min: string; max: string; error?: string }) {
+/**
+ * Schedule a draft for a later minute, in India time. No `min`: a page left open would keep a stale
+ * one, and the server's refusal of a past time says why.
+ */
+export function ScheduleForm({ max, error }: { max: string; error?: string }) {
   const pending = useIsPending({ formMethod: 'POST' })
   return (
     <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
@@ -86,7 +89,7 @@ export function ScheduleForm({ min, max, error }: { min: string; max: string; er
         label="Publish at (India time)"
         hint={`A later minute, at most ${RESEARCH_SCHEDULE_HORIZON_DAYS} days ahead.`}
         errors={error ? [error] : undefined}
-        inputProps={{ id: 'publish-at', type: 'datetime-local', name: 'publishAt', min, max, required: true }}
+        inputProps={{ id: 'publish-at', type: 'datetime-local', name: 'publishAt', max, required: true }}
       />
       <StatusButton variant="secondary" name="intent" value="schedule" status={pending ? 'pending' : 'idle'}>
         Schedule
@@ -172,7 +175,7 @@ export function DeliveryLog({ log, rollSize }: { log: DeliveryLogView; rollSize:
                 Retry failed deliveries
               </StatusButton>
             </Form>
-            <ScrollableTable label="Failed deliveries">
+            <ScrollableTable label="Failed deliveries, newest first">
               <ColumnHeaders columns={['Customer', 'Channel', 'Tries', 'Failed at', 'Reason']} />
               <tbody>
                 {log.failed.map((row) => (
@@ -198,7 +201,7 @@ export function DeliveryLog({ log, rollSize }: { log: DeliveryLogView; rollSize:
         {log.roll.length === 0 ? (
           <p className="mt-1">Nobody was entitled to this item at publication.</p>
         ) : (
-          <ScrollableTable label="The roll">
+          <ScrollableTable label="Customers on the roll">
             <ColumnHeaders columns={['Customer', 'Delivered at', 'Channels']} />
             <tbody>
               {log.roll.map((row) => (

@@ -107,7 +107,6 @@ export async function researchItemDesk(
     scheduledFor: item.status === 'SCHEDULED' && item.scheduledAt ? formatIndiaDateTime(item.scheduledAt) : null,
     reach: published ? null : await researchReachPreview(item.id, now),
     scheduleBounds: {
-      min: indiaDateTimeLocal(new Date(now.getTime() + 60_000)),
       max: indiaDateTimeLocal(new Date(now.getTime() + RESEARCH_SCHEDULE_HORIZON_DAYS * MS_PER_DAY)),
     },
     deliveryLog: published ? await researchDeliveryLog(item.id, url) : null,
