@@ -35,7 +35,7 @@ export default function AdminResearch({ loaderData }: Route.ComponentProps) {
       <ResearchListFilterForm filter={filter} services={services} />
       {ignored.length > 0 ? (
         <div className="mt-4">
-          <FormMessage tone="error">Not understood and left out of the filter: {ignored.join(', ')}.</FormMessage>
+          <FormMessage tone="error">{`Not understood and left out of the filter: ${ignored.join(', ')}.`}</FormMessage>
         </div>
       ) : null}
       <InvalidCursorNotice invalid={invalidCursor} />
