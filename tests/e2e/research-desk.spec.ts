@@ -43,7 +43,7 @@ async function subscriber(): Promise<string> {
 test('the analyst schedules a draft, cancels, schedules again; the job publishes it; failed deliveries are retried', async ({
   admin: { page, userId: adminId },
 }) => {
-  // A job run, two reloads waiting for it and three axe audits: more than the usual 60 s on a busy machine.
+  // A job run, reloads waiting for it and two axe audits: more than the usual 60 s on a busy machine.
   test.slow()
   const reader = await subscriber()
   const title = `Autos: a scheduled look ${Date.now()}`
@@ -74,7 +74,6 @@ test('the analyst schedules a draft, cancels, schedules again; the job publishes
   await page.getByLabel('Publish at (India time)').fill(inAnHour)
   await page.getByRole('button', { name: 'Schedule' }).click()
   await expect(page.getByRole('heading', { name: 'Scheduled: preview' })).toBeVisible()
-  await expectNoSeriousA11yViolations(page)
 
   // Its minute comes: the job (every minute; run now) publishes it, taking the roll then.
   await withE2eDatabase(async (client) => {
