@@ -955,6 +955,15 @@ const BATTERY: Record<string, HostileCase[]> = {
   ],
   'routes/admin/research.tsx': [
     { what: 'a customer listing research', as: 'customer', url: '/admin/research', status: 404, says: NOT_FOUND_PAGE },
+    {
+      what: 'a malformed filter: named and left out, not a crash',
+      as: 'admin',
+      url: `/admin/research?serviceId=${encodeURIComponent("1' OR '1'='1")}&kind=${encodeURIComponent(NUL)}&status=LOST&from=2026-02-31&to=x`,
+      status: 200,
+      says: 'Not understood and left out of the filter: service, kind, status, from date, to date.',
+    },
+    ...tamperedCursors('/admin/research', TIMED_CURSOR, SERIAL_CURSOR),
+    ...tamperedCursors('/admin/research?status=DRAFT&from=2026-01-01', TIMED_CURSOR, SERIAL_CURSOR),
   ],
   'routes/admin/research-new.tsx': [
     {
@@ -1058,6 +1067,32 @@ const BATTERY: Record<string, HostileCase[]> = {
       status: 404,
       says: NOT_FOUND_PAGE,
     },
+    ...(
+      [
+        { intent: 'schedule', publishAt: '2099-01-01T09:00' },
+        { intent: 'cancel-schedule' },
+        { intent: 'retry' },
+      ] as Record<string, string>[]
+    ).flatMap((form): HostileCase[] => [
+      {
+        what: `a customer posting ${form.intent} on a report`,
+        as: 'customer',
+        method: 'POST',
+        url: `/admin/research/${SOME_ID}`,
+        form,
+        status: 404,
+        says: NOT_FOUND_PAGE,
+      },
+      {
+        what: `an admin posting ${form.intent} on no report`,
+        as: 'admin',
+        method: 'POST',
+        url: `/admin/research/${SOME_ID}`,
+        form,
+        status: 404,
+        says: NOT_FOUND_PAGE,
+      },
+    ]),
   ],
   'routes/admin/stop-services.tsx': [
     {

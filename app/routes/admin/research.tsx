@@ -1,35 +1,25 @@
 import { Link } from 'react-router'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
-import { formatIndiaDateTime } from '~/domain/dates'
+import { FormMessage } from '~/components/forms'
+import { InvalidCursorNotice, Pager } from '~/components/pager'
+import { ResearchListFilterForm } from '~/components/research-desk'
+import { ADMIN_PAGE_SIZE } from '~/domain/admin'
 import { requireAdmin } from '~/server/auth/admin-role.server'
-import { ADMIN_RESEARCH_LIST_SIZE, researchItemsForAdmin } from '~/server/research/items.server'
+import { researchListPage } from './research-desk.server'
 import type { Route } from './+types/research'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Research | Admin | Research Store' }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
-  const items = await researchItemsForAdmin()
-  return {
-    listSize: ADMIN_RESEARCH_LIST_SIZE,
-    items: items.map((item) => ({
-      id: item.id,
-      title: item.title,
-      status: item.status === 'PUBLISHED' ? 'Published' : 'Draft',
-      when: formatIndiaDateTime(item.publishedAt ?? item.createdAt),
-      services: item.services
-        .map(({ service }) => service.name)
-        .sort()
-        .join(', '),
-      rollSize: item._count.roll,
-    })),
-  }
+  return researchListPage(new URL(request.url))
 }
 
-const COLUMNS = ['Title', 'Status', 'Written or published', 'Services', 'Delivered to'] as const
+const COLUMNS = ['Title', 'Kind', 'Status', 'Published or written', 'Services', 'Delivered to'] as const
 const cell = 'border border-gray-300 px-3 py-2 align-top dark:border-gray-700'
 
-export default function AdminResearch({ loaderData: { items, listSize } }: Route.ComponentProps) {
+export default function AdminResearch({ loaderData }: Route.ComponentProps) {
+  const { items, filter, services, ignored, invalidCursor, next, previous } = loaderData
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -42,12 +32,20 @@ export default function AdminResearch({ loaderData: { items, listSize } }: Route
         </Link>
       </div>
       <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
-        The newest {listSize} reports, drafts and published.
+        Drafts, scheduled and published items, newest first by the time published (else written), {ADMIN_PAGE_SIZE} to a
+        page.
       </p>
+      <ResearchListFilterForm filter={filter} services={services} />
+      {ignored.length > 0 ? (
+        <div className="mt-4">
+          <FormMessage tone="error">{`Not understood and left out of the filter: ${ignored.join(', ')}.`}</FormMessage>
+        </div>
+      ) : null}
+      <InvalidCursorNotice invalid={invalidCursor} />
       {items.length === 0 ? (
-        <p className="mt-4">No research yet.</p>
+        <p className="mt-4">No research matches.</p>
       ) : (
-        <ScrollableTable label="Research reports">
+        <ScrollableTable label="Research items">
           <ColumnHeaders columns={COLUMNS} />
           <tbody>
             {items.map((item) => (
@@ -57,7 +55,8 @@ export default function AdminResearch({ loaderData: { items, listSize } }: Route
                     {item.title}
                   </Link>
                 </td>
-                <td className={cell}>{item.status}</td>
+                <td className={cell}>{item.kind}</td>
+                <td className={cell}>{item.scheduledFor ? `${item.status} for ${item.scheduledFor}` : item.status}</td>
                 <td className={cell}>{item.when}</td>
                 <td className={cell}>{item.services}</td>
                 <td className={`${cell} text-right tabular-nums`}>{item.rollSize}</td>
@@ -66,6 +65,7 @@ export default function AdminResearch({ loaderData: { items, listSize } }: Route
           </tbody>
         </ScrollableTable>
       )}
+      <Pager label="Pages of research" next={next} previous={previous} />
     </section>
   )
 }

@@ -63,6 +63,9 @@ export const RENEWAL_REMINDERS_QUEUE = 'renewal-reminders'
  */
 export const RESEARCH_DELIVERIES_QUEUE = 'research-deliveries'
 
+/** Every minute: publishes the scheduled research items whose minute has come (research/scheduling.server.ts). */
+export const RESEARCH_SCHEDULED_QUEUE = 'research-scheduled'
+
 /** Hourly clean-up of rows that only mattered for a while: limit events, old codes, ended sessions. */
 export const PRUNE_QUEUE = 'prune-expired'
 
@@ -103,6 +106,7 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(RETENTION_QUEUE)
     await boss.createQueue(RENEWAL_REMINDERS_QUEUE)
     await boss.createQueue(RESEARCH_DELIVERIES_QUEUE)
+    await boss.createQueue(RESEARCH_SCHEDULED_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue

@@ -7,6 +7,7 @@ import {
   PRUNE_QUEUE,
   RENEWAL_REMINDERS_QUEUE,
   RESEARCH_DELIVERIES_QUEUE,
+  RESEARCH_SCHEDULED_QUEUE,
   SEND_NOTICE_SMS_QUEUE,
   REFUND_PAYMENT_QUEUE,
   RETENTION_QUEUE,
@@ -23,6 +24,7 @@ import { sendRenewalReminders } from '../payments/renewal-reminders.server'
 import { sendEmail, sendNoticeSms, settleSmsJob } from '../messaging/delivery.server'
 import { pruneExpiredRows } from './prune.server'
 import { sendDueResearchDeliveries } from '../research/deliveries.server'
+import { publishDueScheduledResearch } from '../research/scheduling.server'
 import { settlePayments } from '../payments/settlement.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
@@ -44,6 +46,8 @@ const RENEWAL_REMINDERS_SCHEDULE_CRON = '*/15 * * * *'
 const RETENTION_SCHEDULE_CRON = '7 21 * * *'
 /** Every minute: a published item's e-mails start going within a minute (docs/limits.md). */
 const RESEARCH_DELIVERIES_SCHEDULE_CRON = '* * * * *'
+/** Every minute: a scheduled item is published within a minute of its time (docs/limits.md). */
+const RESEARCH_SCHEDULED_SCHEDULE_CRON = '* * * * *'
 
 /** Runs in every app instance; pg-boss hands each job to exactly one of them. */
 export async function startJobWorkers(): Promise<void> {
@@ -80,6 +84,12 @@ export async function startJobWorkers(): Promise<void> {
   await boss.work(RESEARCH_DELIVERIES_QUEUE, async () => {
     const run = await sendDueResearchDeliveries()
     if (run.sent + run.retrying + run.failed > 0) log.info(`Research e-mails: ${JSON.stringify(run)}`)
+  })
+  // Each item is published under its row lock (publishResearchItem): runs at once take its roll once.
+  await boss.schedule(RESEARCH_SCHEDULED_QUEUE, RESEARCH_SCHEDULED_SCHEDULE_CRON)
+  await boss.work(RESEARCH_SCHEDULED_QUEUE, async () => {
+    const { published } = await publishDueScheduledResearch()
+    if (published > 0) log.info(`Scheduled research: ${published} published`)
   })
   await boss.work<NoticeSms>(
     SEND_NOTICE_SMS_QUEUE,

@@ -17,9 +17,6 @@ import { prisma } from '../db.server'
 // Research items as the analyst writes them (docs/research.md): a draft is created from the form;
 // publishing (publishing.server.ts) freezes it. No function here changes a published item.
 
-/** How many items the admin's list shows, newest first (docs/limits.md). */
-export const ADMIN_RESEARCH_LIST_SIZE = 50
-
 export const researchItemSelect = {
   id: true,
   kind: true,
@@ -114,26 +111,15 @@ export async function createResearchDraft(
   return { ok: true, id: item.id }
 }
 
-export async function researchItemForAdmin(id: string): Promise<(ResearchItemRow & { rollSize: number }) | null> {
-  const item = await prisma.researchItem.findUnique({ where: { id }, select: researchItemSelect })
+export async function researchItemForAdmin(
+  id: string,
+): Promise<(ResearchItemRow & { rollSize: number; scheduledAt: Date | null }) | null> {
+  const item = await prisma.researchItem.findUnique({
+    where: { id },
+    select: { ...researchItemSelect, scheduledAt: true },
+  })
   if (!item) return null
   return { ...item, rollSize: await prisma.researchRollEntry.count({ where: { itemId: id } }) }
-}
-
-export async function researchItemsForAdmin() {
-  return prisma.researchItem.findMany({
-    select: {
-      id: true,
-      title: true,
-      status: true,
-      createdAt: true,
-      publishedAt: true,
-      services: { select: { service: { select: { name: true } } } },
-      _count: { select: { roll: true } },
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: ADMIN_RESEARCH_LIST_SIZE,
-  })
 }
 
 /** The record a published row signs (null for a draft). */

@@ -1,10 +1,10 @@
-import { KYC_STATUSES, kycAllowsPayment } from '~/domain/kyc'
 import { recordAudit } from '../audit.server'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import type { Prisma } from '~/generated/prisma/client'
 import { copyOriginalRoll } from './follow-ups.server'
 import { researchItemSelect, researchRecordOf, type ResearchItemRow } from './items.server'
+import { entitledCustomersSql, RESEARCH_CHANNEL_REACH } from './reach.server'
 import { researchSigningKey, signResearch, verifyResearch, type ResearchSigningKey } from './signing.server'
 
 // Publishing (docs/research.md): one transaction locks the draft, freezes and signs it, and takes
@@ -14,24 +14,30 @@ import { researchSigningKey, signResearch, verifyResearch, type ResearchSigningK
 /** The publishing transaction writes the whole roll (docs/limits.md). */
 export const PUBLISH_TRANSACTION_TIMEOUT_MS = 30_000
 
-/** The KYC answers that allow serving a customer: the same rule as paying (app/domain/kyc.ts). */
-const SERVABLE_KYC_STATUSES = KYC_STATUSES.filter((status) => kycAllowsPayment(status))
-
 export type PublishResult =
-  { ok: true; rollSize: number; publishedAt: Date } | { ok: false; reason: 'not-found' | 'already-published' }
+  | { ok: true; rollSize: number; publishedAt: Date }
+  | { ok: false; reason: 'not-found' | 'already-published' | 'not-scheduled' }
+
+/** `scheduledOnly`: the scheduled-publishing job's call, which publishes only an item still scheduled and due. */
+type PublishOptions = { scheduledOnly?: boolean }
 
 export async function publishResearchItem(
   itemId: string,
   adminId: string,
   now = new Date(),
   key: ResearchSigningKey = researchSigningKey(),
+  { scheduledOnly = false }: PublishOptions = {},
 ): Promise<PublishResult> {
   return prisma.$transaction(
     async (tx) => {
-      const locked = await tx.$queryRaw<{ status: string }[]>`
-        SELECT status::text AS status FROM research_items WHERE id = ${itemId}::uuid FOR UPDATE`
+      const locked = await tx.$queryRaw<{ status: string; due: boolean }[]>`
+        SELECT status::text AS status, coalesce(scheduled_at <= ${now}::timestamptz, false) AS due
+        FROM research_items WHERE id = ${itemId}::uuid FOR UPDATE`
       if (locked.length === 0) return { ok: false, reason: 'not-found' } as const
-      if (locked[0]!.status !== 'DRAFT') return { ok: false, reason: 'already-published' } as const
+      const { status, due } = locked[0]!
+      if (status === 'PUBLISHED') return { ok: false, reason: 'already-published' } as const
+      // A schedule cancelled, or moved, after the job read it: not this run's to publish.
+      if (scheduledOnly && (status !== 'SCHEDULED' || !due)) return { ok: false, reason: 'not-scheduled' } as const
       const draft = await tx.researchItem.findUniqueOrThrow({ where: { id: itemId }, select: researchItemSelect })
       const frozen: ResearchItemRow = {
         ...draft,
@@ -44,7 +50,7 @@ export async function publishResearchItem(
       const signed = signResearch(researchRecordOf(frozen)!, key)
       // Conditional as well as locked: a row that is no longer a draft is never written again.
       const updated = await tx.researchItem.updateMany({
-        where: { id: itemId, status: 'DRAFT' },
+        where: { id: itemId, status: { in: ['DRAFT', 'SCHEDULED'] } },
         data: {
           status: 'PUBLISHED',
           publishedAt: now,
@@ -66,7 +72,7 @@ export async function publishResearchItem(
           action: 'research.publish',
           subjectType: 'research_item',
           subjectId: itemId,
-          before: { status: 'DRAFT' },
+          before: { status },
           after: { status: 'PUBLISHED', contentSha256: signed.contentSha256, rollSize },
         },
         now,
@@ -77,21 +83,12 @@ export async function publishResearchItem(
   )
 }
 
-/**
- * The roll, in one set-based statement: every customer with a subscription to one of the item's
- * services running at `now` (paid or granted), account open and not erased, KYC allowing service.
- */
+/** The roll, in one set-based statement: every customer entitled at `now` (reach.server.ts). */
 async function takeRoll(tx: Prisma.TransactionClient, itemId: string, now: Date): Promise<number> {
   return tx.$executeRaw`
     INSERT INTO research_roll (item_id, user_id, delivered_at)
-    SELECT DISTINCT ${itemId}::uuid, s.user_id, ${now}::timestamptz
-    FROM research_item_services ris
-    JOIN subscriptions s ON s.service_id = ris.service_id
-    JOIN users u ON u.id = s.user_id
-    WHERE ris.item_id = ${itemId}::uuid
-      AND s.starts_at <= ${now}::timestamptz AND s.ends_at > ${now}::timestamptz
-      AND u.closed_at IS NULL AND u.erased_at IS NULL
-      AND u.kyc_status::text = ANY(${SERVABLE_KYC_STATUSES}::text[])
+    SELECT ${itemId}::uuid, entitled.user_id, ${now}::timestamptz
+    FROM (${entitledCustomersSql(itemId, now)}) entitled
     ON CONFLICT DO NOTHING`
 }
 
@@ -105,7 +102,7 @@ async function queueDeliveries(tx: Prisma.TransactionClient, itemId: string, now
     SELECT r.item_id, r.user_id, 'EMAIL', ${now}::timestamptz, ${now}::timestamptz
     FROM research_roll r
     JOIN users u ON u.id = r.user_id
-    WHERE r.item_id = ${itemId}::uuid AND u.email IS NOT NULL AND u.email <> ''
+    WHERE r.item_id = ${itemId}::uuid AND ${RESEARCH_CHANNEL_REACH.EMAIL}
     ON CONFLICT DO NOTHING`
 }
 
