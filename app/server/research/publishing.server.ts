@@ -2,6 +2,7 @@ import { KYC_STATUSES, kycAllowsPayment } from '~/domain/kyc'
 import { recordAudit } from '../audit.server'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
+import { researchSmsEnabled } from '../messaging/sms.server'
 import type { Prisma } from '~/generated/prisma/client'
 import { researchItemSelect, researchRecordOf, type ResearchItemRow } from './items.server'
 import { researchSigningKey, signResearch, verifyResearch, type ResearchSigningKey } from './signing.server'
@@ -93,16 +94,23 @@ async function takeRoll(tx: Prisma.TransactionClient, itemId: string, now: Date)
 }
 
 /**
- * The delivery log's rows, with the roll (docs/research.md, "Delivery"): one QUEUED e-mail for each
- * recipient with an address, due now; the research-deliveries job sends them.
+ * The delivery log's rows, with the roll (docs/research.md, "Delivery" and "Channels"): one QUEUED
+ * row per recipient and channel they chose, due now; the research-deliveries job sends them. No
+ * choice made: e-mail on (with an address), SMS off, Telegram off (research_channel_choices).
  */
 async function queueDeliveries(tx: Prisma.TransactionClient, itemId: string, now: Date): Promise<number> {
   return tx.$executeRaw`
     INSERT INTO research_deliveries (item_id, user_id, channel, queued_at, next_attempt_at)
-    SELECT r.item_id, r.user_id, 'EMAIL', ${now}::timestamptz, ${now}::timestamptz
+    SELECT r.item_id, r.user_id, c.channel::"ResearchChannel", ${now}::timestamptz, ${now}::timestamptz
     FROM research_roll r
     JOIN users u ON u.id = r.user_id
-    WHERE r.item_id = ${itemId}::uuid AND u.email IS NOT NULL AND u.email <> ''
+    LEFT JOIN research_channel_choices p ON p.user_id = r.user_id
+    CROSS JOIN LATERAL (VALUES
+      ('EMAIL', COALESCE(p.email, true) AND u.email IS NOT NULL AND u.email <> ''),
+      ('SMS', ${researchSmsEnabled()}::boolean AND COALESCE(p.sms, false) AND u.phone LIKE '+%'),
+      ('TELEGRAM', COALESCE(p.telegram, false) AND p.telegram_chat_id IS NOT NULL)
+    ) AS c(channel, chosen)
+    WHERE r.item_id = ${itemId}::uuid AND c.chosen
     ON CONFLICT DO NOTHING`
 }
 
