@@ -1,6 +1,8 @@
 // The texts research goes out in by SMS and Telegram, and the pace of Telegram sends (docs/research.md,
 // "Channels"; docs/limits.md). Plain text only: nothing here is ever read as markup.
 
+/** How long a Telegram deep link works (docs/limits.md). */
+export const TELEGRAM_LINK_TTL_MS = 15 * 60_000
 /** The longest title an SMS notice carries; DLT templates' variables are short (docs/limits.md). */
 export const RESEARCH_SMS_TITLE_MAX_CHARS = 60
 /** A Telegram text is at most 4,096 characters; an item whose whole text is longer goes as a summary. */

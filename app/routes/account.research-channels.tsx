@@ -2,6 +2,7 @@ import { data, Link } from 'react-router'
 import { FormMessage } from '~/components/forms'
 import { ResearchChannelsForm } from '~/components/research-channels-form'
 import { formatIndiaDateTime } from '~/domain/dates'
+import { TELEGRAM_LINK_TTL_MS } from '~/domain/research-channels'
 import { requireUser } from '~/server/auth/sign-in.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
 import { dispatchIntent, readForm } from '~/server/http/form-data.server'
@@ -11,7 +12,6 @@ import {
   chooseResearchChannels,
   researchChannelsOf,
   startTelegramLink,
-  TELEGRAM_LINK_TTL_MS,
   unlinkTelegram,
 } from '~/server/research/channels.server'
 import type { Route } from './+types/account.research-channels'

@@ -10,17 +10,12 @@ import {
   TelegramDeliveryError,
   type TelegramBot,
 } from '~/server/messaging/telegram.server'
-import {
-  chooseResearchChannels,
-  researchChannelsOf,
-  startTelegramLink,
-  TELEGRAM_LINK_TTL_MS,
-} from '~/server/research/channels.server'
+import { chooseResearchChannels, researchChannelsOf, startTelegramLink } from '~/server/research/channels.server'
 import { sendDueResearchDeliveries } from '~/server/research/deliveries.server'
 import { createResearchDraft } from '~/server/research/items.server'
 import { publishResearchItem } from '~/server/research/publishing.server'
 import { receiveTelegramUpdate } from '~/server/research/telegram-webhook.server'
-import { TELEGRAM_CHAT_INTERVAL_MS } from '~/domain/research-channels'
+import { TELEGRAM_CHAT_INTERVAL_MS, TELEGRAM_LINK_TTL_MS } from '~/domain/research-channels'
 import { createService } from '../support/payment-fixtures'
 import { signedInUser } from '../support/sessions'
 

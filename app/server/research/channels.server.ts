@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { TELEGRAM_LINK_TTL_MS } from '~/domain/research-channels'
 import { recordAudit } from '../audit.server'
 import { prisma } from '../db.server'
 import type { Prisma } from '~/generated/prisma/client'
@@ -8,9 +9,6 @@ import { telegramBot } from '../messaging/telegram-bot.server'
 // A customer's research channels (docs/research.md, "Channels"): e-mail, SMS and Telegram beside
 // the site, which is always on. No row in research_channel_choices means the defaults: e-mail on
 // (with an address), SMS off, Telegram off until linked. Every change is audited as the customer's.
-
-/** How long a Telegram deep link works (docs/limits.md). */
-export const TELEGRAM_LINK_TTL_MS = 15 * 60_000
 
 export type ResearchChannels = {
   email: { chosen: boolean; address: string | null }
