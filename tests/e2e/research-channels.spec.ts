@@ -11,7 +11,7 @@ import { gotoHydrated } from './hydration'
 const SERVICE = 'Equity Premium'
 
 // Two people, four pages, the fake bot and two axe audits: more than the usual 60 s on a busy machine.
-test.slow(() => true, 'a long journey')
+test.describe.configure({ timeout: 180_000 })
 
 /**
  * The server functions that publish and deliver, run in the test process against the e2e server's
