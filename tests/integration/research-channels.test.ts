@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eraseExpiredData } from '~/server/account/retention.server'
 import { prisma } from '~/server/db.server'
 import type { NoticeSms } from '~/server/messaging/sms.server'
 import { telegramBot } from '~/server/messaging/telegram-bot.server'
@@ -336,6 +337,21 @@ describe('the Bot API client against a local fake of Telegram', () => {
     await expect(bot().sendMessage('1', 'x')).rejects.toMatchObject({ retryable: true, retryAfterMs: 3_000 })
     answers.push([400, { ok: false, description: 'Bad Request: chat not found' }])
     await expect(bot().sendMessage('1', 'x')).rejects.toMatchObject({ retryable: false, blocked: false })
+  })
+})
+
+describe('erasing an account', () => {
+  it('forgets its Telegram chat and channel choices', async () => {
+    const customer = await signedInUser()
+    await prisma.researchChannelChoice.create({
+      data: { userId: customer.userId, sms: true, telegram: true, telegramChatId: String(nextChatId++) },
+    })
+    await startTelegramLink(customer.userId)
+    await prisma.user.update({ where: { id: customer.userId }, data: { lastSeenAt: new Date('2020-01-01T00:00:00Z') } })
+    await eraseExpiredData(new Date())
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: customer.userId } })).erasedAt).not.toBeNull()
+    expect(await choiceOf(customer.userId)).toBeNull()
+    expect(await prisma.telegramLinkToken.count({ where: { userId: customer.userId } })).toBe(0)
   })
 })
 
