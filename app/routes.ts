@@ -23,6 +23,8 @@ export default [
   route('account/corrections', 'routes/account.corrections.tsx'),
   // A complete profile's e-mail address, changed with a code sent to the new address.
   route('account/email', 'routes/account.email.tsx'),
+  // Where research reaches the customer besides the site: e-mail, SMS, Telegram (linked here).
+  route('account/research-channels', 'routes/account.research-channels.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
   // The research delivered to the customer (docs/research.md): only items on whose roll they are.
   route('research', 'routes/research.tsx'),
@@ -71,6 +73,8 @@ export default [
   ...demoRoutes(),
   // Razorpay's servers call this; outside /api/v1 so the XSRF pair does not apply (the signature does).
   route('webhooks/razorpay', 'routes/webhooks.razorpay.ts'),
+  // The research bot's updates from Telegram; the secret-token header is the check.
+  route('webhooks/telegram', 'routes/webhooks.telegram.ts'),
   // The JSON API of the existing web and mobile clients (docs/api.md).
   ...prefix('api/v1', [
     route('otp/request', 'routes/api.v1/otp.request.ts'),

@@ -21,8 +21,8 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
     <section>
       <h1 className="text-2xl font-semibold">Dev outbox</h1>
       <p className="mt-2 text-sm">
-        What the store would have sent by SMS or e-mail{recipient ? ` to ${recipient}` : ''}, newest first. Demo mode
-        only.
+        What the store would have sent by SMS, e-mail or Telegram{recipient ? ` to ${recipient}` : ''}, newest first.
+        Demo mode only.
       </p>
       {messages.length === 0 ? (
         <p className="mt-4">Nothing has been sent yet.</p>

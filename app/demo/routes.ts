@@ -9,6 +9,7 @@ export function demoRoutes() {
   return [
     route('dev/outbox', 'demo/outbox.tsx'),
     route('dev/outbox.json', 'demo/outbox.json.ts'),
+    route('dev/telegram/start', 'demo/telegram-start.tsx'),
     route('dev/sandbox/pay', 'demo/sandbox.pay.ts'),
     route('dev/sandbox/checkout', 'demo/sandbox.checkout.tsx'),
     route('dev/sandbox/checkout.js', 'demo/sandbox.checkout-script.ts'),

@@ -24,6 +24,8 @@ import {
   describeClosingServices,
 } from '~/server/account/closing.server'
 import { customerData } from '~/server/account/your-data.server'
+import { researchChannelsOf } from '~/server/research/channels.server'
+import { ResearchChannelsForm } from '~/components/research-channels-form'
 import { requireUser } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
@@ -47,7 +49,11 @@ const onDay = (iso: string | null) => (iso ? formatIndiaDate(new Date(iso)) : ''
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const now = new Date()
-  const [found, plan] = await Promise.all([customerData(user.id, now), closingPlan(user.id, now)])
+  const [found, plan, researchChannels] = await Promise.all([
+    customerData(user.id, now),
+    closingPlan(user.id, now),
+    researchChannelsOf(user.id),
+  ])
   const held = found!
   return {
     closing: plan.ok
@@ -58,6 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         }
       : { ok: false as const, message: plan.message, serviceId: plan.serviceId ?? null },
     supportEmail: businessDetails.supportEmail,
+    researchChannels,
     profile: {
       phone: held.profile.phone,
       name: held.profile.name ?? '',
@@ -101,7 +108,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     })),
     researchDeliveries: held.researchDeliveries.map((row) => ({
       item: row.item,
-      channel: row.channel === 'EMAIL' ? 'e-mail' : enumWords(row.channel),
+      channel: { EMAIL: 'e-mail', SMS: 'SMS', TELEGRAM: 'Telegram' }[row.channel],
       state:
         row.status === 'SENT'
           ? `sent ${when(row.sentAt)}`
@@ -291,6 +298,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           label="Subscriptions"
           columns={['Service', 'From', 'Until']}
           rows={loaderData.subscriptions.map((row) => [row.service, row.startsAt, row.endsAt])}
+        />
+      </Section>
+
+      <Section title="How research reaches you">
+        <ResearchChannelsForm
+          channels={loaderData.researchChannels}
+          linkedOn={when(loaderData.researchChannels.telegram.linkedAt)}
         />
       </Section>
 

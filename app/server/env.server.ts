@@ -65,6 +65,25 @@ const EnvSchema = z.object({
   MSG91_NOTICE_TEMPLATE_ID: z.string().min(1).optional(),
   /** A DLT template for renewal reminders, one variable `text`; without it reminders go by e-mail only (docs/payments.md). */
   MSG91_RENEWAL_TEMPLATE_ID: z.string().min(1).optional(),
+  /** A DLT template for research notices (a title and a link), one variable `text`; without it research goes by other channels only (docs/research.md). */
+  MSG91_RESEARCH_TEMPLATE_ID: z.string().min(1).optional(),
+  /** The research bot's token from @BotFather (docs/research.md, "Telegram"); demo mode and tests use the fake bot. */
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d+:[\w-]{30,}$/, 'must be a bot token from @BotFather, like 123456:ABC-DEF...')
+    .optional(),
+  /** Telegram sends it in X-Telegram-Bot-Api-Secret-Token with every update (setWebhook's secret_token). */
+  TELEGRAM_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{32,256}$/, 'must be 32 to 256 letters, digits, _ or - (openssl rand -hex 32)')
+    .optional(),
+  /** The bot's username without @, for the t.me deep link. */
+  TELEGRAM_BOT_USERNAME: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{3,31}$/, "must be the bot's username without @, like ResearchStoreBot")
+    .optional(),
+  /** Telegram Bot API's address (tests point it at a local fake). */
+  TELEGRAM_API_BASE_URL: z.url({ error: 'must be a URL' }).default('https://api.telegram.org'),
   /** India's holidays on which complaint business days do not run (docs/limits.md): YYYY-MM-DD,YYYY-MM-DD. */
   COMPLAINT_HOLIDAYS: z
     .string()
@@ -259,6 +278,14 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (env.SMTP_URL && !env.MAIL_FROM) {
     throw new EnvError(
       'Missing environment variable MAIL_FROM (the sender address of e-mails); required when SMTP_URL is set',
+    )
+  }
+  const telegramVariables = ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_BOT_USERNAME'] as const
+  const firstTelegramVariable = telegramVariables.find((name) => env[name])
+  const missingTelegramVariable = telegramVariables.find((name) => !env[name])
+  if (firstTelegramVariable && missingTelegramVariable) {
+    throw new EnvError(
+      `Missing environment variable ${missingTelegramVariable} (the research bot on Telegram); required when ${firstTelegramVariable} is set`,
     )
   }
   if (!env.DEMO_MODE) {

@@ -93,6 +93,9 @@ async function eraseAccounts(
     await tx.session.deleteMany({ where: { userId: { in: erasedIds } } })
     await tx.familyMember.deleteMany({ where: { userId: { in: erasedIds } } })
     await tx.correctionRequest.deleteMany({ where: { userId: { in: erasedIds } } })
+    // The Telegram chat id is personal data too; the delivery log keeps what was sent.
+    await tx.researchChannelChoice.deleteMany({ where: { userId: { in: erasedIds } } })
+    await tx.telegramLinkToken.deleteMany({ where: { userId: { in: erasedIds } } })
     await tx.auditLog.createMany({
       data: erasedIds.map((id) => ({
         actorId: RETENTION_ACTOR_ID,

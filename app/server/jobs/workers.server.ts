@@ -19,12 +19,13 @@ import {
 } from './queue.server'
 import { eraseExpiredData } from '../account/retention.server'
 import { sendTermsNotices } from '../account/terms-versions.server'
-import { renewalSmsEnabled, type NoticeSms, type OtpSms } from '../messaging/sms.server'
+import { renewalSmsEnabled, researchSmsEnabled, type NoticeSms, type OtpSms } from '../messaging/sms.server'
 import { sendRenewalReminders } from '../payments/renewal-reminders.server'
 import { sendEmail, sendNoticeSms, settleSmsJob } from '../messaging/delivery.server'
 import { pruneExpiredRows } from './prune.server'
 import { sendDueResearchDeliveries } from '../research/deliveries.server'
 import { publishDueScheduledResearch } from '../research/scheduling.server'
+import { telegramBot } from '../messaging/telegram-bot.server'
 import { settlePayments } from '../payments/settlement.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
@@ -80,10 +81,14 @@ export async function startJobWorkers(): Promise<void> {
     if (sent > 0) log.info(`Renewal reminders: ${sent} sent`)
   })
   // The delivery rows are the queue: runs at once, here or on another instance, claim different rows.
+  if (!researchSmsEnabled())
+    log.warn('MSG91_RESEARCH_TEMPLATE_ID is not set: research is not sent by SMS (no SMS rows are queued)')
+  if (!(await telegramBot()))
+    log.warn('TELEGRAM_BOT_TOKEN is not set: research is not sent on Telegram (customers cannot link it)')
   await boss.schedule(RESEARCH_DELIVERIES_QUEUE, RESEARCH_DELIVERIES_SCHEDULE_CRON)
   await boss.work(RESEARCH_DELIVERIES_QUEUE, async () => {
     const run = await sendDueResearchDeliveries()
-    if (run.sent + run.retrying + run.failed > 0) log.info(`Research e-mails: ${JSON.stringify(run)}`)
+    if (run.sent + run.retrying + run.failed > 0) log.info(`Research deliveries: ${JSON.stringify(run)}`)
   })
   // Each item is published under its row lock (publishResearchItem): runs at once take its roll once.
   await boss.schedule(RESEARCH_SCHEDULED_QUEUE, RESEARCH_SCHEDULED_SCHEDULE_CRON)

@@ -9,7 +9,7 @@ export function isOutboxEnabled(): boolean {
   return env.DEMO_MODE || env.NODE_ENV === 'test'
 }
 
-export type OutboxEntry = { channel: 'sms' | 'email'; recipient: string; subject?: string; body: string }
+export type OutboxEntry = { channel: 'sms' | 'email' | 'telegram'; recipient: string; subject?: string; body: string }
 
 /**
  * What the dev stand-ins for SMS and e-mail "send": stored for /dev/outbox and printed in the log.

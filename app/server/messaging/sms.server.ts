@@ -20,12 +20,13 @@ export class SmsDeliveryError extends Error {
  * `userId` as for an e-mail (mail.server.ts): dropped once that account is closed. `template`: the
  * DLT template it goes by, when not the general notice one (each kind of message is registered apart).
  */
-export type NoticeSms = { to: string; text: string; userId?: string; template?: 'renewal-reminder' }
+export type NoticeSms = { to: string; text: string; userId?: string; template?: 'renewal-reminder' | 'research' }
 
 export type SmsProvider = {
   name: string
   sendOtp: (sms: OtpSms) => Promise<void>
-  sendNotice: (sms: NoticeSms) => Promise<void>
+  /** Answers the provider's message id when it gives one. */
+  sendNotice: (sms: NoticeSms) => Promise<string | void>
 }
 
 const outboxSms: SmsProvider = {
@@ -33,9 +34,7 @@ const outboxSms: SmsProvider = {
   sendOtp: async (sms) => {
     await recordOutboxMessage({ channel: 'sms', recipient: sms.to, body: sms.text })
   },
-  sendNotice: async (sms) => {
-    await recordOutboxMessage({ channel: 'sms', recipient: sms.to, body: sms.text })
-  },
+  sendNotice: (sms) => recordOutboxMessage({ channel: 'sms', recipient: sms.to, body: sms.text }),
 }
 
 /**
@@ -47,6 +46,7 @@ export function msg91Sms({
   templateId,
   noticeTemplateId,
   renewalTemplateId,
+  researchTemplateId,
   baseUrl,
 }: {
   authKey: string
@@ -55,9 +55,11 @@ export function msg91Sms({
   noticeTemplateId?: string
   /** The renewal reminders' template, `text` likewise; without it reminders go by e-mail only (renewalSmsEnabled). */
   renewalTemplateId?: string
+  /** Research notices' template, `text` likewise; without it research goes by other channels (researchSmsEnabled). */
+  researchTemplateId?: string
   baseUrl: string
 }): SmsProvider {
-  async function sendFlow(template: string, recipient: Record<string, string>): Promise<void> {
+  async function sendFlow(template: string, recipient: Record<string, string>): Promise<string | void> {
     let response: Response
     try {
       response = await fetch(new URL('/api/v5/flow', baseUrl), {
@@ -79,10 +81,13 @@ export function msg91Sms({
     // MSG91 reports some failures with 200 and {"type":"error"}.
     if (/"type"\s*:\s*"error"/.test(body))
       throw new SmsDeliveryError(`MSG91 refused the message: ${body.slice(0, 200)}`, false)
+    return /"message"\s*:\s*"([\w-]{1,100})"/.exec(body)?.[1]
   }
   return {
     name: 'MSG91',
-    sendOtp: (sms) => sendFlow(templateId, { mobiles: sms.to.slice(1), otp: sms.code }),
+    sendOtp: async (sms) => {
+      await sendFlow(templateId, { mobiles: sms.to.slice(1), otp: sms.code })
+    },
     async sendNotice(sms) {
       if (sms.template === 'renewal-reminder') {
         if (!renewalTemplateId)
@@ -92,6 +97,11 @@ export function msg91Sms({
           )
         return sendFlow(renewalTemplateId, { mobiles: sms.to.slice(1), text: sms.text })
       }
+      if (sms.template === 'research') {
+        if (!researchTemplateId)
+          throw new SmsDeliveryError('MSG91_RESEARCH_TEMPLATE_ID is not set: research is not sent by SMS', false)
+        return sendFlow(researchTemplateId, { mobiles: sms.to.slice(1), text: sms.text })
+      }
       if (!noticeTemplateId)
         throw new SmsDeliveryError('MSG91_NOTICE_TEMPLATE_ID is not set: notices are not sent by SMS', false)
       await sendFlow(noticeTemplateId, { mobiles: sms.to.slice(1), text: sms.text })
@@ -100,7 +110,7 @@ export function msg91Sms({
 }
 
 export type SmsSettings = Pick<Env, 'MSG91_AUTH_KEY' | 'MSG91_TEMPLATE_ID' | 'MSG91_BASE_URL'> &
-  Partial<Pick<Env, 'MSG91_NOTICE_TEMPLATE_ID' | 'MSG91_RENEWAL_TEMPLATE_ID'>>
+  Partial<Pick<Env, 'MSG91_NOTICE_TEMPLATE_ID' | 'MSG91_RENEWAL_TEMPLATE_ID' | 'MSG91_RESEARCH_TEMPLATE_ID'>>
 
 /** The real provider when configured (always in a deployment: env validation requires it), else the dev outbox. */
 export function smsProvider(settings: SmsSettings = env): SmsProvider {
@@ -110,6 +120,7 @@ export function smsProvider(settings: SmsSettings = env): SmsProvider {
       templateId: settings.MSG91_TEMPLATE_ID,
       noticeTemplateId: settings.MSG91_NOTICE_TEMPLATE_ID,
       renewalTemplateId: settings.MSG91_RENEWAL_TEMPLATE_ID,
+      researchTemplateId: settings.MSG91_RESEARCH_TEMPLATE_ID,
       baseUrl: settings.MSG91_BASE_URL,
     })
   }
@@ -122,4 +133,12 @@ export function smsProvider(settings: SmsSettings = env): SmsProvider {
  */
 export function renewalSmsEnabled(settings: SmsSettings = env): boolean {
   return smsProvider(settings) === outboxSms || Boolean(settings.MSG91_RENEWAL_TEMPLATE_ID)
+}
+
+/**
+ * Whether research goes by SMS: always through the dev outbox; through MSG91 only with a DLT template
+ * registered for it (MSG91_RESEARCH_TEMPLATE_ID). Without it publishing queues no SMS rows (said at start).
+ */
+export function researchSmsEnabled(settings: SmsSettings = env): boolean {
+  return smsProvider(settings) === outboxSms || Boolean(settings.MSG91_RESEARCH_TEMPLATE_ID)
 }

@@ -18,7 +18,7 @@ export const EVENT_LOOP_SAMPLE_MS = 10
 /** The window of `research_store_payments_last_day`, in hours. */
 export const PAYMENTS_RECENT_WINDOW_HOURS = 24
 
-export const MESSAGE_CHANNELS = ['sms', 'email'] as const
+export const MESSAGE_CHANNELS = ['sms', 'email', 'telegram'] as const
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number]
 
 function createMetrics() {

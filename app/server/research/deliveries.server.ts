@@ -1,10 +1,15 @@
 import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { researchBlocks, type ResearchInline } from '~/domain/research'
+import { researchSmsText, researchTelegramText, TelegramPacer } from '~/domain/research-channels'
 import { prisma } from '../db.server'
 import { emailContext } from '../messaging/customer-notices.server'
 import { renderEmail, type EmailBlock, type EmailContext } from '../messaging/emails/render-email.server'
 import { MailDeliveryError, mailProvider, type Email } from '../messaging/mail.server'
+import { SmsDeliveryError, smsProvider, type NoticeSms } from '../messaging/sms.server'
+import { telegramBot } from '../messaging/telegram-bot.server'
+import { TelegramDeliveryError, type TelegramBot } from '../messaging/telegram.server'
+import { unlinkTelegram } from './channels.server'
 import { countMessage } from '../operations/metrics.server'
 import { loggerFor } from '../operations/logger.server'
 import { researchItemSelect, researchItemView, type ResearchItemRow } from './items.server'
@@ -44,7 +49,24 @@ const sendThroughMailProvider: ResearchEmailSender = async (email) => {
   return provider.send(email)
 }
 
-type Claimed = { id: string; item_id: string; user_id: string; attempts: number }
+/** Sends one research SMS and answers the provider's message id when it gives one. */
+export type ResearchSmsSender = (sms: NoticeSms) => Promise<string | void>
+
+const sendThroughSmsProvider: ResearchSmsSender = (sms) => smsProvider().sendNotice(sms)
+
+/** The other channels' senders and Telegram's pace; tests pass fakes (and a wait that does not sleep). */
+export type ChannelSenders = {
+  sms: ResearchSmsSender
+  telegram: TelegramBot | null
+  pacer: TelegramPacer
+  wait: (ms: number) => Promise<void>
+  clock: () => number
+}
+
+const waitFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+type Channel = 'EMAIL' | 'SMS' | 'TELEGRAM'
+type Claimed = { id: string; item_id: string; user_id: string; attempts: number; channel: Channel }
 
 export type DeliveryRun = { sent: number; retrying: number; failed: number }
 
@@ -53,10 +75,25 @@ export async function sendDueResearchDeliveries({
   now = new Date(),
   send = sendThroughMailProvider,
   batchSize = RESEARCH_DELIVERY_BATCH_SIZE,
-}: { now?: Date; send?: ResearchEmailSender; batchSize?: number } = {}): Promise<DeliveryRun> {
+  sms = sendThroughSmsProvider,
+  telegram,
+  wait = waitFor,
+  clock = Date.now,
+}: {
+  now?: Date
+  send?: ResearchEmailSender
+  batchSize?: number
+} & Partial<Omit<ChannelSenders, 'pacer'>> = {}): Promise<DeliveryRun> {
   const run: DeliveryRun = { sent: 0, retrying: 0, failed: 0 }
   const startedAt = Date.now()
   const context = await emailContext()
+  const senders: ChannelSenders = {
+    sms,
+    telegram: telegram === undefined ? await telegramBot() : telegram,
+    pacer: new TelegramPacer(),
+    wait,
+    clock,
+  }
   const items = new Map<string, ResearchItemRow | null>()
   while (Date.now() - startedAt < RESEARCH_DELIVERY_RUN_MS) {
     const claimed = await claimDue(now, batchSize)
@@ -67,7 +104,7 @@ export async function sendDueResearchDeliveries({
           row.item_id,
           await prisma.researchItem.findUnique({ where: { id: row.item_id }, select: researchItemSelect }),
         )
-      run[await deliver(row, items.get(row.item_id) ?? null, context, send, now)]++
+      run[await deliver(row, items.get(row.item_id) ?? null, context, send, senders, now)]++
     }
   }
   return run
@@ -87,7 +124,8 @@ function claimDue(now: Date, limit: number): Promise<Claimed[]> {
       FOR UPDATE SKIP LOCKED
     ) due
     WHERE d.id = due.id
-    RETURNING d.id::text AS id, d.item_id::text AS item_id, d.user_id::text AS user_id, d.attempts`
+    RETURNING d.id::text AS id, d.item_id::text AS item_id, d.user_id::text AS user_id, d.attempts,
+      d.channel::text AS channel`
 }
 
 async function deliver(
@@ -95,32 +133,87 @@ async function deliver(
   item: ResearchItemRow | null,
   context: EmailContext,
   send: ResearchEmailSender,
+  senders: ChannelSenders,
   now: Date,
 ): Promise<keyof DeliveryRun> {
   const user = await prisma.user.findUnique({
     where: { id: row.user_id },
-    select: { email: true, name: true, closedAt: true, erasedAt: true },
+    select: {
+      email: true,
+      name: true,
+      phone: true,
+      closedAt: true,
+      erasedAt: true,
+      researchChannelChoice: { select: { telegramChatId: true } },
+    },
   })
   if (!item || item.status !== 'PUBLISHED') return fail(row, 'The item is not published', now)
   if (!user || user.closedAt || user.erasedAt) return fail(row, 'The account is closed', now)
-  if (!user.email) return fail(row, 'No e-mail address on the account', now)
+  const metric = row.channel === 'EMAIL' ? 'email' : row.channel === 'SMS' ? 'sms' : 'telegram'
+  let attempt: () => Promise<string | void>
+  switch (row.channel) {
+    case 'EMAIL': {
+      const to = user.email
+      if (!to) return fail(row, 'No e-mail address on the account', now)
+      attempt = () => send({ to, userId: row.user_id, ...researchEmail(item, user.name, context) })
+      break
+    }
+    case 'SMS': {
+      if (!user.phone.startsWith('+')) return fail(row, 'No mobile number on the account', now)
+      const text = researchSmsText({
+        business: context.business.name,
+        title: item.title,
+        link: itemLink(item, context),
+      })
+      attempt = () => senders.sms({ to: user.phone, text, userId: row.user_id, template: 'research' })
+      break
+    }
+    case 'TELEGRAM': {
+      const chatId = user.researchChannelChoice?.telegramChatId
+      const bot = senders.telegram
+      if (!chatId) return fail(row, 'Telegram is not linked', now)
+      if (!bot) return fail(row, 'Telegram is not configured (TELEGRAM_BOT_TOKEN)', now)
+      const { text } = researchTelegram(item, context)
+      attempt = async () => {
+        const delay = senders.pacer.reserve(chatId, senders.clock())
+        if (delay > 0) await senders.wait(delay)
+        return bot.sendMessage(chatId, text)
+      }
+      break
+    }
+  }
   try {
-    const messageId = await send({ to: user.email, userId: row.user_id, ...researchEmail(item, user.name, context) })
-    countMessage('email', 'sent')
+    const messageId = await attempt()
+    countMessage(metric, 'sent')
     await prisma.researchDelivery.updateMany({
       where: { id: row.id, status: 'QUEUED' },
       data: { status: 'SENT', sentAt: now, providerMessageId: messageId || null, lastError: null },
     })
     return 'sent'
   } catch (error) {
-    countMessage('email', 'failed')
+    countMessage(metric, 'failed')
     const reason = getErrorMessage(error)
-    log.error({ itemId: row.item_id, userId: row.user_id }, `A research e-mail failed: ${reason}`)
-    const retryable = !(error instanceof MailDeliveryError) || error.retryable
+    log.error(
+      { itemId: row.item_id, userId: row.user_id, channel: row.channel },
+      `A research delivery failed: ${reason}`,
+    )
+    if (error instanceof TelegramDeliveryError && error.blocked) {
+      // The customer blocked the bot: this delivery fails and the channel is unlinked; the item stands.
+      await unlinkTelegram(row.user_id, `Telegram refused: ${reason}`, now)
+      return fail(row, `Telegram refused (the bot was blocked or the chat is gone): ${reason}`, now)
+    }
+    const retryable =
+      error instanceof MailDeliveryError || error instanceof SmsDeliveryError || error instanceof TelegramDeliveryError
+        ? error.retryable
+        : true
     if (!retryable || row.attempts >= RESEARCH_DELIVERY_ATTEMPTS) return fail(row, reason, now)
+    const waitMs = Math.max(
+      researchDeliveryBackoffMs(row.attempts),
+      error instanceof TelegramDeliveryError ? (error.retryAfterMs ?? 0) : 0,
+    )
     await prisma.researchDelivery.updateMany({
       where: { id: row.id, status: 'QUEUED' },
-      data: { nextAttemptAt: new Date(now.getTime() + researchDeliveryBackoffMs(row.attempts)), lastError: reason },
+      data: { nextAttemptAt: new Date(now.getTime() + waitMs), lastError: reason },
     })
     return 'retrying'
   }
@@ -132,6 +225,36 @@ async function fail(row: Claimed, reason: string, now: Date): Promise<'failed'> 
     data: { status: 'FAILED', failedAt: now, lastError: reason },
   })
   return 'failed'
+}
+
+const itemLink = (item: ResearchItemRow, context: EmailContext) => `${context.origin ?? ''}/research/${item.id}`
+
+/** The item for Telegram: whole when short, else a summary and the link; plain text (no parse_mode). */
+export function researchTelegram(item: ResearchItemRow, context: EmailContext) {
+  const view = researchItemView(item)
+  const lines = researchBlocks(item.body).flatMap((block) => {
+    switch (block.kind) {
+      case 'heading':
+        return [block.text]
+      case 'paragraph':
+        return [inlineText(block.inline)]
+      case 'list':
+        return block.items.map((entry) => `- ${inlineText(entry)}`)
+    }
+  })
+  return researchTelegramText({
+    title: view.title,
+    services: view.services,
+    lines,
+    disclosures: [
+      ...view.disclosures.map(({ label, answer }) => `${label}: ${answer}`),
+      view.analystLine,
+      `SEBI registration: ${view.sebiRegistrationNumber}`,
+      `BSE enlistment: ${view.bseEnlistmentNumber}`,
+      `Signature fingerprint: ${view.signingKeyFingerprint ?? ''}`,
+    ],
+    link: itemLink(item, context),
+  })
 }
 
 const inlineText = (inline: ResearchInline[]) =>

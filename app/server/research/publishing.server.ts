@@ -4,7 +4,7 @@ import { prisma } from '../db.server'
 import type { Prisma } from '~/generated/prisma/client'
 import { copyOriginalRoll } from './follow-ups.server'
 import { researchItemSelect, researchRecordOf, type ResearchItemRow } from './items.server'
-import { entitledCustomersSql, RESEARCH_CHANNEL_REACH } from './reach.server'
+import { entitledCustomersSql, researchChannelReachRows } from './reach.server'
 import { researchSigningKey, signResearch, verifyResearch, type ResearchSigningKey } from './signing.server'
 
 // Publishing (docs/research.md): one transaction locks the draft, freezes and signs it, and takes
@@ -93,16 +93,19 @@ async function takeRoll(tx: Prisma.TransactionClient, itemId: string, now: Date)
 }
 
 /**
- * The delivery log's rows, with the roll (docs/research.md, "Delivery"): one QUEUED e-mail for each
- * recipient with an address, due now; the research-deliveries job sends them.
+ * The delivery log's rows, with the roll (docs/research.md, "Delivery" and "Channels"): one QUEUED
+ * row per recipient and channel they chose, due now; the research-deliveries job sends them. No
+ * choice made: e-mail on (with an address), SMS off, Telegram off (research_channel_choices).
  */
 async function queueDeliveries(tx: Prisma.TransactionClient, itemId: string, now: Date): Promise<number> {
   return tx.$executeRaw`
     INSERT INTO research_deliveries (item_id, user_id, channel, queued_at, next_attempt_at)
-    SELECT r.item_id, r.user_id, 'EMAIL', ${now}::timestamptz, ${now}::timestamptz
+    SELECT r.item_id, r.user_id, c.channel::"ResearchChannel", ${now}::timestamptz, ${now}::timestamptz
     FROM research_roll r
     JOIN users u ON u.id = r.user_id
-    WHERE r.item_id = ${itemId}::uuid AND ${RESEARCH_CHANNEL_REACH.EMAIL}
+    LEFT JOIN research_channel_choices p ON p.user_id = r.user_id
+    CROSS JOIN LATERAL (VALUES ${researchChannelReachRows()}) AS c(channel, chosen)
+    WHERE r.item_id = ${itemId}::uuid AND c.chosen
     ON CONFLICT DO NOTHING`
 }
 
