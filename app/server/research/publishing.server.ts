@@ -5,6 +5,7 @@ import { prisma } from '../db.server'
 import type { Prisma } from '~/generated/prisma/client'
 import { researchItemSelect, researchRecordOf, type ResearchItemRow } from './items.server'
 import { researchSigningKey, signResearch, verifyResearch, type ResearchSigningKey } from './signing.server'
+import { termsAcceptedSql } from './servable.server'
 
 // Publishing (docs/research.md): one transaction locks the draft, freezes and signs it, and takes
 // its roll. A second Publish of the same item, from any instance, waits for the lock and then finds
@@ -76,9 +77,11 @@ export async function publishResearchItem(
 
 /**
  * The roll, in one set-based statement: every customer with a subscription to one of the item's
- * services running at `now` (paid or granted), account open and not erased, KYC allowing service.
+ * services running at `now` (paid or granted), account open and not erased, KYC allowing service,
+ * the terms binding them at `now` accepted (servable.server.ts).
  */
 async function takeRoll(tx: Prisma.TransactionClient, itemId: string, now: Date): Promise<number> {
+  const termsAccepted = await termsAcceptedSql(tx, now)
   return tx.$executeRaw`
     INSERT INTO research_roll (item_id, user_id, delivered_at)
     SELECT DISTINCT ${itemId}::uuid, s.user_id, ${now}::timestamptz
@@ -89,6 +92,7 @@ async function takeRoll(tx: Prisma.TransactionClient, itemId: string, now: Date)
       AND s.starts_at <= ${now}::timestamptz AND s.ends_at > ${now}::timestamptz
       AND u.closed_at IS NULL AND u.erased_at IS NULL
       AND u.kyc_status::text = ANY(${SERVABLE_KYC_STATUSES}::text[])
+      AND ${termsAccepted}
     ON CONFLICT DO NOTHING`
 }
 
