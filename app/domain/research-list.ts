@@ -3,6 +3,9 @@ import { readPageRequest, type PageRequest } from './keyset'
 // The query string of a customer's research list (/research and GET /api/v1/research): which
 // service, which page. Anything the list did not write is reported, never thrown.
 
+/** Items per page of /research and GET /api/v1/research (docs/limits.md). */
+export const CUSTOMER_RESEARCH_PAGE_SIZE = 20
+
 /** Said when ?service= names none of the customer's services: the list shows every service. */
 export const UNKNOWN_SERVICE_FILTER_MESSAGE = 'That service is not one of yours; showing research of every service.'
 

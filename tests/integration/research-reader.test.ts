@@ -4,11 +4,8 @@ import * as researchListRoute from '~/routes/research'
 import { currentAgreement } from '~/server/account/agreement-document.server'
 import { businessDetails } from '~/server/business.server'
 import { prisma } from '~/server/db.server'
-import {
-  CUSTOMER_RESEARCH_PAGE_SIZE,
-  researchItemForCustomer,
-  researchPageFor,
-} from '~/server/research/delivered.server'
+import { CUSTOMER_RESEARCH_PAGE_SIZE } from '~/domain/research-list'
+import { researchItemForCustomer, researchPageFor } from '~/server/research/delivered.server'
 import { createResearchDraft } from '~/server/research/items.server'
 import { publishResearchItem } from '~/server/research/publishing.server'
 import { createService } from '../support/payment-fixtures'

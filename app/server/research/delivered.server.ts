@@ -1,5 +1,5 @@
 import type { Keyset, Page, PageRequest } from '~/domain/keyset'
-import { readResearchListQuery } from '~/domain/research-list'
+import { CUSTOMER_RESEARCH_PAGE_SIZE, readResearchListQuery } from '~/domain/research-list'
 import { Prisma } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
 import { keysetSql, readKeysetPage } from '../keyset.server'
@@ -9,9 +9,6 @@ import { servableCustomerSql } from './servable.server'
 // What a customer reads (docs/research.md, decision 040): every item on whose roll they are, for
 // good, and, while a subscription to a service runs (and they could be on a roll now), that
 // service's archive. Nothing else: anyone else gets the same 404 as for no item at all.
-
-/** Items per page of /research and GET /api/v1/research (docs/limits.md). */
-export const CUSTOMER_RESEARCH_PAGE_SIZE = 20
 
 /** The services whose archive `userId` sees at `now`: a subscription running, and servable (as on a roll). */
 export async function archiveServiceIds(userId: string, now: Date): Promise<string[]> {
