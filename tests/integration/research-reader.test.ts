@@ -6,7 +6,9 @@ import { businessDetails } from '~/server/business.server'
 import { prisma } from '~/server/db.server'
 import { CUSTOMER_RESEARCH_PAGE_SIZE } from '~/domain/research-list'
 import { researchItemForCustomer, researchPageFor } from '~/server/research/delivered.server'
+import { eraseExpiredData } from '~/server/account/retention.server'
 import { createResearchDraft } from '~/server/research/items.server'
+import { RESEARCH_KEPT_YEARS, researchRetentionCutoff } from '~/domain/research-retention'
 import { publishResearchItem } from '~/server/research/publishing.server'
 import { createService } from '../support/payment-fixtures'
 import { getRequest, routeArgs } from '../support/route-requests'
@@ -201,5 +203,34 @@ describe('what a customer reads', () => {
     )
     const afterReading = await researchPageFor(reader.userId, { serviceId: null, page: null })
     expect(afterReading.rows.filter((row) => row.readAt !== null).map((row) => row.id)).toEqual([ids.at(-1)])
+  })
+})
+
+describe('research retention', () => {
+  it('erases an item with its roll, deliveries and reads 5 years after publication, and keeps a younger one', async () => {
+    const now = new Date()
+    const cutoff = researchRetentionCutoff(now)
+    expect(RESEARCH_KEPT_YEARS).toBe(5)
+    expect(cutoff.getUTCFullYear()).toBe(now.getUTCFullYear() - 5)
+    const service = await createService('Equity', 100_000, 30)
+    const reader = await signedInUser({ completeProfile: true })
+    await subscribe(reader.userId, service.id, new Date(cutoff.getTime() - 10 * DAY_MS), daysFromNow(30))
+    const old = await publishedAt([service.id], new Date(cutoff.getTime() - DAY_MS), 'Over five years old')
+    const young = await publishedAt([service.id], new Date(cutoff.getTime() + DAY_MS), 'Just under five years old')
+    for (const itemId of [old, young]) {
+      await researchItemRoute.loader(routeArgs(getRequest(`/research/${itemId}`, reader.cookie), { itemId }))
+      expect(await prisma.researchDelivery.count({ where: { itemId } })).toBe(1)
+    }
+
+    const report = await eraseExpiredData(now)
+    expect(report).toMatchObject({ researchItems: 1, researchRecords: 3 })
+    expect(await prisma.researchItem.findUnique({ where: { id: old } })).toBeNull()
+    for (const table of [prisma.researchRollEntry, prisma.researchDelivery, prisma.researchRead] as const)
+      expect(await (table as typeof prisma.researchRead).count({ where: { itemId: old } })).toBe(0)
+    expect(await prisma.researchItemService.count({ where: { itemId: old } })).toBe(0)
+    expect(await prisma.auditLog.count({ where: { action: 'retention.erase', subjectId: old } })).toBe(1)
+    expect(await prisma.researchRollEntry.count({ where: { itemId: young } })).toBe(1)
+    expect(await prisma.researchRead.count({ where: { itemId: young } })).toBe(1)
+    expect(await eraseExpiredData(now)).toMatchObject({ researchItems: 0, researchRecords: 0 })
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { encodeCursor } from '~/domain/keyset'
 import { readResearchListQuery } from '~/domain/research-list'
+import { RESEARCH_KEPT_YEARS, researchRetentionCutoff } from '~/domain/research-retention'
 
 const MINE = '11111111-1111-4111-8111-111111111111'
 const OTHER = '22222222-2222-4222-8222-222222222222'
@@ -28,5 +29,12 @@ describe('readResearchListQuery', () => {
       direction: 'after',
       key: { at, id: OTHER },
     })
+  })
+})
+
+describe('researchRetentionCutoff', () => {
+  it('is RESEARCH_KEPT_YEARS (5) calendar years before now', () => {
+    expect(RESEARCH_KEPT_YEARS).toBe(5)
+    expect(researchRetentionCutoff(new Date('2031-03-01T10:00:00Z'))).toEqual(new Date('2026-03-01T10:00:00Z'))
   })
 })
