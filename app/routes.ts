@@ -97,6 +97,8 @@ export default [
     route('payments/manual-payment', 'routes/api.v1/payments.manual-payment.ts'),
     route('payments/pending-payments', 'routes/api.v1/payments.pending-payments.ts'),
     route('subscriptions/get-active-subscriptions', 'routes/api.v1/subscriptions.get-active-subscriptions.ts'),
+    route('research', 'routes/api.v1/research.ts'),
+    route('research/:itemId', 'routes/api.v1/research.item.ts'),
     route('*', 'routes/api.v1/not-found.ts'),
   ]),
   // The public regulatory pages (docs/regulatory.md).

@@ -20,7 +20,7 @@ export const DEMO_SERVICES = [
     pricePaise: rupees(2_999),
     durationDays: 30,
     riskLevel: 'HIGH',
-    delivery: 'Two to four stock ideas a week on this website and by e-mail, as each is published',
+    delivery: 'Two to four stock ideas a week, as each is published',
   },
   {
     name: 'Equity Premium+',
@@ -32,8 +32,7 @@ export const DEMO_SERVICES = [
     pricePaise: rupees(7_999),
     durationDays: 90,
     riskLevel: 'VERY_HIGH',
-    delivery:
-      'A pre-market note every trading day, and option strategies before each weekly expiry, on this website and by e-mail',
+    delivery: 'A pre-market note every trading day, and option strategies before each weekly expiry',
   },
   {
     name: 'Swing Trading Ideas',
@@ -41,7 +40,7 @@ export const DEMO_SERVICES = [
     pricePaise: rupees(1_499),
     durationDays: 30,
     riskLevel: 'HIGH',
-    delivery: 'New positional ideas as they arise and a review every week, on this website and by e-mail',
+    delivery: 'New positional ideas as they arise and a review every week',
   },
   {
     name: 'Long-Term Portfolio Research',
@@ -52,7 +51,7 @@ export const DEMO_SERVICES = [
     pricePaise: rupees(9_999),
     durationDays: 365,
     riskLevel: 'MODERATE',
-    delivery: 'The model portfolio reviewed every quarter, and company reports as they are published, on this website',
+    delivery: 'The model portfolio reviewed every quarter, and company reports as they are published',
   },
   {
     name: 'Commodity Insights',
@@ -60,7 +59,7 @@ export const DEMO_SERVICES = [
     pricePaise: rupees(1_999),
     durationDays: 30,
     riskLevel: 'VERY_HIGH',
-    delivery: 'An outlook twice a week, on this website and by e-mail',
+    delivery: 'An outlook twice a week',
   },
 ] as const
 

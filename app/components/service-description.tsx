@@ -1,3 +1,4 @@
+import { serviceDeliveryText } from '~/domain/service-delivery'
 import { RISK_LEVEL_LABELS, type RiskLevel } from '~/domain/risk-levels'
 
 export const SERVICE_DESCRIPTION_FALLBACK = 'Service description goes here.'
@@ -37,7 +38,7 @@ export function ServiceRiskAndDelivery({
       </div>
       <div>
         <dt className="inline font-medium">How and how often research is delivered:</dt>{' '}
-        <dd className="inline text-gray-700 dark:text-gray-300">{delivery}</dd>
+        <dd className="inline text-gray-700 dark:text-gray-300">{serviceDeliveryText(delivery)}</dd>
       </div>
     </dl>
   )

@@ -103,3 +103,16 @@ export function customerTerms<V extends TermsVersionDates>(
 export function termsNotAcceptedMessage(version: string): string {
   return `The Terms and Conditions changed: accept version ${version} before paying. Read it at /terms-and-conditions (what changed: /terms-and-conditions/changes) and accept it at /terms/accept, or through POST /api/v1/users/set-agreement.`
 }
+
+/**
+ * The versions whose acceptance binds a customer to the version in force at `now` (acceptanceCovers
+ * applied to each recorded version), for set-based checks such as a research roll; null when no
+ * version is in force yet (then any acceptance of the terms will do).
+ */
+export function versionsCoveringInForce(versions: readonly TermsVersionDates[], now: Date): string[] | null {
+  const { inForce } = termsState(versions, now)
+  if (!inForce) return null
+  return versions
+    .filter((version) => acceptanceCovers(versions, version.version, inForce))
+    .map(({ version }) => version)
+}

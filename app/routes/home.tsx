@@ -45,6 +45,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             Your subscriptions
           </Link>
         </li>
+        <li>
+          <Link to="/research" className={linkClass}>
+            Your research
+          </Link>
+        </li>
       </ul>
     </>
   )

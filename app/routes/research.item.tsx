@@ -3,7 +3,7 @@ import { ResearchItemArticle } from '~/components/research-item-view'
 import { isUuid } from '~/domain/uuid'
 import { requireUser } from '~/server/auth/sign-in.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
-import { researchItemForCustomer } from '~/server/research/delivered.server'
+import { markResearchRead, researchItemForCustomer } from '~/server/research/delivered.server'
 import { researchItemView } from '~/server/research/items.server'
 import type { Route } from './+types/research.item'
 
@@ -16,11 +16,15 @@ export function headers({ parentHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(parentHeaders)
 }
 
-/** Only a customer on the item's roll sees it; anyone else gets the same 404 as for no item at all. */
+/**
+ * Only a customer on the item's roll, or reading its service's archive, sees it; anyone else gets
+ * the same 404 as for no item at all. The first opening clears its unread mark on /research.
+ */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const item = isUuid(params.itemId) ? await researchItemForCustomer(user.id, params.itemId) : null
   if (!item) throw data('Not found', { status: 404 })
+  await markResearchRead(user.id, item.id)
   return { item: researchItemView(item) }
 }
 

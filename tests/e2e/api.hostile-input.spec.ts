@@ -6,6 +6,7 @@
 // (tests/integration/text-input.test.ts), every admin URL and method (api.admin-wall.spec.ts).
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { INVALID_CURSOR_MESSAGE } from '../../app/components/pager'
+import { UNKNOWN_SERVICE_FILTER_MESSAGE } from '../../app/domain/research-list'
 import routes from '../../app/routes'
 import {
   apiClient,
@@ -541,7 +542,23 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_FOUND_PAGE,
     },
   ],
-  'routes/research.tsx': [{ what: 'a visitor is sent to sign in', url: '/research', status: 302, location: /^\/auth/ }],
+  'routes/research.tsx': [
+    { what: 'a visitor is sent to sign in', url: '/research', status: 302, location: /^\/auth/ },
+    {
+      what: 'a service filter that is not one of theirs',
+      as: 'complete',
+      url: `/research?service=${SOME_ID}`,
+      status: 200,
+      says: UNKNOWN_SERVICE_FILTER_MESSAGE,
+    },
+    {
+      what: 'a malformed filter and cursor',
+      as: 'complete',
+      url: `/research?service=%00%3Cscript%3E&after=${'9'.repeat(300)}`,
+      status: 200,
+      says: INVALID_CURSOR_MESSAGE,
+    },
+  ],
   'routes/research.item.tsx': [
     { what: 'a visitor is sent to sign in', url: `/research/${SOME_ID}`, status: 302, location: /^\/auth/ },
     {
@@ -1559,6 +1576,28 @@ const BATTERY: Record<string, HostileCase[]> = {
   ],
   'routes/api.v1/subscriptions.get-active-subscriptions.ts': [
     { what: 'a visitor', url: '/api/v1/subscriptions/get-active-subscriptions', status: 401 },
+  ],
+  'routes/api.v1/research.ts': [
+    { what: 'a visitor', url: '/api/v1/research', status: 401 },
+    {
+      what: 'a service that is not one of theirs',
+      as: 'complete',
+      url: `/api/v1/research?service=${SOME_ID}`,
+      status: 400,
+      says: UNKNOWN_SERVICE_FILTER_MESSAGE,
+    },
+    {
+      what: 'a cursor the list did not write',
+      as: 'complete',
+      url: `/api/v1/research?before=${NUL}1_${SOME_ID}`,
+      status: 400,
+      says: INVALID_CURSOR_MESSAGE,
+    },
+  ],
+  'routes/api.v1/research.item.ts': [
+    { what: 'a visitor', url: `/api/v1/research/${SOME_ID}`, status: 401 },
+    { what: 'an item not theirs', as: 'complete', url: `/api/v1/research/${SOME_ID}`, status: 404 },
+    { what: 'an id that is not one', as: 'complete', url: '/api/v1/research/%27%20OR%201=1', status: 404 },
   ],
   'routes/api.v1/not-found.ts': [
     { what: 'an unknown call', method: 'POST', url: '/api/v1/payments/refund-everything', json: {}, status: 404 },

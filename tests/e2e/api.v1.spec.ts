@@ -13,6 +13,7 @@ import {
   type ServiceEntry,
 } from './api-client'
 import { latestCode, uniqueMobile, uniquePan } from './sign-in-helpers'
+import { serviceDeliveryText } from '../../app/domain/research-channels'
 import { DEMO_SERVICES } from '../../prisma/seed'
 
 const MS_PER_DAY = 24 * 60 * 60_000
@@ -137,7 +138,7 @@ test('the whole customer journey through the API alone, as the existing client d
       duration: 30,
       riskLevel: 'HIGH',
       riskLevelLabel: 'High',
-      delivery: DEMO_SERVICES[0].delivery,
+      delivery: serviceDeliveryText(DEMO_SERVICES[0].delivery),
     },
   })
   const cart: ServiceEntry[] = [premium, byName('Swing Trading Ideas')]

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { serviceDeliveryText } from '../../app/domain/service-delivery'
 import { DEMO_SERVICES } from '../../prisma/seed'
 import { expectNoSeriousA11yViolations } from './axe'
 
@@ -28,7 +29,7 @@ test('every seeded service states its risk level and how and how often its resea
   for (const { name, riskLevel, delivery } of DEMO_SERVICES) {
     const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name, exact: true }) })
     await expect(card.getByRole('term')).toHaveText(['Risk level:', 'How and how often research is delivered:'])
-    await expect(card.getByRole('definition')).toHaveText([labels[riskLevel], delivery])
+    await expect(card.getByRole('definition')).toHaveText([labels[riskLevel], serviceDeliveryText(delivery)])
   }
 })
 

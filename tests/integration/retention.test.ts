@@ -234,6 +234,8 @@ describe('the retention job', () => {
       payments: 0,
       grantedSubscriptions: 0,
       complaints: 0,
+      researchItems: 0,
+      researchRecords: 0,
     })
     expect(again.deleted).toEqual([])
     await expectErased(closedPast, now)

@@ -7,6 +7,7 @@ import {
   TERMS_CHANGE_NOTICE_DAYS,
   termsNotAcceptedMessage,
   termsState,
+  versionsCoveringInForce,
 } from '~/domain/terms-versions'
 import { diffLines } from '~/domain/text-diff'
 
@@ -97,5 +98,14 @@ describe('diffLines', () => {
       { kind: 'added', text: 'D' },
     ])
     expect(diffLines('same', 'same')).toEqual([{ kind: 'same', text: 'same' }])
+  })
+})
+
+describe('versionsCoveringInForce', () => {
+  it('lists the version in force and those published after it; null before any is in force', () => {
+    expect(versionsCoveringInForce(ALL, day(-1))).toBeNull()
+    expect(versionsCoveringInForce(ALL, day(5))).toEqual(['agreement-v1', 'agreement-v2', 'agreement-v3'])
+    expect(versionsCoveringInForce(ALL, day(30))).toEqual(['agreement-v2', 'agreement-v3'])
+    expect(versionsCoveringInForce(ALL, day(50))).toEqual(['agreement-v3'])
   })
 })

@@ -1,9 +1,10 @@
 import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
+import { RESEARCH_KEPT_YEARS } from '~/domain/research-retention'
 import { SESSION_IDLE_DAYS } from '~/domain/sign-in'
 import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from './rules'
 
-export const PRIVACY_POLICY_UPDATED = '26 November 2026'
+export const PRIVACY_POLICY_UPDATED = '28 November 2026'
 
 /**
  * A privacy notice written to the Digital Personal Data Protection Act, 2023 and the DPDP Rules,
@@ -122,6 +123,12 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
                   'Complaints and our messages to you',
                   'Resolving complaints; records of our dealings with clients',
                   '5 years after the complaint is resolved or closed, then erased with its steps, our answers and any image you attached. The monthly complaint figures we publish stay: they are counts that name no one',
+                  'SEBI (Research Analysts) Regulations, 2014: record keeping',
+                ],
+                [
+                  'The research delivered to you: which items reached you, when, by which channel and whether it arrived, and when you first opened each',
+                  'Delivering research; the record SEBI requires of research and of who received it',
+                  `${RESEARCH_KEPT_YEARS} years from the research's publication, then erased together with the research itself`,
                   'SEBI (Research Analysts) Regulations, 2014: record keeping',
                 ],
                 [

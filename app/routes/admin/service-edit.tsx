@@ -8,6 +8,7 @@ import { priceForForm, SERVICE_LIMITS, serviceFromForm, ServiceFormSchema } from
 import { requireAdmin } from '~/server/auth/admin-role.server'
 import { createService, serviceForAdmin, updateService } from '~/server/catalog/service-editing.server'
 import { readForm } from '~/server/http/form-data.server'
+import { researchDeliverySentence } from '~/domain/service-delivery'
 import type { Route } from './+types/service-edit'
 
 // One module for /admin/services/new (no serviceId) and /admin/services/:serviceId.
@@ -101,7 +102,7 @@ export default function ServiceEdit({ loaderData, actionData }: Route.ComponentP
         />
         <TextareaField
           label="How and how often the research is delivered"
-          hint={`For example "Two to four ideas a week on this website and by e-mail"; at most ${SERVICE_LIMITS.deliveryMax} characters.`}
+          hint={`How often, for example "Two to four ideas a week"; the page adds "${researchDeliverySentence()}" from the channels the store runs. At most ${SERVICE_LIMITS.deliveryMax} characters.`}
           errors={fields.delivery.errors}
           textareaProps={{ ...getTextareaProps(fields.delivery), rows: 2, maxLength: SERVICE_LIMITS.deliveryMax }}
         />

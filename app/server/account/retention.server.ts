@@ -5,6 +5,7 @@ import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from '~/co
 import { Prisma } from '~/generated/prisma/client'
 import { executeInBatches, prisma } from '../db.server'
 import { getFileStorage, type FileStorage } from '../storage.server'
+import { eraseExpiredResearch } from '../research/retention.server'
 
 // The retention job: erases what the privacy policy's retention table
 // (app/content/legal/privacy-policy.ts, docs/regulatory.md) no longer lets us keep. A customer's row
@@ -308,6 +309,9 @@ export type RetentionReport = Record<RetentionRule, number> & {
   payments: number
   grantedSubscriptions: number
   complaints: number
+  /** Research items published over 5 years ago, and the roll, delivery and read rows erased with them. */
+  researchItems: number
+  researchRecords: number
 }
 
 /** The daily retention job: every rule, batch after batch, until nothing is due. Running it again does nothing. */
@@ -325,6 +329,8 @@ export async function eraseExpiredData(
     payments: 0,
     grantedSubscriptions: 0,
     complaints: 0,
+    researchItems: 0,
+    researchRecords: 0,
   }
   report.familyMembers = await executeInBatches(familyMembersBatchSql(now, batchRows), batchRows)
   for (;;) {
@@ -366,5 +372,6 @@ export async function eraseExpiredData(
     if (rows.length > 0) report.complaints += await eraseComplaints(rows, now, storage)
     if (rows.length < batchRows) break
   }
+  Object.assign(report, await eraseExpiredResearch(now, RETENTION_ACTOR_ID))
   return report
 }

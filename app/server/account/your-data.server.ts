@@ -82,6 +82,10 @@ export async function customerData(userId: string, now = new Date()) {
           roll: { select: { item: { select: { title: true } } } },
         },
       },
+      researchReads: {
+        orderBy: [{ readAt: 'desc' }, { itemId: 'asc' }],
+        select: { readAt: true, item: { select: { title: true } } },
+      },
       sessions: { orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], select: { createdAt: true, expiresAt: true } },
     },
   })
@@ -165,6 +169,8 @@ export async function customerData(userId: string, now = new Date()) {
       failedAt: iso(row.failedAt),
       failureReason: row.status === 'FAILED' ? row.lastError : null,
     })),
+    // When they first opened each research item (the unread marks on /research, decision 040).
+    researchReads: user.researchReads.map((row) => ({ item: row.item.title, firstReadAt: iso(row.readAt) })),
     signIns: user.sessions.map((session) => ({
       signedInAt: iso(session.createdAt),
       expiresAt: iso(session.expiresAt),

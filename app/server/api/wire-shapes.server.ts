@@ -2,6 +2,7 @@ import type { CartItem } from '~/domain/cart'
 import { indiaIsoDate } from '~/domain/dates'
 import type { CustomerTerms } from '~/domain/terms-versions'
 import { PAISE_PER_RUPEE } from '~/domain/money'
+import { serviceDeliveryText } from '~/domain/service-delivery'
 import { RISK_LEVEL_LABELS } from '~/domain/risk-levels'
 import type { ServiceListing } from '../catalog/services.server'
 import { type SessionUser } from '../session.server'
@@ -20,7 +21,7 @@ export function serviceJson(service: ServiceListing) {
     duration: service.durationDays,
     riskLevel: service.riskLevel,
     riskLevelLabel: RISK_LEVEL_LABELS[service.riskLevel],
-    delivery: service.delivery,
+    delivery: serviceDeliveryText(service.delivery),
   }
 }
 

@@ -83,12 +83,15 @@ export async function publishResearchItem(
   )
 }
 
-/** The roll, in one set-based statement: every customer entitled at `now` (reach.server.ts). */
+/**
+ * The roll, in one set-based statement: every customer entitled at `now` (reach.server.ts), which
+ * includes having accepted the terms binding them then (servable.server.ts).
+ */
 async function takeRoll(tx: Prisma.TransactionClient, itemId: string, now: Date): Promise<number> {
   return tx.$executeRaw`
     INSERT INTO research_roll (item_id, user_id, delivered_at)
     SELECT ${itemId}::uuid, entitled.user_id, ${now}::timestamptz
-    FROM (${entitledCustomersSql(itemId, now)}) entitled
+    FROM (${await entitledCustomersSql(itemId, now, tx)}) entitled
     ON CONFLICT DO NOTHING`
 }
 

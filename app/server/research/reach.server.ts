@@ -1,20 +1,18 @@
-import { KYC_STATUSES, kycAllowsPayment } from '~/domain/kyc'
 import { Prisma, type ResearchChannel } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
 import { researchSmsEnabled } from '../messaging/sms.server'
+import { servableCustomerSql, type Reader } from './servable.server'
 
 // Who an item reaches (docs/research.md, "The roll"): the one definition of the roll, used by the
 // publishing transaction to take it and by the draft's preview to count it, so the preview's
 // figures are the roll that publishing at that moment would take.
 
-/** The KYC answers that allow serving a customer: the same rule as paying (app/domain/kyc.ts). */
-const SERVABLE_KYC_STATUSES = KYC_STATUSES.filter((status) => kycAllowsPayment(status))
-
 /**
  * The customers entitled to the item at `now`, as a subquery of `user_id`s: a subscription (paid or
- * granted) to one of its services running at `now`, account open and not erased, KYC allowing service.
+ * granted) to one of its services running at `now`, and every other condition of serving them
+ * (servableCustomerSql: account open and not erased, KYC allowing service, current terms accepted).
  */
-export function entitledCustomersSql(itemId: string, now: Date): Prisma.Sql {
+export async function entitledCustomersSql(itemId: string, now: Date, db: Reader = prisma): Promise<Prisma.Sql> {
   return Prisma.sql`
     SELECT DISTINCT s.user_id
     FROM research_item_services ris
@@ -22,8 +20,7 @@ export function entitledCustomersSql(itemId: string, now: Date): Prisma.Sql {
     JOIN users u ON u.id = s.user_id
     WHERE ris.item_id = ${itemId}::uuid
       AND s.starts_at <= ${now}::timestamptz AND s.ends_at > ${now}::timestamptz
-      AND u.closed_at IS NULL AND u.erased_at IS NULL
-      AND u.kyc_status::text = ANY(${SERVABLE_KYC_STATUSES}::text[])`
+      AND ${await servableCustomerSql(now, db)}`
 }
 
 /**
@@ -58,7 +55,7 @@ export async function countResearchReach(itemId: string, now: Date): Promise<Res
   )
   const [counts] = await prisma.$queryRaw<Record<string, number>[]>`
     SELECT count(*)::int AS site, ${Prisma.join(perChannel)}
-    FROM (${entitledCustomersSql(itemId, now)}) entitled
+    FROM (${await entitledCustomersSql(itemId, now)}) entitled
     JOIN users u ON u.id = entitled.user_id
     LEFT JOIN research_channel_choices p ON p.user_id = u.id`
   return {

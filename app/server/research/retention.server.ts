@@ -1,0 +1,69 @@
+import { researchRetentionCutoff } from '~/domain/research-retention'
+import { Prisma } from '~/generated/prisma/client'
+import { executeInBatches, prisma } from '../db.server'
+
+// Research records (docs/research.md, "Retention"): an item with its roll, its delivery log and its
+// readers' marks is kept 5 years from publication, as SEBI's Research Analyst Regulations ask of
+// research and its records, then erased by the daily retention job (app/server/account/retention.server.ts),
+// as the privacy policy's table says. Each step deletes a bounded batch per statement.
+
+/** Rows per statement of the research step; items per transaction (docs/limits.md). */
+export const RESEARCH_RETENTION_BATCH_ROWS = 5_000
+
+/** One batch of a dependent table's rows of due items (`table` has an index led by item_id; trusted name). */
+function dependentsBatchSql(table: string, key: string, cutoff: Date, batchRows: number) {
+  return Prisma.sql`DELETE FROM ${Prisma.raw(table)} WHERE (${Prisma.raw(key)}) IN (
+    SELECT ${Prisma.raw(
+      key
+        .split(', ')
+        .map((column) => `d.${column}`)
+        .join(', '),
+    )}
+    FROM research_items i JOIN ${Prisma.raw(table)} d ON d.item_id = i.id
+    WHERE i.status = 'PUBLISHED' AND i.published_at < ${cutoff} LIMIT ${batchRows})`
+}
+
+/**
+ * Erases the items published more than RESEARCH_KEPT_YEARS before `now`: their delivery rows, reads
+ * and roll first, batch by batch, then the items themselves with an audit entry each naming
+ * `actorId` (the retention job's). Running it again does nothing.
+ */
+export async function eraseExpiredResearch(now: Date, actorId: string, batchRows = RESEARCH_RETENTION_BATCH_ROWS) {
+  const cutoff = researchRetentionCutoff(now)
+  let rows = 0
+  rows += await executeInBatches(dependentsBatchSql('research_deliveries', 'id', cutoff, batchRows), batchRows)
+  rows += await executeInBatches(dependentsBatchSql('research_reads', 'user_id, item_id', cutoff, batchRows), batchRows)
+  rows += await executeInBatches(dependentsBatchSql('research_roll', 'item_id, user_id', cutoff, batchRows), batchRows)
+  let items = 0
+  for (;;) {
+    const erased = await prisma.$transaction(async (tx) => {
+      const due = await tx.$queryRaw<{ id: string; published_at: Date; content_sha256: string | null }[]>`
+        SELECT id::text AS id, published_at, content_sha256 FROM research_items
+        WHERE status = 'PUBLISHED' AND published_at < ${cutoff}
+        ORDER BY published_at, id LIMIT ${batchRows} FOR UPDATE`
+      if (due.length === 0) return 0
+      const ids = due.map((item) => item.id)
+      await tx.researchItemService.deleteMany({ where: { itemId: { in: ids } } })
+      await tx.researchItem.deleteMany({ where: { id: { in: ids } } })
+      await tx.auditLog.createMany({
+        data: due.map((item) => ({
+          actorId,
+          action: 'retention.erase',
+          subjectType: 'ResearchItem',
+          subjectId: item.id,
+          after: {
+            rule: 'research-records-ended',
+            publishedAt: item.published_at.toISOString(),
+            contentSha256: item.content_sha256,
+            erasedAt: now.toISOString(),
+          },
+          createdAt: now,
+        })),
+      })
+      return due.length
+    })
+    items += erased
+    if (erased < batchRows) break
+  }
+  return { researchItems: items, researchRecords: rows }
+}
