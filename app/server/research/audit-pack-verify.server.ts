@@ -61,7 +61,7 @@ export async function verifyAuditPack(
       lineNumber++
       if (line === '') continue
       records++
-      const result = checkRecordLine(line, lineNumber, packKey)
+      const result = checkRecordLine(line, lineNumber, packKey, fingerprint)
       if (result) altered.push(result)
     }
   }
@@ -81,7 +81,12 @@ export async function verifyAuditPack(
 }
 
 /** What is wrong with one line of records.jsonl; null when its record is as it was signed. */
-function checkRecordLine(line: string, lineNumber: number, key: KeyObject | null): AlteredRecord | null {
+function checkRecordLine(
+  line: string,
+  lineNumber: number,
+  key: KeyObject | null,
+  keyFingerprint: string | null,
+): AlteredRecord | null {
   const pack = parseAuditPackRecord(line)
   if (!pack) return { line: lineNumber, id: idIn(line), title: null, problems: ['not a signed record'] }
   const problems: string[] = []
@@ -96,7 +101,10 @@ function checkRecordLine(line: string, lineNumber: number, key: KeyObject | null
   if (pack.record.id !== pack.id) problems.push('its id differs from the record it holds')
   if (createHash('sha256').update(pack.canonicalContent, 'utf8').digest('hex') !== pack.contentSha256)
     problems.push('the signed text does not match its SHA-256')
-  if (key && canonical !== null && !safeVerify(() => verifyResearch(pack.record, pack.signature, key)))
+  if (keyFingerprint && pack.signingKeyFingerprint !== keyFingerprint)
+    // A record signed before the key was replaced: its key is not the one in this pack.
+    problems.push(`signed with another key (fingerprint ${formatFingerprint(pack.signingKeyFingerprint)})`)
+  else if (key && canonical !== null && !safeVerify(() => verifyResearch(pack.record, pack.signature, key)))
     problems.push('the signature does not verify')
   return problems.length ? { line: lineNumber, id: pack.id, title: pack.record.title, problems } : null
 }

@@ -34,7 +34,7 @@ import { zipStream, type ZipEntrySource } from './audit-pack-zip.server'
 export const AUDIT_PACK_BATCH_ROWS = 2_000
 
 /** Signed records read at a time (each with its body, up to the body limit). */
-const AUDIT_PACK_RECORD_BATCH = 100
+const AUDIT_PACK_RECORD_BATCH_ROWS = 100
 
 /** How long a download may wait for its reader before PostgreSQL ends its snapshot (and the download). */
 const STALLED_DOWNLOAD_TIMEOUT = '10min'
@@ -167,7 +167,7 @@ async function* signedRecords(where: ItemsWhere): AsyncGenerator<AuditPackRecord
         select: researchItemSelect,
       }),
     (item) => ({ at: item.publishedAt!, id: item.id }),
-    AUDIT_PACK_RECORD_BATCH,
+    AUDIT_PACK_RECORD_BATCH_ROWS,
   )
   for await (const items of batches) {
     yield items.flatMap((item) => {
