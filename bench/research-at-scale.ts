@@ -126,8 +126,8 @@ export async function measureResearchAtScale(server: { origin: string; pid: numb
     })
     await published.arrayBuffer()
     const publishMs = performance.now() - publishStarted
-    if (published.status !== 302 && published.status !== 303)
-      throw new Error(`publishing answered ${published.status}, not a redirect`)
+    // A publication that failed (its transaction ran past PUBLISH_TRANSACTION_TIMEOUT_MS) is a figure over budget.
+    const publishedOk = published.status === 302 || published.status === 303
     const counts = await client.query<{ roll: number; deliveries: number }>(
       `SELECT (SELECT count(*)::int FROM research_roll WHERE item_id = $1) AS roll,
               (SELECT count(*)::int FROM research_deliveries WHERE item_id = $1) AS deliveries`,
@@ -137,8 +137,8 @@ export async function measureResearchAtScale(server: { origin: string; pid: numb
       'publish to the roll (admin answer)',
       ms(publishMs),
       `< ${ms(BUDGETS.atScaleResearchPublishMs)}`,
-      publishMs < BUDGETS.atScaleResearchPublishMs && counts.rows[0]!.roll >= RESEARCH_BENCH_SUBSCRIBERS,
-      `roll ${counts.rows[0]!.roll.toLocaleString('en-IN')}, delivery rows ${counts.rows[0]!.deliveries.toLocaleString('en-IN')} in the transaction`,
+      publishedOk && publishMs < BUDGETS.atScaleResearchPublishMs && counts.rows[0]!.roll >= RESEARCH_BENCH_SUBSCRIBERS,
+      `${publishedOk ? '' : `FAILED with ${published.status}: `}roll ${counts.rows[0]!.roll.toLocaleString('en-IN')}, delivery rows ${counts.rows[0]!.deliveries.toLocaleString('en-IN')} in the transaction`,
     )
 
     // The reader's /research with 3,000 items on their roll.
