@@ -88,11 +88,8 @@ async function signSeededResearch(): Promise<number> {
       take: 200,
     })
     if (!items.length) break
-    await prisma.$transaction(
-      items.map((item) =>
-        prisma.researchItem.update({ where: { id: item.id }, data: signResearch(researchRecordOf(item)!) }),
-      ),
-    )
+    for (const item of items)
+      await prisma.researchItem.update({ where: { id: item.id }, data: signResearch(researchRecordOf(item)!) })
     count += items.length
   }
   await prisma.$disconnect()
