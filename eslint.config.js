@@ -27,6 +27,10 @@ const DRIVERS = {
     message: 'The Prisma client is built by app/server/db.server.ts: import prisma from there.',
   },
   nodemailer: { group: ['nodemailer'], message: 'Mail goes through app/server/messaging/mail.server.ts.' },
+  zip: {
+    group: ['yazl', 'yauzl'],
+    message: 'Zips are written and read by app/server/research/audit-pack-zip.server.ts.',
+  },
 }
 const driversExcept = (...allowed) =>
   Object.entries(DRIVERS)
@@ -152,8 +156,12 @@ export default tseslint.config(
     rules: zone(DEMO_ONLY, ROUTES_AND_COMPONENTS, ...driversExcept('pg', 'prisma')),
   },
   {
-    // LISTEN for cache invalidation, and a cursor for the million-row export: one raw connection each.
-    files: ['app/server/cache-sync.server.ts', 'app/server/admin/payments-export.server.ts'],
+    // LISTEN for cache invalidation, and cursors for the million-row export and the research audit pack: one raw connection each.
+    files: [
+      'app/server/cache-sync.server.ts',
+      'app/server/admin/payments-export.server.ts',
+      'app/server/research/audit-pack.server.ts',
+    ],
     rules: zone(DEMO_ONLY, ROUTES_AND_COMPONENTS, ...driversExcept('pg')),
   },
   {
@@ -163,6 +171,10 @@ export default tseslint.config(
   {
     files: ['app/server/messaging/mail.server.ts'],
     rules: zone(DEMO_ONLY, ROUTES_AND_COMPONENTS, ...driversExcept('nodemailer')),
+  },
+  {
+    files: ['app/server/research/audit-pack-zip.server.ts'],
+    rules: zone(DEMO_ONLY, ROUTES_AND_COMPONENTS, ...driversExcept('zip')),
   },
   {
     files: ['app/domain/**'],

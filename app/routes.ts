@@ -65,6 +65,8 @@ export default [
       route('*', 'routes/not-found.tsx', { id: 'routes/admin/not-found' }),
     ]),
     route('export.csv', 'routes/admin/export-csv.ts'),
+    route('research/audit-pack', 'routes/admin/research-audit-pack.ts'),
+    route('research/:itemId/audit-pack', 'routes/admin/research-item-audit-pack.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),
     route('complaints/:complaintId/attachment', 'routes/admin/complaint-attachment.ts'),
     route('customers/:userId/end-subscription', 'routes/admin/customer-end-subscription.ts'),

@@ -77,7 +77,7 @@ export const benchAdminMobile = () => `9${String(randomInt(0, 1e9)).padStart(9, 
  * with the store's settings): the long-time customer is measured on every run, and a number asking
  * for codes again within minutes must wait for them.
  */
-async function sessionCookieFor(phone: string): Promise<string> {
+export async function sessionCookieFor(phone: string): Promise<string> {
   process.env.DEMO_MODE = '1'
   process.env.EMBEDDED_PG_DIR = BENCH_PG_DIR
   const [{ prisma }, { createSession }] = await Promise.all([

@@ -27,6 +27,11 @@ export const BUDGETS = {
   atScaleRequestP95Ms: 100,
   atScaleExportRowsPerSecond: 50_000,
   atScaleExportRssGrowthBytes: 64_000_000,
+  // Research (BENCH_ONLY=at-scale-research): publishing to 100,000 subscribers, the roll and the delivery rows in
+  // the publish transaction; the date-range audit pack (issue 30's budgets).
+  atScaleResearchPublishMs: 3_000,
+  atScaleAuditPackRowsPerSecond: 50_000,
+  atScaleAuditPackRssGrowthBytes: 64_000_000,
   // A Prometheus scrape of /metrics on the large data set (no full scan behind a gauge).
   atScaleMetricsP95Ms: 50,
   // Reconciling, and expiring, 10,000 due rows; page p95 meanwhile within the larger

@@ -7,7 +7,7 @@
 // BENCH_ONLY=lighthouse builds and starts the store and the floor and takes only the Lighthouse figures of
 // every customer page; BENCH_ONLY=at-scale takes the figures on a large data set (DATABASE_URL filled by
 // db:seed:large); BENCH_ONLY=at-scale-jobs takes only its jobs' figures there, BENCH_ONLY=at-scale-metrics
-// only the /metrics scrape's.
+// only the /metrics scrape's, BENCH_ONLY=at-scale-research only research's (bench/research-at-scale.ts).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -20,6 +20,7 @@ import { cleanup } from './cleanup'
 import { DUE_ROWS, measureJobsAtScale } from './jobs-at-scale'
 import { LARGE_BODY_BYTES_PER_CLIENT, LARGE_BODY_CLIENTS, measureLargeBodies } from './large-bodies'
 import { comparePages, type PageFigures } from './lighthouse'
+import { measureResearchAtScale, RESEARCH_BENCH_READER_ITEMS, RESEARCH_BENCH_SUBSCRIBERS } from './research-at-scale'
 import { customerPages } from './lighthouse-pages'
 import { compareLoad } from './load'
 import { type FirstLoad, measureFirstLoad, measureHtml } from './measure-bytes'
@@ -33,7 +34,15 @@ function envCount(name: string, fallback: number): number {
   return value
 }
 
-const BENCH_SELECTIONS = ['all', 'large-bodies', 'lighthouse', 'at-scale', 'at-scale-jobs', 'at-scale-metrics'] as const
+const BENCH_SELECTIONS = [
+  'all',
+  'large-bodies',
+  'lighthouse',
+  'at-scale',
+  'at-scale-jobs',
+  'at-scale-metrics',
+  'at-scale-research',
+] as const
 
 function benchSelection(): (typeof BENCH_SELECTIONS)[number] {
   const only = process.env.BENCH_ONLY ?? 'all'
@@ -282,6 +291,13 @@ async function atScaleOnly() {
     section(`At scale: /metrics as Prometheus scrapes it, one request at a time (${loadAverage()})`)
     await printAutovacuum(databaseUrl)
     await measureMetricsAtScale(store.server.origin)
+    return printSummary()
+  }
+  if (config.only === 'at-scale-research') {
+    section(
+      `At scale, research: publishing to ${RESEARCH_BENCH_SUBSCRIBERS.toLocaleString('en-IN')} subscribers, /research with ${RESEARCH_BENCH_READER_ITEMS.toLocaleString('en-IN')} items, the date-range audit pack (${loadAverage()})`,
+    )
+    await measureResearchAtScale(store.server, adminMobile)
     return printSummary()
   }
   if (config.only === 'at-scale-jobs') {

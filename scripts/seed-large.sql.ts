@@ -47,6 +47,9 @@ export const LARGE_SEED_SERVICES = [
   { name: 'Seed: Annual Portfolio Review', pricePaise: 1_999_900, durationDays: 365 },
 ] as const
 
+/** Months of research the large seed publishes, one report a month for each 30-day service. */
+export const LARGE_SEED_RESEARCH_MONTHS = 60
+
 export type SeedStep = { label: string; sql: string }
 
 /** The tables the steps fill (their secondary indexes are built after the rows are in). */
@@ -58,6 +61,9 @@ const SEEDED_TABLES = [
   'payments',
   'subscriptions',
   'refunds',
+  'research_items',
+  'research_roll',
+  'research_deliveries',
   'ledger_entries',
   'document_sequences',
   'audit_logs',
@@ -397,6 +403,36 @@ export function largeSeedSteps({
         SELECT ${uuid('admin', '0')}, 'customer.pan-card.view', 'User', ${uuid('user', 'i')}::text, NULL, NULL,
                ${userCreated('i')} + interval '2 days'
         FROM generate_series(1, ${n}) i WHERE ${h('panview', 'i')} % 20 = 0;`,
+    },
+    {
+      // Research: a report a month for each 30-day service over the 5 years, published to the customers
+      // whose subscription to it ran then (the roll), each with its e-mail sent. Its signature is left
+      // empty here and written by scripts/seed-large.ts with the store's key (Ed25519 over the app's
+      // canonical form, which only the app writes).
+      label: 'research',
+      sql: `CREATE TEMP TABLE seed_research ON COMMIT DROP AS
+          SELECT ${uuid('research', "svc.k || ':' || m")} AS id, svc.id AS service_id, svc.name, m, t.at
+          FROM seed_svc svc CROSS JOIN generate_series(1, ${LARGE_SEED_RESEARCH_MONTHS}) m
+          CROSS JOIN LATERAL (SELECT ${start} + (m - 1) * interval '1 month' + interval '9 days 4 hours' AS at) t
+          WHERE svc.days = 30 AND t.at < ${end};
+        INSERT INTO research_items (id, status, title, body, financial_interest, ownership_one_percent,
+                                    compensation_past_year, other_conflict, ai_tools_used, author_id, created_at,
+                                    published_at, analyst_name, sebi_registration_number, bse_enlistment_number,
+                                    content_sha256, signature, signing_key_fingerprint)
+        SELECT id, 'PUBLISHED', name || ': ideas for month ' || m,
+               '## Summary' || chr(10) || repeat('Margins held through the quarter. ', 30), false, false, false, 'None',
+               false, ${uuid('admin', '0')}, at, at, 'Seed Research', 'INH000000000', '0000', '', '', ''
+        FROM seed_research ORDER BY at;
+        INSERT INTO research_item_services (item_id, service_id) SELECT id, service_id FROM seed_research;
+        INSERT INTO research_roll (item_id, user_id, delivered_at)
+        SELECT DISTINCT r.id, s.user_id, r.at
+        FROM seed_research r JOIN subscriptions s ON s.service_id = r.service_id AND s.starts_at <= r.at AND s.ends_at > r.at;
+        INSERT INTO research_deliveries (id, item_id, user_id, channel, status, attempts, queued_at, next_attempt_at,
+                                         sent_at, provider_message_id)
+        SELECT md5(r.item_id::text || r.user_id::text)::uuid, r.item_id, r.user_id, 'EMAIL', 'SENT', 1, r.delivered_at,
+               r.delivered_at, r.delivered_at + interval '40 seconds', '<' || r.item_id || '.' || r.user_id || '@seed>'
+        FROM research_roll r JOIN seed_research i ON i.id = r.item_id JOIN users u ON u.id = r.user_id
+        WHERE u.email IS NOT NULL AND u.email <> '';`,
     },
     {
       label: 'rebuild secondary indexes',

@@ -1172,6 +1172,48 @@ const BATTERY: Record<string, HostileCase[]> = {
       },
     ]),
   ],
+  'routes/admin/research-item-audit-pack.ts': [
+    {
+      what: 'a customer downloading an item’s audit pack',
+      as: 'customer',
+      url: `/admin/research/${SOME_ID}/audit-pack`,
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'an admin asking for the pack of no item',
+      as: 'admin',
+      url: `/admin/research/${SOME_ID}/audit-pack`,
+      status: 404,
+    },
+    {
+      what: 'an item id that is not one',
+      as: 'admin',
+      url: '/admin/research/..%2F..%2Fetc/audit-pack',
+      status: 404,
+    },
+  ],
+  'routes/admin/research-audit-pack.ts': [
+    {
+      what: 'a customer downloading every item’s audit pack',
+      as: 'customer',
+      url: '/admin/research/audit-pack?from=2000-01-01&to=2099-12-31',
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'a range that ends before it starts',
+      as: 'admin',
+      url: '/admin/research/audit-pack?from=2026-03-31&to=2025-04-01',
+      status: 400,
+    },
+    {
+      what: 'SQL in a date',
+      as: 'admin',
+      url: `/admin/research/audit-pack?from=${encodeURIComponent("2025-04-01' OR 1=1 --")}&to=2026-03-31`,
+      status: 400,
+    },
+  ],
   'routes/admin/stop-services.tsx': [
     {
       what: 'a customer stopping every service',

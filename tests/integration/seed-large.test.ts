@@ -194,4 +194,28 @@ describe('db:seed:large keeps the rules of app/domain', () => {
       ),
     ).toBe(0)
   })
+
+  it('publishes a report a month for each 30-day service, to the customers subscribed then, each e-mail sent', async () => {
+    const items = await scalar(`SELECT count(*) AS n FROM research_items WHERE status = 'PUBLISHED'`)
+    expect(items).toBeGreaterThan(100)
+    // The roll is exactly who held a running subscription to the item's service at its publication.
+    expect(
+      await scalar(
+        `SELECT count(*) AS n FROM (
+           SELECT DISTINCT i.item_id, s.user_id FROM research_item_services i
+           JOIN research_items r ON r.id = i.item_id
+           JOIN subscriptions s ON s.service_id = i.service_id AND s.starts_at <= r.published_at AND s.ends_at > r.published_at
+         ) entitled FULL JOIN research_roll roll USING (item_id, user_id)
+         WHERE entitled.item_id IS NULL OR roll.item_id IS NULL`,
+      ),
+    ).toBe(0)
+    expect(await scalar('SELECT count(*) AS n FROM research_roll')).toBeGreaterThan(1_000)
+    expect(
+      await scalar(
+        `SELECT count(*) AS n FROM research_roll r JOIN users u ON u.id = r.user_id
+         LEFT JOIN research_deliveries d ON d.item_id = r.item_id AND d.user_id = r.user_id AND d.status = 'SENT'
+         WHERE u.email IS NOT NULL AND d.id IS NULL`,
+      ),
+    ).toBe(0)
+  })
 })

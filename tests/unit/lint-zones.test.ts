@@ -80,6 +80,12 @@ const PROBES: Probe[] = [
     allowed: "import { enqueueEmail } from '../jobs/queue.server'",
   },
   {
+    zone: 'the zip libraries only from the audit pack zip module',
+    file: 'app/server/research/probe.server.ts',
+    refused: "import yazl from 'yazl'",
+    allowed: "import { zipStream } from './audit-pack-zip.server'",
+  },
+  {
     zone: 'the Prisma packages only from the database module',
     file: 'app/server/jobs/probe.server.ts',
     refused: "import { PrismaPg } from '@prisma/adapter-pg'",

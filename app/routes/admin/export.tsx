@@ -26,6 +26,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function AdminExport({ loaderData }: Route.ComponentProps) {
   const { values, errors } = loaderData
+  // An audit covers a financial year: from 1 April.
+  const packFrom = `${Number(values.to.slice(0, 4)) - (values.to.slice(5) < '04-01' ? 1 : 0)}-04-01`
   return (
     <section className="max-w-xl">
       <h1 className="text-2xl font-semibold">Export for the accountant</h1>
@@ -55,6 +57,23 @@ export default function AdminExport({ loaderData }: Route.ComponentProps) {
         />
         {/* A download leaves the page where it is: there is no pending state to show. */}
         <StatusButton>Download CSV</StatusButton>
+      </Form>
+      <h2 className="mt-10 text-xl font-semibold">Research audit pack</h2>
+      <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
+        For the annual audit: a zip of every research item published between two dates in India time, both included,
+        with its signed record, the public key, the roll and every delivery, as JSON and CSV. Check it with{' '}
+        <code>npm run research:verify</code>.
+      </p>
+      <Form method="get" action="/admin/research/audit-pack" reloadDocument className="mt-4 space-y-4">
+        <Field
+          label="First publication date"
+          inputProps={{ name: 'from', type: 'date', defaultValue: packFrom, required: true }}
+        />
+        <Field
+          label="Last publication date"
+          inputProps={{ name: 'to', type: 'date', defaultValue: values.to, required: true }}
+        />
+        <StatusButton>Download the audit pack</StatusButton>
       </Form>
     </section>
   )

@@ -120,6 +120,14 @@ export default function AdminResearchItem({ loaderData, actionData }: Route.Comp
               publication). Signature:{' '}
               {verification === 'verified' ? 'verifies' : 'DOES NOT VERIFY: the stored item was altered after signing'}.
             </p>
+            <p className="mt-2">
+              {/* A file: the browser itself fetches it, so this page stays. */}
+              <a href={`/admin/research/${item.id}/audit-pack`} download className="underline">
+                Download the audit pack
+              </a>{' '}
+              (a zip: the signed record, the public key, the roll and every delivery, as JSON and CSV; check it with{' '}
+              <code>npm run research:verify</code>).
+            </p>
           </section>
           {deliveryLog ? <DeliveryLog log={deliveryLog} rollSize={rollSize} /> : null}
         </>

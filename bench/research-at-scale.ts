@@ -1,0 +1,214 @@
+// BENCH_ONLY=at-scale-research: research at scale on the database DATABASE_URL names (docs/research.md).
+// The bench adds, once per database, a service with 100,000 entitled subscribers (phones +9157...)
+// and a reader among them with 3,000 published items on their roll over 5 years; then it times
+// publishing one item to all of them through the admin's page, the reader's /research, and the
+// date-range audit pack of everything, with the store's memory sampled meanwhile.
+import { readFileSync } from 'node:fs'
+import pg from 'pg'
+import { BUDGETS, check, info, mb, ms } from './budgets'
+import { BROWSER_USER_AGENT } from './browser'
+import { percentile } from './load'
+import { signInThroughPages } from './verify-code'
+import { sessionCookieFor } from './at-scale'
+
+export const RESEARCH_BENCH_SUBSCRIBERS = 100_000
+export const RESEARCH_BENCH_READER_ITEMS = 3_000
+const SUBSCRIBER_PHONE_PREFIX = '+9157'
+const READER_PHONE = `${SUBSCRIBER_PHONE_PREFIX}00000000`
+const SERVICE_NAME = 'Bench: Research at scale'
+const FIVE_YEARS_MS = 5 * 365 * 86_400_000
+const WARM_UP_REQUESTS = 5
+const TIMED_REQUESTS = 30
+const RSS_SAMPLE_MS = 50
+
+/** The service, its subscribers and the reader's items, unless an earlier run added them. */
+async function prepare(client: pg.Client, now: Date): Promise<{ serviceId: string; authorId: string }> {
+  await client.query(
+    `INSERT INTO services (name, description, price_paise, duration_days, sort_order, risk_level, delivery)
+     VALUES ($1, ARRAY['Bench research service'], 100000, 30, 999, 'HIGH', 'Research on the website and by e-mail')
+     ON CONFLICT (name) DO NOTHING`,
+    [SERVICE_NAME],
+  )
+  const serviceId = (await client.query<{ id: string }>('SELECT id FROM services WHERE name = $1', [SERVICE_NAME]))
+    .rows[0]!.id
+  const existing = await client.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM users WHERE phone LIKE $1',
+    [`${SUBSCRIBER_PHONE_PREFIX}%`],
+  )
+  if (existing.rows[0]!.count === 0) {
+    const started = performance.now()
+    await client.query('BEGIN')
+    await client.query(
+      `INSERT INTO users (phone, name, email, kyc_status, created_at, updated_at)
+       SELECT $1 || lpad(n::text, 8, '0'), 'Bench reader ' || n, 'reader' || n || '@bench.example', 'VALIDATED', $2, $2
+       FROM generate_series(0, $3 - 1) n`,
+      [SUBSCRIBER_PHONE_PREFIX, new Date(now.getTime() - FIVE_YEARS_MS), RESEARCH_BENCH_SUBSCRIBERS],
+    )
+    await client.query(
+      `INSERT INTO subscriptions (user_id, service_id, starts_at, ends_at, grant_reason, granted_by)
+       SELECT id, $1, $2, $3, 'bench: research at scale', id FROM users WHERE phone LIKE $4`,
+      [
+        serviceId,
+        new Date(now.getTime() - FIVE_YEARS_MS),
+        new Date(now.getTime() + 365 * 86_400_000),
+        `${SUBSCRIBER_PHONE_PREFIX}%`,
+      ],
+    )
+    // The reader's archive: published items over 5 years, each on the reader's roll with its e-mail sent.
+    await client.query(
+      `CREATE TEMP TABLE bench_items ON COMMIT DROP AS
+       SELECT gen_random_uuid() AS id, n, $1::timestamptz - (n * ($2::bigint / $3)) * interval '1 millisecond' AS at
+       FROM generate_series(1, $3) n`,
+      [now, FIVE_YEARS_MS, RESEARCH_BENCH_READER_ITEMS],
+    )
+    const reader = (await client.query<{ id: string }>('SELECT id FROM users WHERE phone = $1', [READER_PHONE]))
+      .rows[0]!
+    // One statement each, values from this function: the ids are uuids the database made.
+    for (const sql of [
+      `INSERT INTO research_items (id, status, title, body, financial_interest, ownership_one_percent,
+         compensation_past_year, other_conflict, ai_tools_used, author_id, created_at, published_at, analyst_name,
+         sebi_registration_number, bse_enlistment_number, content_sha256, signature, signing_key_fingerprint)
+       SELECT id, 'PUBLISHED', 'Bench item ' || n, repeat('A paragraph of research. ', 40), false, false, false,
+         'None', false, '${reader.id}', at, at, 'Bench', 'INH000000000', '0000', md5(id::text), 'bench: not signed', 'bench'
+       FROM bench_items`,
+      `INSERT INTO research_item_services (item_id, service_id) SELECT id, '${serviceId}' FROM bench_items`,
+      `INSERT INTO research_roll (item_id, user_id, delivered_at) SELECT id, '${reader.id}', at FROM bench_items`,
+      `INSERT INTO research_deliveries (item_id, user_id, channel, status, attempts, queued_at, next_attempt_at, sent_at,
+         provider_message_id)
+       SELECT id, '${reader.id}', 'EMAIL', 'SENT', 1, at, at, at, '<' || id || '@bench.example>' FROM bench_items`,
+    ])
+      await client.query(sql)
+    await client.query('COMMIT')
+    await client.query('VACUUM (ANALYZE) users, subscriptions, research_items, research_roll, research_deliveries')
+    info(
+      'research data set added',
+      `${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `${RESEARCH_BENCH_SUBSCRIBERS.toLocaleString('en-IN')} subscribers, ${RESEARCH_BENCH_READER_ITEMS.toLocaleString('en-IN')} items for one reader`,
+    )
+  }
+  const author = await client.query<{ id: string }>('SELECT id FROM users WHERE phone = $1', [READER_PHONE])
+  return { serviceId, authorId: author.rows[0]!.id }
+}
+
+function rssBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)
+  return line ? Number(line[1]) * 1024 : 0
+}
+
+export async function measureResearchAtScale(server: { origin: string; pid: number }, adminMobile: string) {
+  const { origin, pid } = server
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await client.connect()
+  try {
+    const now = new Date()
+    const { serviceId, authorId } = await prepare(client, now)
+    const admin = await signInThroughPages(origin, adminMobile)
+
+    // Publishing one item to every entitled subscriber, as the admin presses Publish now.
+    const draft = await client.query<{ id: string }>(
+      `INSERT INTO research_items (title, body, financial_interest, ownership_one_percent, compensation_past_year,
+         other_conflict, ai_tools_used, author_id)
+       VALUES ($1, 'Bench body.', false, false, false, 'None', false, $2) RETURNING id`,
+      [`Bench publish ${now.toISOString()}`, authorId],
+    )
+    const itemId = draft.rows[0]!.id
+    await client.query('INSERT INTO research_item_services (item_id, service_id) VALUES ($1, $2)', [itemId, serviceId])
+    const publishStarted = performance.now()
+    const published = await fetch(`${origin}/admin/research/${itemId}`, {
+      method: 'POST',
+      headers: {
+        Cookie: admin.cookie,
+        'User-Agent': BROWSER_USER_AGENT,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: 'intent=publish',
+      redirect: 'manual',
+    })
+    await published.arrayBuffer()
+    const publishMs = performance.now() - publishStarted
+    // A publication that failed (its transaction ran past PUBLISH_TRANSACTION_TIMEOUT_MS) is a figure over budget.
+    const publishedOk = published.status === 302 || published.status === 303
+    const counts = await client.query<{ roll: number; deliveries: number }>(
+      `SELECT (SELECT count(*)::int FROM research_roll WHERE item_id = $1) AS roll,
+              (SELECT count(*)::int FROM research_deliveries WHERE item_id = $1) AS deliveries`,
+      [itemId],
+    )
+    check(
+      'publish to the roll (admin answer)',
+      ms(publishMs),
+      `< ${ms(BUDGETS.atScaleResearchPublishMs)}`,
+      publishedOk && publishMs < BUDGETS.atScaleResearchPublishMs && counts.rows[0]!.roll >= RESEARCH_BENCH_SUBSCRIBERS,
+      `${publishedOk ? '' : `FAILED with ${published.status}: `}roll ${counts.rows[0]!.roll.toLocaleString('en-IN')}, delivery rows ${counts.rows[0]!.deliveries.toLocaleString('en-IN')} in the transaction`,
+    )
+
+    // The reader's /research with 3,000 items on their roll.
+    const reader = await sessionCookieFor(READER_PHONE)
+    const once = async () => {
+      const started = performance.now()
+      const response = await fetch(`${origin}/research`, {
+        headers: { Cookie: reader, 'User-Agent': BROWSER_USER_AGENT },
+        redirect: 'manual',
+      })
+      await response.arrayBuffer()
+      if (response.status !== 200) throw new Error(`/research answered ${response.status}, not 200`)
+      return performance.now() - started
+    }
+    for (let index = 0; index < WARM_UP_REQUESTS; index++) await once()
+    const samples: number[] = []
+    for (let index = 0; index < TIMED_REQUESTS; index++) samples.push(await once())
+    const p95 = percentile(samples, 95)
+    check(
+      `/research, ${RESEARCH_BENCH_READER_ITEMS.toLocaleString('en-IN')} items p95`,
+      ms(p95),
+      `< ${BUDGETS.atScaleRequestP95Ms} ms`,
+      p95 < BUDGETS.atScaleRequestP95Ms,
+      `p50 ${percentile(samples, 50).toFixed(1)} ms, ${TIMED_REQUESTS} requests`,
+    )
+
+    // The date-range audit pack of everything, downloaded as fast as it comes.
+    const deliveryRows = (
+      await client.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM research_deliveries d JOIN research_items i ON i.id = d.item_id
+         WHERE i.signature IS NOT NULL`,
+      )
+    ).rows[0]!.count
+    const idle = rssBytes(pid)
+    let peak = idle
+    const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid))), RSS_SAMPLE_MS)
+    const started = performance.now()
+    let bytes = 0
+    try {
+      const to = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10)
+      const response = await fetch(`${origin}/admin/research/audit-pack?from=2000-01-01&to=${to}`, {
+        headers: { Cookie: admin.cookie, 'User-Agent': BROWSER_USER_AGENT },
+      })
+      if (response.status !== 200 || !response.body) throw new Error(`the audit pack answered ${response.status}`)
+      const reader = response.body.getReader()
+      for (let read = await reader.read(); !read.done; read = await reader.read()) bytes += read.value.length
+    } finally {
+      clearInterval(sampler)
+    }
+    const seconds = (performance.now() - started) / 1000
+    const rowsPerSecond = deliveryRows / seconds
+    info(
+      'date-range audit pack',
+      `${deliveryRows.toLocaleString('en-IN')} rows`,
+      `delivery rows (and as many roll rows), each as JSON and CSV: ${mb(bytes)} zipped in ${seconds.toFixed(1)} s`,
+    )
+    check(
+      'audit pack delivery rows per second',
+      Math.round(rowsPerSecond).toLocaleString('en-IN'),
+      `>= ${BUDGETS.atScaleAuditPackRowsPerSecond.toLocaleString('en-IN')}`,
+      rowsPerSecond >= BUDGETS.atScaleAuditPackRowsPerSecond,
+    )
+    check(
+      'audit pack store RSS peak above idle',
+      mb(peak - idle),
+      `< ${mb(BUDGETS.atScaleAuditPackRssGrowthBytes)}`,
+      peak - idle < BUDGETS.atScaleAuditPackRssGrowthBytes,
+      `idle ${mb(idle)}`,
+    )
+  } finally {
+    await client.end()
+  }
+}
