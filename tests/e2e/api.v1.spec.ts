@@ -13,7 +13,7 @@ import {
   type ServiceEntry,
 } from './api-client'
 import { latestCode, uniqueMobile, uniquePan } from './sign-in-helpers'
-import { serviceDeliveryText } from '../../app/domain/research-channels'
+import { serviceDeliveryText } from '../../app/domain/service-delivery'
 import { DEMO_SERVICES } from '../../prisma/seed'
 
 const MS_PER_DAY = 24 * 60 * 60_000
