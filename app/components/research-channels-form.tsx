@@ -26,7 +26,9 @@ export function ResearchChannelsForm({ channels, linkedOn }: { channels: Researc
       <Form method="post" action={ACTION} className="space-y-2">
         <CheckboxField
           label="By e-mail (the whole item)"
-          hint={email.address ? 'To the e-mail address in your profile.' : 'Add an e-mail address to your profile first.'}
+          hint={
+            email.address ? 'To the e-mail address in your profile.' : 'Add an e-mail address to your profile first.'
+          }
           inputProps={{ name: 'email', id: 'channel-email', defaultChecked: email.chosen, disabled: !email.address }}
         />
         <CheckboxField
