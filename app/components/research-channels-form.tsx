@@ -26,12 +26,14 @@ export function ResearchChannelsForm({ channels, linkedOn }: { channels: Researc
       <Form method="post" action={ACTION} className="space-y-2">
         <CheckboxField
           label="By e-mail (the whole item)"
-          hint={email.address ? `To ${email.address}` : 'Add an e-mail address to your profile first.'}
+          hint={
+            email.address ? 'To the e-mail address in your profile.' : 'Add an e-mail address to your profile first.'
+          }
           inputProps={{ name: 'email', id: 'channel-email', defaultChecked: email.chosen, disabled: !email.address }}
         />
         <CheckboxField
           label="By SMS (a short notice with a link)"
-          hint={sms.available ? `To ${sms.phone}` : 'Research is not sent by SMS at the moment.'}
+          hint={sms.available ? 'To your mobile number.' : 'Research is not sent by SMS at the moment.'}
           inputProps={{ name: 'sms', id: 'channel-sms', defaultChecked: sms.chosen, disabled: !sms.available }}
         />
         <CheckboxField
