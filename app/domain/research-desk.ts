@@ -8,12 +8,12 @@ export const RESEARCH_STATUS_LABELS = { DRAFT: 'Draft', SCHEDULED: 'Scheduled', 
 export type ResearchStatusName = keyof typeof RESEARCH_STATUS_LABELS
 export const RESEARCH_STATUSES = Object.keys(RESEARCH_STATUS_LABELS) as ResearchStatusName[]
 
-export const RESEARCH_KIND_LABELS = { REPORT: 'Report' } as const
+export const RESEARCH_KIND_LABELS = { REPORT: 'Report', CALL: 'Call', FOLLOW_UP: 'Follow-up' } as const
 export type ResearchKindName = keyof typeof RESEARCH_KIND_LABELS
 export const RESEARCH_KINDS = Object.keys(RESEARCH_KIND_LABELS) as ResearchKindName[]
 
 /** The delivery log's channels as the console names them; the site is not a row of the log. */
-export const RESEARCH_CHANNEL_LABELS: Record<string, string> = { EMAIL: 'E-mail' }
+export const RESEARCH_CHANNEL_LABELS: Record<string, string> = { EMAIL: 'E-mail', SMS: 'SMS', TELEGRAM: 'Telegram' }
 export const researchChannelLabel = (channel: string) => RESEARCH_CHANNEL_LABELS[channel] ?? channel
 
 /** How far ahead an item can be scheduled (docs/limits.md). */

@@ -16,9 +16,11 @@ type RouteModule = {
 const routeModules = import.meta.glob<RouteModule>('../../app/routes/api.v1/*.ts', { eager: true })
 const callName = (file: string) => file.replace(/^.*\/api\.v1\//, '').replace(/\.ts$/, '')
 
-/** The existing clients' GET calls (docs/api.md) (and GET /api/v1/agreement); every other call is POST. */
+/** The existing clients' GET calls (docs/api.md) (and the agreement and research); every other call is POST. */
 const GET_CALLS = new Set([
   'agreement',
+  'research',
+  'research.item',
   'users.current-user',
   'services.get-available-services',
   'payments.pending-payments',

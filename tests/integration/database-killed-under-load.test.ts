@@ -10,7 +10,7 @@ import type { WriteKind } from '../fixtures/store-write-load'
 import { cleanUpAfterEach, freePorts, isRunning } from '../support/processes'
 
 // The store's own PostgreSQL is killed outright (SIGKILL to the postmaster, as an out-of-memory
-// killer or a power cut would) while customers write, then started again on the same data folder.
+// killer or a power cut would) while customers write; the store starts it again on the same data folder.
 // Nothing acknowledged may be lost, nothing may be half-made, and the running store must recover.
 
 const WAIT_TIMEOUT_MS = 30_000
@@ -92,7 +92,7 @@ describe('the database killed under a write load', () => {
       const port = (await freePorts(1))[0]!
       const postmasterPid = () => Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
 
-      let database: ProvidedDatabase = await startEmbeddedPostgres({ dataDir, port, databaseName: 'store' })
+      const database: ProvidedDatabase = await startEmbeddedPostgres({ dataDir, port, databaseName: 'store' })
       // A server this test killed has nothing left to stop (and stopping it would wait for an exit that already happened).
       cleanUp(async () => {
         if (existsSync(path.join(dataDir, 'postmaster.pid')) && isRunning(postmasterPid())) await database.stop()
@@ -134,7 +134,7 @@ describe('the database killed under a write load', () => {
         () => 'the load to feel the outage',
       )
 
-      database = await startEmbeddedPostgres({ dataDir, port, databaseName: 'store' })
+      // The store starts its database again by itself (restartWhenDead in scripts/db/database.ts).
       const paidBeforeRestart = gatewayPaid()
       await waitFor(
         () => gatewayPaid() >= paidBeforeRestart + GATEWAY_PAYMENTS_AFTER_RESTART,

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import * as adminItemRoute from '~/routes/admin/research-item'
 import * as adminListRoute from '~/routes/admin/research'
@@ -144,16 +145,41 @@ describe('the preview’s reach', () => {
     await subscribe(closed!.userId, service.id, new Date(now.getTime() - DAY_MS), new Date(now.getTime() + DAY_MS))
     await prisma.user.update({ where: { id: closed!.userId }, data: { closedAt: now } })
 
+    // One customer with an address takes research on Telegram instead of by e-mail.
+    await prisma.researchChannelChoice.create({
+      data: {
+        userId: customers.at(-1)!.userId,
+        email: false,
+        telegram: true,
+        telegramChatId: String(randomInt(1, 2 ** 40)),
+      },
+    })
+
     const reach = await countResearchReach(itemId, now)
-    expect(reach).toEqual({ site: 4, channels: [{ channel: 'EMAIL', customers: 3 }] })
+    expect(reach).toEqual({
+      site: 4,
+      channels: [
+        { channel: 'EMAIL', customers: 2 },
+        { channel: 'SMS', customers: 0 },
+        { channel: 'TELEGRAM', customers: 1 },
+      ],
+    })
     const page = await adminItemRoute.loader(
       routeArgs(getRequest(`/admin/research/${itemId}`, admin.cookie), { itemId }),
     )
-    expect(page.reach).toEqual({ site: 4, channels: [{ label: 'E-mail', customers: 3 }] })
+    expect(page.reach).toEqual({
+      site: 4,
+      channels: [
+        { label: 'E-mail', customers: 2 },
+        { label: 'SMS', customers: 0 },
+        { label: 'Telegram', customers: 1 },
+      ],
+    })
 
     const published = await publishResearchItem(itemId, admin.userId, now)
     expect(published).toMatchObject({ ok: true, rollSize: reach.site })
-    expect(await prisma.researchDelivery.count({ where: { itemId, channel: 'EMAIL' } })).toBe(3)
+    for (const { channel, customers: reached } of reach.channels)
+      expect(await prisma.researchDelivery.count({ where: { itemId, channel } }), channel).toBe(reached)
     expect(customers).toHaveLength(4)
   })
 })

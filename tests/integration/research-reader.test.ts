@@ -7,6 +7,7 @@ import { prisma } from '~/server/db.server'
 import { CUSTOMER_RESEARCH_PAGE_SIZE } from '~/domain/research-list'
 import { researchItemForCustomer, researchPageFor } from '~/server/research/delivered.server'
 import { eraseExpiredData } from '~/server/account/retention.server'
+import { createFollowUpDraft } from '~/server/research/follow-ups.server'
 import { createResearchDraft } from '~/server/research/items.server'
 import { RESEARCH_KEPT_YEARS, researchRetentionCutoff } from '~/domain/research-retention'
 import { publishResearchItem } from '~/server/research/publishing.server'
@@ -232,5 +233,47 @@ describe('research retention', () => {
     expect(await prisma.researchRollEntry.count({ where: { itemId: young } })).toBe(1)
     expect(await prisma.researchRead.count({ where: { itemId: young } })).toBe(1)
     expect(await eraseExpiredData(now)).toMatchObject({ researchItems: 0, researchRecords: 0 })
+  })
+
+  it('keeps an old item, and its roll, while a correction of it is younger than 5 years; then erases both', async () => {
+    const now = new Date()
+    const cutoff = researchRetentionCutoff(now)
+    const service = await createService('Equity', 100_000, 30)
+    const reader = await signedInUser({ completeProfile: true })
+    await subscribe(reader.userId, service.id, new Date(cutoff.getTime() - 10 * DAY_MS), daysFromNow(30))
+    const original = await publishedAt([service.id], new Date(cutoff.getTime() - 2 * DAY_MS), 'Corrected later')
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const correctionAt = new Date(cutoff.getTime() + DAY_MS)
+    const correction = await createFollowUpDraft(
+      admin.userId,
+      original,
+      {
+        kind: 'CORRECTION',
+        body: 'A figure was wrong.',
+        targets: [],
+        financialInterest: false,
+        ownershipOnePercent: false,
+        compensationPastYear: false,
+        aiToolsUsed: false,
+        otherConflict: 'None',
+      },
+      correctionAt,
+    )
+    if (!correction.ok) throw new Error(correction.reason)
+    expect(await publishResearchItem(correction.id, admin.userId, correctionAt)).toMatchObject({ ok: true })
+
+    await eraseExpiredData(now)
+    for (const itemId of [original, correction.id]) {
+      expect(await prisma.researchItem.count({ where: { id: itemId } })).toBe(1)
+      expect(await prisma.researchRollEntry.count({ where: { itemId } })).toBe(1)
+    }
+
+    // Five years after the correction, both go, the correction first.
+    const later = new Date(now.getTime() + 2 * DAY_MS)
+    await eraseExpiredData(later)
+    for (const itemId of [original, correction.id]) {
+      expect(await prisma.researchItem.count({ where: { id: itemId } })).toBe(0)
+      expect(await prisma.researchRollEntry.count({ where: { itemId } })).toBe(0)
+    }
   })
 })

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -19,7 +19,9 @@ describe(`migration ${RISK_MIGRATION}`, () => {
     const url = await createDatabase(serverUrl, databaseName)
     const dir = await mkdtemp(path.join(tmpdir(), 'migrations-'))
     await cp(MIGRATIONS_DIR, dir, { recursive: true })
-    await rm(path.join(dir, RISK_MIGRATION), { recursive: true })
+    // The database as it was just before: the risk migration and every later one left out.
+    for (const name of await readdir(dir))
+      if (name >= RISK_MIGRATION) await rm(path.join(dir, name), { recursive: true })
     await migrate(url, { ...quiet, dir })
 
     const client = new pg.Client({ connectionString: url })

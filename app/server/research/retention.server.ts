@@ -10,6 +10,17 @@ import { executeInBatches, prisma } from '../db.server'
 /** Rows per statement of the research step; items per transaction (docs/limits.md). */
 export const RESEARCH_RETENTION_BATCH_ROWS = 5_000
 
+/**
+ * An item `i` whose records are due for erasure: published before `cutoff`, and every follow-up of
+ * it (correction, withdrawal, a call's outcome) too, so a record is never erased while a younger
+ * one that names it is kept (and the follow-up's reference to it holds).
+ */
+function dueItemSql(cutoff: Date) {
+  return Prisma.sql`i.status = 'PUBLISHED' AND i.published_at < ${cutoff}
+    AND NOT EXISTS (SELECT 1 FROM research_items f WHERE f.original_id = i.id
+      AND (f.status <> 'PUBLISHED' OR f.published_at >= ${cutoff}))`
+}
+
 /** One batch of a dependent table's rows of due items (`table` has an index led by item_id; trusted name). */
 function dependentsBatchSql(table: string, key: string, cutoff: Date, batchRows: number) {
   return Prisma.sql`DELETE FROM ${Prisma.raw(table)} WHERE (${Prisma.raw(key)}) IN (
@@ -20,7 +31,7 @@ function dependentsBatchSql(table: string, key: string, cutoff: Date, batchRows:
         .join(', '),
     )}
     FROM research_items i JOIN ${Prisma.raw(table)} d ON d.item_id = i.id
-    WHERE i.status = 'PUBLISHED' AND i.published_at < ${cutoff} LIMIT ${batchRows})`
+    WHERE ${dueItemSql(cutoff)} LIMIT ${batchRows})`
 }
 
 /**
@@ -38,12 +49,14 @@ export async function eraseExpiredResearch(now: Date, actorId: string, batchRows
   for (;;) {
     const erased = await prisma.$transaction(async (tx) => {
       const due = await tx.$queryRaw<{ id: string; published_at: Date; content_sha256: string | null }[]>`
-        SELECT id::text AS id, published_at, content_sha256 FROM research_items
-        WHERE status = 'PUBLISHED' AND published_at < ${cutoff}
-        ORDER BY published_at, id LIMIT ${batchRows} FOR UPDATE`
+        SELECT i.id::text AS id, i.published_at, i.content_sha256 FROM research_items i
+        WHERE ${dueItemSql(cutoff)}
+        ORDER BY i.original_id IS NULL, i.published_at, i.id LIMIT ${batchRows} FOR UPDATE`
       if (due.length === 0) return 0
       const ids = due.map((item) => item.id)
       await tx.researchItemService.deleteMany({ where: { itemId: { in: ids } } })
+      // Follow-ups first (they sort first, so an original never comes in a batch before its own).
+      await tx.researchItem.deleteMany({ where: { id: { in: ids }, originalId: { not: null } } })
       await tx.researchItem.deleteMany({ where: { id: { in: ids } } })
       await tx.auditLog.createMany({
         data: due.map((item) => ({

@@ -1,4 +1,4 @@
--- Service pages now add the research channels the store runs (app/domain/research-channels.ts) after
+-- Service pages now add the research channels the store runs (app/domain/service-delivery.ts) after
 -- a service's own words on how often. The demo catalogue's texts named the channels themselves
 -- ("..., on this website and by e-mail"); they are cut back to the how-often part, only where a row
 -- still holds exactly the seeded text. Texts an admin wrote are left as written.
