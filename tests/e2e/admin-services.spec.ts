@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto'
+import { serviceDeliveryText } from '../../app/domain/service-delivery'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
@@ -30,19 +31,20 @@ test('an admin creates a service (after fixing a bad price and giving its risk l
 
   await page.getByLabel('Price in rupees').fill('2,499')
   await page.getByLabel('Risk level').selectOption({ label: 'Very high' })
-  await page.getByLabel('How and how often the research is delivered').fill('Options ideas every Monday, by e-mail')
+  await page.getByLabel('How and how often the research is delivered').fill('Options ideas every Monday')
   await page.getByRole('button', { name: 'Create service' }).click()
   await expect(page.getByText('Service created; it is on sale now.')).toBeVisible()
 
   const card = page.getByRole('article', { name })
   await expect(card.getByText('Rs. 2,499 for 30 Days')).toBeVisible()
-  await expect(card.getByRole('definition')).toHaveText(['Very high', 'Options ideas every Monday, by e-mail'])
+  await expect(card.getByRole('definition')).toHaveText([
+    'Very high',
+    serviceDeliveryText('Options ideas every Monday'),
+  ])
   await card.getByRole('link', { name: `Edit ${name}` }).click()
   await expect(page.getByLabel('Price in rupees')).toHaveValue('2499')
   await expect(page.getByLabel('Risk level')).toHaveValue('VERY_HIGH')
-  await expect(page.getByLabel('How and how often the research is delivered')).toHaveValue(
-    'Options ideas every Monday, by e-mail',
-  )
+  await expect(page.getByLabel('How and how often the research is delivered')).toHaveValue('Options ideas every Monday')
   await page.getByLabel('Price in rupees').fill('2999')
   await page.getByLabel('Risk level').selectOption({ label: 'High' })
   await page.getByRole('button', { name: 'Save service' }).click()
@@ -52,7 +54,7 @@ test('an admin creates a service (after fixing a bad price and giving its risk l
   const listed = page.getByRole('article').filter({ hasText: name })
   await expect(listed.getByText('Rs. 2,999 for 30 Days')).toBeVisible()
   await expect(listed.getByRole('definition').first()).toHaveText('High')
-  await expect(listed.getByText('Options ideas every Monday, by e-mail')).toBeVisible()
+  await expect(listed.getByText(serviceDeliveryText('Options ideas every Monday'))).toBeVisible()
 
   await page.goto('/admin/services')
   await page.getByRole('button', { name: `Take off sale: ${name}` }).click()

@@ -1,3 +1,4 @@
+import { serviceDeliveryText } from '../../app/domain/service-delivery'
 import { UTR_MESSAGE } from '../../app/domain/bank-reference'
 import { DEMO_SERVICES } from '../../prisma/seed'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
@@ -24,7 +25,7 @@ test('pay manually: the claim appears under payments pending verification with t
   // Each selected service states its risk level and delivery before the customer pays (docs/regulatory.md, Risk levels
   // of services).
   const premium = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Equity Premium' }) })
-  await expect(premium.getByRole('definition')).toHaveText(['High', DEMO_SERVICES[0].delivery])
+  await expect(premium.getByRole('definition')).toHaveText(['High', serviceDeliveryText(DEMO_SERVICES[0].delivery)])
   await expect(page.getByText('Rs. 1,499 for 30 Days')).toBeVisible()
   await expect(page.getByText('Total: Rs. 4,498')).toBeVisible()
   // The end-to-end business is GST-registered at 18%: 4,498 x 18/118.
