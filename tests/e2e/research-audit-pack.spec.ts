@@ -104,8 +104,12 @@ test('the analyst downloads an item’s audit pack and a date range’s; both ve
   const rangePack = testInfo.outputPath('range-pack.zip')
   await rangeDownload.saveAs(rangePack)
   const rangeVerified = await researchVerify(rangePack)
-  expect(rangeVerified.output).toMatch(/Records: \d+, altered: 0/)
-  expect(rangeVerified.code).toBe(0)
+  expect(rangeVerified.output).toMatch(/Records: \d+, altered: \d+/)
+  // The only records allowed to fail are the unsigned stand-ins research-helpers.ts writes straight
+  // into the shared database (fingerprint "fp"); this test's own item verifies.
+  const altered = rangeVerified.output.split('\n').filter((line) => line.startsWith('ALTERED'))
+  expect(altered.filter((line) => !line.endsWith('(fingerprint fp)'))).toEqual([])
+  expect(rangeVerified.code).toBe(altered.length ? 1 : 0)
   expect((await readFile(rangePack)).subarray(0, 2).toString()).toBe('PK')
 })
 
