@@ -13,8 +13,12 @@ export type ResearchKindName = keyof typeof RESEARCH_KIND_LABELS
 export const RESEARCH_KINDS = Object.keys(RESEARCH_KIND_LABELS) as ResearchKindName[]
 
 /** The delivery log's channels as the console names them; the site is not a row of the log. */
-export const RESEARCH_CHANNEL_LABELS: Record<string, string> = { EMAIL: 'E-mail', SMS: 'SMS', TELEGRAM: 'Telegram' }
-export const researchChannelLabel = (channel: string) => RESEARCH_CHANNEL_LABELS[channel] ?? channel
+export const RESEARCH_CHANNEL_LABELS: Record<'EMAIL' | 'SMS' | 'TELEGRAM', string> = {
+  EMAIL: 'E-mail',
+  SMS: 'SMS',
+  TELEGRAM: 'Telegram',
+}
+export const researchChannelLabel = (channel: keyof typeof RESEARCH_CHANNEL_LABELS) => RESEARCH_CHANNEL_LABELS[channel]
 
 /** How far ahead an item can be scheduled (docs/limits.md). */
 export const RESEARCH_SCHEDULE_HORIZON_DAYS = 90
