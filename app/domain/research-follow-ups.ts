@@ -26,8 +26,22 @@ export const FOLLOW_UP_WORDS: Record<FollowUpKind, string> = {
   CLOSED: 'Closed',
 }
 
-/** A report can be corrected or withdrawn; a call also revised, hit or closed. */
-export function followUpKindsFor(originalKind: 'REPORT' | 'CALL'): readonly FollowUpKind[] {
+/** Follow-ups that end their original: once one is published, nothing but a correction may follow. */
+const ENDING: readonly FollowUpKind[] = ['WITHDRAWAL', 'STOP_LOSS_HIT', 'CLOSED']
+
+/** Whether a published follow-up has ended the original (withdrawn, stopped out or closed). */
+export const endsOriginal = (publishedKinds: readonly FollowUpKind[]) =>
+  publishedKinds.some((kind) => ENDING.includes(kind))
+
+/**
+ * A report can be corrected or withdrawn; a call also revised, hit or closed. After an ending
+ * follow-up (`publishedKinds`: the original's published follow-ups) only a correction may follow.
+ */
+export function followUpKindsFor(
+  originalKind: 'REPORT' | 'CALL',
+  publishedKinds: readonly FollowUpKind[] = [],
+): readonly FollowUpKind[] {
+  if (endsOriginal(publishedKinds)) return ['CORRECTION']
   return originalKind === 'CALL' ? FOLLOW_UP_KINDS : ['CORRECTION', 'WITHDRAWAL']
 }
 
@@ -63,12 +77,17 @@ export function followUpFigures(
 }
 
 /**
- * What is wrong with a follow-up of `original` (null: the original is a report): its kind must
- * fit the original, a revision obeys the call's direction rule, an outcome names its price.
+ * What is wrong with a follow-up of `original` (null: the original is a report) given its
+ * published follow-ups' kinds: its kind must fit the original and what has happened to it, a
+ * revision obeys the call's direction rule, an outcome names its price.
  */
-export function followUpProblems(original: CallTerms | null, figures: FollowUpFigures): FollowUpProblem[] {
-  if (!followUpKindsFor(original ? 'CALL' : 'REPORT').includes(figures.kind))
-    return [{ field: 'kind', message: 'A report can only be corrected or withdrawn.' }]
+export function followUpProblems(
+  original: CallTerms | null,
+  figures: FollowUpFigures,
+  publishedKinds: readonly FollowUpKind[] = [],
+): FollowUpProblem[] {
+  if (!followUpKindsFor(original ? 'CALL' : 'REPORT', publishedKinds).includes(figures.kind))
+    return [{ field: 'kind', message: kindRefusal(original ? 'call' : 'report', publishedKinds) }]
   if (!original) return []
   switch (figures.kind) {
     case 'TARGET_REVISED':
@@ -86,6 +105,14 @@ export function followUpProblems(original: CallTerms | null, figures: FollowUpFi
     default:
       return []
   }
+}
+
+function kindRefusal(originalKind: 'report' | 'call', publishedKinds: readonly FollowUpKind[]): string {
+  if (publishedKinds.includes('WITHDRAWAL'))
+    return `This ${originalKind} was withdrawn: only a correction can follow it.`
+  if (endsOriginal(publishedKinds))
+    return 'This call has ended (stop-loss hit or closed): only a correction can follow it.'
+  return 'A report can only be corrected or withdrawn.'
 }
 
 /** A follow-up's figures as printed on its page and in its e-mail. */

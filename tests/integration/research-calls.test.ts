@@ -8,6 +8,7 @@ import { emailContext } from '~/server/messaging/customer-notices.server'
 import { researchEmail } from '~/server/research/deliveries.server'
 import { researchItemSelect } from '~/server/research/items.server'
 import { publishResearchItem, verifyStoredResearchItem } from '~/server/research/publishing.server'
+import { publishDueScheduledResearch, scheduleResearchItem } from '~/server/research/scheduling.server'
 import { createService } from '../support/payment-fixtures'
 import { formRequest, getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
@@ -284,5 +285,53 @@ describe('follow-ups, corrections and withdrawals', () => {
     await publishResearchItem(correctionId, admin.userId)
     expect(await verifyStoredResearchItem(correctionId)).toBe('verified')
     expect(await verifyStoredResearchItem(reportId)).toBe('verified')
+  })
+
+  it('after a call has ended (closed or stopped out) are only corrections, however they were drafted or scheduled', async () => {
+    const service = await createService('Equity', 100_000, 30)
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const subscriber = await signedInUser({ completeProfile: true })
+    await subscribe(subscriber.userId, service.id)
+    const callId = await publishedCall(service.id, admin.cookie, admin.userId)
+    const post = (fields: Record<string, string>) =>
+      adminFollowUpRoute.action(
+        routeArgs(
+          formRequest(`/admin/research/${callId}/follow-up`, { ...DISCLOSURE_ANSWERS, ...fields }, admin.cookie),
+          { itemId: callId },
+        ),
+      )
+    // Drafted (and one scheduled) while the call runs, published only after it is closed.
+    const revision = idFrom((await post({ kind: 'TARGET_REVISED', body: 'Raise it.', targets: '1700' })) as Response)
+    const scheduled = idFrom((await post({ kind: 'TARGET_HIT', body: 'Hit.', price: '1600' })) as Response)
+    const closedAt = new Date()
+    expect(await scheduleResearchItem(scheduled, admin.userId, new Date(closedAt.getTime() + 60_000))).toEqual({
+      ok: true,
+    })
+    const close = idFrom((await post({ kind: 'CLOSED', body: 'Booked.', price: '1580' })) as Response)
+    expect(await publishResearchItem(close, admin.userId, closedAt)).toMatchObject({ ok: true })
+
+    expect(await publishResearchItem(revision, admin.userId)).toEqual({ ok: false, reason: 'original-ended' })
+    expect(await prisma.researchItem.findUniqueOrThrow({ where: { id: revision } })).toMatchObject({
+      status: 'DRAFT',
+      publishedAt: null,
+    })
+    expect(await prisma.researchRollEntry.count({ where: { itemId: revision } })).toBe(0)
+    expect(await publishDueScheduledResearch(new Date(closedAt.getTime() + 120_000))).toEqual({ published: 0 })
+    expect(await prisma.researchItem.findUniqueOrThrow({ where: { id: scheduled } })).toMatchObject({
+      status: 'DRAFT',
+      scheduledAt: null,
+    })
+
+    const hit = (await post({ kind: 'TARGET_HIT', body: 'Hit.', price: '1600' })) as unknown as Refused
+    expect(hit.init.status).toBe(400)
+    expect(hit.data.result.error.kind).toEqual([
+      'This call has ended (stop-loss hit or closed): only a correction can follow it.',
+    ])
+    const page = await adminFollowUpRoute.loader(
+      routeArgs(getRequest(`/admin/research/${callId}/follow-up`, admin.cookie), { itemId: callId }),
+    )
+    expect(page.kinds).toEqual(['CORRECTION'])
+    const correction = idFrom((await post({ kind: 'CORRECTION', body: 'Closed at 1,580, not 1,850.' })) as Response)
+    expect(await publishResearchItem(correction, admin.userId)).toMatchObject({ ok: true, rollSize: 1 })
   })
 })

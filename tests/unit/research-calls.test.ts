@@ -3,7 +3,13 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 import { CallFormSchema, canonicalResearchContent, FollowUpFormSchema, type ResearchRecord } from '~/domain/research'
 import { CALL_LIMITS, callLines, callProblems, parseRupeesToPaise, type CallRecord } from '~/domain/research-calls'
-import { followUpFigures, followUpLines, followUpProblems, followUpTitle } from '~/domain/research-follow-ups'
+import {
+  followUpFigures,
+  followUpKindsFor,
+  followUpLines,
+  followUpProblems,
+  followUpTitle,
+} from '~/domain/research-follow-ups'
 import { researchSigningKeyFromSeed, signResearch, verifyResearch } from '~/server/research/signing.server'
 
 const REPORT: ResearchRecord = {
@@ -299,6 +305,20 @@ describe('follow-ups', () => {
       { field: 'targets', message: 'Enter at least one target.' },
     ])
     expect(followUpProblems(BUY, figures('CLOSED', {}))).toEqual([{ field: 'price', message: 'Enter the price.' }])
+  })
+
+  it('after a withdrawal, a stop-loss hit or a close are only corrections', () => {
+    expect(followUpProblems(BUY, figures('TARGET_HIT', { pricePaise: 160_000 }), ['TARGET_REVISED'])).toEqual([])
+    expect(followUpProblems(BUY, figures('TARGET_HIT', { pricePaise: 160_000 }), ['TARGET_HIT'])).toEqual([])
+    expect(followUpProblems(BUY, figures('TARGET_HIT', { pricePaise: 160_000 }), ['CLOSED'])).toEqual([
+      { field: 'kind', message: 'This call has ended (stop-loss hit or closed): only a correction can follow it.' },
+    ])
+    expect(followUpProblems(BUY, figures('CLOSED', { pricePaise: 140_000 }), ['STOP_LOSS_HIT'])).toHaveLength(1)
+    expect(followUpProblems(null, figures('WITHDRAWAL', {}), ['WITHDRAWAL'])).toEqual([
+      { field: 'kind', message: 'This report was withdrawn: only a correction can follow it.' },
+    ])
+    expect(followUpProblems(BUY, figures('CORRECTION', {}), ['CLOSED'])).toEqual([])
+    expect(followUpKindsFor('CALL', ['TARGET_HIT', 'CLOSED'])).toEqual(['CORRECTION'])
   })
 
   it('are printed with their figures and titled after their original', () => {

@@ -11,7 +11,11 @@ import { isUuid } from '~/domain/uuid'
 import { requireAdmin } from '~/server/auth/admin-role.server'
 import { readForm } from '~/server/http/form-data.server'
 import { callOf } from '~/server/research/items.server'
-import { createFollowUpDraft, followableResearchItem } from '~/server/research/follow-ups.server'
+import {
+  createFollowUpDraft,
+  followableResearchItem,
+  publishedFollowUpKinds,
+} from '~/server/research/follow-ups.server'
 import type { Route } from './+types/research-follow-up'
 
 // A correction, withdrawal or call follow-up of a published item (docs/research.md): saved as a
@@ -32,7 +36,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const original = await originalOr404(params.itemId)
   const call = callOf(original)
   return {
-    original: { id: original.id, title: original.title, kind: call ? ('CALL' as const) : ('REPORT' as const) },
+    original: { id: original.id, title: original.title },
+    kinds: followUpKindsFor(call ? 'CALL' : 'REPORT', publishedFollowUpKinds(original)),
     callLines: call ? callLines(call) : [],
     disclosures: {
       financialInterest: original.financialInterest,
@@ -56,7 +61,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function ResearchFollowUp({ loaderData, actionData }: Route.ComponentProps) {
-  const { original, callLines, disclosures } = loaderData
+  const { original, kinds, callLines, disclosures } = loaderData
   const pending = useIsPending()
   const result = actionData?.result
   const field = (name: string) => {
@@ -101,10 +106,13 @@ export default function ResearchFollowUp({ loaderData, actionData }: Route.Compo
         </div>
       ) : null}
       <Form method="post" className="mt-4 space-y-5">
+        {kinds.length === 1 ? (
+          <p>This item has ended (withdrawn, stop-loss hit or closed): only a correction can follow it.</p>
+        ) : null}
         <RadioGroupField
           legend="What is it?"
           name="kind"
-          options={followUpKindsFor(original.kind).map((kind) => ({ value: kind, label: FOLLOW_UP_WORDS[kind] }))}
+          options={kinds.map((kind) => ({ value: kind, label: FOLLOW_UP_WORDS[kind] }))}
           defaultValue={field('kind').defaultValue}
           errors={field('kind').errors}
         />
@@ -114,7 +122,7 @@ export default function ResearchFollowUp({ loaderData, actionData }: Route.Compo
           errors={field('body').errors}
           textareaProps={{ name: 'body', rows: 8, defaultValue: field('body').defaultValue }}
         />
-        {original.kind === 'CALL' ? (
+        {kinds.includes('TARGET_REVISED') ? (
           <>
             <TargetFields
               legend="New targets (only for Target revised)"

@@ -51,6 +51,14 @@ export async function action({ request, params }: Route.ActionArgs) {
     {
       publish: async () => {
         const published = await publishResearchItem(item.id, admin.id)
+        if (!published.ok && published.reason === 'original-ended')
+          return data(
+            {
+              message:
+                'Not published: the item this follows has ended (withdrawn, stop-loss hit or closed) since this draft was written. Only a correction can follow it now.',
+            },
+            409,
+          )
         if (!published.ok)
           return data({ message: 'This report was already published; it was not published again.' }, 409)
         return redirectWithFlash(`/admin/research/${item.id}`, {

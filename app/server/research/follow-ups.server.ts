@@ -1,4 +1,11 @@
-import { followUpFigures, followUpProblems, followUpTitle, type FollowUpField } from '~/domain/research-follow-ups'
+import {
+  followUpFigures,
+  followUpKindsFor,
+  followUpProblems,
+  followUpTitle,
+  type FollowUpField,
+  type FollowUpKind,
+} from '~/domain/research-follow-ups'
 import type { FollowUpForm } from '~/domain/research'
 import type { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from '../audit.server'
@@ -14,6 +21,10 @@ export async function followableResearchItem(itemId: string): Promise<ResearchIt
   const item = await prisma.researchItem.findUnique({ where: { id: itemId }, select: researchItemSelect })
   return item && item.status === 'PUBLISHED' && item.kind !== 'FOLLOW_UP' ? item : null
 }
+
+/** The kinds of the follow-ups published of `original` so far, oldest first. */
+export const publishedFollowUpKinds = (original: Pick<ResearchItemRow, 'followUps'>): FollowUpKind[] =>
+  original.followUps.flatMap(({ followUpKind }) => (followUpKind ? [followUpKind] : []))
 
 export type FollowUpDraftResult =
   | { ok: true; id: string }
@@ -34,7 +45,7 @@ export async function createFollowUpDraft(
     stopLossPaise: form.stopLoss ?? null,
     pricePaise: form.price ?? null,
   })
-  const [problem] = followUpProblems(callOf(original), figures)
+  const [problem] = followUpProblems(callOf(original), figures, publishedFollowUpKinds(original))
   if (problem) return { ok: false, reason: 'invalid', ...problem }
   const title = followUpTitle(form.kind, original.title)
   const created = await prisma.$transaction(async (tx) => {
@@ -74,6 +85,27 @@ export async function createFollowUpDraft(
     return item
   })
   return { ok: true, id: created.id }
+}
+
+/**
+ * Whether a follow-up of `kind` may still be published of `originalId`, read under the original's
+ * row lock in the publishing transaction: two follow-ups published at once are decided one after
+ * the other, so a revision cannot slip in beside the close that ends the call.
+ */
+export async function followUpStillAllowed(
+  tx: Prisma.TransactionClient,
+  originalId: string,
+  kind: FollowUpKind,
+): Promise<boolean> {
+  const [original] = await tx.$queryRaw<{ kind: string }[]>`
+    SELECT kind::text AS kind FROM research_items WHERE id = ${originalId}::uuid FOR UPDATE`
+  if (!original) return false
+  const published = await tx.researchItem.findMany({
+    where: { originalId, status: 'PUBLISHED' },
+    select: { followUpKind: true },
+  })
+  const kinds = published.flatMap(({ followUpKind }) => (followUpKind ? [followUpKind] : []))
+  return followUpKindsFor(original.kind === 'CALL' ? 'CALL' : 'REPORT', kinds).includes(kind)
 }
 
 /**

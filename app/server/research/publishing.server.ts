@@ -2,7 +2,7 @@ import { recordAudit } from '../audit.server'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import type { Prisma } from '~/generated/prisma/client'
-import { copyOriginalRoll } from './follow-ups.server'
+import { copyOriginalRoll, followUpStillAllowed } from './follow-ups.server'
 import { researchItemSelect, researchRecordOf, type ResearchItemRow } from './items.server'
 import { entitledCustomersSql, researchChannelReachRows } from './reach.server'
 import { researchSigningKey, signResearch, verifyResearch, type ResearchSigningKey } from './signing.server'
@@ -17,6 +17,8 @@ export const PUBLISH_TRANSACTION_TIMEOUT_MS = 30_000
 export type PublishResult =
   | { ok: true; rollSize: number; publishedAt: Date }
   | { ok: false; reason: 'not-found' | 'already-published' | 'not-scheduled' }
+  /** A follow-up whose original was ended (withdrawn, stopped out, closed) since it was written. */
+  | { ok: false; reason: 'original-ended' }
 
 /** `scheduledOnly`: the scheduled-publishing job's call, which publishes only an item still scheduled and due. */
 type PublishOptions = { scheduledOnly?: boolean }
@@ -39,6 +41,12 @@ export async function publishResearchItem(
       // A schedule cancelled, or moved, after the job read it: not this run's to publish.
       if (scheduledOnly && (status !== 'SCHEDULED' || !due)) return { ok: false, reason: 'not-scheduled' } as const
       const draft = await tx.researchItem.findUniqueOrThrow({ where: { id: itemId }, select: researchItemSelect })
+      if (
+        draft.originalId &&
+        draft.followUpKind &&
+        !(await followUpStillAllowed(tx, draft.originalId, draft.followUpKind))
+      )
+        return { ok: false, reason: 'original-ended' } as const
       const frozen: ResearchItemRow = {
         ...draft,
         status: 'PUBLISHED',

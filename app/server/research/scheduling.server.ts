@@ -96,6 +96,11 @@ export async function publishDueScheduledResearch(
     try {
       const result = await publishResearchItem(item.id, item.scheduledById!, now, key, { scheduledOnly: true })
       if (result.ok) published++
+      else if (result.reason === 'original-ended') {
+        // It would be refused at every run: back to a draft, for the analyst to see on the desk.
+        await cancelResearchSchedule(item.id, item.scheduledById!, now)
+        log.warn({ itemId: item.id }, 'A scheduled follow-up was not published: its original has ended')
+      }
     } catch (error) {
       log.error({ itemId: item.id }, `Publishing a scheduled research item failed: ${getErrorMessage(error)}`)
     }
