@@ -46,12 +46,35 @@ describe('the hourly clean-up', () => {
       ],
     })
 
-    expect(await pruneExpiredRows(now, 2)).toBe(7 + 5 + 4)
+    await prisma.telegramUpdate.createMany({
+      data: [
+        ...Array.from({ length: 3 }, (_, i) => ({ updateId: 9_100_000_000n + BigInt(i), receivedAt: old })),
+        { updateId: 9_100_000_010n, receivedAt: now },
+      ],
+    })
+    await prisma.telegramLinkToken.createMany({
+      data: [
+        { tokenSha256: `${userId}-used`, userId, createdAt: old, expiresAt: old, usedAt: old },
+        { tokenSha256: `${userId}-unused`, userId, createdAt: old, expiresAt: old },
+        { tokenSha256: `${userId}-live`, userId, createdAt: now, expiresAt: new Date(now.getTime() + 60_000) },
+      ],
+    })
+
+    expect(await pruneExpiredRows(now, 2)).toBe(7 + 5 + 4 + 3 + 2)
     expect(await prisma.rateLimitEvent.findMany({ where: { bucket: 'batch' }, select: { key: true } })).toEqual([
       { key: 'recent' },
     ])
     expect(await prisma.otpChallenge.count({ where: { phone: '+919800000001' } })).toBe(0)
     expect(await prisma.session.findMany({ where: { userId }, select: { id: true } })).toEqual([{ id: 'live' }])
+    expect(
+      await prisma.telegramUpdate.findMany({
+        where: { updateId: { gte: 9_100_000_000n, lte: 9_100_000_010n } },
+        select: { updateId: true },
+      }),
+    ).toEqual([{ updateId: 9_100_000_010n }])
+    expect(await prisma.telegramLinkToken.findMany({ where: { userId }, select: { tokenSha256: true } })).toEqual([
+      { tokenSha256: `${userId}-live` },
+    ])
   })
 })
 
