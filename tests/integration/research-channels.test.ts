@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eraseExpiredData } from '~/server/account/retention.server'
+import { customerData } from '~/server/account/your-data.server'
 import { prisma } from '~/server/db.server'
 import type { NoticeSms } from '~/server/messaging/sms.server'
 import { telegramBot } from '~/server/messaging/telegram-bot.server'
@@ -121,6 +122,18 @@ describe('choosing research channels', () => {
       where: { subjectId: customer.userId, action: 'account.research-channels' },
     })
     expect(audit.after).toEqual({ email: false, sms: true, telegram: false })
+  })
+
+  it("are in the customer's data download: the defaults, then what they chose", async () => {
+    const customer = await signedInUser({ completeProfile: true })
+    expect((await customerData(customer.userId))?.researchChannels).toEqual({
+      email: true,
+      sms: false,
+      telegram: false,
+      telegramLinkedAt: null,
+    })
+    await chooseResearchChannels(customer.userId, { email: false, sms: true, telegram: false })
+    expect((await customerData(customer.userId))?.researchChannels).toMatchObject({ email: false, sms: true })
   })
 
   it('links with /start (Telegram on) and unlinks with /stop', async () => {

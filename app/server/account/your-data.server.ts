@@ -2,6 +2,7 @@ import { readCartSnapshot } from '~/domain/cart'
 import { prisma } from '../db.server'
 import { acceptanceHistory } from './acceptances.server'
 import { correctionRequestsOf } from './corrections.server'
+import { researchChannelsOf } from '../research/channels.server'
 
 // "Your data" (docs/regulatory.md, The customer's data; DPDP Act 2023 s.11, the right to a summary of one's personal
 // data): everything we hold about a customer, for /account (which masks the PAN) and for the download at
@@ -90,7 +91,11 @@ export async function customerData(userId: string, now = new Date()) {
     },
   })
   if (!user) return null
-  const [acceptances, corrections] = await Promise.all([acceptanceHistory(userId), correctionRequestsOf(userId)])
+  const [acceptances, corrections, channels] = await Promise.all([
+    acceptanceHistory(userId),
+    correctionRequestsOf(userId),
+    researchChannelsOf(userId),
+  ])
   return {
     exportedAt: now.toISOString(),
     profile: {
@@ -169,6 +174,13 @@ export async function customerData(userId: string, now = new Date()) {
       failedAt: iso(row.failedAt),
       failureReason: row.status === 'FAILED' ? row.lastError : null,
     })),
+    // Where their research goes (docs/research.md, "Channels"): the defaults when they chose nothing.
+    researchChannels: {
+      email: channels.email.chosen,
+      sms: channels.sms.chosen,
+      telegram: channels.telegram.chosen,
+      telegramLinkedAt: channels.telegram.linkedAt,
+    },
     // When they first opened each research item (the unread marks on /research, decision 040).
     researchReads: user.researchReads.map((row) => ({ item: row.item.title, firstReadAt: iso(row.readAt) })),
     signIns: user.sessions.map((session) => ({
