@@ -28,9 +28,16 @@ const transportHeaders: RequestHandler = (req, res, next) => {
   next()
 }
 
+/** `manifest-<version>.js` and its precompressed copies under /assets. */
+const WHOLE_APP_MANIFEST = /^\/manifest-[\w-]+\.js(\.br|\.gz)?$/
+
 /** The production build's static files: hashed assets precompressed by scripts/precompress.mjs. */
 export function builtAssets(): RequestHandler {
   const assets = express.Router()
+  // The build's manifest of every route, the console's too. With lazy route discovery (React
+  // Router's default) no page loads it: each asks /__manifest for the routes it needs, which the
+  // admin wall answers (decision 006). Not served, so it tells an outsider nothing.
+  assets.use('/assets', (req, _res, next) => next(WHOLE_APP_MANIFEST.test(req.path) ? 'router' : undefined))
   assets.use(
     '/assets',
     expressStaticGzip(path.join(clientDir, 'assets'), {

@@ -77,6 +77,16 @@ async function expectNoConsoleRoutesInManifests(request: APIRequestContext) {
   const text = await manifest.text()
   expect(text).not.toMatch(/routes\/admin/)
   expect(text).toMatch(/routes\/services/)
+  // Nor the build's whole-app manifest file, which lazy route discovery never loads (the page
+  // names it in its route data, but neither preloads nor imports it).
+  expect(home).not.toMatch(new RegExp(`(href="|import\\s*")/assets/manifest-${version}`))
+  for (const suffix of ['', '.br', '.gz']) {
+    const file = await request.get(`/assets/manifest-${version}.js${suffix}`, {
+      headers: { 'Accept-Encoding': 'br, gzip' },
+    })
+    expect(file.status(), suffix).toBe(404)
+    expect(await file.text()).not.toMatch(/routes\/admin/)
+  }
 }
 
 test('a visitor finds no console route in /__manifest', async ({ request }) => {
