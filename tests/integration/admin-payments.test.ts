@@ -160,7 +160,7 @@ describe('rejecting a manual payment', () => {
 describe('the send-email job', () => {
   it('delivers to the dev outbox while there is no mail provider', async () => {
     quiet()
-    await deliverEmail({ to: 'asha@example.in', subject: 'Your payment is confirmed', body: 'Hello' })
+    await deliverEmail({ to: 'asha@example.in', template: 'test', subject: 'Your payment is confirmed', body: 'Hello' })
     expect(await prisma.outboxMessage.findMany({ where: { recipient: 'asha@example.in' } })).toEqual([
       expect.objectContaining({ channel: 'email', subject: 'Your payment is confirmed', body: 'Hello' }),
     ])

@@ -55,6 +55,7 @@ describe('SMTP mail (nodemailer)', () => {
     const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'Research Store <store@example.in>' })
     await mail.send({
       to: 'asha@example.in',
+      template: 'test',
       subject: 'Your payment is confirmed',
       body: 'Hello asha,\nEquity: ends on 01-01-2027',
     })
@@ -69,6 +70,7 @@ describe('SMTP mail (nodemailer)', () => {
     const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
     await mail.send({
       to: 'ravi@example.in',
+      template: 'test',
       subject: 'Your payment is confirmed',
       body: 'Hello Ravi,',
       html: '<!DOCTYPE html><html><body><p>Hello Ravi,</p></body></html>',
@@ -84,13 +86,15 @@ describe('SMTP mail (nodemailer)', () => {
 
   it('a 5xx refusal is final (the job drops it); a server that cannot be reached is retried', async () => {
     const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
-    const refused = await mail.send({ to: UNKNOWN_MAILBOX, subject: 'Hi', body: 'Hi' }).catch((error: unknown) => error)
+    const refused = await mail
+      .send({ to: UNKNOWN_MAILBOX, template: 'test', subject: 'Hi', body: 'Hi' })
+      .catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(MailDeliveryError)
     expect(refused).toMatchObject({ retryable: false, message: expect.stringContaining('550') })
 
     const closed = smtpMail({ url: 'smtp://127.0.0.1:1', from: 'store@example.in', timeoutMs: 2_000 })
     const unreachable = await closed
-      .send({ to: 'asha@example.in', subject: 'Hi', body: 'Hi' })
+      .send({ to: 'asha@example.in', template: 'test', subject: 'Hi', body: 'Hi' })
       .catch((error: unknown) => error)
     expect(unreachable).toMatchObject({ retryable: true })
   })
@@ -99,9 +103,13 @@ describe('SMTP mail (nodemailer)', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const deliver = vi.spyOn(await import('~/server/messaging/mail.server'), 'deliverEmail')
     deliver.mockRejectedValueOnce(new MailDeliveryError('550 no such mailbox', false))
-    await expect(sendEmail({ to: 'a@example.in', subject: 'Hi', body: 'Hi' })).resolves.toBeUndefined()
+    await expect(
+      sendEmail({ to: 'a@example.in', template: 'test', subject: 'Hi', body: 'Hi' }),
+    ).resolves.toBeUndefined()
     deliver.mockRejectedValueOnce(new MailDeliveryError('connection refused', true))
-    await expect(sendEmail({ to: 'a@example.in', subject: 'Hi', body: 'Hi' })).rejects.toThrow('connection refused')
+    await expect(sendEmail({ to: 'a@example.in', template: 'test', subject: 'Hi', body: 'Hi' })).rejects.toThrow(
+      'connection refused',
+    )
     deliver.mockRestore()
   })
 })
@@ -123,7 +131,12 @@ describe('the payment confirmation e-mail', () => {
 
     const queued = await queuedEmails(email)
     expect(queued).toEqual([
-      expect.objectContaining({ to: email, subject: 'Your payment is confirmed', html: expect.any(String) }),
+      expect.objectContaining({
+        to: email,
+        template: 'payment-confirmed',
+        subject: 'Your payment is confirmed',
+        html: expect.any(String),
+      }),
     ])
     expect(queued[0]!.body).toContain(
       `Hello Asha Rao,\n\nWe received your payment of Rs. 2,999. Your subscriptions:\n\n- ${service.name}: ends on 01-05-2026\n`,

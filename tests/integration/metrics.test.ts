@@ -93,8 +93,13 @@ describe('GET /metrics', () => {
     } finally {
       log.stop()
     }
-    await enqueueEmail({ to: 'metrics@example.in', subject: 'Queued for the metrics test', body: 'Hello' })
-    await sendEmail({ to: 'metrics@example.in', subject: 'Sent for the metrics test', body: 'Hello' })
+    await enqueueEmail({
+      to: 'metrics@example.in',
+      template: 'test',
+      subject: 'Queued for the metrics test',
+      body: 'Hello',
+    })
+    await sendEmail({ to: 'metrics@example.in', template: 'test', subject: 'Sent for the metrics test', body: 'Hello' })
     const recording: SmsProvider = { name: 'recording', sendOtp: async () => {}, sendNotice: async () => {} }
     const refusing: SmsProvider = {
       name: 'refusing',
@@ -108,7 +113,7 @@ describe('GET /metrics', () => {
       await sendNoticeSms({ to: '+919876543210', text: 'A notice' }, recording)
       await sendNoticeSms({ to: '+919876543210', text: 'A notice' }, refusing)
       vi.spyOn(mail, 'deliverEmail').mockRejectedValueOnce(new mail.MailDeliveryError('550 no such mailbox', false))
-      await sendEmail({ to: 'nobody@example.in', subject: 'Refused', body: 'Hello' })
+      await sendEmail({ to: 'nobody@example.in', template: 'test', subject: 'Refused', body: 'Hello' })
     } finally {
       quiet.stop()
       vi.restoreAllMocks()

@@ -256,6 +256,16 @@ describe('publishing and delivering per channel', () => {
     expect(message.text).toContain('Steel: <script>alert(1)</script> prices')
     expect(message.text).toContain('- Demand up')
     expect(message.text).toContain(`/research/${itemId}`)
+    // Both are in the archive of sent messages, with what was sent.
+    const archived = await prisma.sentMessage.findMany({
+      where: { userId: customer.userId, template: 'research' },
+      orderBy: { channel: 'asc' },
+      select: { channel: true, recipient: true, body: true },
+    })
+    expect(archived).toEqual([
+      { channel: 'sms', recipient: expect.stringMatching(/^\+91/), body: sms.text },
+      { channel: 'telegram', recipient: customer.chatId, body: message.text },
+    ])
   })
 
   it('marks a delivery to a bot the customer blocked FAILED and unlinks Telegram, not the item', async () => {

@@ -236,6 +236,7 @@ describe('the retention job', () => {
       complaints: 0,
       researchItems: 0,
       researchRecords: 0,
+      sentMessages: 0,
     })
     expect(again.deleted).toEqual([])
     await expectErased(closedPast, now)

@@ -32,6 +32,7 @@ import {
 import { CONSENT_DOCUMENTS } from '~/domain/consent'
 import { AdminEndSubscriptionForm } from '~/components/admin-end-subscription'
 import type { Route } from './+types/customer'
+import { SENT_MESSAGES_SHOWN, sentMessagesOf } from '~/server/messaging/message-archive.server'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) => [
   { title: `${loaderData?.customer.name ?? 'Customer'} | Admin | Research Store` },
@@ -44,6 +45,8 @@ const PROFILE_STEP_LABELS = {
   complete: 'Complete',
 } as const
 
+const MESSAGE_CHANNEL_WORDS: Record<string, string> = { email: 'E-mail', sms: 'SMS', telegram: 'Telegram' }
+
 export async function loader({ request, params }: Route.LoaderArgs) {
   const admin = await requireAdmin(request)
   const [customer, services] = await Promise.all([customerForAdmin(params.userId), grantableServices()])
@@ -53,6 +56,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const corrections = await correctionRequestsOf(customer.id)
   const acceptances = await acceptanceHistory(customer.id)
   const adminViews = await adminViewsOf(customer.id)
+  const messages = await sentMessagesOf(customer.id, SENT_MESSAGES_SHOWN)
   const now = new Date()
   // Formatted here, on the server, so the page reads the same with and without JavaScript.
   return {
@@ -119,6 +123,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         admin: [view.admin.name, view.admin.phone].filter(Boolean).join(', ') || view.admin.id,
       })),
     },
+    messages: messages.map((message, index) => ({
+      key: `${message.sentAt.getTime()}-${index}`,
+      sentAt: formatIndiaDateTime(message.sentAt),
+      channel: MESSAGE_CHANNEL_WORDS[message.channel] ?? message.channel,
+      recipient: message.recipient,
+      template: message.template,
+      text: message.subject ? `${message.subject}\n\n${message.body}` : message.body,
+    })),
     acceptances: acceptances.map((record) => ({
       id: record.id,
       document: CONSENT_DOCUMENTS[record.kind].title,
@@ -373,6 +385,38 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                   <td className="py-1 pr-3">{record.channel}</td>
                   <td className="py-1 pr-3">{record.ip ?? 'Not recorded'}</td>
                   <td className="max-w-[16rem] py-1 pr-3 break-words">{record.userAgent ?? 'Not recorded'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </RecordTable>
+        )}
+      </section>
+
+      <section aria-labelledby="messages-heading" className="mt-8">
+        <h2 id="messages-heading" className="text-xl font-semibold">
+          Messages sent
+        </h2>
+        <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+          Every e-mail, SMS and Telegram message the store sent this customer, newest first (at most{' '}
+          {SENT_MESSAGES_SHOWN} here; the customer&apos;s data download has all). A one-time code is masked.
+        </p>
+        {loaderData.messages.length === 0 ? (
+          <p className="mt-2">No messages sent.</p>
+        ) : (
+          <RecordTable label="Messages sent" columns={['When', 'Channel', 'To', 'Message', 'Text']}>
+            <tbody>
+              {loaderData.messages.map((message) => (
+                <tr key={message.key} className="border-b border-gray-100 align-top dark:border-gray-800">
+                  <td className="py-1 pr-3 whitespace-nowrap">{message.sentAt}</td>
+                  <td className="py-1 pr-3">{message.channel}</td>
+                  <td className="py-1 pr-3 break-all">{message.recipient}</td>
+                  <td className="py-1 pr-3">{message.template}</td>
+                  <td className="max-w-[28rem] py-1 pr-3 break-words">
+                    <details>
+                      <summary>{message.text.split('\n')[0]}</summary>
+                      <p className="whitespace-pre-wrap">{message.text}</p>
+                    </details>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -97,6 +97,7 @@ async function eraseAccounts(
     // The Telegram chat id is personal data too; the delivery log keeps what was sent.
     await tx.researchChannelChoice.deleteMany({ where: { userId: { in: erasedIds } } })
     await tx.telegramLinkToken.deleteMany({ where: { userId: { in: erasedIds } } })
+    await tx.sentMessage.deleteMany({ where: { userId: { in: erasedIds } } })
     await tx.auditLog.createMany({
       data: erasedIds.map((id) => ({
         actorId: RETENTION_ACTOR_ID,
@@ -301,6 +302,12 @@ async function eraseMinorLeftovers(
   })
 }
 
+/** One batch of the archived messages sent before the records' cut-off (5 years), by the sent_at index. */
+function sentMessagesBatchSql(now: Date, batchRows: number) {
+  return Prisma.sql`DELETE FROM sent_messages WHERE id IN (
+    SELECT id FROM sent_messages WHERE sent_at < ${retentionCutoffs(now).records} LIMIT ${batchRows})`
+}
+
 export type RetentionReport = Record<RetentionRule, number> & {
   /** Accounts without an adult date of birth whose PAN card image and acceptances were erased. */
   minorLeftovers: number
@@ -312,6 +319,8 @@ export type RetentionReport = Record<RetentionRule, number> & {
   /** Research items published over 5 years ago, and the roll, delivery and read rows erased with them. */
   researchItems: number
   researchRecords: number
+  /** Archived messages sent over 5 years ago. */
+  sentMessages: number
 }
 
 /** The daily retention job: every rule, batch after batch, until nothing is due. Running it again does nothing. */
@@ -331,6 +340,7 @@ export async function eraseExpiredData(
     complaints: 0,
     researchItems: 0,
     researchRecords: 0,
+    sentMessages: 0,
   }
   report.familyMembers = await executeInBatches(familyMembersBatchSql(now, batchRows), batchRows)
   for (;;) {
@@ -373,5 +383,6 @@ export async function eraseExpiredData(
     if (rows.length < batchRows) break
   }
   Object.assign(report, await eraseExpiredResearch(now, RETENTION_ACTOR_ID))
+  report.sentMessages = await executeInBatches(sentMessagesBatchSql(now, batchRows), batchRows)
   return report
 }

@@ -2,6 +2,7 @@ import { readCartSnapshot } from '~/domain/cart'
 import { prisma } from '../db.server'
 import { acceptanceHistory } from './acceptances.server'
 import { correctionRequestsOf } from './corrections.server'
+import { sentMessagesOf } from '../messaging/message-archive.server'
 import { researchChannelsOf } from '../research/channels.server'
 
 // "Your data" (docs/regulatory.md, The customer's data; DPDP Act 2023 s.11, the right to a summary of one's personal
@@ -91,10 +92,11 @@ export async function customerData(userId: string, now = new Date()) {
     },
   })
   if (!user) return null
-  const [acceptances, corrections, channels] = await Promise.all([
+  const [acceptances, corrections, channels, messages] = await Promise.all([
     acceptanceHistory(userId),
     correctionRequestsOf(userId),
     researchChannelsOf(userId),
+    sentMessagesOf(userId),
   ])
   return {
     exportedAt: now.toISOString(),
@@ -181,6 +183,15 @@ export async function customerData(userId: string, now = new Date()) {
       telegram: channels.telegram.chosen,
       telegramLinkedAt: channels.telegram.linkedAt,
     },
+    // Every message we sent them, newest first (docs/regulatory.md, "Records"); a one-time code masked.
+    messagesSent: messages.map((message) => ({
+      sentAt: iso(message.sentAt),
+      channel: message.channel,
+      to: message.recipient,
+      template: message.template,
+      subject: message.subject,
+      body: message.body,
+    })),
     // When they first opened each research item (the unread marks on /research, decision 040).
     researchReads: user.researchReads.map((row) => ({ item: row.item.title, firstReadAt: iso(row.readAt) })),
     signIns: user.sessions.map((session) => ({

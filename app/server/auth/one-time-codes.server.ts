@@ -158,6 +158,8 @@ export async function requestEmailCode({
   })
   await enqueueEmail({
     to: email,
+    template: 'email-change-code',
+    secret: code,
     subject: 'Confirm your new e-mail address',
     body: `${code} is your Research Store code to confirm this e-mail address. It expires in 5 minutes. If you did not ask to change your e-mail address, ignore this message.`,
   })

@@ -25,6 +25,7 @@ export async function tellComplainant(complaintId: string, subject: string, text
         email,
         ...renderEmail(
           {
+            template: 'complaint-message',
             subject,
             name: complaint.user?.name ?? complaint.complainantName,
             blocks: [

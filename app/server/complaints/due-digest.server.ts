@@ -39,6 +39,7 @@ export async function sendComplaintsDueDigest(now = new Date()): Promise<number>
     to: officer.email,
     ...renderEmail(
       {
+        template: 'complaints-due-digest',
         subject: `Complaints due: ${due.filter((row) => row.overdue).length} overdue, ${due.filter((row) => !row.overdue).length} due within ${COMPLAINT_DUE_SOON_DAYS} days`,
         name: officer.name,
         blocks: [

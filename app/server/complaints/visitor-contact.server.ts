@@ -34,6 +34,8 @@ export const forgetComplaintContact = () => complaintContactCookie.serialize('',
 export async function emailComplaintCode(email: string, code: string): Promise<void> {
   await enqueueEmail({
     to: email,
+    template: 'complaint-contact-code',
+    secret: code,
     subject: 'Your code to file a complaint',
     body: `${code} is your code to file a complaint with Research Store. It expires in 5 minutes. Our team will never ask you for this code.`,
   })

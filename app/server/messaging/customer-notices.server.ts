@@ -45,6 +45,7 @@ export async function emailContext(): Promise<EmailContext> {
  */
 export async function notifyCustomer({
   email,
+  template,
   subject,
   body,
   html,
@@ -56,7 +57,7 @@ export async function notifyCustomer({
     return false
   }
   try {
-    await enqueueEmail({ to: email, subject, body, html, replyTo, ...(userId ? { userId } : {}) })
+    await enqueueEmail({ to: email, template, subject, body, html, replyTo, ...(userId ? { userId } : {}) })
     return true
   } catch (error) {
     log.error(`Could not queue "${subject}" to ${email}: ${getErrorMessage(error)}`)

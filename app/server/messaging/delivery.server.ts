@@ -2,6 +2,7 @@ import { getErrorMessage } from '~/domain/error-message'
 import type PgBoss from 'pg-boss'
 import { prisma } from '../db.server'
 import { deliverEmail, MailDeliveryError, type Email } from './mail.server'
+import { archiveSentMessage } from './message-archive.server'
 import { jobQueue, SEND_SMS_QUEUE } from '../jobs/queue.server'
 import { loggerFor } from '../operations/logger.server'
 import { countMessage } from '../operations/metrics.server'
@@ -16,6 +17,15 @@ export async function deliverOtpSms(sms: OtpSms, provider: SmsProvider = smsProv
   try {
     await provider.sendOtp(sms)
     countMessage('sms', 'sent')
+    const account = await prisma.user.findUnique({ where: { phone: sms.to }, select: { id: true } })
+    await archiveSentMessage({
+      userId: account?.id,
+      channel: 'sms',
+      recipient: sms.to,
+      template: 'sign-in-code',
+      body: sms.text,
+      secret: sms.code,
+    })
   } catch (error) {
     countMessage('sms', 'failed')
     log.error(`A sign-in code SMS failed: ${getErrorMessage(error)}`)
@@ -52,8 +62,16 @@ export async function sendNoticeSms(sms: NoticeSms, provider: SmsProvider = smsP
     return
   }
   try {
-    await provider.sendNotice(sms)
+    const providerMessageId = await provider.sendNotice(sms)
     countMessage('sms', 'sent')
+    await archiveSentMessage({
+      userId: sms.userId,
+      channel: 'sms',
+      recipient: sms.to,
+      template: sms.template ?? 'notice',
+      body: sms.text,
+      providerMessageId: providerMessageId || null,
+    })
   } catch (error) {
     countMessage('sms', 'failed')
     log.error({ userId: sms.userId }, `An SMS notice failed: ${getErrorMessage(error)}`)

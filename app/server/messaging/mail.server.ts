@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer'
 import { env } from '../env.server'
+import { archiveSentMessage } from './message-archive.server'
 import { isOutboxEnabled, recordOutboxMessage } from './outbox.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
@@ -11,7 +12,18 @@ const log = loggerFor('messaging')
  * send-email worker checks); messages about money (payments, refunds, credit notes) and answers to
  * complaints carry none and are sent regardless.
  */
-export type Email = { to: string; subject: string; body: string; html?: string; replyTo?: string; userId?: string }
+export type Email = {
+  to: string
+  subject: string
+  body: string
+  html?: string
+  replyTo?: string
+  userId?: string
+  /** Which message it is, for the archive of sent messages (message-archive.server.ts). */
+  template: string
+  /** A one-time code in the body: the archive keeps the body with it masked. */
+  secret?: string
+}
 
 /** A mail server that takes longer than this to connect, greet or answer is given up on (the job retries). */
 export const SMTP_TIMEOUT_MS = 20_000
@@ -82,12 +94,22 @@ export function mailProvider(): MailProvider | null {
   return configured
 }
 
-/** Sends one e-mail; runs in the send-email job (app/server/jobs/workers.server.ts), which retries when this throws a retryable error. */
-export async function deliverEmail(email: Email): Promise<void> {
+/** Sends one e-mail and archives it (false: no provider, not sent); runs in the send-email job (app/server/jobs/workers.server.ts), which retries when this throws a retryable error. */
+export async function deliverEmail(email: Email): Promise<boolean> {
   const provider = mailProvider()
   if (!provider) {
     log.warn(`No mail provider configured; "${email.subject}" to ${email.to} not sent`)
-    return
+    return false
   }
-  await provider.send(email)
+  await archiveSentMessage({
+    userId: email.userId,
+    channel: 'email',
+    recipient: email.to,
+    template: email.template,
+    subject: email.subject,
+    body: email.body,
+    secret: email.secret,
+    providerMessageId: (await provider.send(email)) || null,
+  })
+  return true
 }

@@ -4,7 +4,13 @@ import { researchBlocks, type ResearchInline } from '~/domain/research'
 import { researchSmsText, researchTelegramText, TelegramPacer } from '~/domain/research-channels'
 import { prisma } from '../db.server'
 import { emailContext } from '../messaging/customer-notices.server'
-import { renderEmail, type EmailBlock, type EmailContext } from '../messaging/emails/render-email.server'
+import { archiveSentMessage, type SentMessageRecord } from '../messaging/message-archive.server'
+import {
+  renderEmail,
+  type EmailBlock,
+  type EmailContext,
+  type RenderedEmail,
+} from '../messaging/emails/render-email.server'
 import { MailDeliveryError, mailProvider, type Email } from '../messaging/mail.server'
 import { SmsDeliveryError, smsProvider, type NoticeSms } from '../messaging/sms.server'
 import { telegramBot } from '../messaging/telegram-bot.server'
@@ -151,11 +157,14 @@ async function deliver(
   if (!user || user.closedAt || user.erasedAt) return fail(row, 'The account is closed', now)
   const metric = row.channel === 'EMAIL' ? 'email' : row.channel === 'SMS' ? 'sms' : 'telegram'
   let attempt: () => Promise<string | void>
+  let sent: SentMessageRecord
   switch (row.channel) {
     case 'EMAIL': {
       const to = user.email
       if (!to) return fail(row, 'No e-mail address on the account', now)
-      attempt = () => send({ to, userId: row.user_id, ...researchEmail(item, user.name, context) })
+      const email = { to, userId: row.user_id, ...researchEmail(item, user.name, context) }
+      attempt = () => send(email)
+      sent = { ...email, channel: 'email', recipient: to }
       break
     }
     case 'SMS': {
@@ -166,6 +175,7 @@ async function deliver(
         link: itemLink(item, context),
       })
       attempt = () => senders.sms({ to: user.phone, text, userId: row.user_id, template: 'research' })
+      sent = { userId: row.user_id, channel: 'sms', recipient: user.phone, template: 'research', body: text }
       break
     }
     case 'TELEGRAM': {
@@ -179,12 +189,14 @@ async function deliver(
         if (delay > 0) await senders.wait(delay)
         return bot.sendMessage(chatId, text)
       }
+      sent = { userId: row.user_id, channel: 'telegram', recipient: chatId, template: 'research', body: text }
       break
     }
   }
   try {
     const messageId = await attempt()
     countMessage(metric, 'sent')
+    await archiveSentMessage({ ...sent, providerMessageId: messageId || null }, now)
     await prisma.researchDelivery.updateMany({
       where: { id: row.id, status: 'QUEUED' },
       data: { status: 'SENT', sentAt: now, providerMessageId: messageId || null, lastError: null },
@@ -261,11 +273,7 @@ const inlineText = (inline: ResearchInline[]) =>
   inline.map((part) => ('href' in part && part.href !== part.text ? `${part.text} (${part.href})` : part.text)).join('')
 
 /** The whole item as an e-mail: its text, disclosures, issuer, signature and a link to its page. */
-export function researchEmail(
-  item: ResearchItemRow,
-  name: string | null,
-  context: EmailContext,
-): { subject: string; body: string; html: string; replyTo: string } {
+export function researchEmail(item: ResearchItemRow, name: string | null, context: EmailContext): RenderedEmail {
   const view = researchItemView(item)
   const body: EmailBlock[] = researchBlocks(item.body).map((block) => {
     switch (block.kind) {
@@ -279,6 +287,7 @@ export function researchEmail(
   })
   return renderEmail(
     {
+      template: 'research',
       subject: `Research: ${view.title}`,
       name,
       blocks: [

@@ -5,6 +5,7 @@ import { telegramBot } from '../messaging/telegram-bot.server'
 import type { TelegramBot } from '../messaging/telegram.server'
 import { loggerFor } from '../operations/logger.server'
 import { linkTelegramChat, unlinkTelegramChat } from './channels.server'
+import { archiveSentMessage } from '../messaging/message-archive.server'
 
 const log = loggerFor('telegram')
 
@@ -92,7 +93,19 @@ async function handleMessage(bot: TelegramBot, update: Update, now: Date): Promi
 /** The bot's answer in the chat: a courtesy, so a failure is logged and the update still handled. */
 async function reply(bot: TelegramBot, chatId: string, text: string): Promise<void> {
   try {
-    await bot.sendMessage(chatId, text)
+    const providerMessageId = await bot.sendMessage(chatId, text)
+    const linked = await prisma.researchChannelChoice.findUnique({
+      where: { telegramChatId: chatId },
+      select: { userId: true },
+    })
+    await archiveSentMessage({
+      userId: linked?.userId,
+      channel: 'telegram',
+      recipient: chatId,
+      template: 'telegram-reply',
+      body: text,
+      providerMessageId,
+    })
   } catch (error) {
     log.warn(`The bot's reply in a chat failed: ${getErrorMessage(error)}`)
   }

@@ -17,6 +17,7 @@ export function paymentConfirmedEmail(
   const how = payment.method === 'MANUAL' ? 'your bank transfer' : 'your payment'
   return renderEmail(
     {
+      template: 'payment-confirmed',
       subject: 'Your payment is confirmed',
       name: payment.name,
       blocks: [
@@ -41,6 +42,7 @@ export function paymentRejectedEmail(
 ): RenderedEmail {
   return renderEmail(
     {
+      template: 'payment-rejected',
       subject: 'We could not verify your payment',
       name: payment.name,
       blocks: [
@@ -66,6 +68,7 @@ export function subscriptionGrantedEmail(
 ): RenderedEmail {
   return renderEmail(
     {
+      template: 'subscription-granted',
       subject: 'A subscription was added to your account',
       name: grant.name,
       blocks: [
@@ -93,6 +96,7 @@ export function advanceExcessRefundedEmail(
 ): RenderedEmail {
   return renderEmail(
     {
+      template: 'advance-excess-refunded',
       subject: 'Part of your payment is being refunded',
       name: cut.name,
       blocks: [
@@ -118,6 +122,7 @@ export function closedAccountRefundEmail(
 ): RenderedEmail {
   return renderEmail(
     {
+      template: 'closed-account-refund',
       subject: 'Your payment is being refunded in full',
       name: refund.name,
       blocks: [
@@ -151,6 +156,7 @@ export function subscriptionEndedEmail(
   )
   return renderEmail(
     {
+      template: 'subscription-ended',
       subject: 'Your subscription has ended',
       name: ended.name,
       blocks: [
@@ -190,6 +196,7 @@ export function renewalReminderEmail(
       : `Your subscription to ${serviceName} ends on ${endsOn}. Renew it now and the new period starts when this one ends, so no day is lost.`
   return renderEmail(
     {
+      template: 'renewal-reminder',
       subject,
       name: reminder.name,
       blocks: [
@@ -212,6 +219,7 @@ export function onboardingCopyEmail(
 ): RenderedEmail {
   return renderEmail(
     {
+      template: 'onboarding-copy',
       subject: 'Your copy of the terms you accepted',
       name: copy.name,
       blocks: [
@@ -246,6 +254,7 @@ export function termsChangedEmail(
 ): RenderedEmail {
   return renderEmail(
     {
+      template: 'terms-changed',
       subject: `Our Terms and Conditions are changing: version ${notice.version}`,
       name: notice.name,
       blocks: [
@@ -281,6 +290,7 @@ export function correctionDecidedEmail(
   const changes = decision.changes.map((change) => `${change.label}: ${change.from ?? '(none)'} to ${change.to}`)
   return renderEmail(
     {
+      template: 'correction-decided',
       subject: decision.approved ? 'Your correction request was approved' : 'Your correction request was not approved',
       name: decision.name,
       blocks: decision.approved

@@ -24,10 +24,11 @@ export type EmailBlock =
   /** A whole document quoted as plain text, under its heading (line breaks kept). */
   | { kind: 'document'; heading: string; text: string }
 
-export type EmailContent = { subject: string; name: string | null | undefined; blocks: EmailBlock[] }
+/** `template`: which message it is, kept with it in the archive of sent messages. */
+export type EmailContent = { template: string; subject: string; name: string | null | undefined; blocks: EmailBlock[] }
 
 /** An e-mail ready to queue: `body` is the plain-text part, `html` the HTML part; replies go to the support address. */
-export type RenderedEmail = { subject: string; body: string; html: string; replyTo: string }
+export type RenderedEmail = { template: string; subject: string; body: string; html: string; replyTo: string }
 
 export const SEBI_REGISTRATION_LINE = 'SEBI Registered Research Analyst, Registration No.'
 
@@ -35,6 +36,7 @@ export function renderEmail(content: EmailContent, context: EmailContext): Rende
   const blocks = content.blocks.filter((block) => block.kind !== 'action' || context.origin)
   const greeting = personName(content.name) ? `Hello ${personName(content.name)},` : 'Hello,'
   return {
+    template: content.template,
     subject: content.subject,
     replyTo: context.business.supportEmail,
     body: plainText(greeting, blocks, context),
