@@ -11,6 +11,7 @@ import { publishCurrentTerms } from '~/server/account/terms-versions.server'
 import { stopJobs } from '~/server/jobs/queue.server'
 import { isCrossSiteWrite } from '~/server/http/origin.server'
 import { limitRequestBodies, withLimitedBodies } from '~/server/http/body-limit.server'
+import { lingeringClose } from '~/server/http/lingering-close.server'
 import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/http/xsrf.server'
 import { loggerFor } from '~/server/operations/logger.server'
 import { mayReadMetrics } from '~/server/operations/metrics.server'
@@ -23,6 +24,10 @@ const log = loggerFor('app')
 
 export const app = express()
 app.disable('x-powered-by')
+
+// Before anything that may answer early: an answer that starts while the request body is still
+// arriving closes the connection only after reading on for a bounded while (decision 042).
+app.use(lingeringClose())
 
 app.get('/healthz', async (_req, res) => {
   res.locals[ROUTE_PATTERN_LOCAL] = '/healthz'

@@ -70,8 +70,9 @@ function withReplayedBody(req: ExpressRequest, body: Buffer): ExpressRequest {
 
 /**
  * Refuses a request body above its cap before any route reads it: 413 with `Connection: close`,
- * the rest left unread, so that a client cannot make the process hold more than the cap per
- * request. A declared Content-Length is trusted (Node's parser never reads past it); a body sent
+ * the rest read and thrown away for a bounded while by lingeringClose (decision 042), so that a
+ * client still sending reads the answer, and never kept, so that a client cannot make the process
+ * hold more than the cap per request. A declared Content-Length is trusted (Node's parser never reads past it); a body sent
  * without one (chunked) is read here up to the cap, counted as it arrives, and then handed on.
  */
 export function limitRequestBodies(): RequestHandler {
