@@ -12,6 +12,7 @@ import { stopJobs } from '~/server/jobs/queue.server'
 import { isCrossSiteWrite } from '~/server/http/origin.server'
 import { limitRequestBodies, withLimitedBodies } from '~/server/http/body-limit.server'
 import { lingeringClose } from '~/server/http/lingering-close.server'
+import { uploadSlots } from '~/server/http/upload-slots.server'
 import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/http/xsrf.server'
 import { loggerFor } from '~/server/operations/logger.server'
 import { mayReadMetrics } from '~/server/operations/metrics.server'
@@ -47,6 +48,8 @@ app.get('/metrics', async (req, res, next) => {
   res.status(200).set('Content-Type', contentType).set('Cache-Control', 'no-store').send(body)
 })
 
+// Uploads under way, per client address and in all, before any body is read (docs/limits.md).
+app.use(uploadSlots())
 app.use(limitRequestBodies())
 
 // A cross-site form must not act for a signed-in user (SameSite=Lax covers most, not all, browsers).

@@ -15,7 +15,7 @@ export const FORM_BODY_TOO_LARGE_MESSAGE = `The request is too large: at most ${
  * (PAN_CARD_REQUEST_MAX_BYTES in pan-card-image.server.ts), and answer an oversized one with the
  * wizard's own message.
  */
-function readsItsOwnUpload(req: ExpressRequest): boolean {
+export function readsItsOwnUpload(req: ExpressRequest): boolean {
   if (req.path === '/api/v1/users/set-pancard') return true
   // The wizard's step posts to /details, or to /details.data when the page's JavaScript sends it;
   // the complaint form (with its optional image) and the correction request (with an optional new
