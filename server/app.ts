@@ -11,6 +11,8 @@ import { publishCurrentTerms } from '~/server/account/terms-versions.server'
 import { stopJobs } from '~/server/jobs/queue.server'
 import { isCrossSiteWrite } from '~/server/http/origin.server'
 import { limitRequestBodies, withLimitedBodies } from '~/server/http/body-limit.server'
+import { lingeringClose } from '~/server/http/lingering-close.server'
+import { uploadSlots } from '~/server/http/upload-slots.server'
 import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/http/xsrf.server'
 import { loggerFor } from '~/server/operations/logger.server'
 import { mayReadMetrics } from '~/server/operations/metrics.server'
@@ -23,6 +25,10 @@ const log = loggerFor('app')
 
 export const app = express()
 app.disable('x-powered-by')
+
+// Before anything that may answer early: an answer that starts while the request body is still
+// arriving closes the connection only after reading on for a bounded while (decision 042).
+app.use(lingeringClose())
 
 app.get('/healthz', async (_req, res) => {
   res.locals[ROUTE_PATTERN_LOCAL] = '/healthz'
@@ -42,6 +48,8 @@ app.get('/metrics', async (req, res, next) => {
   res.status(200).set('Content-Type', contentType).set('Cache-Control', 'no-store').send(body)
 })
 
+// Uploads under way, per client address and in all, before any body is read (docs/limits.md).
+app.use(uploadSlots())
 app.use(limitRequestBodies())
 
 // A cross-site form must not act for a signed-in user (SameSite=Lax covers most, not all, browsers).

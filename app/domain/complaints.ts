@@ -119,6 +119,12 @@ export function parseComplaintContact(
   return national ? { kind: 'phone', phone: `+91${national}` } : null
 }
 export const CONTACT_MESSAGE = 'Enter your 10-digit mobile number (India) or your e-mail address.'
+/**
+ * A visitor's complaint (and its attachment) before their contact is confirmed, e.g. after the
+ * 30-minute confirmation ran out: refused before the body is read, so nothing was sent.
+ */
+export const CONTACT_NOT_CONFIRMED_MESSAGE =
+  'Confirm your mobile number or e-mail address with a code before you file. Your complaint was not sent: file it again once confirmed.'
 export const describeContact = (contact: ComplaintContact) => (contact.kind === 'phone' ? contact.phone : contact.email)
 /** The key its codes are kept under: the number itself, or "email:" and the address. */
 export const contactOtpKey = (contact: ComplaintContact) =>

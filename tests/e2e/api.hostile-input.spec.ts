@@ -4,6 +4,8 @@
 // Beside it: parallel code guessing (tests/integration/otp.test.ts), CSV injection
 // (tests/integration/admin-export.test.ts), control characters in every input
 // (tests/integration/text-input.test.ts), every admin URL and method (api.admin-wall.spec.ts).
+import { randomInt } from 'node:crypto'
+import net from 'node:net'
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { INVALID_CURSOR_MESSAGE } from '../../app/components/pager'
 import { UNKNOWN_SERVICE_FILTER_MESSAGE } from '../../app/domain/research-list'
@@ -1882,4 +1884,91 @@ test('every route refuses an oversized body with 413 and Connection: close, the 
     if (path.startsWith('/api/'))
       expect(await response.json(), path).toEqual({ message: expect.stringMatching(/too large/i) })
   }
+})
+
+/** The per-address share of uploads under way (UPLOADS_IN_FLIGHT_PER_ADDRESS_MAX in app/server/http/upload-slots.server.ts). */
+const UPLOADS_PER_ADDRESS = 2
+const TAIL = Buffer.from('\r\n--held--\r\n')
+
+/** The status of a whole small PAN card upload sent like the held ones (same client address). */
+function uploadStatus(baseURL: string, headers: Record<string, string>) {
+  const { socket } = holdPanCardUpload(baseURL, headers, { whole: true })
+  let answer = ''
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')))
+  return new Promise<{ status: number; answer: string }>((resolve) =>
+    socket.once('close', () => resolve({ status: Number(answer.split(' ')[1]), answer })),
+  )
+}
+
+/**
+ * A 10 MB PAN card upload that sends its first bytes and holds the rest back (`whole`: a small one
+ * sent whole); `answered` once the store answers it. Raw, so that it keeps the client address given.
+ */
+function holdPanCardUpload(baseURL: string, headers: Record<string, string>, { whole = false } = {}) {
+  const { hostname, port } = new URL(baseURL)
+  const head = Buffer.from(
+    `--held\r\nContent-Disposition: form-data; name="pancard"; filename="card.png"\r\nContent-Type: image/png\r\n\r\n`,
+  )
+  const socket = net.connect({ host: hostname, port: Number(port) })
+  socket.on('error', () => {})
+  socket.write(
+    [
+      'POST /api/v1/users/set-pancard HTTP/1.1',
+      `Host: ${hostname}:${port}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      'Content-Type: multipart/form-data; boundary=held',
+      `Content-Length: ${whole ? head.byteLength + PNG_1X1.byteLength + TAIL.byteLength : head.byteLength + 10_000_000}`,
+      '',
+      '',
+    ].join('\r\n'),
+  )
+  socket.write(Buffer.concat([head, PNG_1X1, whole ? TAIL : Buffer.alloc(0)]))
+  const held = { socket, answered: false }
+  socket.once('data', () => (held.answered = true))
+  return held
+}
+
+test('uploads held open beyond a client address’s share are refused with 503 and Retry-After, unread', async ({
+  playwright,
+  baseURL,
+}) => {
+  const { context: api, xsrf } = await apiClient(playwright.request, baseURL!, {
+    role: 'CUSTOMER',
+    details: { ...PROFILE_DETAILS, pan: uniquePan() },
+  })
+  const cookie = (await api.storageState()).cookies.map(({ name, value }) => `${name}=${value}`).join('; ')
+  const address = { 'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` }
+  const hold = () => holdPanCardUpload(baseURL!, { ...xsrf, ...address, Cookie: cookie })
+  const held = Array.from({ length: UPLOADS_PER_ADDRESS }, hold)
+  try {
+    // Once the held uploads have their slots, a whole small upload from that address is turned away.
+    // (One of ours that came in after such a small upload may have been turned away itself: it is sent again.)
+    let refused = { status: 0, answer: '' }
+    await expect
+      .poll(
+        async () => {
+          for (const [index, upload] of held.entries()) {
+            if (!upload.answered) continue
+            upload.socket.destroy()
+            held[index] = hold()
+          }
+          refused = await uploadStatus(baseURL!, { ...xsrf, ...address, Cookie: cookie, Connection: 'close' })
+          return refused.status
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(503)
+    expect(refused.answer).toMatch(/^Retry-After: 10\r$/im)
+    expect(refused.answer).toContain('{"message":"Too many uploads are under way')
+  } finally {
+    for (const upload of held) upload.socket.destroy()
+  }
+  // Their clients gone, the slots come back.
+  await expect
+    .poll(
+      async () => (await uploadStatus(baseURL!, { ...xsrf, ...address, Cookie: cookie, Connection: 'close' })).status,
+      { timeout: 30_000 },
+    )
+    .toBe(200)
+  await api.dispose()
 })

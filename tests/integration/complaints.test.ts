@@ -4,7 +4,12 @@ import * as adminComplaintRoute from '~/routes/admin/complaint'
 import * as adminComplaintsRoute from '~/routes/admin/complaints'
 import * as complaintsRoute from '~/routes/complaints'
 import * as newComplaintRoute from '~/routes/complaints.new'
-import { ATTACHMENT_MESSAGES, COMPLAINT_TEXT_TOO_LONG, SAME_COMPLAINT_WINDOW_MS } from '~/domain/complaints'
+import {
+  ATTACHMENT_MESSAGES,
+  COMPLAINT_TEXT_TOO_LONG,
+  CONTACT_NOT_CONFIRMED_MESSAGE,
+  SAME_COMPLAINT_WINDOW_MS,
+} from '~/domain/complaints'
 import { indiaIsoDate } from '~/domain/dates'
 import { businessDetails } from '~/server/business.server'
 import { COMPLAINT_CONFLICT_MESSAGE, takeComplaintStep } from '~/server/complaints/register.server'
@@ -13,7 +18,7 @@ import { sendComplaintsDueDigest } from '~/server/complaints/due-digest.server'
 import { prisma } from '~/server/db.server'
 import { stopJobs } from '~/server/jobs/queue.server'
 import { queuedEmails } from '../support/queued-emails'
-import { jpegOfSize, PDF, TINY_PNG } from '../support/multipart'
+import { jpegOfSize, PDF, streamedUploadRequest, TINY_PNG } from '../support/multipart'
 import { cookieOf, formRequest, getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
 
@@ -117,6 +122,21 @@ describe('filing a complaint', () => {
     expect(statusOf(wrong)).toBe(400)
     const noCookie = await act(multipartPost({ intent: 'file', category: 'OTHER', text: complaintText }), ip)
     expect(statusOf(noCookie)).toBe(403)
+    expect(await prisma.complaint.count({ where: { contactPhone: phone } })).toBe(0)
+  })
+
+  it("refuses a visitor's attachment before reading any of it when the contact is not confirmed", async () => {
+    const phone = uniquePhone()
+    const ip = uniqueIp()
+    const pending = await askForCode(phone, ip)
+    for (const cookie of [pending, undefined]) {
+      const upload = streamedUploadRequest(10 * 1024 * 1024, { headers: cookie ? { Cookie: cookie } : {} })
+      const refused = (await act(upload.request, ip)) as Reply
+      expect(refused.init.status).toBe(403)
+      expect(refused.data.formError).toBe(CONTACT_NOT_CONFIRMED_MESSAGE)
+      // The answer came while the client had sent only its headers: not one byte of the body was read.
+      expect(upload.progress.pulledBytes).toBe(0)
+    }
     expect(await prisma.complaint.count({ where: { contactPhone: phone } })).toBe(0)
   })
 

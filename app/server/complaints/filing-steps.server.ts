@@ -6,6 +6,7 @@ import {
   ATTACHMENT_MESSAGES,
   COMPLAINT_REFERENCE_PATTERN,
   CONTACT_MESSAGE,
+  CONTACT_NOT_CONFIRMED_MESSAGE,
   contactOtpKey,
   describeContact,
   parseComplaintContact,
@@ -40,11 +41,12 @@ export type ComplaintPageAnswer = {
 
 const MISSING_FORM = 'Something was missing from the form. Please try again.'
 
+const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get('Content-Type') ?? '')
+
 async function readComplaintRequest(
   request: Request,
 ): Promise<{ ok: true; fields: FormData; attachment: Uint8Array | null } | { ok: false; answer: ComplaintPageAnswer }> {
-  if (!/^multipart\/form-data\b/i.test(request.headers.get('Content-Type') ?? ''))
-    return { ok: true, fields: await readForm(request), attachment: null }
+  if (!isMultipart(request)) return { ok: true, fields: await readForm(request), attachment: null }
   const upload = await readPanCardUpload(request, { fieldName: ATTACHMENT_FIELD_NAME, messages: ATTACHMENT_MESSAGES })
   if (upload.ok) return { ok: true, fields: upload.fields, attachment: upload.bytes }
   // No file chosen: the attachment is optional.
@@ -67,11 +69,16 @@ export async function complaintPageAction(
   now = new Date(),
 ): Promise<ComplaintPageAnswer> {
   const user = await getSessionUser(request)
+  const pending = user ? null : await readComplaintContact(request)
+  // Nothing large before trust: only the filing form posts multipart (with its attachment), and a
+  // visitor's is refused before one byte of its body is read until the contact is confirmed. The
+  // rest of the body is read and dropped by lingeringClose (decision 042), never kept.
+  if (!user && !pending?.confirmed && isMultipart(request))
+    return { status: 403, formError: CONTACT_NOT_CONFIRMED_MESSAGE, headers: { Connection: 'close' } }
   const read = await readComplaintRequest(request)
   if (!read.ok) return read.answer
   const { fields } = read
   const intent = fields.get('intent')
-  const pending = user ? null : await readComplaintContact(request)
 
   if (!user && intent === 'send') {
     const contact = parseComplaintContact(String(fields.get('contact') ?? ''), (written) =>
@@ -112,8 +119,7 @@ export async function complaintPageAction(
     }
   }
   if (intent !== 'file') return { status: 400, formError: MISSING_FORM }
-  if (!user && !pending?.confirmed)
-    return { status: 403, formError: 'Confirm your mobile number or e-mail address with a code before you file.' }
+  if (!user && !pending?.confirmed) return { status: 403, formError: CONTACT_NOT_CONFIRMED_MESSAGE }
 
   const submission = parseWithZod(fields, { schema: ComplaintFormSchema })
   if (submission.status !== 'success') return { status: 400, result: submission.reply() }

@@ -15,7 +15,7 @@ export const FORM_BODY_TOO_LARGE_MESSAGE = `The request is too large: at most ${
  * (PAN_CARD_REQUEST_MAX_BYTES in pan-card-image.server.ts), and answer an oversized one with the
  * wizard's own message.
  */
-function readsItsOwnUpload(req: ExpressRequest): boolean {
+export function readsItsOwnUpload(req: ExpressRequest): boolean {
   if (req.path === '/api/v1/users/set-pancard') return true
   // The wizard's step posts to /details, or to /details.data when the page's JavaScript sends it;
   // the complaint form (with its optional image) and the correction request (with an optional new
@@ -70,8 +70,9 @@ function withReplayedBody(req: ExpressRequest, body: Buffer): ExpressRequest {
 
 /**
  * Refuses a request body above its cap before any route reads it: 413 with `Connection: close`,
- * the rest left unread, so that a client cannot make the process hold more than the cap per
- * request. A declared Content-Length is trusted (Node's parser never reads past it); a body sent
+ * the rest read and thrown away for a bounded while by lingeringClose (decision 042), so that a
+ * client still sending reads the answer, and never kept, so that a client cannot make the process
+ * hold more than the cap per request. A declared Content-Length is trusted (Node's parser never reads past it); a body sent
  * without one (chunked) is read here up to the cap, counted as it arrives, and then handed on.
  */
 export function limitRequestBodies(): RequestHandler {

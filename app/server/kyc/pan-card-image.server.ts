@@ -49,7 +49,8 @@ export type PanCardUploadRefusal = {
   /**
    * Headers the refusal's response must carry: `Connection: close` when the body was left unread,
    * so that the server closes the connection instead of waiting for the rest of the upload (the
-   * browser would show our message only after the keep-alive timeout, about 5 s).
+   * browser would show our message only after the keep-alive timeout, about 5 s). The server's
+   * lingeringClose reads and drops the rest for a bounded while first (decision 042).
    */
   headers: Record<string, string>
 }
