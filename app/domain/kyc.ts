@@ -5,7 +5,7 @@ import { OneTimeCodeSchema } from './sign-in'
 // KYC through a KRA: the answers a KRA gives, which of them allow paying, and what the customer is
 // told to do otherwise. Shared by the server (app/server/kyc/kra.server.ts) and the pages.
 
-export const KYC_STATUSES = ['VALIDATED', 'REGISTERED', 'ON_HOLD', 'NOT_FOUND'] as const
+export const KYC_STATUSES = ['VALIDATED', 'REGISTERED', 'ON_HOLD', 'NOT_FOUND', 'REJECTED'] as const
 export type KycStatus = (typeof KYC_STATUSES)[number]
 
 export const KYC_STATUS_LABELS: Record<KycStatus, string> = {
@@ -13,6 +13,7 @@ export const KYC_STATUS_LABELS: Record<KycStatus, string> = {
   REGISTERED: 'Registered',
   ON_HOLD: 'On hold',
   NOT_FOUND: 'Not found',
+  REJECTED: 'Rejected',
 }
 
 /** SEBI lets an intermediary serve a client whose KYC a KRA holds as validated or registered. */
@@ -20,26 +21,75 @@ export function kycAllowsPayment(status: KycStatus | null | undefined): boolean 
   return status === 'VALIDATED' || status === 'REGISTERED'
 }
 
-/** What the customer reads about their KYC status: what it means and what to do. */
-export function kycAdvice(status: KycStatus | null | undefined, supportEmail: string): string {
+/** The button that asks the KRA again, in the wizard and on the KYC details page. */
+export const KYC_RECHECK_BUTTON = 'Check my KYC again'
+
+/**
+ * Where the customer reads the advice, which decides how wrong details are put right: in the
+ * wizard (profile not complete) by going back to step 1; on the KYC details page (complete
+ * profile) by a correction request, whose form is on that page.
+ */
+export type KycAdvicePlace = 'wizard' | 'kyc-details-page'
+
+/** Where the customer corrects their name, PAN or date of birth: step 1 until the profile is complete, then a correction request. */
+export function kycCorrectionWay(profileComplete: boolean): KycAdvicePlace {
+  return profileComplete ? 'kyc-details-page' : 'wizard'
+}
+
+/** The way to correct wrong details, in words true for where they are read. */
+const CORRECTION_WORDS: Record<KycAdvicePlace, string> = {
+  wizard: 'go back to step 1 and correct them',
+  'kyc-details-page': 'ask for a correction below',
+}
+
+/** What the customer reads about their KYC status: what it means and what to do, true for `place`. */
+export function kycAdvice(
+  status: KycStatus | null | undefined,
+  supportEmail: string,
+  place: KycAdvicePlace = 'kyc-details-page',
+): string {
+  const correct = CORRECTION_WORDS[place]
+  const recheck = `then choose "${KYC_RECHECK_BUTTON}"`
+  const untilThen = `Until then you cannot pay. Questions: ${supportEmail}.`
   switch (status) {
     case 'VALIDATED':
     case 'REGISTERED':
       return 'Your KYC is in order: you can subscribe.'
     case 'ON_HOLD':
-      return `Your KYC is on hold at the KYC registration agency (KRA), usually because a document or your mobile number or e-mail there needs updating. Update it through any SEBI-registered intermediary (your broker or mutual fund) or the KRA, then choose "Check my KYC again". Until then you cannot pay. Questions: ${supportEmail}.`
+      return `Your KYC is on hold at the KYC registration agency (KRA), usually because a document or your mobile number or e-mail there needs updating. Update it through any SEBI-registered intermediary (your broker or mutual fund) or the KRA, ${recheck}. If your name, PAN or date of birth here is wrong, ${correct}. ${untilThen}`
     case 'NOT_FOUND':
-      return `No KYC record was found at the KYC registration agency (KRA) for your PAN and date of birth. If they are wrong, ask for a correction below; if they are right, complete your KYC through any SEBI-registered intermediary (your broker or mutual fund), then choose "Check my KYC again". Until then you cannot pay. Questions: ${supportEmail}.`
+      return `No KYC record was found at the KYC registration agency (KRA) for your PAN and date of birth. If your name, PAN or date of birth is wrong, ${correct}; if they are right, complete your KYC through any SEBI-registered intermediary (your broker or mutual fund), ${recheck}. ${untilThen}`
+    case 'REJECTED':
+      return `The KYC registration agency (KRA) holds your KYC as rejected, usually because a document did not match your details. Do your KYC again through any SEBI-registered intermediary (your broker or mutual fund), ${recheck}. If your name, PAN or date of birth is wrong here, ${correct}. ${untilThen}`
     default:
-      return 'Your KYC has not been checked yet: save your details to check it.'
+      return place === 'wizard'
+        ? 'Your KYC has not been checked yet: save your details at step 1 to check it.'
+        : `Your KYC has not been checked yet: choose "${KYC_RECHECK_BUTTON}".`
   }
 }
 
-/** The refusal of a payment by a customer whose KYC does not allow it (pages and API: 403). */
-export function kycPaymentRefusal(status: KycStatus | null | undefined): string {
-  const label = status ? `is ${KYC_STATUS_LABELS[status].toLowerCase()}` : 'has not been checked'
-  return `You cannot pay yet: your KYC at the KYC registration agency (KRA) ${label}. See what to do at /account/corrections.`
+/** What to do, in short, after a payment is refused for `status` (the page links the KYC details page beside it). */
+const PAYMENT_REFUSAL_NEXT: Record<KycStatus, string> = {
+  VALIDATED: '',
+  REGISTERED: '',
+  ON_HOLD:
+    'Update your KYC through your broker, your mutual fund or the KRA, then check it again on your KYC details page.',
+  NOT_FOUND:
+    'If your name, PAN or date of birth is wrong, ask for a correction on your KYC details page; if they are right, complete your KYC through your broker or mutual fund, then check it again there.',
+  REJECTED:
+    'Do your KYC again through your broker or mutual fund, then check it again on your KYC details page; if your name, PAN or date of birth is wrong, ask for a correction there.',
 }
+
+/** The refusal of a payment by a customer whose KYC does not allow it (pages and API: 403), in words, without paths. */
+export function kycPaymentRefusal(status: KycStatus | null | undefined): string {
+  if (!status)
+    return 'You cannot pay yet: your KYC at the KYC registration agency (KRA) has not been checked. Check it on your KYC details page.'
+  return `You cannot pay yet: your KYC at the KYC registration agency (KRA) is ${KYC_STATUS_LABELS[status].toLowerCase()}. ${PAYMENT_REFUSAL_NEXT[status]}`
+}
+
+/** "Check my KYC again": at most this many in KYC_RECHECK_WINDOW_MS per customer (each asks the KRA, which may charge). */
+export const KYC_RECHECKS_PER_WINDOW = 5
+export const KYC_RECHECK_WINDOW_MS = 60 * 60_000
 
 export const KYC_UNAVAILABLE_MESSAGE =
   'We could not check your KYC with the KYC registration agency (KRA) just now, so nothing was saved. Please try again in a few minutes.'

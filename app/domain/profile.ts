@@ -94,6 +94,18 @@ export function profileStep(user: ProfileFacts): ProfileStep {
   return 'complete'
 }
 
+/** The query parameter by which steps 2 and 3 of the wizard go back to step 1 (`?step=details`). */
+export const PROFILE_STEP_PARAM = 'step'
+
+/**
+ * The step the wizard shows: the first missing one, or step 1 when the customer went back to it
+ * (to correct details the KRA did not accept) before the profile is complete. A complete profile's
+ * details change only through a correction request, so no going back then.
+ */
+export function shownProfileStep<Step extends ProfileStep>(step: Step, requested: string | null): Step | 'details' {
+  return requested === 'details' && step !== 'complete' ? 'details' : step
+}
+
 /** A second account saving a PAN another account holds (users.pan is unique: docs/regulatory.md). */
 export function panTakenMessage(supportEmail: string): string {
   return `This PAN is already registered with another account. If it is yours, sign in with that account's mobile number; if not, or you no longer have that number, write to us at ${supportEmail}.`

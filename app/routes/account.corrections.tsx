@@ -12,6 +12,7 @@ import {
   correctionRequestSchema,
   kycAdvice,
   kycAllowsPayment,
+  KYC_RECHECK_BUTTON,
   KYC_STATUS_LABELS,
 } from '~/domain/kyc'
 import { requireCompleteProfile } from '~/server/auth/sign-in.server'
@@ -47,7 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     kyc: {
       label: user.kycStatus ? KYC_STATUS_LABELS[user.kycStatus] : 'Not checked',
       allowsPayment: kycAllowsPayment(user.kycStatus),
-      advice: kycAdvice(user.kycStatus, businessDetails.supportEmail),
+      advice: kycAdvice(user.kycStatus, businessDetails.supportEmail, 'kyc-details-page'),
       checkedAt: user.kycCheckedAt ? formatIndiaDateTime(user.kycCheckedAt) : null,
     },
     latestBirthDate: latestAdultBirthDate(new Date()),
@@ -88,7 +89,7 @@ export async function action({ request }: Route.ActionArgs) {
   const { formData, panCard, refusal } = await readCorrectionForm(request)
   if (formData.get('intent') === 'recheck') {
     const outcome = await recheckKyc(user.id)
-    if (!outcome.ok) return data({ error: outcome.message, result: undefined }, 503)
+    if (!outcome.ok) return data({ error: outcome.message, result: undefined }, outcome.status)
     return redirectWithFlash('/account/corrections', {
       tone: 'success',
       message: `The KRA answered: ${KYC_STATUS_LABELS[outcome.kyc.status]}.`,
@@ -131,7 +132,7 @@ export default function AccountCorrections({ loaderData, actionData }: Route.Com
         {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
         <Form method="post">
           <StatusButton name="intent" value="recheck" status={checking ? 'pending' : 'idle'}>
-            Check my KYC again
+            {KYC_RECHECK_BUTTON}
           </StatusButton>
         </Form>
       </div>

@@ -1,5 +1,5 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import { currentAgreement, currentConsentDocuments } from '~/server/account/agreement-document.server'
 import { LazyProfileDetailsForm } from '~/components/lazy-profile-details-form'
 import { LegalDocumentView } from '~/components/legal-document-view'
@@ -22,10 +22,12 @@ import {
   hasAdultBirthDate,
   profileDetailsSchema,
   profileStep,
+  PROFILE_STEP_PARAM,
+  shownProfileStep,
   type ProfileStep,
 } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
-import { kycAdvice, kycAllowsPayment, KYC_STATUS_LABELS } from '~/domain/kyc'
+import { kycAdvice, kycAllowsPayment, KYC_RECHECK_BUTTON, KYC_STATUS_LABELS } from '~/domain/kyc'
 import { acceptAgreement } from '~/server/account/agreement.server'
 import { requireUser } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
@@ -33,7 +35,7 @@ import { env } from '~/server/env.server'
 import { familyMembersOf } from '~/server/account/family-members.server'
 import { readForm } from '~/server/http/form-data.server'
 import { readPanCardUpload } from '~/server/kyc/pan-card-image.server'
-import { PAN_CARD_LOCKED_MESSAGE, savePanCard, saveProfileDetails } from '~/server/account/profile.server'
+import { PAN_CARD_LOCKED_MESSAGE, recheckKyc, savePanCard, saveProfileDetails } from '~/server/account/profile.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/details'
@@ -53,12 +55,24 @@ function afterWizard(request: Request) {
   return redirect(safeRedirect(new URL(request.url).searchParams.get('redirectTo')))
 }
 
+/** This page at the first missing step (going back to step 1 ends with a save), keeping `redirectTo`. */
+function wizardPath(request: Request, step?: 'details') {
+  const url = new URL(request.url)
+  if (step) url.searchParams.set(PROFILE_STEP_PARAM, step)
+  else url.searchParams.delete(PROFILE_STEP_PARAM)
+  return `${url.pathname}${url.search}`
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
-  const step = profileStep(user)
-  if (step === 'complete') throw afterWizard(request)
+  const firstMissing = profileStep(user)
+  if (firstMissing === 'complete') throw afterWizard(request)
+  const step = shownProfileStep(firstMissing, new URL(request.url).searchParams.get(PROFILE_STEP_PARAM))
   return {
     step,
+    /** Step 1 shown again after it was saved: the customer went back to correct it. */
+    back: step === 'details' && firstMissing !== 'details',
+    backToDetails: wizardPath(request, 'details'),
     detailsForm: step === 'details' ? await detailsStepData(user) : null,
     agreement: step === 'agreement' ? agreementStepData() : null,
     // After step 1: the KRA's answer, and what to do when it does not allow paying.
@@ -66,7 +80,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       ? {
           label: KYC_STATUS_LABELS[user.kycStatus],
           allowsPayment: kycAllowsPayment(user.kycStatus),
-          advice: kycAdvice(user.kycStatus, businessDetails.supportEmail),
+          advice: kycAdvice(user.kycStatus, businessDetails.supportEmail, 'wizard'),
         }
       : null,
   }
@@ -116,8 +130,7 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request)
-  const url = new URL(request.url)
-  const nextStep = redirect(`${url.pathname}${url.search}`)
+  const nextStep = redirect(wizardPath(request))
 
   // The PAN card and the agreement wait for an adult date of birth, as in the API (a crafted post skips step 1).
   const underage = hasAdultBirthDate(user.dateOfBirth, new Date())
@@ -147,6 +160,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ agreementError: acknowledgementMessage(accepted.check) }, status)
     }
     return profileStep({ ...user, agreementAcceptedAt: new Date() }) === 'complete' ? afterWizard(request) : nextStep
+  }
+
+  if (formData.get('intent') === 'recheck') {
+    const outcome = await recheckKyc(user.id)
+    if (!outcome.ok) return data({ recheckError: outcome.message }, outcome.status)
+    return redirectWithFlash(wizardPath(request), {
+      tone: 'success',
+      message: `The KRA answered: ${KYC_STATUS_LABELS[outcome.kyc.status]}.`,
+    })
   }
 
   const submission = parseDetailsForm(formData)
@@ -184,7 +206,21 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
     <section className="mx-auto max-w-lg">
       <h1 className="text-2xl font-semibold">Enter Details</h1>
       <h2 className="mt-2 text-lg font-medium">{STEP_TITLES[step]}</h2>
-      {step !== 'details' && loaderData.kyc ? <KycStatusNote kyc={loaderData.kyc} /> : null}
+      {step !== 'details' && loaderData.kyc ? (
+        <KycStatusNote
+          kyc={loaderData.kyc}
+          backToDetails={loaderData.backToDetails}
+          recheckError={actionData && 'recheckError' in actionData ? actionData.recheckError : undefined}
+        />
+      ) : null}
+      {loaderData.back && loaderData.kyc ? (
+        <div className="mt-4">
+          <FormMessage tone="info">
+            The KRA answered “{loaderData.kyc.label}” for the details you saved. Correct your name, PAN or date of birth
+            below and save: we ask the KRA again.
+          </FormMessage>
+        </div>
+      ) : null}
       <div className="mt-4">
         {loaderData.detailsForm ? (
           <LazyProfileDetailsForm
@@ -204,12 +240,45 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
   )
 }
 
-function KycStatusNote({ kyc }: { kyc: NonNullable<Route.ComponentProps['loaderData']['kyc']> }) {
+/**
+ * The KRA's answer at steps 2 and 3, with the ways out it names: back to step 1 to correct the
+ * details, and, when it does not allow paying, asking the KRA again.
+ */
+function KycStatusNote({
+  kyc,
+  backToDetails,
+  recheckError,
+}: {
+  kyc: NonNullable<Route.ComponentProps['loaderData']['kyc']>
+  backToDetails: string
+  recheckError: string | undefined
+}) {
+  const checking = useIsPending({ fields: { intent: 'recheck' } })
   return (
-    <div className="mt-4" data-testid="kyc-status">
-      <FormMessage tone={kyc.allowsPayment ? 'success' : 'info'}>
-        KYC at the KRA: {kyc.label}. {kyc.advice}
-      </FormMessage>
+    <div className="mt-4 space-y-3">
+      <div data-testid="kyc-status">
+        <FormMessage tone={kyc.allowsPayment ? 'success' : 'info'}>
+          KYC at the KRA: {kyc.label}. {kyc.advice}
+        </FormMessage>
+      </div>
+      {recheckError ? <FormMessage tone="error">{recheckError}</FormMessage> : null}
+      <div className="flex flex-col items-stretch gap-3 sm:flex-row sm:items-center">
+        <Link to={backToDetails} className="text-blue-700 underline dark:text-blue-300">
+          Back to step 1: correct your name, PAN or date of birth
+        </Link>
+        {kyc.allowsPayment ? null : (
+          <Form method="post">
+            <StatusButton
+              name="intent"
+              value="recheck"
+              status={checking ? 'pending' : 'idle'}
+              className="inline-flex w-full items-center justify-center gap-2 rounded-md border border-gray-300 px-3 py-2 text-sm hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800"
+            >
+              {KYC_RECHECK_BUTTON}
+            </StatusButton>
+          </Form>
+        )}
+      </div>
     </div>
   )
 }

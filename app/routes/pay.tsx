@@ -60,6 +60,8 @@ import type { Route } from './+types/pay'
 export const meta: Route.MetaFunction = () => [{ title: 'Payment | Research Store' }]
 
 const MANUAL_DIALOG = 'manual'
+/** The KYC refusal's paragraph, which the disabled pay buttons name as the reason they are disabled. */
+const KYC_REFUSAL_ID = 'kyc-refusal'
 /** The original store's alert (docs/product.md section 8), with the reason after it. */
 const MANUAL_PAYMENT_FAILED = 'Error creating manual payment record'
 
@@ -265,6 +267,8 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
     new URLSearchParams(navigation.location.search).get('dialog') === MANUAL_DIALOG
   const website = usePayOnWebsite(totalPaise, shownCart)
   const busy = navigating || website.busy || openingManual
+  // A customer whose KYC does not allow paying cannot pay either way: the buttons say so.
+  const refusedBy = kycRefusal ? KYC_REFUSAL_ID : undefined
   useRevalidateOnReturn(!busy)
   const hostedCheckout = actionData && 'checkout' in actionData ? actionData.checkout : undefined
   if (hostedCheckout) return <HostedCheckoutForm checkout={hostedCheckout} />
@@ -281,12 +285,14 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         {advanceRefusal && !actionError ? <FormMessage tone="info">{advanceRefusal}</FormMessage> : null}
         {feeCapRefusal && !actionError ? <FormMessage tone="info">{feeCapRefusal}</FormMessage> : null}
         {kycRefusal ? (
-          <FormMessage tone="info">
-            {actionError ? null : kycRefusal}{' '}
-            <Link to="/account/corrections" className="underline">
-              What to do about your KYC
-            </Link>
-          </FormMessage>
+          <div id={KYC_REFUSAL_ID}>
+            <FormMessage tone="info">
+              {kycRefusal}{' '}
+              <Link to="/account/corrections" className="underline">
+                What to do about your KYC
+              </Link>
+            </FormMessage>
+          </div>
         ) : null}
         {message && !actionError ? <FormMessage tone={checkoutMessageTone(message)}>{message}</FormMessage> : null}
         <details open className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
@@ -339,7 +345,8 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
             <StatusButton
               name="intent"
               value="gateway"
-              disabled={busy}
+              disabled={busy || Boolean(refusedBy)}
+              aria-describedby={refusedBy}
               status={website.busy ? 'pending' : 'idle'}
               onClick={website.start}
               className="inline-flex w-full items-center justify-center gap-2 rounded-md bg-green-700 px-4 py-2 font-semibold text-white hover:bg-green-800 disabled:opacity-60"
@@ -350,11 +357,12 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
           <p className="text-center font-semibold" aria-hidden="true">
             OR
           </p>
-          {busy ? (
+          {busy || refusedBy ? (
             // While a payment is on its way the other way to pay cannot be opened (one payment at a time).
             <span
               role="link"
               aria-disabled="true"
+              aria-describedby={refusedBy}
               aria-busy={openingManual || undefined}
               className="inline-flex items-center justify-center gap-2 rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white opacity-60"
             >
@@ -375,7 +383,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
           {busy ? 'Working…' : ''}
         </p>
       </div>
-      {manualOpen ? (
+      {manualOpen && !refusedBy ? (
         <ManualPaymentDialog
           {...loaderData}
           error={actionError}

@@ -17,7 +17,7 @@ import { FAKE_KRA_OTHER_NAME, FAKE_KRA_TEST_PANS, useKycProvider, type KycProvid
 import { confirmManualPayment, createManualPayment } from '~/server/payments/manual-claims.server'
 import { startGatewayPayment } from '~/server/payments/checkout.server'
 import { PaymentError } from '~/server/payments/core.server'
-import { savePanCard, saveProfileDetails } from '~/server/account/profile.server'
+import { recheckKyc, savePanCard, saveProfileDetails } from '~/server/account/profile.server'
 import { readFlash } from '~/server/http/flash.server'
 import { profileDetailsSchema } from '~/domain/profile'
 import { createService } from '../support/payment-fixtures'
@@ -112,7 +112,7 @@ describe('paying needs a validated or registered KYC', () => {
           routeArgs(jsonRequest('/api/v1/payments/x', checkoutBody([service.id], 1000), cookie)),
         )) as Response
         expect(response.status).toBe(403)
-        expect((await response.json()).message).toMatch(/You cannot pay yet: your KYC .* \/account\/corrections/)
+        expect((await response.json()).message).toMatch(/You cannot pay yet: your KYC .* on your KYC details page/)
       }
       // /pay: said before paying, and both buttons refused.
       const cart = await serializeCart([service.id])
@@ -473,5 +473,56 @@ describe('the e-mail address of a complete profile', () => {
       routeArgs(formRequest('/account/email', { intent: 'send-code', email: 'not an address' }, cookie)),
     )
     expect(result).toMatchObject({ init: { status: 400 } })
+  })
+})
+
+describe('"Check my KYC again"', () => {
+  it('from the wizard asks the KRA again, says its answer, audits it, and goes to the first missing step', async () => {
+    const { userId, cookie } = await signedInUser({ details: { ...ASHA_RAO, pan: uniquePan() } })
+    await prisma.user.update({ where: { id: userId }, data: { kycStatus: 'ON_HOLD' } })
+    const response = (await details.action(
+      routeArgs(formRequest('/details?step=details&redirectTo=/pay', { intent: 'recheck' }, cookie)),
+    )) as Response
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/details?redirectTo=%2Fpay')
+    expect(
+      await readFlash(getRequest('/details', [cookie, response.headers.get('Set-Cookie')!.split(';')[0]!])),
+    ).toMatchObject({
+      flash: { tone: 'success', message: 'The KRA answered: Validated.' },
+    })
+    expect(await userRow(userId)).toMatchObject({ kycStatus: 'VALIDATED' })
+    const audit = await prisma.auditLog.findMany({ where: { subjectId: userId, action: 'kyc.recheck' } })
+    expect(audit.map((row) => [row.actorId, row.before, row.after])).toEqual([
+      [userId, expect.objectContaining({ kycStatus: 'ON_HOLD' }), expect.objectContaining({ kycStatus: 'VALIDATED' })],
+    ])
+  })
+
+  it('is limited to 5 an hour per customer, on the wizard and the KYC details page alike', async () => {
+    const { userId } = await signedInUser({ completeProfile: true, details: { ...ASHA_RAO, pan: uniquePan() } })
+    const now = new Date('2026-12-01T10:00:00Z')
+    for (let check = 0; check < 5; check++) expect(await recheckKyc(userId, now)).toMatchObject({ ok: true })
+    expect(await recheckKyc(userId, new Date(now.getTime() + 60_000))).toEqual({
+      ok: false,
+      status: 429,
+      message: 'You asked the KRA 5 times in the last hour. Try again in 59 minutes.',
+    })
+    expect(await recheckKyc(userId, new Date(now.getTime() + 60 * 60_000 + 1))).toMatchObject({ ok: true })
+  })
+
+  it('when the KRA does not answer, keeps the answer it had and audits nothing', async () => {
+    const { userId, cookie } = await signedInUser({
+      details: { ...ASHA_RAO, pan: `KRAPH${String(Date.now() % 10_000).padStart(4, '0')}Z` },
+    })
+    useKycProvider({
+      name: 'down',
+      check: async () => {
+        throw new Error('down')
+      },
+    })
+    const response = await details.action(routeArgs(formRequest('/details', { intent: 'recheck' }, cookie)))
+    expect(response).toMatchObject({ init: { status: 503 } })
+    expect(JSON.stringify(response)).toMatch(/could not check your KYC/)
+    expect(await userRow(userId)).toMatchObject({ kycStatus: 'ON_HOLD' })
+    expect(await prisma.auditLog.count({ where: { subjectId: userId, action: 'kyc.recheck' } })).toBe(0)
   })
 })

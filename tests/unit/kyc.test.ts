@@ -4,7 +4,10 @@ import {
   kycAdvice,
   kycAllowsPayment,
   kycNameMatches,
+  kycCorrectionWay,
   kycPaymentRefusal,
+  KYC_RECHECK_WINDOW_MS,
+  KYC_RECHECKS_PER_WINDOW,
   KYC_STATUSES,
 } from '~/domain/kyc'
 import { parseEnv } from '~/server/env.server'
@@ -36,6 +39,7 @@ describe('the fake KRA', () => {
     [FAKE_KRA_TEST_PANS.registered, 'REGISTERED'],
     [FAKE_KRA_TEST_PANS.onHold, 'ON_HOLD'],
     [FAKE_KRA_TEST_PANS.notFound, 'NOT_FOUND'],
+    [FAKE_KRA_TEST_PANS.rejected, 'REJECTED'],
     [FAKE_KRA_TEST_PANS.otherName, 'VALIDATED'],
     ['ABCDE1234F', 'NOT_FOUND'],
   ])('answers %s with %s', async (pan, status) => {
@@ -119,8 +123,40 @@ describe('KYC rules', () => {
   it('tells the customer what to do', () => {
     expect(kycAdvice('NOT_FOUND', 'help@x.in')).toMatch(/correction.*Check my KYC again.*help@x\.in/)
     expect(kycAdvice('ON_HOLD', 'help@x.in')).toMatch(/on hold/)
+    expect(kycAdvice('REJECTED', 'help@x.in')).toMatch(/rejected.*Check my KYC again/)
     expect(kycPaymentRefusal('ON_HOLD')).toMatch(/KYC .* is on hold/)
+    expect(kycPaymentRefusal('REJECTED')).toMatch(/KYC .* is rejected/)
     expect(kycPaymentRefusal(null)).toMatch(/has not been checked/)
+  })
+
+  it('names the way to correct the details that exists where the advice is read', () => {
+    expect(kycCorrectionWay(false)).toBe('wizard')
+    expect(kycCorrectionWay(true)).toBe('kyc-details-page')
+    for (const status of ['NOT_FOUND', 'ON_HOLD', 'REJECTED'] as const) {
+      const inWizard = kycAdvice(status, 'help@x.in', 'wizard')
+      expect(inWizard).toContain('go back to step 1 and correct them')
+      expect(inWizard).not.toMatch(/correction below/)
+      expect(inWizard).toContain('Check my KYC again')
+      const onDetailsPage = kycAdvice(status, 'help@x.in', 'kyc-details-page')
+      expect(onDetailsPage).toContain('ask for a correction below')
+      expect(onDetailsPage).not.toMatch(/step 1/)
+    }
+    expect(kycAdvice(null, 'help@x.in', 'wizard')).toMatch(/save your details at step 1/)
+    expect(kycAdvice(null, 'help@x.in', 'kyc-details-page')).toMatch(/choose "Check my KYC again"/)
+  })
+
+  it('refuses a payment in words, with no path in the sentence', () => {
+    for (const status of [...KYC_STATUSES.filter((status) => !kycAllowsPayment(status)), null]) {
+      const refusal = kycPaymentRefusal(status)
+      expect(refusal).toMatch(/^You cannot pay yet: /)
+      expect(refusal).toContain('KYC details page')
+      expect(refusal).not.toMatch(/\//)
+    }
+  })
+
+  it('limits "Check my KYC again" to 5 an hour', () => {
+    expect(KYC_RECHECKS_PER_WINDOW).toBe(5)
+    expect(KYC_RECHECK_WINDOW_MS).toBe(3_600_000)
   })
 
   it('compares names as the profile stores them', () => {

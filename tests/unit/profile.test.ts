@@ -8,6 +8,7 @@ import {
   NAME_MIN_CHARS,
   profileDetailsSchema,
   profileStep,
+  shownProfileStep,
 } from '~/domain/profile'
 
 const today = new Date('2026-11-22T06:00:00Z')
@@ -107,6 +108,22 @@ describe('profileStep', () => {
     expect(profileStep({ ...complete, panCardKey: null, agreementAcceptedAt: null })).toBe('pan-card')
     expect(profileStep({ ...complete, agreementAcceptedAt: null })).toBe('agreement')
     expect(profileStep(complete)).toBe('complete')
+  })
+})
+
+describe('shownProfileStep', () => {
+  it('goes back to step 1 when asked, until the profile is complete', () => {
+    expect(shownProfileStep('pan-card', 'details')).toBe('details')
+    expect(shownProfileStep('agreement', 'details')).toBe('details')
+    expect(shownProfileStep('details', 'details')).toBe('details')
+    // A complete profile's details change only through a correction request.
+    expect(shownProfileStep('complete', 'details')).toBe('complete')
+  })
+
+  it('shows the first missing step otherwise', () => {
+    expect(shownProfileStep('pan-card', null)).toBe('pan-card')
+    expect(shownProfileStep('agreement', 'agreement')).toBe('agreement')
+    expect(shownProfileStep('agreement', 'anything')).toBe('agreement')
   })
 })
 

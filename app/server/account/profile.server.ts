@@ -1,9 +1,10 @@
 import type { DeclaredFamilyMember } from '~/domain/family-relations'
-import { KYC_UNAVAILABLE_MESSAGE } from '~/domain/kyc'
+import { KYC_RECHECK_WINDOW_MS, KYC_RECHECKS_PER_WINDOW, KYC_UNAVAILABLE_MESSAGE } from '~/domain/kyc'
 import { panTakenMessage, profileStep, type ProfileDetails } from '~/domain/profile'
 import { Prisma } from '~/generated/prisma/client'
 import { createHash } from 'node:crypto'
 import { recordAudit } from '../audit.server'
+import { consumeRateLimits, describeWait } from '../rate-limit.server'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import { replaceFamilyMembers } from './family-members.server'
@@ -116,21 +117,60 @@ export async function recordKycAnswer(userId: string, kyc: KycAnswer, now = new 
   await prisma.user.update({ where: { id: userId }, data: kycColumns(kyc, now) })
 }
 
-/** Asks the KRA again for the saved PAN and date of birth ("Check my KYC again"); false when it did not answer. */
-export async function recheckKyc(
-  userId: string,
-  now = new Date(),
-): Promise<{ ok: true; kyc: KycAnswer } | { ok: false; message: string }> {
+export type RecheckKycOutcome =
+  | { ok: true; kyc: KycAnswer }
+  /** 409: no details saved yet; 429: too many checks just now; 503: the KRA did not answer. */
+  | { ok: false; status: 409 | 429 | 503; message: string }
+
+/**
+ * Asks the KRA again for the saved PAN and date of birth ("Check my KYC again", in the wizard and
+ * on the KYC details page), at most KYC_RECHECKS_PER_WINDOW times in KYC_RECHECK_WINDOW_MS per
+ * customer. Each answer is audited (the status before and after), as an approved correction's is.
+ */
+export async function recheckKyc(userId: string, now = new Date()): Promise<RecheckKycOutcome> {
   const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } })
-  if (!user.pan || !user.dateOfBirth || !user.name) return { ok: false, message: 'Save your details first.' }
+  if (!user.pan || !user.dateOfBirth || !user.name)
+    return {
+      ok: false,
+      status: 409,
+      message: 'Save your details at step 1 first: they are what the KRA is asked about.',
+    }
+  const limit = await consumeRateLimits(
+    [{ bucket: 'kyc-recheck', key: userId, limit: KYC_RECHECKS_PER_WINDOW, windowMs: KYC_RECHECK_WINDOW_MS }],
+    now,
+  )
+  if (!limit.allowed)
+    return {
+      ok: false,
+      status: 429,
+      message: `You asked the KRA ${KYC_RECHECKS_PER_WINDOW} times in the last hour. Try again in ${describeWait(limit.retryAfterMs)}.`,
+    }
+  let kyc: KycAnswer
   try {
-    const kyc = await checkKyc({ pan: user.pan, dob: user.dateOfBirth.toISOString().slice(0, 10), name: user.name })
-    await prisma.user.updateMany({ where: { id: userId, pan: user.pan }, data: kycColumns(kyc, now) })
-    return { ok: true, kyc }
+    kyc = await checkKyc({ pan: user.pan, dob: user.dateOfBirth.toISOString().slice(0, 10), name: user.name })
   } catch (error) {
     if (!(error instanceof KycUnavailableError)) throw error
-    return { ok: false, message: KYC_UNAVAILABLE_MESSAGE }
+    log.warn(`KYC check again for user ${userId} failed: ${error.message}`)
+    return { ok: false, status: 503, message: KYC_UNAVAILABLE_MESSAGE }
   }
+  await prisma.$transaction(async (tx) => {
+    // Only for the PAN asked about: details changed meanwhile keep their own answer.
+    const updated = await tx.user.updateMany({ where: { id: userId, pan: user.pan }, data: kycColumns(kyc, now) })
+    if (updated.count !== 1) return
+    await recordAudit(
+      tx,
+      {
+        actorId: userId,
+        action: 'kyc.recheck',
+        subjectType: 'User',
+        subjectId: userId,
+        before: { kycStatus: user.kycStatus, kycReference: user.kycReference },
+        after: { kycStatus: kyc.status, kycReference: kyc.reference },
+      },
+      now,
+    )
+  })
+  return { ok: true, kyc }
 }
 
 /** The recorded click-accept (agreement.server.ts): when, which version, from where, and a hash of the exact text shown. */

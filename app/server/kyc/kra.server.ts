@@ -6,7 +6,7 @@ import type { Prisma } from '~/generated/prisma/client'
 import { env, type Env } from '../env.server'
 
 // KYC through a KRA (SEBI's KYC Registration Agencies): given a PAN and date of birth, the KRA
-// answers validated / registered / on hold / not found, with the name it holds. The provider is
+// answers validated / registered / on hold / not found / rejected, with the name it holds. The provider is
 // chosen from configuration like the SMS and gateway ones: the local fake in demo mode and tests,
 // a KRA's HTTP interface in a deployment (env.server.ts refuses to start one without it).
 
@@ -40,6 +40,8 @@ export const FAKE_KRA_TEST_PANS = {
   onHold: 'KRAPH0002H',
   /** NOT_FOUND: paying is refused. */
   notFound: 'KRAPN0003N',
+  /** REJECTED: paying is refused. */
+  rejected: 'KRAPJ0007J',
   /** VALIDATED, but the name on record is not the profile's (the admin sees the mismatch). */
   otherName: 'KRAPM0004M',
   /** The KRA answers with an error. */
@@ -77,6 +79,8 @@ export const fakeKra: KycProvider = {
         return { status: 'ON_HOLD', nameOnRecord, reference }
       case 'notFound':
         return { status: 'NOT_FOUND', nameOnRecord: null, reference }
+      case 'rejected':
+        return { status: 'REJECTED', nameOnRecord, reference }
       case 'otherName':
         return { status: 'VALIDATED', nameOnRecord: FAKE_KRA_OTHER_NAME, reference }
       case 'error':
