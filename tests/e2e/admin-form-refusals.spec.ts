@@ -4,7 +4,7 @@ import { withE2eDatabase } from './database'
 import { ASHA_RAO } from '../support/sample-customer'
 import { uniquePan } from './sign-in-helpers'
 import { expect, signInContext, test } from './fixtures'
-import { gotoHydrated } from './hydration'
+import { gotoHydrated, hydrated } from './hydration'
 
 // What an admin's form refused is said on the field it concerns, announced with it (aria-invalid,
 // aria-describedby) and with what was typed kept, with and without JavaScript; on a 360 px phone.
@@ -110,6 +110,31 @@ test('a past time to publish a research draft is refused on the field, with the 
   await page.getByRole('button', { name: 'Schedule' }).click()
   await expectRefusedOnField(publishAt, /That time has passed: choose a later minute, or publish now\./)
   await expect(publishAt).toHaveValue('2020-01-01T09:00')
+})
+
+test("a complaint step refused because another admin's came first keeps the answer typed", async ({
+  admin: { page },
+}) => {
+  const sourceReference = `SCORES-${randomInt(1e9)}`
+  await page.goto('/admin/complaints')
+  await page.getByLabel('Source', { exact: true }).selectOption({ label: 'SEBI SCORES' })
+  await page.getByLabel('Its reference at the source').fill(sourceReference)
+  await page.getByLabel('Category', { exact: true }).selectOption({ label: 'Other' })
+  await page.getByLabel('The complaint', { exact: true }).fill('The report came a day late.')
+  await page.getByRole('button', { name: 'Enter complaint' }).click()
+  await expect(page.getByText(`SEBI SCORES, reference ${sourceReference}`)).toBeVisible()
+  await hydrated(page)
+
+  // Another admin's step lands while this one types.
+  await withE2eDatabase((client) =>
+    client.query('UPDATE complaints SET version = version + 1 WHERE source_reference = $1', [sourceReference]),
+  )
+  const answer = `We checked the delivery log: it went out late. ${randomInt(1e9)}`
+  await page.getByLabel('Mark as').selectOption({ label: 'Answered' })
+  await page.getByLabel('Text sent to the complainant').fill(answer)
+  await page.getByRole('button', { name: 'Save step' }).click()
+  await expect(page.getByRole('alert')).toContainText('Another admin changed this complaint a moment ago.')
+  await expect(page.getByLabel('Text sent to the complainant')).toHaveValue(answer)
 })
 
 test('on a 360 px phone the admin navigation is one row that opens to every section', async ({ admin: { page } }) => {
