@@ -9,6 +9,7 @@ import {
   ServerRouter,
 } from 'react-router'
 import { NonceContext } from './nonce'
+import { HtmlOnlyContext } from '~/components/html-once'
 import { keepPrivateWhenSignedIn } from '~/server/http/private-pages.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
@@ -35,7 +36,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <HtmlOnlyContext.Provider value={loadContext.htmlOnly}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </HtmlOnlyContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

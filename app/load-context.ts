@@ -4,6 +4,11 @@ declare module 'react-router' {
     cspNonce: string
     /** The client's address as Express sees it (its `trust proxy` setting decides which hop to believe). */
     clientIp: string
+    /**
+     * On a request for a page's HTML (not its `.data`): what loaders set aside to render into the
+     * markup but leave out of the loader data (app/server/http/html-only.server.ts, decision 044).
+     */
+    htmlOnly?: Map<string, unknown>
   }
 }
 

@@ -116,7 +116,12 @@ app.use(
   withLimitedBodies(
     createRequestHandler({
       build,
-      getLoadContext: (req, res) => ({ cspNonce: String(res.locals.cspNonce ?? ''), clientIp: req.ip ?? 'unknown' }),
+      getLoadContext: (req, res) => ({
+        cspNonce: String(res.locals.cspNonce ?? ''),
+        clientIp: req.ip ?? 'unknown',
+        // A client navigation asks for `<path>.data` (React Router's single fetch); anything else is the page itself.
+        htmlOnly: req.path.endsWith('.data') ? undefined : new Map<string, unknown>(),
+      }),
     }),
   ),
 )

@@ -81,7 +81,7 @@ export function ResearchReach({ reach }: { reach: ReachPreview }) {
  * Schedule a draft for a later minute, in India time. No `min`: a page left open would keep a stale
  * one, and the server's refusal of a past time says why.
  */
-export function ScheduleForm({ max, error }: { max: string; error?: string }) {
+export function ScheduleForm({ max, error, typed }: { max: string; error?: string; typed?: string }) {
   const pending = useIsPending({ formMethod: 'POST' })
   return (
     <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
@@ -89,7 +89,14 @@ export function ScheduleForm({ max, error }: { max: string; error?: string }) {
         label="Publish at (India time)"
         hint={`A later minute, at most ${RESEARCH_SCHEDULE_HORIZON_DAYS} days ahead.`}
         errors={error ? [error] : undefined}
-        inputProps={{ id: 'publish-at', type: 'datetime-local', name: 'publishAt', max, required: true }}
+        inputProps={{
+          id: 'publish-at',
+          type: 'datetime-local',
+          name: 'publishAt',
+          max,
+          required: true,
+          defaultValue: typed,
+        }}
       />
       <StatusButton variant="secondary" name="intent" value="schedule" status={pending ? 'pending' : 'idle'}>
         Schedule

@@ -12,7 +12,8 @@ export const SERVICE_LIMITS = {
   nameMin: 3,
   nameMax: 80,
   descriptionLinesMax: 10,
-  descriptionLineMax: 200,
+  /** The whole description, line breaks not counted: a line may be as long as the admin likes and wraps where shown. */
+  descriptionMax: 2_000,
   priceRupeesMax: 151_000,
   durationDaysMax: 365,
   deliveryMin: 10,
@@ -36,16 +37,14 @@ export const ServiceFormSchema = z.object({
         .filter(Boolean),
     )
     .pipe(
+      // Checked on the list as a whole, so a refusal is the description field's, never a line's
+      // (Conform shows errors by field name; one at "description[0]" would show nowhere).
       z
-        .array(
-          z
-            .string()
-            .max(
-              SERVICE_LIMITS.descriptionLineMax,
-              `Each description line can have at most ${SERVICE_LIMITS.descriptionLineMax} characters.`,
-            ),
-        )
-        .max(SERVICE_LIMITS.descriptionLinesMax, `At most ${SERVICE_LIMITS.descriptionLinesMax} description lines.`),
+        .array(z.string())
+        .max(SERVICE_LIMITS.descriptionLinesMax, `At most ${SERVICE_LIMITS.descriptionLinesMax} description lines.`)
+        .refine((lines) => lines.join('').length <= SERVICE_LIMITS.descriptionMax, {
+          message: `The description can have at most ${SERVICE_LIMITS.descriptionMax.toLocaleString('en-IN')} characters.`,
+        }),
     ),
   price: z
     .string({ error: 'Enter the price in rupees.' })

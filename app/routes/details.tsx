@@ -2,6 +2,7 @@ import { getZodConstraint } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { currentAgreement, currentConsentDocuments } from '~/server/account/agreement-document.server'
 import { LazyProfileDetailsForm } from '~/components/lazy-profile-details-form'
+import { HtmlOnce } from '~/components/html-once'
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { CheckboxField, Field, FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
@@ -34,6 +35,7 @@ import { businessDetails } from '~/server/business.server'
 import { env } from '~/server/env.server'
 import { familyMembersOf } from '~/server/account/family-members.server'
 import { readForm } from '~/server/http/form-data.server'
+import { forHtmlOnly } from '~/server/http/html-only.server'
 import { readPanCardUpload } from '~/server/kyc/pan-card-image.server'
 import { PAN_CARD_LOCKED_MESSAGE, recheckKyc, savePanCard, saveProfileDetails } from '~/server/account/profile.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
@@ -63,7 +65,7 @@ function wizardPath(request: Request, step?: 'details') {
   return `${url.pathname}${url.search}`
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const firstMissing = profileStep(user)
   if (firstMissing === 'complete') throw afterWizard(request)
@@ -74,7 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     back: step === 'details' && firstMissing !== 'details',
     backToDetails: wizardPath(request, 'details'),
     detailsForm: step === 'details' ? await detailsStepData(user) : null,
-    agreement: step === 'agreement' ? agreementStepData() : null,
+    agreement: step === 'agreement' ? agreementStepData(context) : null,
     // After step 1: the KRA's answer, and what to do when it does not allow paying.
     kyc: user.kycStatus
       ? {
@@ -110,11 +112,12 @@ async function detailsStepData(user: Awaited<ReturnType<typeof requireUser>>) {
  * The documents of the agreement step, each with the version its checkbox sends, and their texts as
  * loader data: in the route's JavaScript they would load on every step (docs/decisions/021-legal-text-as-loader-data.md).
  */
-function agreementStepData() {
+function agreementStepData(context: Route.LoaderArgs['context']) {
   const documents = currentConsentDocuments(businessDetails)
   const agreement = currentAgreement(businessDetails)
   return {
-    terms: agreement.terms,
+    // Once: in the HTML of the page, or in the loader data of a client navigation (decision 044).
+    terms: forHtmlOnly(context, 'terms', agreement.terms),
     consentStatement: agreement.consentStatement,
     documents: PAGE_ACKNOWLEDGED_KINDS.map((kind) => ({ kind, version: documents[kind].version })),
   }
@@ -330,7 +333,9 @@ function AgreementStep({
         role="region"
         aria-label="Terms and Conditions, MITC and consent"
       >
-        <LegalDocumentView document={agreement.terms} embedded />
+        <HtmlOnce name="terms" value={agreement.terms}>
+          {(terms) => <LegalDocumentView document={terms} embedded />}
+        </HtmlOnce>
       </div>
       <fieldset className="space-y-3">
         <legend className="text-base font-semibold">Your acknowledgements</legend>

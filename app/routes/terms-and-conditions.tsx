@@ -1,20 +1,27 @@
+import { HtmlOnce } from '~/components/html-once'
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { agreementDocument } from '~/server/account/agreement-document.server'
 import { businessDetails } from '~/server/business.server'
+import { forHtmlOnly } from '~/server/http/html-only.server'
 import type { Route } from './+types/terms-and-conditions'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Terms and Conditions | Research Store' }]
 
-// The text comes as loader data, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md).
-export function loader() {
+// The text comes from the loader, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md),
+// and once: in the HTML of the page, or in the loader data of a client navigation (decision 044).
+export function loader({ context }: Route.LoaderArgs) {
   const { terms, version } = agreementDocument(businessDetails)
-  return { document: terms, agreementVersion: version }
+  return { document: forHtmlOnly(context, 'terms', terms), agreementVersion: version }
 }
 
 export default function TermsAndConditions({ loaderData: { document, agreementVersion } }: Route.ComponentProps) {
   return (
-    <LegalDocumentView document={document} contents>
-      <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">Version: {agreementVersion}</p>
-    </LegalDocumentView>
+    <HtmlOnce name="terms" value={document}>
+      {(terms) => (
+        <LegalDocumentView document={terms} contents>
+          <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">Version: {agreementVersion}</p>
+        </LegalDocumentView>
+      )}
+    </HtmlOnce>
   )
 }

@@ -73,7 +73,7 @@ describe('parseServiceForm', () => {
     }
   })
 
-  it('refuses a short or long name and too many or too long description lines', () => {
+  it('refuses a short or long name and too many description lines or too long a description', () => {
     expect(parseServiceForm({ ...valid, name: 'ab' })).toMatchObject({
       ok: false,
       errors: { name: [expect.stringMatching(/at least 3/)] },
@@ -86,9 +86,10 @@ describe('parseServiceForm', () => {
       ok: false,
       errors: { description: [expect.any(String)] },
     })
-    expect(parseServiceForm({ ...valid, description: 'x'.repeat(201) })).toMatchObject({
+    expect(parseServiceForm({ ...valid, description: 'x'.repeat(500) })).toMatchObject({ ok: true })
+    expect(parseServiceForm({ ...valid, description: `${'x'.repeat(1_500)}\n${'y'.repeat(501)}` })).toMatchObject({
       ok: false,
-      errors: { description: [expect.any(String)] },
+      errors: { description: ['The description can have at most 2,000 characters.'] },
     })
   })
 })

@@ -40,7 +40,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: ComplaintStepSchema })
   if (submission.status !== 'success') return data({ result: submission.reply(), message: null, ok: false }, 400)
   const step = await takeComplaintStep({ complaintId: params.complaintId, adminId: admin.id, ...submission.value })
-  if (!step.ok) return data({ result: undefined, message: step.message, ok: false }, step.status)
+  // Refused (another admin's step came first, or this step no longer follows): the typed text stays in the form.
+  if (!step.ok) return data({ result: submission.reply(), message: step.message, ok: false }, step.status)
   return {
     result: undefined,
     message: `Marked ${COMPLAINT_STATUS_LABELS[submission.value.status].toLowerCase()}.`,

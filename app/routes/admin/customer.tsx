@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
-import { Field, FormMessage, SelectField, StatusButton, TextareaField } from '~/components/forms'
+import { Field, FormMessage, repliedField, SelectField, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { FeeCapExemptionSchema, GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
@@ -180,9 +180,15 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 async function decideCorrection(adminId: string, userId: string, formData: FormData) {
   const submission = parseWithZod(formData, { schema: CorrectionDecisionSchema })
+  const requestId = String(formData.get('requestId') ?? '')
   if (submission.status !== 'success') {
-    const message = Object.values(submission.error ?? {}).flat()[0] ?? 'Choose a request to decide.'
-    return data({ form: 'correction' as const, result: undefined, message, ok: false }, 400)
+    // The reason's refusal is shown on the reason box of the request it was typed for; anything
+    // else (no request named) concerns no field.
+    const { reason, ...others } = submission.error ?? {}
+    const message = reason?.length
+      ? 'Not rejected: the reason below is needed.'
+      : (Object.values(others).flat()[0] ?? 'Choose a request to decide.')
+    return data({ form: 'correction' as const, requestId, result: submission.reply(), message, ok: false }, 400)
   }
   const decision = submission.value
   const outcome = await decideCorrectionRequest(
@@ -193,7 +199,7 @@ async function decideCorrection(adminId: string, userId: string, formData: FormD
     { reason: decision.intent === 'correction-reject' ? decision.reason : null },
   )
   return data(
-    { form: 'correction' as const, result: undefined, message: outcome.message, ok: outcome.ok },
+    { form: 'correction' as const, requestId, result: undefined, message: outcome.message, ok: outcome.ok },
     outcome.ok ? 200 : outcome.status,
   )
 }
@@ -621,7 +627,7 @@ function CorrectionRequests({
 }: {
   customerId: string
   corrections: Route.ComponentProps['loaderData']['corrections']
-  answer: { message: string | null; ok: boolean } | undefined
+  answer: Extract<Route.ComponentProps['actionData'], { form: 'correction' }> | undefined
 }) {
   const pending = useIsPending()
   return (
@@ -634,53 +640,58 @@ function CorrectionRequests({
         <p className="mt-2">None.</p>
       ) : (
         <ul className="mt-2 space-y-3">
-          {corrections.map((row) => (
-            <li key={row.id} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
-              <p>
-                {row.createdAt}: {row.status.toLowerCase()}
-              </p>
-              <ul>
-                {row.changes.map((change) => (
-                  <li key={change.field}>
-                    {change.label}: {change.from ?? '(none)'} to{' '}
-                    {change.field === 'panCard' ? (
-                      <a
-                        href={`/admin/customers/${customerId}/pan-card?correction=${row.id}`}
-                        className="text-blue-700 underline dark:text-blue-300"
-                      >
-                        {change.to}
-                      </a>
-                    ) : (
-                      change.to
-                    )}
-                  </li>
-                ))}
-              </ul>
-              <p className="text-sm">Reason: {row.reason}</p>
-              {row.status === 'PENDING' ? (
-                <Form method="post" className="mt-2 space-y-2">
-                  <input type="hidden" name="requestId" value={row.id} />
-                  <TextareaField
-                    label="Reason for rejecting (sent to the customer)"
-                    textareaProps={{
-                      id: `correction-reason-${row.id}`,
-                      name: 'reason',
-                      rows: 2,
-                      maxLength: CORRECTION_REASON_MAX_CHARS,
-                    }}
-                  />
-                  <div className="flex gap-2">
-                    <StatusButton name="intent" value="correction-approve" status={pending ? 'pending' : 'idle'}>
-                      Approve and check KYC
-                    </StatusButton>
-                    <StatusButton name="intent" value="correction-reject" status={pending ? 'pending' : 'idle'}>
-                      Reject
-                    </StatusButton>
-                  </div>
-                </Form>
-              ) : null}
-            </li>
-          ))}
+          {corrections.map((row) => {
+            const typedReason = repliedField(answer?.requestId === row.id ? answer.result : undefined, 'reason')
+            return (
+              <li key={row.id} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
+                <p>
+                  {row.createdAt}: {row.status.toLowerCase()}
+                </p>
+                <ul>
+                  {row.changes.map((change) => (
+                    <li key={change.field}>
+                      {change.label}: {change.from ?? '(none)'} to{' '}
+                      {change.field === 'panCard' ? (
+                        <a
+                          href={`/admin/customers/${customerId}/pan-card?correction=${row.id}`}
+                          className="text-blue-700 underline dark:text-blue-300"
+                        >
+                          {change.to}
+                        </a>
+                      ) : (
+                        change.to
+                      )}
+                    </li>
+                  ))}
+                </ul>
+                <p className="text-sm">Reason: {row.reason}</p>
+                {row.status === 'PENDING' ? (
+                  <Form method="post" className="mt-2 space-y-2">
+                    <input type="hidden" name="requestId" value={row.id} />
+                    <TextareaField
+                      label="Reason for rejecting (sent to the customer)"
+                      errors={typedReason.errors}
+                      textareaProps={{
+                        id: `correction-reason-${row.id}`,
+                        name: 'reason',
+                        rows: 2,
+                        maxLength: CORRECTION_REASON_MAX_CHARS,
+                        defaultValue: typedReason.defaultValue,
+                      }}
+                    />
+                    <div className="flex gap-2">
+                      <StatusButton name="intent" value="correction-approve" status={pending ? 'pending' : 'idle'}>
+                        Approve and check KYC
+                      </StatusButton>
+                      <StatusButton name="intent" value="correction-reject" status={pending ? 'pending' : 'idle'}>
+                        Reject
+                      </StatusButton>
+                    </div>
+                  </Form>
+                ) : null}
+              </li>
+            )
+          })}
         </ul>
       )}
     </section>

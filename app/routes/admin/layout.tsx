@@ -1,4 +1,4 @@
-import { Link, NavLink, Outlet, useRouteLoaderData } from 'react-router'
+import { Link, NavLink, Outlet, useLocation, useRouteLoaderData } from 'react-router'
 import { ErrorPage } from '~/components/error-page'
 import { lastEndedMonth } from '~/domain/complaint-board-form'
 import { requireAdmin } from '~/server/auth/admin-role.server'
@@ -46,7 +46,33 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   )
 }
 
+const ADMIN_SECTIONS = [
+  { to: '/admin/payments', label: 'Payments' },
+  { to: '/admin/customers', label: 'Customers' },
+  { to: '/admin/refunds', label: 'Refunds' },
+  { to: '/admin/services', label: 'Services' },
+  { to: '/admin/research', label: 'Research' },
+  { to: '/admin/complaints', label: 'Complaints' },
+  { to: '/admin/complaint-board', label: 'Complaint board' },
+  { to: '/admin/export', label: 'Export' },
+  { to: '/admin/audit', label: 'Audit log' },
+] as const
+
+function AdminLinks({ className }: { className: string }) {
+  return (
+    <nav aria-label="Admin" className={className}>
+      {ADMIN_SECTIONS.map((section) => (
+        <NavLink key={section.to} to={section.to} className={navLinkClass}>
+          {section.label}
+        </NavLink>
+      ))}
+    </nav>
+  )
+}
+
 function AdminNavigation({ awaiting }: { awaiting: Awaited<ReturnType<typeof loader>>['awaiting'] }) {
+  const { pathname } = useLocation()
+  const current = ADMIN_SECTIONS.find((section) => pathname === section.to || pathname.startsWith(`${section.to}/`))
   return (
     <>
       {awaiting ? (
@@ -60,35 +86,19 @@ function AdminNavigation({ awaiting }: { awaiting: Awaited<ReturnType<typeof loa
           </Link>
         </aside>
       ) : null}
-      <nav aria-label="Admin" className="mb-4 flex flex-wrap gap-2 border-b border-gray-200 pb-2 dark:border-gray-700">
-        <NavLink to="/admin/payments" className={navLinkClass}>
-          Payments
-        </NavLink>
-        <NavLink to="/admin/customers" className={navLinkClass}>
-          Customers
-        </NavLink>
-        <NavLink to="/admin/refunds" className={navLinkClass}>
-          Refunds
-        </NavLink>
-        <NavLink to="/admin/services" className={navLinkClass}>
-          Services
-        </NavLink>
-        <NavLink to="/admin/research" className={navLinkClass}>
-          Research
-        </NavLink>
-        <NavLink to="/admin/complaints" className={navLinkClass}>
-          Complaints
-        </NavLink>
-        <NavLink to="/admin/complaint-board" className={navLinkClass}>
-          Complaint board
-        </NavLink>
-        <NavLink to="/admin/export" className={navLinkClass}>
-          Export
-        </NavLink>
-        <NavLink to="/admin/audit" className={navLinkClass}>
-          Audit log
-        </NavLink>
-      </nav>
+      {/* On a phone the nine links would take three or four rows above every page: one row that
+          opens to them instead (a disclosure, so it works without JavaScript); it closes again on
+          the next page. From 640 px the links show in a row or two. */}
+      <details
+        key={pathname}
+        className="mb-4 border-b border-gray-200 pb-2 sm:hidden dark:border-gray-700 [&[open]>summary]:mb-1"
+      >
+        <summary className="cursor-pointer rounded-md px-3 py-2.5 font-medium">
+          Admin menu{current ? `: ${current.label}` : ''}
+        </summary>
+        <AdminLinks className="flex flex-col gap-1" />
+      </details>
+      <AdminLinks className="mb-4 hidden flex-wrap gap-2 border-b border-gray-200 pb-2 sm:flex dark:border-gray-700" />
     </>
   )
 }

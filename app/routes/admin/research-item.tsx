@@ -68,7 +68,8 @@ export async function action({ request, params }: Route.ActionArgs) {
       },
       schedule: async (form) => {
         const at = readScheduleTime(form.get('publishAt'), new Date())
-        if (!at.ok) return data({ message: at.message, scheduleError: at.message }, 400)
+        if (!at.ok)
+          return data({ message: at.message, scheduleError: at.message, typedPublishAt: form.get('publishAt') }, 400)
         const scheduled = await scheduleResearchItem(item.id, admin.id, at.at)
         if (!scheduled.ok) return data({ message: 'Only a draft can be scheduled; this item is not one now.' }, 409)
         return redirectWithFlash(`/admin/research/${item.id}`, {
@@ -105,6 +106,11 @@ export default function AdminResearchItem({ loaderData, actionData }: Route.Comp
   const scheduleError =
     actionData && 'scheduleError' in actionData && typeof actionData.scheduleError === 'string'
       ? actionData.scheduleError
+      : undefined
+  // The refused time stays in the box, so the admin corrects it rather than typing it again.
+  const typedPublishAt =
+    actionData && 'typedPublishAt' in actionData && typeof actionData.typedPublishAt === 'string'
+      ? actionData.typedPublishAt
       : undefined
   return (
     <div className="space-y-6">
@@ -162,7 +168,7 @@ export default function AdminResearchItem({ loaderData, actionData }: Route.Comp
               </StatusButton>
             ) : null}
           </Form>
-          {scheduledFor ? null : <ScheduleForm {...scheduleBounds} error={scheduleError} />}
+          {scheduledFor ? null : <ScheduleForm {...scheduleBounds} error={scheduleError} typed={typedPublishAt} />}
         </section>
       )}
       {published && !item.original ? <ResearchFollowUpLink itemId={item.id} /> : null}

@@ -76,7 +76,7 @@ export default function ServiceEdit({ loaderData, actionData }: Route.ComponentP
         />
         <TextareaField
           label="Description"
-          hint={`One bullet per line, at most ${SERVICE_LIMITS.descriptionLinesMax} lines.`}
+          hint={`One bullet per line, at most ${SERVICE_LIMITS.descriptionLinesMax} lines and ${SERVICE_LIMITS.descriptionMax.toLocaleString('en-IN')} characters; a long line wraps.`}
           errors={fields.description.errors}
           textareaProps={{ ...getTextareaProps(fields.description), rows: 5 }}
         />

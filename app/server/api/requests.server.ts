@@ -86,7 +86,7 @@ export function paymentErrorResponse(error: unknown): Response {
 /**
  * JSON bodies above this are refused unread (413). The largest real body is a create-order cart:
  * The existing clients send whole service entries, about 2 KiB each with the longest description the
- * admin allows (10 lines of 200 characters), so about 28 of those fit; the demo's whole catalogue
+ * admin allows (2,000 characters in at most 10 lines), so about 28 of those fit; the demo's whole catalogue
  * of five is under 2 KiB.
  */
 export const JSON_BODY_MAX_BYTES = 64 * 1024
