@@ -21,8 +21,9 @@ export function useSlowNavigation(): boolean {
 }
 
 /**
- * The site's loading indicator: a bar along the top of the window, and a polite status that screen
- * readers announce once. The status is always present (empty while idle), so the announcement is heard.
+ * The site's loading indicator: a bar along the top of the window, and a polite live region that screen
+ * readers announce once. The region is always present (empty while idle), so the announcement is heard;
+ * it has no status role, so a page's own status message stays the page's one status.
  */
 export function NavigationProgress({ loading }: { loading: boolean }) {
   return (
@@ -32,7 +33,7 @@ export function NavigationProgress({ loading }: { loading: boolean }) {
         data-loading={loading || undefined}
         className="pointer-events-none fixed inset-x-0 top-0 z-50 h-1 origin-left scale-x-0 bg-green-600 opacity-0 transition-transform duration-700 data-loading:scale-x-75 data-loading:opacity-100 motion-reduce:transition-none"
       />
-      <p role="status" className="sr-only">
+      <p aria-live="polite" className="sr-only">
         {loading ? 'Loading the page…' : ''}
       </p>
     </>

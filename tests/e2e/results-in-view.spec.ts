@@ -71,7 +71,7 @@ test(
   { tag: '@js-only' },
   async ({ customerWithProfile: { page } }) => {
     await gotoHydrated(page, '/subscriptions')
-    const loading = page.getByRole('status').filter({ hasText: 'Loading the page' })
+    const loading = page.locator('[aria-live="polite"]').filter({ hasText: 'Loading the page' })
     await expect(loading).toHaveCount(0)
     const slow = await holdPageData(page, '/invoices')
     await page.getByRole('link', { name: 'Invoices and credit notes' }).click()
