@@ -5,6 +5,7 @@ import stylesheet from './app.css?url'
 import { SiteFooter } from './components/site-footer'
 import { ErrorPage } from './components/error-page'
 import { FlashMessage } from './components/flash-message'
+import { NavigationProgress, useSlowNavigation } from './components/navigation-progress'
 import { SiteHeader } from './components/site-header'
 import type { RegistrationDetails } from './domain/business-details'
 import { useNonce } from './nonce'
@@ -63,6 +64,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // Absent when no route matched (404) or the root loader itself failed.
   const rootData = useRouteLoaderData<typeof loader>('root')
   const nonce = useNonce()
+  const loading = useSlowNavigation()
   // `<html data-hydrated>` once React has hydrated the page: the end-to-end tests wait for it before
   // pressing what only the page's script handles (tests/e2e/hydration.ts).
   useEffect(() => {
@@ -77,10 +79,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-dvh flex-col bg-white text-gray-900 antialiased dark:bg-gray-950 dark:text-gray-100">
+        <NavigationProgress loading={loading} />
         {rootData?.demoMode ? <DemoBanner /> : null}
         <SiteHeader user={rootData?.user ?? null} />
         {rootData?.termsBanner ? <TermsBanner banner={rootData.termsBanner} /> : null}
-        <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">
+        <main aria-busy={loading || undefined} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">
           {rootData?.flash ? <FlashMessage flash={rootData.flash} /> : null}
           {children}
         </main>

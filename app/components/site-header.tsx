@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, type MouseEvent } from 'react'
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import { withRedirectTo } from '~/domain/redirect'
 import avatarDark from '~/assets/avatar-dark.svg'
@@ -28,9 +28,15 @@ const menuItemClass =
 const panelClass =
   'menu-panel min-w-48 rounded-lg border border-gray-200 bg-white p-2 shadow-lg dark:border-gray-700 dark:bg-gray-900'
 
+/** A link followed in a menu closes the menu at once, not when the next page has loaded (a slow network). */
+function closeMenu(event: MouseEvent<HTMLAnchorElement>) {
+  event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover()
+}
+
 /**
  * Both menus are native `popover="auto"` elements: they open, close on an outside click and close
- * each other without JavaScript. With JavaScript, client-side navigation also closes them.
+ * each other without JavaScript. With JavaScript, following one of their links closes them, and so
+ * does any client-side navigation.
  */
 export function SiteHeader({ user }: { user: HeaderUser | null }) {
   const location = useLocation()
@@ -95,6 +101,7 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
           <NavLink
             key={link.to}
             to={link.to}
+            onClick={closeMenu}
             className={({ isActive }) =>
               `${menuItemClass} ${isActive ? 'font-semibold text-green-700 dark:text-green-400' : ''}`
             }
@@ -106,23 +113,23 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
       <div id="account-menu" popover="auto" className={`${panelClass} [position-anchor:--account-menu]`}>
         {user ? (
           <>
-            <Link to="/research" className={menuItemClass}>
+            <Link to="/research" onClick={closeMenu} className={menuItemClass}>
               Research
             </Link>
-            <Link to="/subscriptions" className={menuItemClass}>
+            <Link to="/subscriptions" onClick={closeMenu} className={menuItemClass}>
               Subscriptions
             </Link>
-            <Link to="/invoices" className={menuItemClass}>
+            <Link to="/invoices" onClick={closeMenu} className={menuItemClass}>
               Invoices
             </Link>
-            <Link to="/family-members" className={menuItemClass}>
+            <Link to="/family-members" onClick={closeMenu} className={menuItemClass}>
               Family members
             </Link>
-            <Link to="/account" className={menuItemClass}>
+            <Link to="/account" onClick={closeMenu} className={menuItemClass}>
               Your data
             </Link>
             {user.isAdmin ? (
-              <Link to="/admin" className={menuItemClass}>
+              <Link to="/admin" onClick={closeMenu} className={menuItemClass}>
                 Admin
               </Link>
             ) : null}
@@ -133,7 +140,7 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
             </Form>
           </>
         ) : (
-          <Link to={signInHref} className={menuItemClass}>
+          <Link to={signInHref} onClick={closeMenu} className={menuItemClass}>
             Login/Sign up
           </Link>
         )}

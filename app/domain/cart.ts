@@ -90,3 +90,17 @@ export function describeCartChange(
   if (changes.length === 0) return undefined
   return `Your cart changed since this page was shown: ${changes.join('; ')}. Please check the total below and try again.`
 }
+
+type NamedService = { serviceId: string; name: string }
+
+/**
+ * What "Pay again" on a rejected claim says before it is pressed: it replaces the cart with the claim's
+ * services, so a cart holding anything else is named. Null when nothing would be lost (an empty cart,
+ * or one holding exactly those services).
+ */
+export function payAgainNotice(cart: readonly NamedService[], claim: readonly NamedService[]): string | null {
+  const kept = cart.filter((item) => !claim.some((line) => line.serviceId === item.serviceId))
+  if (kept.length === 0) return null
+  const names = (items: readonly NamedService[]) => items.map((item) => item.name).join(', ')
+  return `Your cart holds ${names(cart)}. Pay again replaces it with ${names(claim)}.`
+}

@@ -13,6 +13,7 @@ import {
 } from 'react-router'
 import { Field, FormMessage, repliedField, Spinner, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
+import { ResultMessage } from '~/components/result-message'
 import { BankAccountDetails } from '~/components/bank-account-details'
 import { Modal } from '~/components/modal'
 import { ServiceDescription, ServiceRiskAndDelivery } from '~/components/service-description'
@@ -281,7 +282,11 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         {droppedCount > 0 ? (
           <FormMessage tone="info">Services no longer available were removed from your cart.</FormMessage>
         ) : null}
-        {actionError && !manualOpen ? <FormMessage tone="error">{actionError}</FormMessage> : null}
+        {actionError && !manualOpen ? (
+          <ResultMessage tone="error" answer={actionData}>
+            {actionError}
+          </ResultMessage>
+        ) : null}
         {advanceRefusal && !actionError ? <FormMessage tone="info">{advanceRefusal}</FormMessage> : null}
         {feeCapRefusal && !actionError ? <FormMessage tone="info">{feeCapRefusal}</FormMessage> : null}
         {kycRefusal ? (
@@ -294,7 +299,11 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
             </FormMessage>
           </div>
         ) : null}
-        {message && !actionError ? <FormMessage tone={checkoutMessageTone(message)}>{message}</FormMessage> : null}
+        {message && !actionError ? (
+          <ResultMessage tone={checkoutMessageTone(message)} answer={message}>
+            {message}
+          </ResultMessage>
+        ) : null}
         <details open className="rounded-lg border border-gray-200 p-4 dark:border-gray-700">
           <summary className="cursor-pointer text-lg font-semibold">Selected Service(s)</summary>
           <ul className="mt-3 space-y-4">

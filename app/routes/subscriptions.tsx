@@ -8,19 +8,20 @@ import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
 import { BankReferenceFormSchema } from '~/domain/bank-reference'
 import { whatsappHref, type BankAccount } from '~/domain/business-details'
+import { payAgainNotice } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
 import { renewalPath } from '~/domain/renewal-reminders'
 import { formatRupees } from '~/domain/money'
 import { MANUAL_PAYMENT_EXPIRY_DAYS } from '~/domain/payment-status'
 import { requireCompleteProfile, requirePayingCustomer } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
-import { readCart, serializeCart } from '~/server/payments/cart.server'
+import { pricedCart, readCart, serializeCart } from '~/server/payments/cart.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
 import { readForm } from '~/server/http/form-data.server'
 import { confirmOpenGatewayPayments, paymentConfirmationFlash } from '~/server/payments/confirmation.server'
 import {
   recentlyRejectedClaims,
-  rejectedClaimServiceIds,
+  rejectedClaimServices,
   setManualPaymentUtr,
 } from '~/server/payments/manual-claims.server'
 import { activeSubscriptions, recentlyEndedSubscriptions } from '~/server/payments/subscriptions.server'
@@ -46,8 +47,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   // 10-minute cache.
   const fresh = url.searchParams.get('from') === 'payment' || url.searchParams.has('check')
   const now = new Date()
-  // A gateway payment whose answer never reached us (a network drop) is asked about here.
-  const [paidNow] = fresh ? await confirmOpenGatewayPayments(user.id, now) : []
+  // A gateway payment whose answer never reached us (a network drop) is asked about here, and so is
+  // a checkout tab closed before paying: nothing was paid on it, so it is not "being confirmed".
+  const {
+    paid: [paidNow],
+    unpaid,
+  } = await confirmOpenGatewayPayments(user.id, now)
   if (paidNow) {
     const confirmation = await paymentConfirmationFlash(paidNow)
     throw confirmation
@@ -59,12 +64,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     activeSubscriptions(user.id, now, { fresh }),
     recentlyRejectedClaims(user.id, now),
   ])
+  // "Pay again" replaces the cart: what it holds is said beside the button before it is pressed.
+  const cart = rejected.length > 0 ? (await pricedCart(await readCart(request))).items : []
   // Read from the entry activeSubscriptions just cached: one read of the customer's subscriptions.
   const recentlyEnded = await recentlyEndedSubscriptions(user.id, now)
   const { bankAccount, whatsappNumber, supportPhone } = businessDetails
   const items = (cart: { serviceId: string; name: string; pricePaise: number }[]) =>
     cart.map((item) => ({ serviceId: item.serviceId, name: item.name, pricePaise: item.pricePaise }))
-  const confirming = pending.filter((payment) => payment.method === 'GATEWAY')
+  const gateway = pending.filter((payment) => payment.method === 'GATEWAY')
+  const confirming = gateway.filter((payment) => !unpaid.includes(payment.id))
+  const unfinished = gateway.filter((payment) => unpaid.includes(payment.id))
   return {
     pending: pending
       .filter((payment) => payment.method === 'MANUAL')
@@ -80,6 +89,12 @@ export async function loader({ request }: Route.LoaderArgs) {
       items: items(payment.cart),
       amountPaise: payment.amountPaise,
     })),
+    unfinished: unfinished.map((payment) => ({
+      id: payment.id,
+      items: items(payment.cart),
+      amountPaise: payment.amountPaise,
+      startedOn: formatIndiaDate(payment.createdAt),
+    })),
     refreshConfirming: confirming.some(
       (payment) => now.getTime() - payment.createdAt.getTime() < CONFIRMING_REFRESH_WINDOW_MS,
     ),
@@ -89,6 +104,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       amountPaise: claim.amountPaise,
       claimedOn: formatIndiaDate(claim.createdAt),
       reason: claim.reason,
+      payAgainNotice: payAgainNotice(cart, claim.cart),
     })),
     active: active.map((subscription) => ({
       serviceId: subscription.serviceId,
@@ -113,15 +129,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /**
  * The bank transfer reference (UTR) of a pending manual claim: optional, added or corrected here.
- * "Pay again" puts a rejected claim's services back in the cart and goes to /pay.
+ * "Pay again" replaces the cart with a rejected claim's services (the page said so) and goes to /pay.
  */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requirePayingCustomer(request)
   const formData = await readForm(request)
   if (formData.get('intent') === 'pay-again') {
-    const serviceIds = await rejectedClaimServiceIds(user.id, String(formData.get('paymentId') ?? ''))
-    if (serviceIds.length === 0) return redirect('/subscriptions')
-    const cart = await serializeCart([...(await readCart(request)), ...serviceIds])
+    const services = await rejectedClaimServices(user.id, String(formData.get('paymentId') ?? ''))
+    if (services.length === 0) return redirect('/subscriptions')
+    const cart = await serializeCart(services.map((item) => item.serviceId))
     return redirect('/pay', { headers: { 'Set-Cookie': cart } })
   }
   const paymentId = String(formData.get('paymentId') ?? '')
@@ -136,7 +152,17 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Subscriptions({ loaderData, actionData }: Route.ComponentProps) {
-  const { pending, confirming, refreshConfirming, rejected, active, recentlyEnded, infoOpen, contactPhone } = loaderData
+  const {
+    pending,
+    confirming,
+    unfinished,
+    refreshConfirming,
+    rejected,
+    active,
+    recentlyEnded,
+    infoOpen,
+    contactPhone,
+  } = loaderData
   useRecheckWhile(refreshConfirming)
   return (
     <>
@@ -162,6 +188,33 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
           <p className="mt-3">
             <Link to={CHECK_AGAIN_URL} className="font-medium text-green-700 underline dark:text-green-400">
               Check again
+            </Link>
+          </p>
+        </section>
+      ) : null}
+      {unfinished.length > 0 ? (
+        <section
+          aria-labelledby="unfinished-heading"
+          className="mb-6 rounded-lg border border-gray-300 p-4 dark:border-gray-700"
+        >
+          <h2 id="unfinished-heading" className="text-lg font-semibold">
+            Payment not finished
+          </h2>
+          <p className="mt-2 text-sm">
+            You started paying on the website but did not finish. Nothing was paid: you can pay now, on the website or
+            by bank transfer.
+          </p>
+          <ul className="mt-3 grid gap-4 sm:grid-cols-2">
+            {unfinished.map((payment) => (
+              <li key={payment.id} className="rounded-md border border-gray-200 p-3 dark:border-gray-700">
+                <h3 className="font-semibold">Started on {payment.startedOn}</h3>
+                <PaymentLines items={payment.items} amountPaise={payment.amountPaise} />
+              </li>
+            ))}
+          </ul>
+          <p className="mt-3">
+            <Link to="/pay" className="font-medium text-green-700 underline dark:text-green-400">
+              Pay now
             </Link>
           </p>
         </section>
@@ -214,9 +267,19 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
                     {claim.reason ?? 'We could not find this transfer in our account.'}
                   </p>
                   <p className="mt-1 text-sm">Questions? Call us on {contactPhone}.</p>
-                  <Form method="post" className="mt-3">
+                  <Form method="post" className="mt-3 space-y-2">
                     <input type="hidden" name="paymentId" value={claim.id} />
-                    <StatusButton name="intent" value="pay-again" aria-label={`Pay again for ${names}`}>
+                    {claim.payAgainNotice ? (
+                      <p id={`pay-again-${claim.id}`} className="text-sm font-medium">
+                        {claim.payAgainNotice}
+                      </p>
+                    ) : null}
+                    <StatusButton
+                      name="intent"
+                      value="pay-again"
+                      aria-label={`Pay again for ${names}`}
+                      aria-describedby={claim.payAgainNotice ? `pay-again-${claim.id}` : undefined}
+                    >
                       Pay again
                     </StatusButton>
                   </Form>

@@ -10,6 +10,7 @@ import {
   readCartSnapshot,
   removeFromCart,
   sameServices,
+  payAgainNotice,
 } from '~/domain/cart'
 
 describe('cart math', () => {
@@ -83,5 +84,22 @@ describe('describeCartChange', () => {
 
   it('skips malformed pairs of a shown value', () => {
     expect(readShownCart('a:100,b:x,:5,,c')).toEqual([{ serviceId: 'a', pricePaise: 100 }])
+  })
+})
+
+describe('payAgainNotice', () => {
+  const premium = { serviceId: 'p', name: 'Equity Premium' }
+  const swing = { serviceId: 's', name: 'Swing Trading Ideas' }
+  it('names the cart that "Pay again" replaces', () => {
+    expect(payAgainNotice([swing], [premium])).toBe(
+      'Your cart holds Swing Trading Ideas. Pay again replaces it with Equity Premium.',
+    )
+    expect(payAgainNotice([premium, swing], [premium])).toBe(
+      'Your cart holds Equity Premium, Swing Trading Ideas. Pay again replaces it with Equity Premium.',
+    )
+  })
+  it('says nothing when nothing in the cart would be lost', () => {
+    expect(payAgainNotice([], [premium])).toBeNull()
+    expect(payAgainNotice([premium], [premium, swing])).toBeNull()
   })
 })

@@ -2,7 +2,8 @@ import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { data, Form, Link, useLocation, type ShouldRevalidateFunctionArgs } from 'react-router'
-import { Field, FormMessage, SelectField, secondaryButtonClass, StatusButton, TextareaField } from '~/components/forms'
+import { ResultMessage } from '~/components/result-message'
+import { Field, SelectField, secondaryButtonClass, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { InvalidCursorNotice, Pager } from '~/components/pager'
 import {
@@ -144,7 +145,9 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       <h1 className="text-2xl font-semibold">Payments</h1>
       {actionData?.outcome ? (
         <div className="mt-4">
-          <FormMessage tone={actionData.outcome.ok ? 'success' : 'error'}>{actionData.outcome.message}</FormMessage>
+          <ResultMessage tone={actionData.outcome.ok ? 'success' : 'error'} answer={actionData}>
+            {actionData.outcome.message}
+          </ResultMessage>
         </div>
       ) : null}
 

@@ -43,14 +43,16 @@ export async function paymentConfirmationFlash(paymentId: string): Promise<Flash
 /**
  * Asks the gateway about the customer's open gateway orders (inside the late-authorisation
  * window) and pays those it reports captured: the checkout's answer may never have reached us (a
- * network drop just after paying). Returns the ids it paid. A gateway that cannot be asked leaves
- * the order as it was; the webhook or the reconciliation job settles it.
+ * network drop just after paying). Returns the ids it paid, and the ids of orders on which nothing
+ * was paid: no attempt at all, or only failed ones (a checkout tab closed before paying), which the
+ * customer may pay again. A gateway that cannot be asked leaves the order as it was, neither; the
+ * webhook or the reconciliation job settles it.
  */
 export async function confirmOpenGatewayPayments(
   userId: string,
   now: Date,
   deps: Omit<GatewayDeps, 'now'> = {},
-): Promise<string[]> {
+): Promise<{ paid: string[]; unpaid: string[] }> {
   const open = await prisma.payment.findMany({
     where: {
       userId,
@@ -61,18 +63,20 @@ export async function confirmOpenGatewayPayments(
     },
     select: { id: true, gatewayOrderId: true, amountPaise: true, currency: true },
   })
-  if (open.length === 0) return []
-  const gateway = deps.gateway ?? paymentGateway()
   const paid: string[] = []
+  const unpaid: string[] = []
+  if (open.length === 0) return { paid, unpaid }
+  const gateway = deps.gateway ?? paymentGateway()
   for (const payment of open) {
     try {
       const result = await payIfCaptured(gateway, { ...payment, gatewayOrderId: payment.gatewayOrderId! }, now)
       if (result.paid) paid.push(payment.id)
+      else if (result.attempts.every((attempt) => attempt.status === 'failed')) unpaid.push(payment.id)
     } catch {
       // The gateway could not be asked: the order stays "being confirmed".
     }
   }
-  return paid
+  return { paid, unpaid }
 }
 
 /** "Payment claim recorded": what the claim now waits for, said once on the page the claim leads to. */

@@ -244,12 +244,12 @@ export async function recentlyRejectedClaims(userId: string, now: Date): Promise
   }))
 }
 
-/** The service ids of the customer's rejected claim, to put back in the cart ("Pay again"); empty when it is not theirs. */
-export async function rejectedClaimServiceIds(userId: string, paymentId: string): Promise<string[]> {
+/** The services of the customer's rejected claim, which replace the cart ("Pay again"); empty when it is not theirs. */
+export async function rejectedClaimServices(userId: string, paymentId: string): Promise<CartItem[]> {
   if (!isUuid(paymentId)) return []
   const claim = await prisma.payment.findFirst({
     where: { id: paymentId, userId, method: 'MANUAL', status: 'REJECTED' },
     select: { cart: true },
   })
-  return claim ? readCartSnapshot(claim.cart).map((item) => item.serviceId) : []
+  return claim ? readCartSnapshot(claim.cart) : []
 }
