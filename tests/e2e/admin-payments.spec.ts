@@ -53,6 +53,8 @@ test('an admin confirms a manual payment and the customer then has the subscript
   request,
   otherAdmin: { page: admin, phone: adminPhone },
 }) => {
+  // Two signed-in pages, a refused and an accepted confirmation, and three axe audits.
+  test.slow()
   const customer = await customerWithProfile(page)
   const utr = `UTR${Date.now()}`
   await claimManualPayment(page, utr)
