@@ -117,7 +117,11 @@ export async function customerPages(origin: string): Promise<LighthousePage[]> {
   const claim = await app.claims.createManualPayment(subscriber.userId, serviceIds, {
     utr: `BENCH${randomInt(0, 1e9)}`,
   })
-  await app.claims.confirmManualPayment(claim.paymentId)
+  await app.claims.confirmManualPayment(claim.paymentId, {
+    utr: 'BENCHSTATEMENT1',
+    payerName: 'Bench Payer',
+    nameMismatchReason: 'Bench data',
+  })
   await app.db.prisma.$disconnect()
 
   const url = (path: string) => `${origin}${path}`

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from './fee-cap'
+import { PayerAccountNameSchema, UtrSchema } from './bank-reference'
 import { plainText } from './plain-text'
 
 /** Every state of a payment, as the admin's payment list filters by it. */
@@ -36,10 +37,53 @@ export const ADMIN_PAGE_SIZE = 50
 
 const paymentId = z.uuid({ error: 'Choose a payment' })
 
+export const NAME_MISMATCH_REASON_MAX_LENGTH = 500
+export const STATEMENT_UTR_MESSAGE = 'Enter the UTR the bank statement shows for this transfer.'
+export const STATEMENT_PAYER_NAME_MESSAGE = "Enter the payer's account name the bank statement shows."
+
+const blankAsUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value)
+
+/**
+ * Confirming a bank transfer (docs/payments.md, "Confirming a bank transfer"). The first press of
+ * Confirm opens the second step; its form (confirmed=yes) must carry the UTR and the payer's account
+ * name as the bank statement shows them. Whether that name matches the KYC name is the server's to
+ * say (it reads the customer's KYC name), and a mismatch then needs `nameMismatchReason`.
+ */
+const ConfirmPaymentSchema = z
+  .object({
+    intent: z.literal('confirm'),
+    paymentId,
+    confirmed: z.literal('yes').optional(),
+    bankUtr: z.preprocess(blankAsUndefined, UtrSchema.optional()),
+    bankPayerName: z.preprocess(blankAsUndefined, PayerAccountNameSchema.optional()),
+    nameMismatchReason: z.preprocess(
+      blankAsUndefined,
+      plainText(z.string(), { multiLine: true })
+        .trim()
+        .min(3, 'Give the reason in a few words.')
+        .max(NAME_MISMATCH_REASON_MAX_LENGTH, `Keep the reason under ${NAME_MISMATCH_REASON_MAX_LENGTH} characters.`)
+        .optional(),
+    ),
+  })
+  .superRefine((confirm, context) => {
+    if (confirm.confirmed !== 'yes') return
+    if (!confirm.bankUtr) context.addIssue({ code: 'custom', path: ['bankUtr'], message: STATEMENT_UTR_MESSAGE })
+    if (!confirm.bankPayerName)
+      context.addIssue({ code: 'custom', path: ['bankPayerName'], message: STATEMENT_PAYER_NAME_MESSAGE })
+  })
+
+/** What the bank statement shows for a confirmed transfer, and why a payer name unlike the KYC name was accepted. */
+export type BankStatementEntry = { utr: string; payerName: string; nameMismatchReason: string | null }
+
+/** The bank statement's entry a confirming review carries; null for the first press of Confirm. */
+export function bankStatementEntryOf(review: z.infer<typeof ConfirmPaymentSchema>): BankStatementEntry | null {
+  if (review.confirmed !== 'yes' || !review.bankUtr || !review.bankPayerName) return null
+  return { utr: review.bankUtr, payerName: review.bankPayerName, nameMismatchReason: review.nameMismatchReason ?? null }
+}
+
 /** The two buttons on a pending manual payment. */
 export const ReviewPaymentSchema = z.discriminatedUnion('intent', [
-  // Confirming asks "are you sure?" first: only the second step's form sends confirmed=yes.
-  z.object({ intent: z.literal('confirm'), paymentId, confirmed: z.literal('yes').optional() }),
+  ConfirmPaymentSchema,
   z.object({
     intent: z.literal('reject'),
     paymentId,

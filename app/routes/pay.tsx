@@ -31,9 +31,11 @@ import {
   type GatewayCheckout,
 } from '~/domain/gateway-checkout'
 import { gstIncludedText } from '~/domain/gst'
+import { SEBI_CHECK_URL } from '~/domain/upi-handle'
 import { formatPriceLine, formatRupees } from '~/domain/money'
 import { requirePayingCustomer } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
+import { env } from '~/server/env.server'
 import {
   cartChangeSinceShown,
   pricedCart,
@@ -109,6 +111,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       // One key per rendering of the form: a double click submits it twice, and makes one claim.
       manualPaymentKey: crypto.randomUUID(),
       bankAccount,
+      // SEBI's validated UPI handle, when the analyst has one (app/server/env.server.ts).
+      upiHandle: env.UPI_VALID_HANDLE ?? null,
       // Prices include GST: when the business is GST-registered, the page shows how much of the total it is.
       gstRateBasisPoints: businessDetails.gst?.rateBasisPoints ?? null,
       whatsappLink: `https://wa.me/${whatsappNumber.replace(/\D/g, '')}`,
@@ -408,6 +412,7 @@ function ManualPaymentDialog({
   totalPaise,
   gstRateBasisPoints,
   bankAccount,
+  upiHandle,
   whatsappLink,
   whatsappNumber,
   manualPaymentKey,
@@ -433,6 +438,22 @@ function ManualPaymentDialog({
         </li>
         <li>
           <BankAccountDetails bankAccount={bankAccount} />
+          {upiHandle ? (
+            <p className="mt-2">
+              Or pay by UPI to <span className="font-mono font-semibold break-all">{upiHandle}</span>, our UPI handle
+              validated by SEBI. Before you pay, check it is ours on{' '}
+              <a
+                href={SEBI_CHECK_URL}
+                rel="noopener noreferrer"
+                target="_blank"
+                className="font-medium text-green-700 underline dark:text-green-400"
+              >
+                SEBI Check
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+              .
+            </p>
+          ) : null}
         </li>
         <li>
           Take a screenshot of the transfer and send it on WhatsApp to{' '}

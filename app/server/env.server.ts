@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { FEE_CAP_WINDOWS, SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
+import { UPI_VALID_HANDLE_PATTERN } from '~/domain/upi-handle'
 import { isDemoOpenToNetwork } from './http/listen-host.server'
 import { panKeyProblem } from './kyc/pan-crypto.server'
 import { LOG_FORMATS, LOG_LEVELS } from './operations/logger.server'
@@ -173,6 +174,20 @@ const EnvSchema = z.object({
   PAN_LOOKUP_KEY: panKeyText.optional(),
   /** Signs published research with Ed25519 (app/server/research/signing.server.ts): the key's 32-byte seed in base64. */
   RESEARCH_SIGNING_KEY: panKeyText.optional(),
+  /**
+   * The analyst's UPI handle validated by SEBI (`name.ra@valid<bank>`, SEBI circular of 11 June
+   * 2025), shown in the bank transfer dialog with the SEBI Check link (docs/payments.md).
+   */
+  UPI_VALID_HANDLE: z
+    .string()
+    .trim()
+    .regex(
+      UPI_VALID_HANDLE_PATTERN,
+      "must be the UPI handle SEBI validated, like yourname.ra@validhdfc ('@valid' then the bank)",
+    )
+    .optional(),
+  /** A deployment whose analyst has not been given a validated UPI handle yet (docs/payments.md). */
+  UPI_VALID_HANDLE_PENDING: flag.default(false),
   MANUAL_OPEN_CLAIMS_MAX: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100).default(3),
   /** SEBI's yearly fee cap per family, in paise (Rs 1,51,000 unless SEBI changes it). */
   FEE_CAP_PAISE: z.coerce
@@ -292,6 +307,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const missing = REAL_PROVIDER_VARIABLES.find(([name]) => !env[name])
     if (missing) {
       throw new EnvError(`Missing environment variable ${missing[0]} (${missing[1]}); required when DEMO_MODE=0`)
+    }
+    if (!env.UPI_VALID_HANDLE && !env.UPI_VALID_HANDLE_PENDING) {
+      throw new EnvError(
+        "Missing environment variable UPI_VALID_HANDLE (the UPI handle SEBI validated for you, like yourname.ra@validhdfc, shown to customers with SEBI's check link); required when DEMO_MODE=0. Not given one yet? Set UPI_VALID_HANDLE_PENDING=1 until you are",
+      )
+    }
+    if (env.UPI_VALID_HANDLE && env.UPI_VALID_HANDLE_PENDING) {
+      throw new EnvError(
+        'UPI_VALID_HANDLE_PENDING=1 says no validated UPI handle is given yet, but UPI_VALID_HANDLE is set: remove UPI_VALID_HANDLE_PENDING',
+      )
     }
     const weakness = secretWeakness(env.SESSION_SECRET!)
     if (weakness) {

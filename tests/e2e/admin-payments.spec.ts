@@ -53,6 +53,8 @@ test('an admin confirms a manual payment and the customer then has the subscript
   request,
   otherAdmin: { page: admin, phone: adminPhone },
 }) => {
+  // Two signed-in pages, a refused and an accepted confirmation, and three axe audits.
+  test.slow()
   const customer = await customerWithProfile(page)
   const utr = `UTR${Date.now()}`
   await claimManualPayment(page, utr)
@@ -77,6 +79,24 @@ test('an admin confirms a manual payment and the customer then has the subscript
   await expect(question).toBeVisible()
   await expect(pendingCard(admin, customer.phone).getByRole('link', { name: 'Cancel' })).toBeVisible()
   await expectNoSeriousA11yViolations(admin)
+  // The admin types what the bank statement shows. A payer name unlike the KYC name is refused
+  // without a reason, the error on the reason's field and the typed values kept (with or without JavaScript).
+  const confirmStep = pendingCard(admin, customer.phone)
+  await confirmStep.getByRole('textbox', { name: 'UTR on the bank statement' }).fill('HDFC0000777666')
+  await confirmStep.getByRole('textbox', { name: "Payer's account name on the bank statement" }).fill('Priya Mehta')
+  await confirmStep.getByRole('button', { name: 'Yes, confirm' }).click()
+  const reason = pendingCard(admin, customer.phone).getByRole('textbox', { name: /^Reason for accepting a payer name/ })
+  await expect(reason).toHaveAttribute('aria-invalid', 'true')
+  await expect(reason).toHaveAccessibleDescription(
+    /^The payer's name "Priya Mehta" does not match the KYC name "ASHA RAO"\. Give the reason you accept this payment/,
+  )
+  await expect(
+    pendingCard(admin, customer.phone).getByRole('textbox', { name: 'UTR on the bank statement' }),
+  ).toHaveValue('HDFC0000777666')
+  await expectNoSeriousA11yViolations(admin)
+  await pendingCard(admin, customer.phone)
+    .getByRole('textbox', { name: "Payer's account name on the bank statement" })
+    .fill('RAO ASHA')
   await pendingCard(admin, customer.phone).getByRole('button', { name: 'Yes, confirm' }).click()
   await expect(admin.getByRole('status')).toHaveText(
     'Payment confirmed; the subscriptions are active and the customer was e-mailed.',
@@ -93,6 +113,12 @@ test('an admin confirms a manual payment and the customer then has the subscript
   expect(await emailsTo(request, customer.email)).toEqual([
     expect.objectContaining({ subject: 'Your payment is confirmed' }),
   ])
+
+  // The payments page shows what the statement said.
+  await admin.goto('/admin/payments?method=MANUAL')
+  const confirmed = admin.getByRole('article', { name: `Bank transfer ${utr}` })
+  await expect(confirmed).toContainText('UTR on the bank statement: HDFC0000777666')
+  await expect(confirmed).toContainText('Paid from the account of: RAO ASHA (Matches the KYC name)')
 
   await admin.goto('/admin/audit')
   const entries = admin.getByRole('listitem').filter({ hasText: 'payment.confirm on Payment' })
@@ -133,6 +159,12 @@ test('the claim of an account closed meanwhile cannot be confirmed: a clear refu
   // The customer's account is closed while the admin looks (a claim left pending by an older closing).
   await withE2eDatabase((db) => db.query('UPDATE users SET closed_at = now() WHERE phone = $1', [customer.phone]))
 
+  await pendingCard(admin, customer.phone)
+    .getByRole('textbox', { name: 'UTR on the bank statement' })
+    .fill('SBIN00001111')
+  await pendingCard(admin, customer.phone)
+    .getByRole('textbox', { name: "Payer's account name on the bank statement" })
+    .fill(ASHA_RAO.name)
   await pendingCard(admin, customer.phone).getByRole('button', { name: 'Yes, confirm' }).click()
 
   await expect(admin.getByRole('alert')).toHaveText(

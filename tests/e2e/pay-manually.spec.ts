@@ -1,7 +1,8 @@
 import { serviceDeliveryText } from '../../app/domain/service-delivery'
 import { UTR_MESSAGE } from '../../app/domain/bank-reference'
 import { DEMO_SERVICES } from '../../prisma/seed'
-import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
+import { SEBI_CHECK_URL } from '../../app/domain/upi-handle'
+import { E2E_BUSINESS_DETAILS, E2E_BUSINESS_ENV } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
 import { expectNoPlaceholders } from './page-text'
@@ -42,6 +43,14 @@ test('pay manually: the claim appears under payments pending verification with t
   await expect(
     dialog.getByRole('link', { name: new RegExp(E2E_BUSINESS_DETAILS.whatsappNumber.replace(/\+/g, '\\+')) }),
   ).toHaveAttribute('href', `https://wa.me/${E2E_BUSINESS_DETAILS.whatsappNumber.replace(/\D/g, '')}`)
+  // SEBI's validated UPI handle, with the link to check it on SEBI Check.
+  await expect(dialog).toContainText(
+    `Or pay by UPI to ${E2E_BUSINESS_ENV.UPI_VALID_HANDLE}, our UPI handle validated by SEBI.`,
+  )
+  await expect(dialog.getByRole('link', { name: 'SEBI Check (opens in a new tab)' })).toHaveAttribute(
+    'href',
+    SEBI_CHECK_URL,
+  )
   await expectNoPlaceholders(dialog)
   await expectNoSeriousA11yViolations(page)
   await dialog.getByRole('button', { name: "I'll Pay & Send Screenshot" }).click()

@@ -13,7 +13,7 @@ import { stopJobs } from '~/server/jobs/queue.server'
 import { deliverEmail } from '~/server/messaging/mail.server'
 import { createManualPayment, MANUAL_PAYMENT_EXPIRY_DAYS } from '~/server/payments/manual-claims.server'
 import { pendingPayments } from '~/server/payments/core.server'
-import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+import { cartItemOf, createPaymentRow, createService, createUser, STATEMENT_ENTRY } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
 
 afterAll(() => stopJobs())
@@ -46,7 +46,7 @@ describe('confirming a manual payment', () => {
     const actorId = await admin()
     const { userId, email, paymentId } = await manualClaim()
 
-    const outcome = await confirmPaymentAsAdmin(actorId, paymentId)
+    const outcome = await confirmPaymentAsAdmin(actorId, paymentId, STATEMENT_ENTRY)
 
     expect(outcome.ok).toBe(true)
     const payment = await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })
@@ -77,8 +77,8 @@ describe('confirming a manual payment', () => {
     const { email, paymentId } = await manualClaim()
 
     const outcomes = await Promise.all([
-      confirmPaymentAsAdmin(first, paymentId),
-      confirmPaymentAsAdmin(second, paymentId),
+      confirmPaymentAsAdmin(first, paymentId, STATEMENT_ENTRY),
+      confirmPaymentAsAdmin(second, paymentId, STATEMENT_ENTRY),
     ])
 
     expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true])
@@ -94,7 +94,7 @@ describe('confirming a manual payment', () => {
     const { paymentId } = await manualClaim()
     await rejectPaymentAsAdmin(actorId, paymentId, 'No transfer found')
 
-    const outcome = await confirmPaymentAsAdmin(actorId, paymentId)
+    const outcome = await confirmPaymentAsAdmin(actorId, paymentId, STATEMENT_ENTRY)
 
     expect(outcome).toEqual({
       ok: false,
@@ -109,10 +109,12 @@ describe('confirming a manual payment', () => {
 
   it('answers 404 for a payment that does not exist', async () => {
     const actorId = await admin()
-    expect(await confirmPaymentAsAdmin(actorId, '00000000-0000-4000-8000-000000000000')).toMatchObject({
-      ok: false,
-      status: 404,
-    })
+    expect(await confirmPaymentAsAdmin(actorId, '00000000-0000-4000-8000-000000000000', STATEMENT_ENTRY)).toMatchObject(
+      {
+        ok: false,
+        status: 404,
+      },
+    )
     expect(await rejectPaymentAsAdmin(actorId, '00000000-0000-4000-8000-000000000000', 'Nope')).toMatchObject({
       ok: false,
       status: 404,
@@ -184,7 +186,7 @@ describe('expiry after 7 days (injected clock)', () => {
     // The job has not run yet: the row is still PENDING_VERIFICATION, but 7 days are up.
     expect((await pendingManualPaymentsForReview(atExpiry)).map((payment) => payment.id)).not.toContain(paymentId)
     expect(await pendingPayments(userId, atExpiry)).toEqual([])
-    expect(await confirmPaymentAsAdmin(actorId, paymentId, atExpiry)).toEqual({
+    expect(await confirmPaymentAsAdmin(actorId, paymentId, STATEMENT_ENTRY, atExpiry)).toEqual({
       ok: false,
       status: 409,
       message: 'That payment expired after 7 days and can no longer be confirmed.',

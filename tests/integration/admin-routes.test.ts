@@ -94,7 +94,11 @@ describe('the payments action for an admin', () => {
     const { userId, cookie } = await signedInUser({ role: 'ADMIN', details: { ...ASHA_RAO, pan: uniquePan() } })
     const result = (await call(
       paymentsAction as Handler,
-      formRequest('/admin/payments', { intent: 'confirm', paymentId, confirmed: 'yes' }, cookie),
+      formRequest(
+        '/admin/payments',
+        { intent: 'confirm', paymentId, confirmed: 'yes', bankUtr: 'UTR42424242', bankPayerName: ASHA_RAO.name },
+        cookie,
+      ),
     )) as {
       data: { outcome: { ok: boolean } }
       init: { status: number }

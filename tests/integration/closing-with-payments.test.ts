@@ -8,7 +8,7 @@ import { cancelGatewayPayment, startGatewayPayment } from '~/server/payments/che
 import { createManualPayment } from '~/server/payments/manual-claims.server'
 import { sendGatewayRefund } from '~/server/payments/refunds/gateway-refund.server'
 import { handleWebhook } from '~/server/payments/webhooks.server'
-import { createPaymentRow, cartItemOf, createService, createUser } from '../support/payment-fixtures'
+import { createPaymentRow, cartItemOf, createService, createUser, STATEMENT_ENTRY } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
 
 // No money lands on a closed account (docs/payments.md, "Closing an account and late money"):
@@ -177,7 +177,7 @@ describe('closing and paying at the same moment', () => {
 
       const [closed, confirmed] = await Promise.all([
         closeAccount(userId, new Date(), { gateway }),
-        confirmPaymentAsAdmin(adminId, claim.paymentId),
+        confirmPaymentAsAdmin(adminId, claim.paymentId, STATEMENT_ENTRY),
       ])
 
       const user = await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { closedAt: true } })
@@ -234,7 +234,7 @@ describe('the admin confirming a claim of a closed account', () => {
     const claim = await createPaymentRow(userId, [cartItemOf(swing)], { method: 'MANUAL' })
     await prisma.user.update({ where: { id: userId }, data: { closedAt: new Date(Date.now() - 60_000) } })
 
-    const outcome = await confirmPaymentAsAdmin(adminId, claim.id)
+    const outcome = await confirmPaymentAsAdmin(adminId, claim.id, STATEMENT_ENTRY)
 
     expect(outcome).toEqual({
       ok: false,

@@ -10,7 +10,14 @@ import { markPaymentPaid, PaymentError } from '~/server/payments/core.server'
 import { startGatewayPayment } from '~/server/payments/checkout.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
 import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
-import { cartItemOf, createPaymentRow, createService, createUser, recordTestRefund } from '../support/payment-fixtures'
+import {
+  cartItemOf,
+  createPaymentRow,
+  createService,
+  createUser,
+  recordTestRefund,
+  STATEMENT_ENTRY,
+} from '../support/payment-fixtures'
 import { formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
 import { uniquePan } from '../support/sample-customer'
 import { signedInUser } from '../support/sessions'
@@ -185,7 +192,7 @@ describe('the family fee cap at every way in', () => {
     const order = await createPaymentRow(spouse.id, [cartItemOf(big)], { createdAt: june })
     await markPaymentPaid(order.id, { gatewayPaymentId: 'pay_spouse', paidAt: now, source: 'webhook' })
 
-    const outcome = await confirmPaymentAsAdmin(actorId, claim.paymentId, now)
+    const outcome = await confirmPaymentAsAdmin(actorId, claim.paymentId, STATEMENT_ENTRY, now)
     expect(outcome).toEqual({
       ok: false,
       status: 409,

@@ -20,7 +20,7 @@ import { PaymentError } from '~/server/payments/core.server'
 import { recheckKyc, savePanCard, saveProfileDetails } from '~/server/account/profile.server'
 import { readFlash } from '~/server/http/flash.server'
 import { profileDetailsSchema } from '~/domain/profile'
-import { createService } from '../support/payment-fixtures'
+import { createService, STATEMENT_ENTRY } from '../support/payment-fixtures'
 import { cookieOf, formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
 import { ASHA_RAO, uniquePan } from '../support/sample-customer'
 import { signedInUser } from '../support/sessions'
@@ -137,7 +137,7 @@ describe('paying needs a validated or registered KYC', () => {
     const service = await createService('Claim', 100_000, 30)
     const claim = await createManualPayment(userId, [service.id])
     await prisma.user.update({ where: { id: userId }, data: { kycStatus: 'ON_HOLD' } })
-    await expect(confirmManualPayment(claim.paymentId)).rejects.toMatchObject({ code: 'kyc' })
+    await expect(confirmManualPayment(claim.paymentId, STATEMENT_ENTRY)).rejects.toMatchObject({ code: 'kyc' })
   })
 })
 

@@ -33,7 +33,7 @@ import {
 import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
 import { PaymentError, pendingPayments, WEBHOOK_PAY_WAIT_MS } from '~/server/payments/core.server'
-import { createService, createUser } from '../support/payment-fixtures'
+import { createService, createUser, STATEMENT_ENTRY } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
 
 const gateway = sandboxGateway()
@@ -634,7 +634,7 @@ describe('manual payments', () => {
       [toConfirm.paymentId, toReject.paymentId, toExpire.paymentId].sort(),
     )
 
-    await confirmManualPayment(toConfirm.paymentId, { now })
+    await confirmManualPayment(toConfirm.paymentId, STATEMENT_ENTRY, { now })
     expect(await rejectManualPayment(toReject.paymentId, 'No transfer found')).toBe(true)
     const statusOf = async (id: string) => (await prisma.payment.findUniqueOrThrow({ where: { id } })).status
     await expireManualPayments(new Date(now.getTime() + 7 * MS_PER_DAY - 1))
@@ -646,8 +646,8 @@ describe('manual payments', () => {
 
     expect(await prisma.subscription.count({ where: { userId } })).toBe(1)
     expect(await pendingPayments(userId, now)).toEqual([])
-    await expect(confirmManualPayment(toExpire.paymentId)).rejects.toMatchObject({ reason: 'final' })
-    await expect(confirmManualPayment(toReject.paymentId)).rejects.toMatchObject({ reason: 'final' })
+    await expect(confirmManualPayment(toExpire.paymentId, STATEMENT_ENTRY)).rejects.toMatchObject({ reason: 'final' })
+    await expect(confirmManualPayment(toReject.paymentId, STATEMENT_ENTRY)).rejects.toMatchObject({ reason: 'final' })
   })
 })
 

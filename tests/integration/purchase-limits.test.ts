@@ -16,7 +16,7 @@ import { startGatewayPayment } from '~/server/payments/checkout.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
 import { ACTIVE_SERVICES_CACHE_KEY } from '~/server/catalog/services.server'
 import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
-import { cartItemOf, createPaymentRow, createService, createUser } from '../support/payment-fixtures'
+import { cartItemOf, createPaymentRow, createService, createUser, STATEMENT_ENTRY } from '../support/payment-fixtures'
 import { formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
 
@@ -139,13 +139,15 @@ describe("the admin's confirmation of a claim", () => {
     // Counted without itself, the claim alone is within the limit.
     const lone = await createUser()
     const loneClaim = await createManualPayment(lone, [year.id], { now })
-    await expect(confirmPaymentAsAdmin(actorId, loneClaim.paymentId, now)).resolves.toMatchObject({ ok: true })
+    await expect(confirmPaymentAsAdmin(actorId, loneClaim.paymentId, STATEMENT_ENTRY, now)).resolves.toMatchObject({
+      ok: true,
+    })
 
     // A gateway order made before the claim (so not refused) is captured first.
     const order = await createPaymentRow(userId, [cartItemOf(year)], { createdAt: days(-1) })
     await markPaymentPaid(order.id, { gatewayPaymentId: 'pay_first', paidAt: now, source: 'webhook' })
 
-    const outcome = await confirmPaymentAsAdmin(actorId, claim.paymentId, days(1))
+    const outcome = await confirmPaymentAsAdmin(actorId, claim.paymentId, STATEMENT_ENTRY, days(1))
     expect(outcome).toEqual({
       ok: false,
       status: 409,

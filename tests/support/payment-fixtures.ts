@@ -97,3 +97,13 @@ export async function recordTestRefund(
     return recordRefundInLedger(tx, { refundId: refund.id, paymentId, refundPaise, at })
   })
 }
+
+/**
+ * A bank statement's entry for a confirmation whose name check is not under test: the reason makes
+ * any payer name acceptable (tests/integration/bank-transfer-confirmation.test.ts tests the check).
+ */
+export const STATEMENT_ENTRY = {
+  utr: 'HDFC0000123456',
+  payerName: 'Statement Payer',
+  nameMismatchReason: 'Test fixture: the name check is tested on its own',
+} as const

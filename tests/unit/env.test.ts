@@ -25,6 +25,7 @@ const PRODUCTION = {
   PAN_ENCRYPTION_KEY: 'EpurNXIXXGywshGmQXbJkyzMWehqZhlKRKZLN6fxUU8=',
   PAN_LOOKUP_KEY: '6HSSGbHTSgwsqI3cA/w4PPveW25bWPZVLOKSBxeWTMw=',
   RESEARCH_SIGNING_KEY: 'q1XbV0yN7cJ2kP9sW4tZ8mR6hL3fD5gA0uE1iO7wYxQ=',
+  UPI_VALID_HANDLE: 'kavyaiyer.ra@validhdfc',
 }
 
 describe('parseEnv', () => {
@@ -143,6 +144,29 @@ describe('the KRA in a deployment', () => {
   it('refuses one key for both PAN purposes', () => {
     expect(() => parseEnv({ ...PRODUCTION, PAN_LOOKUP_KEY: PRODUCTION.PAN_ENCRYPTION_KEY })).toThrow(
       'PAN_LOOKUP_KEY must differ from PAN_ENCRYPTION_KEY (one key, one purpose)',
+    )
+  })
+
+  it("requires SEBI's validated UPI handle, unless the analyst has not been given one yet", () => {
+    const { UPI_VALID_HANDLE: _handle, ...withoutHandle } = PRODUCTION
+    expect(() => parseEnv(withoutHandle)).toThrow(
+      /^Missing environment variable UPI_VALID_HANDLE \(.+\); required when DEMO_MODE=0\. Not given one yet\? Set UPI_VALID_HANDLE_PENDING=1/,
+    )
+    expect(parseEnv({ ...withoutHandle, UPI_VALID_HANDLE_PENDING: '1' }).UPI_VALID_HANDLE).toBeUndefined()
+    expect(parseEnv(PRODUCTION).UPI_VALID_HANDLE).toBe('kavyaiyer.ra@validhdfc')
+    expect(() => parseEnv({ ...PRODUCTION, UPI_VALID_HANDLE_PENDING: '1' })).toThrow(/remove UPI_VALID_HANDLE_PENDING/)
+    // Demo mode runs without one.
+    expect(parseEnv({}).UPI_VALID_HANDLE).toBeUndefined()
+  })
+
+  it("refuses a UPI handle that is not SEBI's validated kind", () => {
+    for (const handle of ['kavyaiyer@okhdfcbank', 'kavyaiyer.ra@valid', '@validhdfc', 'kavya iyer@validhdfc']) {
+      expect(() => parseEnv({ ...PRODUCTION, UPI_VALID_HANDLE: handle }), handle).toThrow(
+        /^Invalid environment variable UPI_VALID_HANDLE: must be the UPI handle SEBI validated/,
+      )
+    }
+    expect(parseEnv({ ...PRODUCTION, UPI_VALID_HANDLE: 'Kavya.Iyer-RA@ValidICICI' }).UPI_VALID_HANDLE).toBe(
+      'Kavya.Iyer-RA@ValidICICI',
     )
   })
 

@@ -1,4 +1,4 @@
-import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { data, Form, Link, useLocation, type ShouldRevalidateFunctionArgs } from 'react-router'
@@ -8,6 +8,8 @@ import { useIsPending } from '~/components/use-is-pending'
 import { InvalidCursorNotice, Pager } from '~/components/pager'
 import {
   ADMIN_PAGE_SIZE,
+  bankStatementEntryOf,
+  NAME_MISMATCH_REASON_MAX_LENGTH,
   PAYMENT_METHOD_LABELS,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
@@ -16,10 +18,12 @@ import {
   ReviewPaymentSchema,
 } from '~/domain/admin'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
+import { PAYER_ACCOUNT_NAME_MAX_LENGTH } from '~/domain/payer-account-name'
 import { formatDuration } from '~/domain/durations'
 import { readPageRequest } from '~/domain/keyset'
 import { formatRupees } from '~/domain/money'
 import { MANUAL_PAYMENT_EXPIRY_DAYS } from '~/domain/payment-status'
+import { PAYER_NAME_CHECK_LABELS } from '~/domain/payer-name-match'
 import {
   confirmPaymentAsAdmin,
   paymentsForAdmin,
@@ -64,6 +68,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       total: formatRupees(payment.amountPaise),
       utr: payment.utr,
       payerAccountName: payment.payerAccountName,
+      kycName: payment.kycName,
       submittedAt: formatIndiaDateTime(payment.createdAt),
       age: formatDuration(payment.ageMs),
       timeLeft: formatDuration(payment.timeLeftMs),
@@ -87,6 +92,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       method: payment.method,
       status: payment.status,
       utr: payment.utr,
+      payerAccountName: payment.payerAccountName,
+      bankUtr: payment.bankUtr,
+      bankPayerName: payment.bankPayerName,
+      payerNameCheck: payment.payerNameCheck ? PAYER_NAME_CHECK_LABELS[payment.payerNameCheck] : null,
+      payerNameMismatchReason: payment.payerNameMismatchReason,
       customer: payment.user,
       services: payment.cart.map((item) => item.name).join(', '),
       total: formatRupees(payment.amountPaise),
@@ -114,16 +124,26 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: ReviewPaymentSchema })
   const echo = { paymentId: String(formData.get('paymentId') ?? ''), intent: String(formData.get('intent') ?? '') }
   if (submission.status !== 'success') {
-    return data<ActionResult>({ ...echo, result: submission.reply(), outcome: null }, 400)
+    // A refused confirmation keeps its second step open, with the errors on its fields.
+    const confirming = echo.intent === 'confirm' || undefined
+    return data<ActionResult>({ ...echo, result: submission.reply(), outcome: null, confirming }, 400)
   }
   const review = submission.value
-  if (review.intent === 'confirm' && review.confirmed !== 'yes') {
+  const statement = review.intent === 'confirm' ? bankStatementEntryOf(review) : null
+  if (review.intent === 'confirm' && !statement) {
     return data<ActionResult>({ ...echo, result: submission.reply(), outcome: null, confirming: true })
   }
   const outcome =
     review.intent === 'confirm'
-      ? await confirmPaymentAsAdmin(admin.id, review.paymentId)
+      ? await confirmPaymentAsAdmin(admin.id, review.paymentId, statement!)
       : await rejectPaymentAsAdmin(admin.id, review.paymentId, review.reason)
+  if (!outcome.ok && outcome.status === 400) {
+    const fieldErrors = { [outcome.field]: [outcome.message] }
+    return data<ActionResult>(
+      { ...echo, result: submission.reply({ fieldErrors }), outcome: null, confirming: true },
+      400,
+    )
+  }
   return data<ActionResult>(
     { ...echo, result: submission.reply({ resetForm: true }), outcome },
     outcome.ok ? 200 : outcome.status,
@@ -266,7 +286,12 @@ function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; 
       </dl>
       <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start">
         {actionData?.confirming ? (
-          <ConfirmStep payment={payment} customerName={customerName} busy={busy} />
+          <ConfirmStep
+            payment={payment}
+            customerName={customerName}
+            busy={busy}
+            lastResult={actionData.intent === 'confirm' ? actionData.result : undefined}
+          />
         ) : (
           <Form method="post">
             <input type="hidden" name="intent" value="confirm" />
@@ -284,33 +309,74 @@ function PendingPaymentCard({ payment, actionData }: { payment: PendingPayment; 
   )
 }
 
-/** Confirm's second step, a form of its own so that it works without JavaScript; Cancel reloads the page. */
+/**
+ * Confirm's second step, a form of its own so that it works without JavaScript; Cancel reloads the
+ * page. The admin types what the bank statement shows (not what the customer claimed): the server
+ * checks the payer's name against the KYC name and asks for a reason when they differ.
+ */
 function ConfirmStep({
   payment,
   customerName,
   busy,
+  lastResult,
 }: {
   payment: PendingPayment
   customerName: string
   busy: boolean
+  lastResult?: SubmissionResult<string[]>
 }) {
   const { search } = useLocation()
+  const [form, fields] = useForm({
+    id: `confirm-${payment.id}`,
+    lastResult,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReviewPaymentSchema }),
+  })
   return (
     <div className="flex-1 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950">
       <p className="font-medium">
         Confirm payment of Rs. {payment.total} from <span className="capitalize">{customerName}</span>?
       </p>
-      <div className="mt-3 flex flex-wrap items-center gap-3">
-        <Form method="post">
-          <input type="hidden" name="intent" value="confirm" />
-          <input type="hidden" name="paymentId" value={payment.id} />
-          <input type="hidden" name="confirmed" value="yes" />
+      <p className="mt-1 text-sm">
+        Enter the transfer as the bank statement shows it. The customer&apos;s KYC name is{' '}
+        <span className="font-semibold capitalize">{payment.kycName ?? 'not known'}</span>.
+      </p>
+      <Form method="post" {...getFormProps(form)} className="mt-3 space-y-3">
+        <input type="hidden" name="intent" value="confirm" />
+        <input type="hidden" name="paymentId" value={payment.id} />
+        <input type="hidden" name="confirmed" value="yes" />
+        <Field
+          label="UTR on the bank statement"
+          errors={fields.bankUtr.errors}
+          inputProps={{ ...getInputProps(fields.bankUtr, { type: 'text' }), autoComplete: 'off', required: true }}
+        />
+        <Field
+          label="Payer's account name on the bank statement"
+          errors={fields.bankPayerName.errors}
+          inputProps={{
+            ...getInputProps(fields.bankPayerName, { type: 'text' }),
+            autoComplete: 'off',
+            required: true,
+            maxLength: PAYER_ACCOUNT_NAME_MAX_LENGTH,
+          }}
+        />
+        <TextareaField
+          label="Reason for accepting a payer name unlike the KYC name (only if they differ; audited)"
+          errors={fields.nameMismatchReason.errors}
+          textareaProps={{
+            ...getTextareaProps(fields.nameMismatchReason),
+            maxLength: NAME_MISMATCH_REASON_MAX_LENGTH,
+            rows: 2,
+          }}
+        />
+        <div className="flex flex-wrap items-center gap-3">
           <StatusButton status={busy ? 'pending' : 'idle'}>Yes, confirm</StatusButton>
-        </Form>
-        <Link to={`/admin/payments${search}`} className={secondaryButtonClass}>
-          Cancel
-        </Link>
-      </div>
+          <Link to={`/admin/payments${search}`} className={secondaryButtonClass}>
+            Cancel
+          </Link>
+        </div>
+      </Form>
     </div>
   )
 }
@@ -489,10 +555,32 @@ function PaymentCard({ payment }: { payment: ListedPayment }) {
             </div>
           </>
         ) : (
-          <div>
-            <dt className="inline text-gray-700 dark:text-gray-300">Bank transfer UTR: </dt>
-            <dd className="inline break-all">{payment.utr ?? '-'}</dd>
-          </div>
+          <>
+            <div>
+              <dt className="inline text-gray-700 dark:text-gray-300">UTR given by the customer: </dt>
+              <dd className="inline break-all">{payment.utr ?? '-'}</dd>
+            </div>
+            {payment.bankUtr ? (
+              <>
+                <div>
+                  <dt className="inline text-gray-700 dark:text-gray-300">UTR on the bank statement: </dt>
+                  <dd className="inline break-all">{payment.bankUtr}</dd>
+                </div>
+                <div>
+                  <dt className="inline text-gray-700 dark:text-gray-300">Paid from the account of: </dt>
+                  <dd className="inline break-all">
+                    {payment.bankPayerName} ({payment.payerNameCheck})
+                  </dd>
+                </div>
+                {payment.payerNameMismatchReason ? (
+                  <div>
+                    <dt className="inline text-gray-700 dark:text-gray-300">Accepted because: </dt>
+                    <dd className="inline break-words">{payment.payerNameMismatchReason}</dd>
+                  </div>
+                ) : null}
+              </>
+            ) : null}
+          </>
         )}
         {payment.paidAt ? (
           <div>

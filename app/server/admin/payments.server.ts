@@ -1,15 +1,16 @@
-import { ADMIN_PAGE_SIZE, type PAYMENT_STATUSES, type PaymentListFilter } from '~/domain/admin'
+import { ADMIN_PAGE_SIZE, type BankStatementEntry, type PAYMENT_STATUSES, type PaymentListFilter } from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate, indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { MANUAL_PAYMENT_EXPIRY_DAYS, openManualClaimWhere } from '~/domain/payment-status'
 import { ADVANCE_LIMIT_DAYS, advanceExcess } from '~/domain/purchase-limits'
 import type { PageRequest } from '~/domain/keyset'
+import type { PayerNameCheck } from '~/domain/payer-name-match'
 import { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from '../audit.server'
 import { prisma } from '../db.server'
 import { keysetSql, readKeysetPage } from '../keyset.server'
 import { notifyPaymentRejected } from '../messaging/customer-notices.server'
-import { confirmManualPayment, rejectManualPayment } from '../payments/manual-claims.server'
+import { confirmManualPayment, PayerNameMismatchError, rejectManualPayment } from '../payments/manual-claims.server'
 import { PaymentError, PaymentStateError } from '../payments/core.server'
 
 /** Rows per list: the review queue is short in practice; the gateway list is a recent window. */
@@ -41,11 +42,14 @@ export async function pendingManualPaymentsForReview(now: Date, take = REVIEW_QU
       payerAccountName: true,
       createdAt: true,
       expiresAt: true,
-      user: { select: customerSelect },
+      user: { select: { ...customerSelect, kycNameOnRecord: true } },
     },
   })
-  return rows.map(({ cart, expiresAt, ...row }) => ({
+  return rows.map(({ cart, expiresAt, user: { kycNameOnRecord, ...user }, ...row }) => ({
     ...row,
+    user,
+    /** The name a confirmation's payer name is checked against (confirmManualPayment). */
+    kycName: kycNameOnRecord ?? user.name,
     cart: readCartSnapshot(cart),
     expiresAt: expiresAt!,
     ageMs: now.getTime() - row.createdAt.getTime(),
@@ -69,6 +73,11 @@ type PaymentListRow = {
   gatewayPaymentId: string | null
   failureReason: string | null
   utr: string | null
+  payerAccountName: string | null
+  bankUtr: string | null
+  bankPayerName: string | null
+  payerNameCheck: PayerNameCheck | null
+  payerNameMismatchReason: string | null
   createdAt: Date
   paidAt: Date | null
   userId: string
@@ -89,7 +98,9 @@ export function paymentListSql(filter: PaymentListFilter, page: PageRequest, tak
   return Prisma.sql`
     SELECT p.id::text, p.method::text, p.status::text, p.amount_paise AS "amountPaise", p.currency, p.cart,
            p.gateway_order_id AS "gatewayOrderId", p.gateway_payment_id AS "gatewayPaymentId",
-           p.failure_reason AS "failureReason", p.utr, p.created_at AS "createdAt", p.paid_at AS "paidAt",
+           p.failure_reason AS "failureReason", p.utr, p.payer_account_name AS "payerAccountName",
+           p.bank_utr AS "bankUtr", p.bank_payer_name AS "bankPayerName", p.payer_name_check::text AS "payerNameCheck",
+           p.payer_name_mismatch_reason AS "payerNameMismatchReason", p.created_at AS "createdAt", p.paid_at AS "paidAt",
            u.id::text AS "userId", u.name AS "userName", u.phone AS "userPhone", u.email AS "userEmail"
     FROM payments p JOIN users u ON u.id = p.user_id
     WHERE ${Prisma.join([...conditions, keyset.where], ' AND ')}
@@ -120,22 +131,29 @@ export async function paymentsForAdmin(filter: PaymentListFilter, page: PageRequ
   }
 }
 
-export type ReviewOutcome = { ok: true; message: string } | { ok: false; status: 404 | 409; message: string }
+export type ReviewOutcome =
+  | { ok: true; message: string }
+  | { ok: false; status: 404 | 409; message: string }
+  /** The confirmation's payer name is not the KYC name and no reason was given: shown on the reason's field. */
+  | { ok: false; status: 400; field: 'nameMismatchReason'; message: string }
 
 /**
- * Confirm: the transfer arrived. markPaymentPaid pays it exactly once however many admins click;
- * only the click that paid writes the audit entry (in the paying transaction) and e-mails the customer.
+ * Confirm: the transfer arrived, and `statement` is what the bank statement shows for it (its UTR
+ * and the payer's account name; a payer name unlike the KYC name needs the reason it is accepted).
+ * markPaymentPaid pays it exactly once however many admins click; only the click that paid stores
+ * the statement's entry, writes the audit entry with it (in the paying transaction) and e-mails the customer.
  */
 export async function confirmPaymentAsAdmin(
   actorId: string,
   paymentId: string,
+  statement: BankStatementEntry,
   now = new Date(),
 ): Promise<ReviewOutcome> {
   let result
   try {
-    result = await confirmManualPayment(paymentId, {
+    result = await confirmManualPayment(paymentId, statement, {
       now,
-      onPaid: (tx, paid) =>
+      onPaid: (tx, paid, recorded) =>
         recordAudit(
           tx,
           {
@@ -149,12 +167,19 @@ export async function confirmPaymentAsAdmin(
               paidAt: now.toISOString(),
               paidVia: 'admin',
               subscriptionIds: paid.subscriptionIds,
+              bankUtr: recorded.bankUtr,
+              bankPayerName: recorded.bankPayerName,
+              kycName: recorded.kycName,
+              payerNameCheck: recorded.payerNameCheck,
+              payerNameMismatchReason: recorded.payerNameMismatchReason,
             },
           },
           now,
         ),
     })
   } catch (error) {
+    if (error instanceof PayerNameMismatchError)
+      return { ok: false, status: 400, field: 'nameMismatchReason', message: error.message }
     // The purchase's limits, checked again as the claim is paid (the same message /pay gives).
     if (error instanceof PaymentError) return { ok: false, status: 409, message: error.message }
     if (!(error instanceof PaymentStateError)) throw error

@@ -6,6 +6,8 @@ import {
   overdueManualClaimWhere,
   REJECTED_CLAIM_SHOWN_DAYS,
 } from '~/domain/payment-status'
+import type { BankStatementEntry } from '~/domain/admin'
+import { payerNameCheck, type PayerNameCheck } from '~/domain/payer-name-match'
 import { isUuid } from '~/domain/uuid'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
@@ -17,6 +19,7 @@ import {
   invalidateUserPayments,
   markPaymentPaid,
   PaymentError,
+  type PaidPayment,
 } from './core.server'
 import { assertPurchaseAllowed, lockFamilyPurchases } from './purchase-limits.server'
 
@@ -127,21 +130,85 @@ export async function createManualPayment(
   return result
 }
 
+/** The confirmation's payer name is not the customer's KYC name, and no reason was given for accepting it. */
+export class PayerNameMismatchError extends Error {
+  override name = 'PayerNameMismatchError'
+  constructor(
+    readonly payerName: string,
+    readonly kycName: string | null,
+  ) {
+    super(
+      kycName
+        ? `The payer's name "${payerName}" does not match the KYC name "${kycName}". Give the reason you accept this payment (it is recorded in the audit log), or reject it.`
+        : `The customer has no KYC name to compare "${payerName}" with. Give the reason you accept this payment (it is recorded in the audit log), or reject it.`,
+    )
+  }
+}
+
+/** What a confirmation recorded on the payment: the bank statement's entry and its name check. */
+export type RecordedBankStatement = {
+  bankUtr: string
+  bankPayerName: string
+  kycName: string | null
+  payerNameCheck: PayerNameCheck
+  payerNameMismatchReason: string | null
+}
+
 /**
- * Admin console: the transfer arrived. Goes through the one path to subscriptions; inside its
- * transaction the claim must still pass the purchase's limits, counting everything committed but
- * the claim itself (a PaymentError otherwise, and nothing is paid).
+ * Admin console: the transfer arrived, as the bank statement shows. Goes through the one path to
+ * subscriptions; inside its transaction the payer's account name is checked against the customer's
+ * KYC name (a mismatch without a reason is PayerNameMismatchError, and nothing is paid), the
+ * statement's entry is stored on the payment, and the claim must still pass the purchase's limits,
+ * counting everything committed but the claim itself (a PaymentError otherwise).
  */
 export function confirmManualPayment(
   paymentId: string,
-  { now = new Date(), onPaid }: { now?: Date; onPaid?: Parameters<typeof markPaymentPaid>[1]['onPaid'] } = {},
+  statement: BankStatementEntry,
+  {
+    now = new Date(),
+    onPaid,
+  }: {
+    now?: Date
+    onPaid?: (tx: Prisma.TransactionClient, paid: PaidPayment, recorded: RecordedBankStatement) => Promise<void>
+  } = {},
 ) {
+  let recorded: RecordedBankStatement | null = null
   return markPaymentPaid(paymentId, {
     paidAt: now,
     source: 'admin',
-    beforePaid: (tx, payment) =>
-      assertPurchaseAllowed(tx, { userId: payment.userId, items: payment.items, now, excludePaymentId: paymentId }),
-    onPaid,
+    beforePaid: async (tx, payment) => {
+      const customer = await tx.user.findUniqueOrThrow({
+        where: { id: payment.userId },
+        select: { name: true, kycNameOnRecord: true },
+      })
+      const kycName = customer.kycNameOnRecord ?? customer.name
+      const check = payerNameCheck(statement.payerName, kycName)
+      const reason = statement.nameMismatchReason?.trim() || null
+      if (check === 'MISMATCH' && !reason) throw new PayerNameMismatchError(statement.payerName, kycName)
+      recorded = {
+        bankUtr: statement.utr,
+        bankPayerName: statement.payerName,
+        kycName,
+        payerNameCheck: check,
+        payerNameMismatchReason: check === 'MISMATCH' ? reason : null,
+      }
+      await tx.payment.update({
+        where: { id: paymentId },
+        data: {
+          bankUtr: recorded.bankUtr,
+          bankPayerName: recorded.bankPayerName,
+          payerNameCheck: recorded.payerNameCheck,
+          payerNameMismatchReason: recorded.payerNameMismatchReason,
+        },
+      })
+      await assertPurchaseAllowed(tx, {
+        userId: payment.userId,
+        items: payment.items,
+        now,
+        excludePaymentId: paymentId,
+      })
+    },
+    onPaid: onPaid ? (tx, paid) => onPaid(tx, paid, recorded!) : undefined,
   })
 }
 
