@@ -69,7 +69,11 @@ describe('the customer is told of the decision on a correction request', () => {
       )
     expect(await reject('   ')).toMatchObject({
       init: { status: 400 },
-      data: { ok: false, message: 'Say why you reject it: the customer is sent the reason.' },
+      data: {
+        ok: false,
+        message: 'Not rejected: the reason below is needed.',
+        result: { error: { reason: ['Say why you reject it: the customer is sent the reason.'] } },
+      },
     })
     expect(await queuedEmails(email)).toEqual([])
     expect(await reject('The PAN card image shows a different number.')).toMatchObject({ data: { ok: true } })
