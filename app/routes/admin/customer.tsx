@@ -123,6 +123,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         admin: [view.admin.name, view.admin.phone].filter(Boolean).join(', ') || view.admin.id,
       })),
     },
+    messagesShown: SENT_MESSAGES_SHOWN,
     messages: messages.map((message, index) => ({
       key: `${message.sentAt.getTime()}-${index}`,
       sentAt: formatIndiaDateTime(message.sentAt),
@@ -404,7 +405,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
         </h2>
         <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">
           Every e-mail, SMS and Telegram message the store sent this customer, newest first (at most{' '}
-          {SENT_MESSAGES_SHOWN} here; the customer&apos;s data download has all). A one-time code is masked.
+          {loaderData.messagesShown} here; the customer&apos;s data download has all). A one-time code is masked.
         </p>
         {loaderData.messages.length === 0 ? (
           <p className="mt-2">No messages sent.</p>
