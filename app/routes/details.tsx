@@ -83,6 +83,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           label: KYC_STATUS_LABELS[user.kycStatus],
           allowsPayment: kycAllowsPayment(user.kycStatus),
           advice: kycAdvice(user.kycStatus, businessDetails.supportEmail, 'wizard'),
+          // From the loader: ~/domain/kyc holds zod schemas, which steps 2 and 3 must not load.
+          recheckButton: KYC_RECHECK_BUTTON,
         }
       : null,
   }
@@ -277,7 +279,7 @@ function KycStatusNote({
               status={checking ? 'pending' : 'idle'}
               className="inline-flex w-full items-center justify-center gap-2 rounded-md border border-gray-300 px-3 py-2 text-sm hover:bg-gray-100 dark:border-gray-600 dark:hover:bg-gray-800"
             >
-              {KYC_RECHECK_BUTTON}
+              {kyc.recheckButton}
             </StatusButton>
           </Form>
         )}
