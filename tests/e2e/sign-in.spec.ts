@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
 import { fillProfileDetails, latestCode, signIn, uniqueMobile, uniquePan, useOwnClientAddress } from './sign-in-helpers'
+import { gotoHydrated } from './hydration'
 
 // Every test here signs in through /auth, its code sent by the job queue to the dev outbox.
 test.describe.configure({ timeout: 120_000 })
@@ -179,8 +180,13 @@ test('a signed-in user who opens /auth lands on /details, and logging out signs 
   await signIn(page, request)
   await page.goto('/auth')
   await expect(page).toHaveURL(/\/details$/)
-  await page.goto('/services')
+  await gotoHydrated(page, '/services')
+  // The tick is saved in the cart cookie by its POST: reload only once that answer has come.
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'),
+  )
   await page.getByRole('checkbox').first().click()
+  await saved
   await expect(page.getByRole('checkbox').first()).toBeChecked()
   await page.reload()
   await expect(page.getByRole('checkbox').first()).toBeChecked()
