@@ -264,7 +264,7 @@ describe('publishing and delivering per channel', () => {
     })
     expect(archived).toEqual([
       { channel: 'sms', recipient: expect.stringMatching(/^\+91/), body: sms.text },
-      { channel: 'telegram', recipient: customer.chatId, body: message.text },
+      { channel: 'telegram', recipient: customer.chatId, body: expect.stringContaining(`Research item ${itemId}`) },
     ])
   })
 
