@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test'
 import { formatIndiaDate } from '../../app/domain/dates'
 import { advanceRefusalMessage, advanceRefusals, renewableFromLabel } from '../../app/domain/purchase-limits'
 import { expectNoSeriousA11yViolations } from './axe'
@@ -6,6 +5,7 @@ import { PREMIUM } from './cart-helpers'
 import { withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
+import { tickService } from './cart'
 
 // The one-year advance limit (docs/payments.md): SEBI allows fees at most one year in advance. A renewal that would put
 // the paid-up end more than 365 days ahead is refused on /pay (both ways to pay), and /services and /pay say from when
@@ -29,21 +29,10 @@ async function paidUpTo(userId: string, endsAt: Date) {
   })
 }
 
-async function tickOnServices(page: Page, name: string) {
-  await page.goto('/services')
-  const checkbox = page.getByRole('checkbox', { name, exact: true })
-  const saved = page.waitForResponse(
-    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'),
-  )
-  await checkbox.click()
-  await saved
-  await expect(checkbox).toBeChecked()
-}
-
 test('a renewal beyond one year in advance: /pay refuses both ways to pay with the message, /services says from when', async ({
   customerWithProfile: { page, userId },
 }) => {
-  await tickOnServices(page, PREMIUM)
+  await tickService(page, PREMIUM)
   const endsAt = new Date(Date.now() + PAID_UP_DAYS * DAY_MS)
   await paidUpTo(userId, endsAt)
   const [refusal] = advanceRefusals(new Date(), new Map([['premium', endsAt]]), [

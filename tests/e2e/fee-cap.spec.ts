@@ -1,11 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto'
-import type { Page } from '@playwright/test'
 import { feeCapRefusal, feeCapRefusalMessage, SEBI_FEE_CAP_PAISE, taxableValuePaise } from '../../app/domain/fee-cap'
 import { expectNoSeriousA11yViolations } from './axe'
 import { PREMIUM } from './cart-helpers'
 import { storedPan, withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { uniquePan, useOwnClientAddress } from './sign-in-helpers'
+import { tickService } from './cart'
 
 // The family fee cap (docs/payments.md): SEBI caps the fees one family pays a research analyst at Rs 1,51,000 a year,
 // before GST. /pay says so before the customer presses, and refuses both ways to pay.
@@ -56,17 +56,6 @@ async function spousePaidNearTheCap(customerId: string, paidAt: Date) {
   })
 }
 
-async function tickOnServices(page: Page, name: string) {
-  await page.goto('/services')
-  const checkbox = page.getByRole('checkbox', { name, exact: true })
-  const saved = page.waitForResponse(
-    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'),
-  )
-  await checkbox.click()
-  await saved
-  await expect(checkbox).toBeChecked()
-}
-
 test('a family near the fee cap: /pay says so before paying and refuses both ways to pay', async ({
   customerWithProfile: { page, userId },
 }) => {
@@ -83,7 +72,7 @@ test('a family near the fee cap: /pay says so before paying and refuses both way
   const message = feeCapRefusalMessage(refusal!)
   expect(message).toContain('Your family has Rs 1,000 of it left; this purchase is Rs 2,541.53 before GST.')
 
-  await tickOnServices(page, PREMIUM)
+  await tickService(page, PREMIUM)
   await page.goto('/pay')
   await expect(page.getByRole('status').filter({ hasText: message })).toBeVisible()
   await expectNoSeriousA11yViolations(page)

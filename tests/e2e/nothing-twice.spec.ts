@@ -1,9 +1,9 @@
-import type { Page } from '@playwright/test'
 import { PREMIUM, SWING } from './cart-helpers'
 import { withE2eDatabase } from './database'
 import { expect, test } from './fixtures'
 import { gotoHydrated } from './hydration'
 import { useOwnClientAddress } from './sign-in-helpers'
+import { tickService } from './cart'
 
 // Nothing twice (issue 32, item 3): "Pay again" says that it replaces the cart, then does; a
 // checkout tab closed without paying is not "being confirmed" and does not say "do not pay again".
@@ -35,22 +35,11 @@ async function rejectedClaimFor(userId: string) {
   })
 }
 
-async function tick(page: Page, name: string) {
-  await gotoHydrated(page, '/services')
-  const saved = page.waitForResponse(
-    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'),
-  )
-  const checkbox = page.getByRole('checkbox', { name, exact: true })
-  await checkbox.click()
-  await saved
-  await expect(checkbox).toBeChecked()
-}
-
 test('"Pay again" on a rejected claim says the cart will be replaced, then replaces it with the claim\'s services', async ({
   customerWithProfile: { page, userId },
 }) => {
   await rejectedClaimFor(userId)
-  await tick(page, SWING)
+  await tickService(page, SWING)
   await page.goto('/subscriptions')
   const rejected = page.getByRole('region', { name: 'Rejected payment claims' })
   const payAgain = rejected.getByRole('button', { name: `Pay again for ${PREMIUM}` })
@@ -67,7 +56,7 @@ test('a checkout tab closed without paying does not say "do not pay again": noth
   customerWithProfile: { page },
   javaScriptEnabled,
 }) => {
-  await tick(page, PREMIUM)
+  await tickService(page, PREMIUM)
   await gotoHydrated(page, '/pay')
   await page.getByRole('button', { name: 'Pay on Website' }).click()
   if (javaScriptEnabled) await expect(page.getByRole('dialog', { name: 'Sandbox checkout' })).toBeVisible()

@@ -3,6 +3,7 @@ import { PREMIUM, SWING } from './cart-helpers'
 import { expect, test } from './fixtures'
 import { gotoHydrated } from './hydration'
 import { useOwnClientAddress } from './sign-in-helpers'
+import { tickService } from './cart'
 
 // Every result is in view (issue 32, item 2): an answer that comes back on the same page is moved
 // into view and focused, at 360 px; a plain link shows that it is loading; the account menu closes
@@ -10,17 +11,6 @@ import { useOwnClientAddress } from './sign-in-helpers'
 
 test.use({ viewport: { width: 360, height: 740 } })
 test.beforeEach(async ({ page }) => useOwnClientAddress(page))
-
-async function tick(page: Page, name: string) {
-  await gotoHydrated(page, '/services')
-  const saved = page.waitForResponse(
-    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/services'),
-  )
-  const checkbox = page.getByRole('checkbox', { name, exact: true })
-  await checkbox.click()
-  await saved
-  await expect(checkbox).toBeChecked()
-}
 
 /**
  * Holds the page data of `pathname` (a client-side navigation's `.data` request) until the returned
@@ -46,13 +36,13 @@ test('a refusal of "Pay on Website" is in view and focused on a phone', async ({
   customerWithProfile: { page },
   javaScriptEnabled,
 }) => {
-  await tick(page, PREMIUM)
+  await tickService(page, PREMIUM)
   await gotoHydrated(page, '/pay')
   await expect(page.getByText('Total: Rs. 2,999')).toBeVisible()
   // The cart changes in another tab: the payment is refused.
   const other = await page.context().newPage()
   await useOwnClientAddress(other)
-  await tick(other, SWING)
+  await tickService(other, SWING)
   await other.close()
 
   // The customer has read down to the end of the page.
