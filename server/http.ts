@@ -11,7 +11,7 @@ import { requestLogging } from '~/server/operations/request-log.server'
 
 export type AppBundle = { app: RequestHandler; startInstance: () => Promise<void>; closeApp: () => Promise<void> }
 
-const clientDir = path.resolve('build/client')
+const BUILT_CLIENT_DIR = path.resolve('build/client')
 
 /** How long a browser that reached the store over HTTPS keeps refusing plain HTTP to it. */
 export const HSTS_MAX_AGE_S = 365 * 24 * 60 * 60
@@ -32,19 +32,25 @@ const transportHeaders: RequestHandler = (req, res, next) => {
 const WHOLE_APP_MANIFEST = /^\/manifest-[\w-]+\.js(\.br|\.gz)?$/
 
 /** The production build's static files: hashed assets precompressed by scripts/precompress.mjs. */
-export function builtAssets(): RequestHandler {
+export function builtAssets(clientDir = BUILT_CLIENT_DIR): RequestHandler {
   const assets = express.Router()
   // The build's manifest of every route, the console's too. With lazy route discovery (React
   // Router's default) no page loads it: each asks /__manifest for the routes it needs, which the
   // admin wall answers (decision 006). Not served, so it tells an outsider nothing.
   assets.use('/assets', (req, _res, next) => next(WHOLE_APP_MANIFEST.test(req.path) ? 'router' : undefined))
-  assets.use(
-    '/assets',
-    expressStaticGzip(path.join(clientDir, 'assets'), {
-      enableBrotli: true,
-      orderPreference: ['br', 'gz'],
-      // Content-hashed names: a changed file gets a new name, so browsers never need to revalidate.
-      serveStatic: { immutable: true, maxAge: '1y', index: false },
+  const precompressed = expressStaticGzip(path.join(clientDir, 'assets'), {
+    enableBrotli: true,
+    orderPreference: ['br', 'gz'],
+    // Content-hashed names: a changed file gets a new name, so browsers never need to revalidate.
+    serveStatic: { immutable: true, maxAge: '1y', index: false },
+  })
+  assets.use('/assets', (req, res, next) =>
+    precompressed(req, res, (error?: unknown) => {
+      // Not served after all (a POST to one of its files): the encoding and type it chose for the
+      // file must not reach the page that answers instead, whose own Content-Type would otherwise
+      // be appended to them (a TypeError logged, and a 404 page that is not the store's).
+      for (const header of ['Content-Encoding', 'Content-Type', 'Vary']) res.removeHeader(header)
+      next(error)
     }),
   )
   assets.use(express.static(clientDir, { maxAge: '1h', index: false }))
