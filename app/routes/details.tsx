@@ -29,6 +29,7 @@ import {
 } from '~/domain/profile'
 import { safeRedirect } from '~/domain/redirect'
 import { kycAdvice, kycAllowsPayment, KYC_RECHECK_BUTTON, KYC_STATUS_LABELS } from '~/domain/kyc'
+import { KRA_CHECK_NOTICE, KRA_CHECK_NOTICE_HEADING, KRA_CHECK_POLICY_PATH } from '~/domain/kra-check-notice'
 import { acceptAgreement } from '~/server/account/agreement.server'
 import { requireUser } from '~/server/auth/sign-in.server'
 import { businessDetails } from '~/server/business.server'
@@ -226,6 +227,7 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
           </FormMessage>
         </div>
       ) : null}
+      {loaderData.detailsForm ? <KraCheckNotice /> : null}
       <div className="mt-4">
         {loaderData.detailsForm ? (
           <LazyProfileDetailsForm
@@ -242,6 +244,26 @@ export default function Details({ loaderData, actionData }: Route.ComponentProps
         ) : null}
       </div>
     </section>
+  )
+}
+
+/** Step 1 sends the PAN and date of birth to the KRA: said before the fields, with the policy's words on why. */
+function KraCheckNotice() {
+  return (
+    <aside
+      aria-labelledby="kra-check-notice"
+      className="mt-4 rounded-md border border-gray-300 p-3 text-sm dark:border-gray-600"
+    >
+      <h3 id="kra-check-notice" className="font-medium">
+        {KRA_CHECK_NOTICE_HEADING}
+      </h3>
+      <p className="mt-1">
+        {KRA_CHECK_NOTICE}{' '}
+        <Link to={KRA_CHECK_POLICY_PATH} className="text-blue-700 underline dark:text-blue-300">
+          Privacy Policy: consent and legal duties
+        </Link>
+      </p>
+    </aside>
   )
 }
 

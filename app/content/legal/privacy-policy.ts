@@ -51,6 +51,7 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
         heading: 'Consent and legal duties',
         blocks: [
           'We process your personal data with the consent you give when you complete your profile: a box of its own, separate from your acceptance of our Terms and Conditions, and recorded as described above. We also process it where the law requires us to, such as for KYC and the record keeping that SEBI regulations require.',
+          'The check of your KYC with a KYC Registration Agency is one of these legal duties, so it comes first: it is made when you save step 1 of your profile (your name, e-mail address, date of birth and PAN), before the consent box at its last step, and step 1 says so before you save. The app tells you the same before it sends your details.',
           'When you sign in, the sign-in page tells you what your mobile number is used for before we send the code, and each field of your profile says what it is for.',
           'Marketing messages are sent only if you agree to them separately, and you can stop them at any time.',
           'You can withdraw your consent at any time, as easily as you gave it, by writing to the contact above. Withdrawal does not affect processing already done, and we will have to stop providing the research services that need the data. It does not stop processing that the law requires of us, such as keeping the records described below.',

@@ -1,5 +1,6 @@
 import { currentAgreement, currentConsentDocuments } from '~/server/account/agreement-document.server'
 import { CONSENT_DOCUMENTS } from '~/domain/consent'
+import { KRA_CHECK_NOTICE } from '~/domain/kra-check-notice'
 import { apiGet, getOnly } from '~/server/api/requests.server'
 import { businessDetails } from '~/server/business.server'
 
@@ -8,6 +9,7 @@ import { businessDetails } from '~/server/business.server'
  * the plain text whose SHA-256 set-agreement records (the terms, ending with the MITC and the consent).
  * `documents` lists every onboarding document with its version, hash and page, for a client that
  * also shows the investor charter and asks for the consent to processing personal data.
+ * `kraCheckNotice` is what the app shows before set-details, which sends the PAN and date of birth to the KRA.
  */
 export const loader = apiGet(() => {
   const { version, text } = currentAgreement(businessDetails)
@@ -18,7 +20,7 @@ export const loader = apiGet(() => {
     textSha256: document.textSha256,
     path: CONSENT_DOCUMENTS[document.kind].path,
   }))
-  return Response.json({ data: { version, text, documents } })
+  return Response.json({ data: { version, text, documents, kraCheckNotice: KRA_CHECK_NOTICE } })
 })
 
 export const action = getOnly
