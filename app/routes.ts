@@ -57,6 +57,7 @@ export default [
       route('audit', 'routes/admin/audit.tsx'),
       route('refunds', 'routes/admin/refunds.tsx'),
       route('stop-services', 'routes/admin/stop-services.tsx'),
+      route('notices', 'routes/admin/notices.tsx'),
       route('research', 'routes/admin/research.tsx'),
       route('research/new', 'routes/admin/research-new.tsx'),
       route('research/:itemId', 'routes/admin/research-item.tsx'),

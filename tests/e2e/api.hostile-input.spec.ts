@@ -1227,6 +1227,32 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_FOUND_PAGE,
     },
   ],
+  'routes/admin/notices.tsx': [
+    {
+      what: 'a customer sending a notice to everyone',
+      as: 'customer',
+      method: 'POST',
+      url: '/admin/notices',
+      form: {
+        intent: 'send',
+        audience: 'HELD',
+        subject: 'Urgent',
+        body: 'Pay the renewal to this account.',
+        noticeKey: SOME_ID,
+      },
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'a notice over 5,000 characters',
+      as: 'admin',
+      method: 'POST',
+      url: '/admin/notices',
+      form: { intent: 'review', audience: 'OPEN', subject: 'Too long', body: 'x'.repeat(5_001) },
+      status: 400,
+      says: 'At most 5,000 characters',
+    },
+  ],
   'routes/admin/customer-pan-card.ts': [
     {
       what: 'a customer viewing someone’s PAN card',

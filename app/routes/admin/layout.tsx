@@ -49,6 +49,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 const ADMIN_SECTIONS = [
   { to: '/admin/payments', label: 'Payments' },
   { to: '/admin/customers', label: 'Customers' },
+  { to: '/admin/notices', label: 'Notices' },
   { to: '/admin/refunds', label: 'Refunds' },
   { to: '/admin/services', label: 'Services' },
   { to: '/admin/research', label: 'Research' },

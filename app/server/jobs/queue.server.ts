@@ -136,6 +136,23 @@ export async function enqueueEmail(email: Email): Promise<void> {
   })
 }
 
+/** Many e-mails in one statement per batch (a notice to every customer), each retried as enqueueEmail's. */
+export async function enqueueEmails(emails: Email[], batchSize = 1_000): Promise<void> {
+  const boss = await jobQueue()
+  for (let start = 0; start < emails.length; start += batchSize) {
+    await boss.insert(
+      emails.slice(start, start + batchSize).map((email) => ({
+        name: SEND_EMAIL_QUEUE,
+        data: email,
+        retryLimit: SEND_EMAIL_RETRY_LIMIT,
+        retryDelay: SEND_EMAIL_RETRY_DELAY_SECONDS,
+        retryBackoff: true,
+        expireInSeconds: SEND_EMAIL_TIMEOUT_SECONDS,
+      })),
+    )
+  }
+}
+
 /** `startAfter`: not sent before then (a reminder waiting for the end of India's night). */
 export async function enqueueNoticeSms(sms: NoticeSms, { startAfter }: { startAfter?: Date } = {}): Promise<void> {
   await (

@@ -80,7 +80,7 @@ export async function sendNoticeSms(sms: NoticeSms, provider: SmsProvider = smsP
 }
 
 export async function sendEmail(email: Email): Promise<void> {
-  if (await isForClosedAccount(email.userId)) {
+  if (!email.evenIfClosed && (await isForClosedAccount(email.userId))) {
     log.info({ userId: email.userId, subject: email.subject }, 'An e-mail for a closed account was not sent')
     return
   }

@@ -19,6 +19,8 @@ export type Email = {
   html?: string
   replyTo?: string
   userId?: string
+  /** Sent even when `userId`'s account is closed: a notice every holder of data must get (a breach notice). */
+  evenIfClosed?: boolean
   /** Which message it is, for the archive of sent messages (message-archive.server.ts). */
   template: string
   /** A one-time code in the body: the archive keeps the body with it masked. */
