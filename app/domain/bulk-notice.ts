@@ -86,3 +86,8 @@ export const BulkNoticeFormSchema = z
   })
 
 export type BulkNoticeForm = z.infer<typeof BulkNoticeFormSchema>
+
+/** "1 customer", "2 customers". */
+export function customersCount(count: number): string {
+  return `${count.toLocaleString('en-IN')} customer${count === 1 ? '' : 's'}`
+}

@@ -18,6 +18,7 @@ import {
   BULK_NOTICE_CHOSEN_MAX,
   BULK_NOTICE_SUBJECT_MAX,
   BulkNoticeFormSchema,
+  customersCount,
 } from '~/domain/bulk-notice'
 import { noticeServiceChoices, reviewBulkNotice, sendBulkNotice } from '~/server/admin/bulk-notices.server'
 import { requireAdmin } from '~/server/auth/admin-role.server'
@@ -55,8 +56,8 @@ export async function action({ request }: Route.ActionArgs) {
     tone: sent.alreadySent ? 'info' : 'success',
     message: sent.alreadySent
       ? 'This notice was already sent; it was not sent again.'
-      : `The notice "${submission.value.subject}" is queued to ${sent.queued} customers by e-mail.${
-          sent.withoutEmail ? ` ${sent.withoutEmail} have no e-mail address and were not reached.` : ''
+      : `The notice "${submission.value.subject}" is queued to ${customersCount(sent.queued)} by e-mail.${
+          sent.withoutEmail ? ` ${customersCount(sent.withoutEmail)} with no e-mail address were not reached.` : ''
         }`,
   })
 }
@@ -78,8 +79,10 @@ export default function Notices({ loaderData, actionData }: Route.ComponentProps
         <Form method="post" className="mt-6 space-y-3">
           <div role="status">
             <FormMessage tone="info">
-              It reaches {review.reached} customers by e-mail.
-              {review.withoutEmail ? ` ${review.withoutEmail} have no e-mail address and will not be reached.` : ''}
+              It reaches {customersCount(review.reached)} by e-mail.
+              {review.withoutEmail
+                ? ` ${customersCount(review.withoutEmail)} with no e-mail address will not be reached.`
+                : ''}
               {review.unknownNumbers ? ` ${review.unknownNumbers} of the numbers belong to no customer.` : ''}
             </FormMessage>
           </div>
@@ -90,7 +93,7 @@ export default function Notices({ loaderData, actionData }: Route.ComponentProps
             <input key={name} type="hidden" name={name} value={review[name] ?? ''} />
           ))}
           <StatusButton name="intent" value="send" status={pending ? 'pending' : 'idle'} disabled={!review.reached}>
-            Send to {review.reached} customers
+            Send to {customersCount(review.reached)}
           </StatusButton>
         </Form>
       ) : (
