@@ -43,6 +43,9 @@ export default function NewComplaint({ loaderData, actionData }: Route.Component
               Your complaint {filed.reference} is filed. We will resolve it by {filed.dueOn}. We are sending you the
               reference and this date by e-mail or SMS.
             </FormMessage>
+            <p className="text-sm">
+              <LinkedText text={COMPLAINT_ESCALATION_LADDER} />
+            </p>
             {/* The filed complaint leaves the form, so a second press cannot send it again. */}
             <p>
               <Link to="/complaints/new" className="underline">
