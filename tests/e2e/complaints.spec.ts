@@ -27,7 +27,9 @@ async function fileComplaint(page: Page, text: string, { attach = false } = {}):
 
 /** The escalation ladder in `region`: our 21 days, then SCORES, then SMART ODR, each portal a link. */
 async function expectEscalationLadder(region: Locator) {
-  const ladder = region.getByText(/^We resolve every complaint within 21 days of receiving it\. If we have not resolved yours/)
+  const ladder = region.getByText(
+    /^We resolve every complaint within 21 days of receiving it\. If we have not resolved yours/,
+  )
   await expect(ladder).toBeVisible()
   await expect(ladder.getByRole('link', { name: SCORES_URL })).toHaveAttribute('href', SCORES_URL)
   await expect(ladder.getByRole('link', { name: SMART_ODR_URL })).toHaveAttribute('href', SMART_ODR_URL)

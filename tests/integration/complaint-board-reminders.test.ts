@@ -31,7 +31,8 @@ describe('sendComplaintBoardReminder', () => {
     expect(await sendComplaintBoardReminder(at('2026-11-01'))).toBe(1)
     // Later the same day, and the days after: the 1st's reminder is sent.
     expect(await sendComplaintBoardReminder(new Date(at('2026-11-01').getTime() + 3 * 60 * 60_000))).toBeNull()
-    for (const day of ['2026-11-02', '2026-11-03', '2026-11-04']) expect(await sendComplaintBoardReminder(at(day))).toBeNull()
+    for (const day of ['2026-11-02', '2026-11-03', '2026-11-04'])
+      expect(await sendComplaintBoardReminder(at(day))).toBeNull()
     expect(await sendComplaintBoardReminder(at('2026-11-05'))).toBe(5)
     for (const day of ['2026-11-05', '2026-11-06', '2026-11-07', '2026-11-20'])
       expect(await sendComplaintBoardReminder(at(day))).toBeNull()
@@ -55,7 +56,11 @@ describe('sendComplaintBoardReminder', () => {
     const admin = await signedInUser({ role: 'ADMIN' })
     expect(await sendComplaintBoardReminder(at('2026-11-01'))).toBe(1)
     expect(
-      await publishComplaintMonth(admin.userId, '2026-10', { path: 'hand', lastEnded: '2026-10', now: at('2026-11-03') }),
+      await publishComplaintMonth(admin.userId, '2026-10', {
+        path: 'hand',
+        lastEnded: '2026-10',
+        now: at('2026-11-03'),
+      }),
     ).toMatchObject({ ok: true })
     expect(await sendComplaintBoardReminder(at('2026-11-05'))).toBeNull()
     expect(await reminders()).toHaveLength(1)

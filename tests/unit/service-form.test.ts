@@ -133,12 +133,14 @@ describe("the advertisement code's forbidden wordings", () => {
     if (!result.ok) expect(result.errors.delivery?.[0]).toMatch(ADVERTISING_CODE)
   })
 
-  it.each(['Stop-loss discipline for swing trades', 'Desktop and phone alerts', 'Ideas with 18% GST included', 'Topical sector notes'])(
-    'accepts ordinary wording: %j',
-    (description) => {
-      expect(parseServiceForm({ ...valid, description })).toMatchObject({ ok: true })
-    },
-  )
+  it.each([
+    'Stop-loss discipline for swing trades',
+    'Desktop and phone alerts',
+    'Ideas with 18% GST included',
+    'Topical sector notes',
+  ])('accepts ordinary wording: %j', (description) => {
+    expect(parseServiceForm({ ...valid, description })).toMatchObject({ ok: true })
+  })
 })
 
 describe('priceForForm', () => {

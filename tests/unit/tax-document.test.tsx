@@ -60,7 +60,12 @@ describe('TaxDocument', () => {
     const page = text(
       renderToStaticMarkup(
         <TaxDocument
-          document={{ ...invoice, title: 'Receipt', placeOfSupply: null, seller: { ...invoice.seller, gstin: null, sacCode: null } }}
+          document={{
+            ...invoice,
+            title: 'Receipt',
+            placeOfSupply: null,
+            seller: { ...invoice.seller, gstin: null, sacCode: null },
+          }}
         />,
       ),
     )
