@@ -1,16 +1,9 @@
 import { Transform } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
-import {
-  type AppLoadContext,
-  type EntryContext,
-  type HandleDataRequestFunction,
-  isRouteErrorResponse,
-  ServerRouter,
-} from 'react-router'
+import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from 'react-router'
 import { NonceContext } from './nonce'
 import { HtmlOnlyContext } from '~/components/html-once'
-import { keepPrivateWhenSignedIn } from '~/server/http/private-pages.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
 const log = loggerFor('render')
@@ -24,7 +17,6 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  keepPrivateWhenSignedIn(request, responseHeaders)
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders })
   }
@@ -106,12 +98,6 @@ function joinedPerTurn(onEnd: () => void): Transform {
       callback()
     },
   })
-}
-
-/** A client navigation's data (`.data`): private like its document when signed in. */
-export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  keepPrivateWhenSignedIn(request, response.headers)
-  return response
 }
 
 /** Logs server errors once; a 404 or a request the browser gave up on is not an error of ours. */

@@ -12,6 +12,7 @@ import { stopJobs } from '~/server/jobs/queue.server'
 import { isCrossSiteWrite } from '~/server/http/origin.server'
 import { limitRequestBodies, withLimitedBodies } from '~/server/http/body-limit.server'
 import { lingeringClose } from '~/server/http/lingering-close.server'
+import { privateWhenSignedIn } from '~/server/http/private-pages.server'
 import { uploadSlots } from '~/server/http/upload-slots.server'
 import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/http/xsrf.server'
 import { loggerFor } from '~/server/operations/logger.server'
@@ -29,6 +30,9 @@ app.disable('x-powered-by')
 // Before anything that may answer early: an answer that starts while the request body is still
 // arriving closes the connection only after reading on for a bounded while (decision 042).
 app.use(lingeringClose())
+
+// Every answer to a signed-in request, or one that signs someone in, is never stored (app/server/http/private-pages.server.ts).
+app.use(privateWhenSignedIn())
 
 app.get('/healthz', async (_req, res) => {
   res.locals[ROUTE_PATTERN_LOCAL] = '/healthz'

@@ -19,6 +19,14 @@ export function TaxDocument({ document }: { document: TaxDocumentView }) {
             <dd>{document.number}</dd>
             <dt className="font-medium">Date</dt>
             <dd>{document.issuedOn}</dd>
+            {document.placeOfSupply ? (
+              <>
+                <dt className="font-medium">Place of supply</dt>
+                <dd>{document.placeOfSupply}</dd>
+                <dt className="font-medium">Tax payable on reverse charge</dt>
+                <dd>No</dd>
+              </>
+            ) : null}
             {document.againstNumber ? (
               <>
                 <dt className="font-medium">Against invoice</dt>
@@ -110,8 +118,10 @@ export function TaxDocument({ document }: { document: TaxDocumentView }) {
 
       <p className="text-sm">{document.paidBy}.</p>
       <p className="text-sm text-gray-700 dark:text-gray-300">
-        Computer-generated {document.title.toLowerCase()}; no signature required. Place of supply: the supplier&apos;s
-        state (no address of the recipient on record).
+        Computer-generated {document.title.toLowerCase()}; no signature required.
+        {document.placeOfSupply
+          ? " The place of supply is the supplier's state, as no address of the recipient is on record."
+          : null}
       </p>
     </article>
   )

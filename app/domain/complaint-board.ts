@@ -39,6 +39,25 @@ export const publicationDeadline = (month: MonthKey) => `${nextMonth(month)}-0${
 /** Published (India date) after the 7th of the next month. */
 export const isLatePublication = (month: MonthKey, publishedOn: string) => publishedOn > publicationDeadline(month)
 
+/**
+ * The days of the next month on which the compliance officer is reminded while a month is not
+ * published: the 1st, when it can first be, and the 5th, two days before the deadline.
+ */
+export const BOARD_REMINDER_DAYS = [1, 5] as const
+export type BoardReminderDay = (typeof BOARD_REMINDER_DAYS)[number]
+
+/**
+ * The reminder due on the India date `today` (YYYY-MM-DD) for the month that ended before it: the
+ * latest reminder day reached, up to the 7th; none after it (the month is late, and the admin's
+ * console says so on every page). A store that was down on the 1st sends that reminder when it is
+ * back, unless the 5th has come, whose reminder then goes instead.
+ */
+export function boardReminderDayDue(today: string): BoardReminderDay | null {
+  const dayOfMonth = Number(today.slice(8, 10))
+  if (dayOfMonth > PUBLICATION_DAY) return null
+  return BOARD_REMINDER_DAYS.findLast((day) => day <= dayOfMonth) ?? null
+}
+
 /** How the reported month came to be published. */
 export type ComplaintBoardPublication = {
   enteredByHand: boolean

@@ -45,6 +45,69 @@ export function gstShareOfRefundPaise(
 }
 
 /**
+ * The states and union territories by their GST state code, the first two digits of a GSTIN
+ * (CBIC's list; 25 and 28 are the codes of Daman and Diu and undivided Andhra Pradesh, still on
+ * older GSTINs).
+ */
+export const GST_STATES: Readonly<Record<string, string>> = {
+  '01': 'Jammu and Kashmir',
+  '02': 'Himachal Pradesh',
+  '03': 'Punjab',
+  '04': 'Chandigarh',
+  '05': 'Uttarakhand',
+  '06': 'Haryana',
+  '07': 'Delhi',
+  '08': 'Rajasthan',
+  '09': 'Uttar Pradesh',
+  '10': 'Bihar',
+  '11': 'Sikkim',
+  '12': 'Arunachal Pradesh',
+  '13': 'Nagaland',
+  '14': 'Manipur',
+  '15': 'Mizoram',
+  '16': 'Tripura',
+  '17': 'Meghalaya',
+  '18': 'Assam',
+  '19': 'West Bengal',
+  '20': 'Jharkhand',
+  '21': 'Odisha',
+  '22': 'Chhattisgarh',
+  '23': 'Madhya Pradesh',
+  '24': 'Gujarat',
+  '25': 'Daman and Diu',
+  '26': 'Dadra and Nagar Haveli and Daman and Diu',
+  '27': 'Maharashtra',
+  '28': 'Andhra Pradesh (before 2014)',
+  '29': 'Karnataka',
+  '30': 'Goa',
+  '31': 'Lakshadweep',
+  '32': 'Kerala',
+  '33': 'Tamil Nadu',
+  '34': 'Puducherry',
+  '35': 'Andaman and Nicobar Islands',
+  '36': 'Telangana',
+  '37': 'Andhra Pradesh',
+  '38': 'Ladakh',
+  '97': 'Other Territory',
+}
+
+/** The state a GSTIN is registered in ("27ABCDE1234F1Z5" -> Maharashtra), null for a code no state has (the demo's 00). */
+export function gstStateOf(gstin: string): { code: string; name: string | null } {
+  const code = gstin.slice(0, 2)
+  return { code, name: GST_STATES[code] ?? null }
+}
+
+/**
+ * The place of supply a tax invoice or credit note prints: "Maharashtra (27)". The store records no
+ * address of its customers, so for these unregistered recipients it is the supplier's location (IGST
+ * Act s.12(2)(b)): the state of the GSTIN the document was issued under.
+ */
+export function placeOfSupplyText(sellerGstin: string): string {
+  const { code, name } = gstStateOf(sellerGstin)
+  return name ? `${name} (${code})` : `State code ${code} (no such state: a demo GSTIN)`
+}
+
+/**
  * With no customer address on record, the place of supply is the business's own state: the GST is
  * charged as central and state tax in equal halves (the odd paisa to the state tax).
  */

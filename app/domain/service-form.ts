@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { advertisingCodeRefusal } from './advertising-code'
 import { plainText } from './plain-text'
 import { PAISE_PER_RUPEE } from './money'
 import { RISK_LEVELS, type RiskLevel } from './risk-levels'
@@ -20,6 +21,12 @@ export const SERVICE_LIMITS = {
   deliveryMax: 300,
 } as const
 
+/** What is said of a service is an advertisement: the code's forbidden wordings are refused on the field (advertising-code.ts). */
+function refuseAdvertisingCodeWording(text: string, context: z.RefinementCtx) {
+  const refusal = advertisingCodeRefusal(text)
+  if (refusal) context.addIssue({ code: 'custom', message: refusal })
+}
+
 const RUPEES_PATTERN = /^\d{1,3}(,?\d{2,3})*(\.\d{1,2})?$|^\d+(\.\d{1,2})?$/
 
 /** What the admin's service form posts: the price in rupees as typed ("2,999" or "2999.50"), description lines in one textarea. */
@@ -27,7 +34,8 @@ export const ServiceFormSchema = z.object({
   name: plainText(z.string({ error: 'Enter the name.' }))
     .trim()
     .min(SERVICE_LIMITS.nameMin, `The name needs at least ${SERVICE_LIMITS.nameMin} characters.`)
-    .max(SERVICE_LIMITS.nameMax, `The name can have at most ${SERVICE_LIMITS.nameMax} characters.`),
+    .max(SERVICE_LIMITS.nameMax, `The name can have at most ${SERVICE_LIMITS.nameMax} characters.`)
+    .superRefine(refuseAdvertisingCodeWording),
   description: plainText(z.string(), { multiLine: true })
     .default('')
     .transform((text) =>
@@ -44,7 +52,8 @@ export const ServiceFormSchema = z.object({
         .max(SERVICE_LIMITS.descriptionLinesMax, `At most ${SERVICE_LIMITS.descriptionLinesMax} description lines.`)
         .refine((lines) => lines.join('').length <= SERVICE_LIMITS.descriptionMax, {
           message: `The description can have at most ${SERVICE_LIMITS.descriptionMax.toLocaleString('en-IN')} characters.`,
-        }),
+        })
+        .superRefine((lines, context) => refuseAdvertisingCodeWording(lines.join('\n'), context)),
     ),
   price: z
     .string({ error: 'Enter the price in rupees.' })
@@ -65,7 +74,8 @@ export const ServiceFormSchema = z.object({
   delivery: plainText(z.string({ error: 'Say how and how often the research is delivered.' }))
     .trim()
     .min(SERVICE_LIMITS.deliveryMin, 'Say how and how often the research is delivered.')
-    .max(SERVICE_LIMITS.deliveryMax, `Say it in at most ${SERVICE_LIMITS.deliveryMax} characters.`),
+    .max(SERVICE_LIMITS.deliveryMax, `Say it in at most ${SERVICE_LIMITS.deliveryMax} characters.`)
+    .superRefine(refuseAdvertisingCodeWording),
   durationDays: z.coerce
     .number({ error: 'Enter the duration in whole days.' })
     .int('Enter the duration in whole days.')

@@ -66,6 +66,8 @@ export type TaxDocumentView = {
     supportPhone: string
   }
   buyer: { name: string | null; phone: string; email: string | null; pan: string | null }
+  /** A GST document's place of supply, "Maharashtra (27)"; null on a receipt (no GST charged). */
+  placeOfSupply: string | null
   lines: { description: string; period: string | null; amountPaise: number }[]
   /** GST-inclusive; negative on a credit note. */
   totalPaise: number

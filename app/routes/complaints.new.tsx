@@ -8,7 +8,9 @@ import {
   StatusButton,
   TextareaField,
 } from '~/components/forms'
+import { LinkedText } from '~/components/legal-document-view'
 import { codeSentMessage, OneTimeCodeForm } from '~/components/one-time-code-form'
+import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/regulatory'
 import { useIsPending } from '~/components/use-is-pending'
 import { ATTACHMENT_FIELD_NAME, COMPLAINT_CATEGORIES, COMPLAINT_TEXT_MAX_CHARS } from '~/domain/complaints'
 import { PAN_CARD_ACCEPT } from '~/domain/pan-card-image'
@@ -43,6 +45,9 @@ export default function NewComplaint({ loaderData, actionData }: Route.Component
               Your complaint {filed.reference} is filed. We will resolve it by {filed.dueOn}. We are sending you the
               reference and this date by e-mail or SMS.
             </FormMessage>
+            <p className="text-sm">
+              <LinkedText text={COMPLAINT_ESCALATION_LADDER} />
+            </p>
             {/* The filed complaint leaves the form, so a second press cannot send it again. */}
             <p>
               <Link to="/complaints/new" className="underline">

@@ -1,4 +1,6 @@
 import { Link } from 'react-router'
+import { LinkedText } from '~/components/legal-document-view'
+import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/regulatory'
 import { requireUser } from '~/server/auth/sign-in.server'
 import { complaintsOf } from '~/server/complaints/register.server'
 import type { Route } from './+types/complaints'
@@ -50,6 +52,9 @@ export default function Complaints({ loaderData }: Route.ComponentProps) {
               ) : (
                 <p className="mt-2 text-sm">No answer yet.</p>
               )}
+              <p className="mt-3 text-sm">
+                <LinkedText text={COMPLAINT_ESCALATION_LADDER} />
+              </p>
             </li>
           ))}
         </ul>

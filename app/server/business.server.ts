@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { BusinessDetails } from '~/domain/business-details'
-import { BASIS_POINTS_PER_PERCENT, GSTIN_PATTERN, type GstRegistration } from '~/domain/gst'
+import { BASIS_POINTS_PER_PERCENT, GSTIN_PATTERN, gstStateOf, type GstRegistration } from '~/domain/gst'
 import { env, EnvError } from './env.server'
 
 const phone = z
@@ -130,6 +130,9 @@ const GstEnvSchema = z.object({
     .default(18),
 })
 
+/** Every service accounting code (Chapter 99 of the GST classification) starts with these digits. */
+const SERVICES_SAC_PREFIX = '99'
+
 /** Demo mode's GST registration: state code 00 and a zero SAC code exist nowhere, like the other demo values. */
 export const DEMO_GST_ENV = { GSTIN: '00AAAAA0000A1Z5', GST_SAC_CODE: '000000' } as const
 
@@ -146,6 +149,26 @@ function parseGstRegistration(
   const { GSTIN, GST_LEGAL_NAME, GST_SAC_CODE, GST_RATE_PERCENT } = result.data
   if (!GSTIN) return null
   if (!GST_SAC_CODE) throw new EnvError('Missing environment variable GST_SAC_CODE; required when GSTIN is set')
+  if (!demoMode) {
+    // An invoice under a demo GSTIN or SAC would be a false tax document: its state prints as none, its code as no service.
+    for (const [name, value] of [
+      ['GSTIN', GSTIN],
+      ['GST_SAC_CODE', GST_SAC_CODE],
+    ] as const) {
+      if (value === DEMO_GST_ENV[name])
+        throw new EnvError(
+          `Environment variable ${name} is still its demo value "${value}"; a deployment (DEMO_MODE=0) must give the real one`,
+        )
+    }
+    if (gstStateOf(GSTIN).name === null)
+      throw new EnvError(
+        `Invalid environment variable GSTIN: must start with a GST state code (27 for Maharashtra), not ${GSTIN.slice(0, 2)}`,
+      )
+    if (!GST_SAC_CODE.startsWith(SERVICES_SAC_PREFIX))
+      throw new EnvError(
+        `Invalid environment variable GST_SAC_CODE: a service accounting code starts with ${SERVICES_SAC_PREFIX} (998399, for example), not ${GST_SAC_CODE}`,
+      )
+  }
   return {
     gstin: GSTIN,
     legalName: GST_LEGAL_NAME ?? businessName,

@@ -64,6 +64,25 @@ test('a service description with a 500-character line is accepted and wraps; one
   }
 })
 
+test('a service named or described in wording the advertisement code forbids is refused on the field, the text kept', async ({
+  admin: { page },
+}) => {
+  const name = `Best Picks ${randomInt(1e9)}`
+  const description = 'Momentum ideas\nguaranteed 30% returns'
+  await gotoHydrated(page, '/admin/services/new')
+  await fillService(page, name, description)
+  await page.getByRole('button', { name: 'Create service' }).click()
+  const nameField = page.getByLabel('Name')
+  const descriptionField = page.getByLabel('Description')
+  await expectRefusedOnField(nameField, /SEBI's advertisement code forbids "Best"/)
+  await expectRefusedOnField(descriptionField, /SEBI's advertisement code forbids "guaranteed"/)
+  await expect(nameField).toHaveValue(name)
+  await expect(descriptionField).toHaveValue(description)
+  // Nothing was created.
+  await page.goto('/admin/services')
+  await expect(page.getByRole('article', { name })).toHaveCount(0)
+})
+
 test('rejecting a correction request without a reason is refused on the reason box', async ({
   page,
   otherAdmin: { page: admin },

@@ -1,4 +1,5 @@
-import { expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test'
+import { expect as baseExpect, type APIRequestContext, type Locator, type Page } from '@playwright/test'
+import { SCORES_URL, SMART_ODR_URL } from '../../app/content/legal/regulatory'
 import { expectNoSeriousA11yViolations } from './axe'
 import { expect, test } from './fixtures'
 import { gotoHydrated } from './hydration'
@@ -19,7 +20,19 @@ async function fileComplaint(page: Page, text: string, { attach = false } = {}):
   await page.getByRole('button', { name: 'File complaint' }).click()
   const filed = page.getByText(/^Your complaint CMP-\d{4}-\d{6} is filed\. We will resolve it by \d\d-\d\d-\d{4}\./)
   await expect(filed).toBeVisible()
+  // The acknowledgement ends with the 21 days and where to escalate: SCORES, then SMART ODR.
+  await expectEscalationLadder(page.getByRole('main'))
   return REFERENCE.exec((await filed.textContent())!)![0]
+}
+
+/** The escalation ladder in `region`: our 21 days, then SCORES, then SMART ODR, each portal a link. */
+async function expectEscalationLadder(region: Locator) {
+  const ladder = region.getByText(
+    /^We resolve every complaint within 21 days of receiving it\. If we have not resolved yours/,
+  )
+  await expect(ladder).toBeVisible()
+  await expect(ladder.getByRole('link', { name: SCORES_URL })).toHaveAttribute('href', SCORES_URL)
+  await expect(ladder.getByRole('link', { name: SMART_ODR_URL })).toHaveAttribute('href', SMART_ODR_URL)
 }
 
 /** The admin opens the complaint from the register, answers it and resolves it. */
@@ -77,6 +90,7 @@ test('a visitor confirms a phone, files a complaint, and gets the answer by SMS'
   await outboxHas(request, phone, reference)
   await answerAndResolve(admin, reference, 'The note was re-sent to you today.')
   await outboxHas(request, phone, 'The note was re-sent to you today.')
+  await outboxHas(request, phone, `${SCORES_URL}; if you are still not satisfied`)
 })
 
 test('a customer files a complaint with an image and sees the answer at /complaints', async ({
@@ -96,6 +110,7 @@ test('a customer files a complaint with an image and sees the answer at /complai
   await page.reload()
   await expect(page.getByText('Your refund was paid today.')).toBeVisible()
   await expect(page.getByText(/Status: Resolved\./)).toBeVisible()
+  await expectEscalationLadder(page.getByRole('listitem').filter({ hasText: reference }))
 })
 
 test('the admin enters a SCORES complaint with its own reference and finds it among those due', async ({

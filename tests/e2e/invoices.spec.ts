@@ -21,6 +21,9 @@ test('a paid payment has a tax invoice: taxable value, CGST and SGST halves, the
   await page.getByRole('link', { name: /^Tax invoice INV\/\d{4}\/\d{6}$/ }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Tax invoice' })).toBeVisible()
   await expect(page.getByText(`GSTIN ${E2E_BUSINESS_DETAILS.gst!.gstin}`)).toBeVisible()
+  // The supplier's state (the GSTIN's code 32), as no address of the customer is on record.
+  await expect(page.getByRole('definition').filter({ hasText: /^Kerala \(32\)$/ })).toBeVisible()
+  await expect(page.getByText('Tax payable on reverse charge', { exact: true })).toBeVisible()
   await expect(page.getByRole('cell', { name: `${PREMIUM}: research service for 30 days` })).toBeVisible()
   for (const [row, amount] of [
     ['Taxable value', 'Rs. 3,811.86'],

@@ -11,6 +11,7 @@ import {
   SAME_COMPLAINT_WINDOW_MS,
 } from '~/domain/complaints'
 import { indiaIsoDate } from '~/domain/dates'
+import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/regulatory'
 import { businessDetails } from '~/server/business.server'
 import { COMPLAINT_CONFLICT_MESSAGE, takeComplaintStep } from '~/server/complaints/register.server'
 import { fileComplaint } from '~/server/complaints/filing.server'
@@ -73,6 +74,14 @@ async function confirm(cookie: string, code: string, ip: string): Promise<string
 
 const complaintText = 'The research note of 20 November was not delivered.'
 
+/** The e-mail's own text comes first, and the escalation ladder after it, as the last thing it says. */
+function expectEndsWithEscalationLadder(body: string, ownText: string) {
+  const ladderAt = body.indexOf(COMPLAINT_ESCALATION_LADDER)
+  expect(ladderAt, body).toBeGreaterThan(body.indexOf(ownText))
+  expect(body.indexOf(ownText)).toBeGreaterThanOrEqual(0)
+  expect(body.slice(ladderAt + COMPLAINT_ESCALATION_LADDER.length), body).not.toMatch(/complaint/i)
+}
+
 describe('filing a complaint', () => {
   it('files a visitor complaint once the phone is confirmed, with a reference, due date and SMS', async () => {
     const phone = uniquePhone()
@@ -106,6 +115,7 @@ describe('filing a complaint', () => {
       SELECT data FROM pgboss.job WHERE name = 'send-notice-sms' AND data->>'to' = ${phone}`
     expect(notice!.data.text).toContain(reference)
     expect(notice!.data.text).toContain(page.filed!.dueOn)
+    expect(notice!.data.text.endsWith(` ${COMPLAINT_ESCALATION_LADDER}`)).toBe(true)
   })
 
   it('files nothing for a visitor who never confirms the code (or gives a wrong one)', async () => {
@@ -155,6 +165,7 @@ describe('filing a complaint', () => {
     const row = await prisma.complaint.findFirstOrThrow({ where: { contactEmail: email } })
     const emails = await queuedEmails(email)
     expect(emails.at(-1)!.subject).toBe(`Complaint ${row.reference} received`)
+    expectEndsWithEscalationLadder(emails.at(-1)!.body, `We received your complaint ${row.reference}`)
   })
 
   it('files a signed-in customer complaint with an image, and shows it at /complaints', async () => {
@@ -328,6 +339,12 @@ describe('the register', () => {
     ])
     const list = await complaintsRoute.loader(routeArgs(getRequest('/complaints', customer.cookie)))
     expect(list.complaints[0]).toMatchObject({ status: 'Resolved', answers: [{ message: 'We apologise.' }] })
+    // The customer has no e-mail address: the answer goes by SMS, ending with the ladder too.
+    const { phone } = await prisma.user.findUniqueOrThrow({ where: { id: customer.userId } })
+    const texts = await prisma.$queryRaw<{ data: { text: string } }[]>`
+      SELECT data FROM pgboss.job WHERE name = 'send-notice-sms' AND data->>'to' = ${phone}`
+    const answer = texts.map((job) => job.data.text).find((text) => text.includes('We apologise.'))
+    expect(answer).toBe(`Research Store: We apologise. ${COMPLAINT_ESCALATION_LADDER}`)
   })
 
   it('enters a SCORES complaint with its own reference (audited), and 404s for customers', async () => {

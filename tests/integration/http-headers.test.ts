@@ -6,10 +6,8 @@ import os from 'node:os'
 import path from 'node:path'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EntryContext } from 'react-router'
-import handleRequest, { handleDataRequest } from '~/entry.server'
+import { privateWhenSignedIn } from '~/server/http/private-pages.server'
 import { createHttpApp } from '../../server/http'
-import { getRequest, TEST_LOAD_CONTEXT } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
 
 // The production stack (server/http.ts) around a stand-in page, with a temporary folder standing in
@@ -59,41 +57,54 @@ describe.each([
   })
 })
 
-// Every page shows its signed-in customer's data (the header's name at least, and the page's own), so the
-// documents and the client navigations' `.data` answers of a request with a session are never stored.
-describe.each([
-  '/',
-  '/pay',
-  '/subscriptions',
-  '/subscriptions/some-service/end',
-  '/complaints',
-  '/account',
-  '/services',
-])('the page %s', (urlPath) => {
-  // A HEAD request: the headers are decided before rendering, for HEAD and GET alike.
-  const document = async (cookie?: string) =>
-    handleRequest(
-      new Request(getRequest(urlPath, cookie), { method: 'HEAD' }),
-      200,
-      new Headers(),
-      {} as EntryContext,
-      TEST_LOAD_CONTEXT,
-    )
-  const dataRequest = (cookie?: string) =>
-    handleDataRequest(new Response('[]'), {
-      request: getRequest(`${urlPath === '/' ? '/_root' : urlPath}.data`, cookie),
-      params: {},
-      context: TEST_LOAD_CONTEXT,
-    } as never)
+// Every answer to a signed-in request shows its customer's data (a page's header, the name, at least), so
+// it is never stored, whatever the route chose (app/server/http/private-pages.server.ts). The route list
+// through the real store is walked by tests/e2e/private-pages.spec.ts.
+describe('privateWhenSignedIn', () => {
+  let privateOrigin = ''
+  let privateServer: http.Server
+  beforeAll(async () => {
+    const { sessionCookie } = await import('~/server/session.server')
+    const routes = express()
+      .use(privateWhenSignedIn())
+      // A route that chose a public cache, as no page of a customer may.
+      .get(
+        '/cached',
+        (_req, res) => void res.set('Cache-Control', 'public, max-age=600').type('html').send('<p>page</p>'),
+      )
+      .get('/json', (_req, res) => void res.json({ name: 'Asha' }))
+      .get('/redirect', (_req, res) => res.redirect('/cached'))
+      .post('/sign-in', (_req, res) => void res.cookie(sessionCookie.name, 'a-session').json({ message: 'Signed in.' }))
+      .post('/other-cookie', (_req, res) => void res.cookie('theme', 'dark').json({}))
+    privateServer = createHttpApp({
+      app: routes,
+      assets: (_req, _res, next) => next(),
+      production: true,
+      trustProxy: 'loopback',
+    }).listen(0, '127.0.0.1')
+    await once(privateServer, 'listening')
+    privateOrigin = `http://127.0.0.1:${(privateServer.address() as AddressInfo).port}`
+  })
+  afterAll(() => void privateServer.close())
 
-  it('is Cache-Control: private, no-store for a signed-in customer (document and .data)', async () => {
-    const { cookie } = await signedInUser()
-    expect((await document(cookie)).headers.get('Cache-Control')).toBe('private, no-store')
-    expect((await dataRequest(cookie)).headers.get('Cache-Control')).toBe('private, no-store')
+  const cacheControl = async (urlPath: string, init: RequestInit = {}) =>
+    (await fetch(`${privateOrigin}${urlPath}`, { redirect: 'manual', ...init })).headers.get('Cache-Control')
+
+  it.each(['/cached', '/json', '/redirect'])(
+    'answers %s private, no-store to a request with the session cookie, whatever the route chose',
+    async (urlPath) => {
+      const { cookie } = await signedInUser()
+      expect(await cacheControl(urlPath, { headers: { Cookie: cookie } })).toBe('private, no-store')
+    },
+  )
+
+  it('answers private, no-store when the answer starts a session', async () => {
+    expect(await cacheControl('/sign-in', { method: 'POST' })).toBe('private, no-store')
+    expect(await cacheControl('/other-cookie', { method: 'POST' })).toBeNull()
   })
 
-  it("leaves a visitor's page as its route made it", async () => {
-    expect((await document()).headers.get('Cache-Control')).toBeNull()
-    expect((await dataRequest()).headers.get('Cache-Control')).toBeNull()
+  it("leaves a visitor's answer as its route made it", async () => {
+    expect(await cacheControl('/cached')).toBe('public, max-age=600')
+    expect(await cacheControl('/json')).toBeNull()
   })
 })

@@ -43,6 +43,8 @@ describe('taxDocument', () => {
       gstRateBasisPoints: 1800,
     })
     expect(document!.seller.gstin).toMatch(/^\d{2}[A-Z]{5}/)
+    // The demo GSTIN's state code 00 is no state; a deployment's is refused at start unless it is one.
+    expect(document!.placeOfSupply).toBe('State code 00 (no such state: a demo GSTIN)')
     expect(document!.lines[0]).toEqual({
       description: `${equity.name}: research service for 30 days`,
       period: '10-04-2026 to 10-05-2026',
@@ -64,6 +66,7 @@ describe('taxDocument', () => {
       againstNumber: invoiceNumber,
       totalPaise: -100_000,
       gstPaise: -15_254,
+      placeOfSupply: 'State code 00 (no such state: a demo GSTIN)',
     })
   })
 

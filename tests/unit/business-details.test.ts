@@ -165,6 +165,19 @@ describe('parseBusinessDetails', () => {
     [{ GSTIN: '27ABCDE1234F1Z5', GST_SAC_CODE: '9983' }, /^Invalid environment variable GST_SAC_CODE: /],
     [{ GSTIN: '27ABCDE1234F1Z5', GST_SAC_CODE: '998399', GST_RATE_PERCENT: 'eighteen' }, /GST_RATE_PERCENT/],
     [{ GSTIN: '27ABCDE1234F1Z5', GST_SAC_CODE: '998399', GST_RATE_PERCENT: '18.125' }, /GST_RATE_PERCENT: must have/],
+    [{ GSTIN: '00AAAAA0000A1Z5', GST_SAC_CODE: '998399' }, /^Environment variable GSTIN is still its demo value /],
+    [
+      { GSTIN: '27ABCDE1234F1Z5', GST_SAC_CODE: '000000' },
+      /^Environment variable GST_SAC_CODE is still its demo value /,
+    ],
+    [
+      { GSTIN: '00BBBBB1111B1Z2', GST_SAC_CODE: '998399' },
+      /^Invalid environment variable GSTIN: must start with a GST state code/,
+    ],
+    [
+      { GSTIN: '27ABCDE1234F1Z5', GST_SAC_CODE: '123456' },
+      /^Invalid environment variable GST_SAC_CODE: .* starts with 99/,
+    ],
   ])('refuses the GST configuration %j in one line', (gst, message) => {
     expect(() => parseBusinessDetails({ ...DEPLOYMENT, ...gst }, { demoMode: false })).toThrow(message)
   })

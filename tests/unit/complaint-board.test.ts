@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  boardReminderDayDue,
   buildComplaintBoard,
   financialYearLabel,
   financialYearStart,
@@ -185,5 +186,18 @@ describe('months and financial years', () => {
     expect(financialYearStart('2025-04')).toBe(2025)
     expect(financialYearLabel(2024)).toBe('2024-25')
     expect(financialYearLabel(2099)).toBe('2099-00')
+  })
+})
+
+describe('boardReminderDayDue', () => {
+  it.each([
+    ['2026-11-01', 1],
+    ['2026-11-04', 1],
+    ['2026-11-05', 5],
+    ['2026-11-07', 5],
+    ['2026-11-08', null],
+    ['2026-11-30', null],
+  ])('on %s is the reminder of day %s', (today, day) => {
+    expect(boardReminderDayDue(today)).toBe(day)
   })
 })

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { checkoutDescription } from '~/domain/gateway-checkout'
-import { formatGstRate, gstContainedPaise, gstIncludedText, gstShareOfRefundPaise, intraStateSplit } from '~/domain/gst'
+import {
+  formatGstRate,
+  gstContainedPaise,
+  gstIncludedText,
+  gstShareOfRefundPaise,
+  intraStateSplit,
+  placeOfSupplyText,
+} from '~/domain/gst'
 import { documentNumber, financialYearOf, seriesOf } from '~/domain/tax-documents'
 
 describe('gstContainedPaise', () => {
@@ -82,5 +89,16 @@ describe('the GST line', () => {
     const described = checkoutDescription(many, gstIncludedText(449_800, 1800))
     expect(described.length).toBe(255)
     expect(described).toMatch(/…\. Includes GST of Rs\. 686\.14 \(18%\)$/)
+  })
+})
+
+describe('placeOfSupplyText', () => {
+  it.each([
+    ['27ABCDE1234F1Z5', 'Maharashtra (27)'],
+    ['32ABCDE1234F1Z5', 'Kerala (32)'],
+    ['07ABCDE1234F1Z5', 'Delhi (07)'],
+    ['00AAAAA0000A1Z5', 'State code 00 (no such state: a demo GSTIN)'],
+  ])("names the state of the GSTIN %s, the supplier's, with its GST code: %s", (gstin, text) => {
+    expect(placeOfSupplyText(gstin)).toBe(text)
   })
 })

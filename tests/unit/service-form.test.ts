@@ -94,6 +94,55 @@ describe('parseServiceForm', () => {
   })
 })
 
+describe("the advertisement code's forbidden wordings", () => {
+  const ADVERTISING_CODE = /^SEBI's advertisement code forbids "/
+
+  it('refuses "guaranteed 30% returns" in the description, naming the wording, on the description field', () => {
+    const result = parseServiceForm({ ...valid, description: 'Momentum ideas\nguaranteed 30% returns' })
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        description: [
+          'SEBI\'s advertisement code forbids "guaranteed": no promise of returns or accuracy, and no claim to be the best or first.',
+        ],
+      },
+    })
+  })
+
+  it.each([
+    'Best Equity Picks',
+    'No. 1 Options Desk',
+    'Number one swing trades',
+    'Top Midcap Ideas',
+    'Assured Income Calls',
+    'High accuracy intraday',
+    'Sure-shot futures',
+    'Risk-free arbitrage',
+    '30% returns desk',
+    'Returns of 25% a year',
+    '90 percent hit rate',
+  ])('refuses the name %j on the name field', (name) => {
+    const result = parseServiceForm({ ...valid, name })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.errors.name?.[0], name).toMatch(ADVERTISING_CODE)
+  })
+
+  it('refuses the wording in how the research is delivered too', () => {
+    const result = parseServiceForm({ ...valid, delivery: 'Two accurate ideas a week by e-mail' })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.errors.delivery?.[0]).toMatch(ADVERTISING_CODE)
+  })
+
+  it.each([
+    'Stop-loss discipline for swing trades',
+    'Desktop and phone alerts',
+    'Ideas with 18% GST included',
+    'Topical sector notes',
+  ])('accepts ordinary wording: %j', (description) => {
+    expect(parseServiceForm({ ...valid, description })).toMatchObject({ ok: true })
+  })
+})
+
 describe('priceForForm', () => {
   it('shows whole rupees plainly and paise with two digits', () => {
     expect(priceForForm(299_900)).toBe('2999')

@@ -1,3 +1,4 @@
+import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/regulatory'
 import { getErrorMessage } from '~/domain/error-message'
 import { renderEmail } from '~/server/messaging/emails/render-email.server'
 import { prisma } from '../db.server'
@@ -7,7 +8,10 @@ import { loggerFor } from '~/server/operations/logger.server'
 
 const log = loggerFor('complaints')
 
-/** E-mail when we have an address (theirs or their account's), else SMS to their number; never fails the caller. */
+/**
+ * E-mail when we have an address (theirs or their account's), else SMS to their number; never fails
+ * the caller. Either ends with the escalation ladder (SCORES, then SMART ODR) and the 21 days.
+ */
 export async function tellComplainant(complaintId: string, subject: string, text: string): Promise<void> {
   try {
     const complaint = await prisma.complaint.findUniqueOrThrow({
@@ -31,6 +35,7 @@ export async function tellComplainant(complaintId: string, subject: string, text
             blocks: [
               { kind: 'paragraph', text },
               { kind: 'action', label: 'See your complaints', path: '/complaints' },
+              { kind: 'paragraph', text: COMPLAINT_ESCALATION_LADDER },
             ],
           },
           await emailContext(),
@@ -39,7 +44,7 @@ export async function tellComplainant(complaintId: string, subject: string, text
       return
     }
     const phone = complaint.contactPhone ?? complaint.user?.phone ?? null
-    if (phone) await enqueueNoticeSms({ to: phone, text: `Research Store: ${text}` })
+    if (phone) await enqueueNoticeSms({ to: phone, text: `Research Store: ${text} ${COMPLAINT_ESCALATION_LADDER}` })
   } catch (error) {
     log.error(`Could not tell the complainant of ${complaintId}: ${getErrorMessage(error)}`)
   }

@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express'
 import { sessionCookie } from '~/server/session.server'
 import { readCookie } from './xsrf.server'
 
@@ -16,14 +17,27 @@ export function privatePageHeaders(chosen?: Headers): Headers {
   return headers
 }
 
+/** Whether a Set-Cookie header (one or several) starts a session: the answer that signs someone in. */
+function startsSession(setCookie: number | string | string[] | undefined): boolean {
+  const cookies = Array.isArray(setCookie) ? setCookie : setCookie === undefined ? [] : [String(setCookie)]
+  return cookies.some((cookie) => cookie.startsWith(`${sessionCookie.name}=`))
+}
+
 /**
- * The one rule for every page (docs/architecture.md, Private pages): a request that carries a session
- * cookie is answered `private, no-store`, its document and its client navigations' `.data` alike,
- * whatever the route's own `headers` chose: each page then shows its customer's data (the header's
- * name at least). A visitor's page stays as its route made it. Resource routes set their own.
+ * The one rule for every answer (docs/architecture.md, Private pages): a request that carries the
+ * session cookie, or an answer that sets it, is `private, no-store`, whatever the route chose:
+ * pages and their client navigations' `.data`, resource routes, downloads, the JSON API, redirects
+ * and errors alike, since each then shows its customer's data (a page's header, the name, at least).
+ * Set just before the headers go, so no route can weaken it. A visitor's answer stays as its route made it.
  */
-export function keepPrivateWhenSignedIn(request: Request, headers: Headers): void {
-  if (readCookie(request.headers.get('Cookie') ?? undefined, sessionCookie.name) !== undefined) {
-    headers.set('Cache-Control', PRIVATE_NO_STORE)
+export function privateWhenSignedIn(): RequestHandler {
+  return (req, res, next) => {
+    const signedIn = readCookie(req.get('cookie'), sessionCookie.name) !== undefined
+    const writeHead = res.writeHead
+    res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+      if (signedIn || startsSession(res.getHeader('set-cookie'))) res.setHeader('Cache-Control', PRIVATE_NO_STORE)
+      return writeHead.apply(this, args)
+    } as typeof writeHead
+    next()
   }
 }

@@ -48,6 +48,9 @@ export const SEND_NOTICE_SMS_QUEUE = 'send-notice-sms'
 /** Daily at 09:00 India time: the compliance officer's e-mail of complaints overdue or due within 3 days. */
 export const COMPLAINTS_DUE_QUEUE = 'complaints-due'
 
+/** Daily at 09:05 India time: the compliance officer's reminder, on the 1st and the 5th, of an unpublished complaint board month. */
+export const COMPLAINT_BOARD_REMINDER_QUEUE = 'complaint-board-reminder'
+
 /** At each start and hourly: the e-mail announcing a new version of the terms, once per customer (terms-versions.server.ts). */
 export const TERMS_NOTICES_QUEUE = 'terms-notices'
 
@@ -102,6 +105,7 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(REFUND_PAYMENT_QUEUE)
     await boss.createQueue(SEND_NOTICE_SMS_QUEUE)
     await boss.createQueue(COMPLAINTS_DUE_QUEUE)
+    await boss.createQueue(COMPLAINT_BOARD_REMINDER_QUEUE)
     await boss.createQueue(TERMS_NOTICES_QUEUE)
     await boss.createQueue(RETENTION_QUEUE)
     await boss.createQueue(RENEWAL_REMINDERS_QUEUE)

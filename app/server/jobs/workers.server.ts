@@ -1,7 +1,9 @@
 import { sendComplaintsDueDigest } from '../complaints/due-digest.server'
+import { sendComplaintBoardReminder } from '../complaints/board-reminders.server'
 import { type Email } from '../messaging/mail.server'
 import { sendGatewayRefund } from '../payments/refunds/gateway-refund.server'
 import {
+  COMPLAINT_BOARD_REMINDER_QUEUE,
   COMPLAINTS_DUE_QUEUE,
   jobQueue,
   PRUNE_QUEUE,
@@ -40,6 +42,8 @@ const PRUNE_SCHEDULE_CRON = '17 * * * *'
 const SETTLE_PAYMENTS_SCHEDULE_CRON = '*/5 * * * *'
 /** 03:30 UTC is 09:00 in India. */
 const COMPLAINTS_DUE_SCHEDULE_CRON = '30 3 * * *'
+/** 03:35 UTC is 09:05 in India. */
+const COMPLAINT_BOARD_REMINDER_SCHEDULE_CRON = '35 3 * * *'
 const TERMS_NOTICES_SCHEDULE_CRON = '41 * * * *'
 /** Every 15 minutes: a reminder goes at most that long after its moment (docs/limits.md). */
 const RENEWAL_REMINDERS_SCHEDULE_CRON = '*/15 * * * *'
@@ -60,6 +64,12 @@ export async function startJobWorkers(): Promise<void> {
   // pg-boss keeps one schedule per queue and hands each run to one worker: one e-mail a day across instances.
   await boss.schedule(COMPLAINTS_DUE_QUEUE, COMPLAINTS_DUE_SCHEDULE_CRON)
   await boss.work(COMPLAINTS_DUE_QUEUE, () => sendComplaintsDueDigest())
+  // Each reminder is claimed in complaint_board_reminders: runs at once, here or on another instance, send it once.
+  await boss.schedule(COMPLAINT_BOARD_REMINDER_QUEUE, COMPLAINT_BOARD_REMINDER_SCHEDULE_CRON)
+  await boss.work(COMPLAINT_BOARD_REMINDER_QUEUE, async () => {
+    const day = await sendComplaintBoardReminder()
+    if (day) log.info(`Complaint board reminder of the ${day === 1 ? '1st' : '5th'} queued`)
+  })
   // The terms this instance starts with are recorded (server/app.ts) before this; each run claims
   // its customers in terms_notices, so runs at once, here or on another instance, send each e-mail once.
   await boss.schedule(TERMS_NOTICES_QUEUE, TERMS_NOTICES_SCHEDULE_CRON)

@@ -2,7 +2,7 @@ import { maskPan } from '~/domain/pan'
 import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
 import { subscriptionEndsAt } from '~/domain/subscriptions'
-import { intraStateSplit } from '~/domain/gst'
+import { intraStateSplit, placeOfSupplyText } from '~/domain/gst'
 import { DOCUMENT_TITLES, seriesOf, type TaxDocumentView } from '~/domain/tax-documents'
 import type { Role } from '~/generated/prisma/client'
 import { businessDetails } from '../business.server'
@@ -80,6 +80,7 @@ export async function taxDocument(viewer: { id: string; role: Role }, number: st
     },
     // Masked: an invoice is printed and forwarded; nothing on it needs the whole PAN.
     buyer: { ...entry.user, pan: maskPan(entry.user.pan) },
+    placeOfSupply: entry.sellerGstin ? placeOfSupplyText(entry.sellerGstin) : null,
     lines,
     totalPaise: entry.amountPaise,
     gstPaise: entry.gstPaise,
