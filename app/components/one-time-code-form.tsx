@@ -1,12 +1,14 @@
 import type { FormHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react'
 import { Form } from 'react-router'
+import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
 import { Field, FormMessage, StatusButton, type ButtonStatus } from './forms'
 
 /** A one-time code's box: the number pad, the phone's autofill of a code from an SMS, 6 digits. */
 const ONE_TIME_CODE_INPUT = { type: 'text', inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 6 } as const
 
 /** What a page says once it has sent a code. */
-export const codeSentMessage = (sentTo: string) => `We sent a 6-digit code to ${sentTo}. It is valid for 5 minutes.`
+export const codeSentMessage = (sentTo: string) =>
+  `We sent a 6-digit code to ${sentTo}. It is valid for ${OTP_VALID_MINUTES} minutes.`
 
 /**
  * The "we sent you a code, type it" step of every form that asks for one (/auth, closing an

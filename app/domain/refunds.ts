@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MS_PER_DAY } from './dates'
+import { formatIndiaDate, MS_PER_DAY } from './dates'
 import { UtrSchema } from './bank-reference'
 import { formatRupees } from './money'
 
@@ -145,5 +145,58 @@ export function subscriptionEndedFlash(ended: {
     tone: 'success',
     message: `Your subscription to ${ended.serviceName} has ended. We are refunding Rs. ${formatRupees(total)}.`,
     details,
+  }
+}
+
+/** A refund row's status (prisma's RefundStatus): DUE a bank transfer to make, PENDING asked of the gateway. */
+export type RefundStatus = 'DUE' | 'PENDING' | 'PROCESSED' | 'FAILED'
+
+/** What the customer is told of one refund: requested, paid on a date, or failed and being retried. */
+export type RefundState = {
+  state: 'REQUESTED' | 'PAID' | 'RETRYING'
+  /** The state in words: "Requested on 01-12-2026", "Paid on 03-12-2026", "Failed, being retried". */
+  label: string
+  /** What happens next and by when, in the refund policy's words (REFUND_PAYMENT_DAYS and the gateway's days). */
+  next: string
+}
+
+/** The date a refund requested at `requestedAt` is paid by at the latest: REFUND_PAYMENT_DAYS later. */
+export function refundDueBy(requestedAt: Date): Date {
+  return new Date(requestedAt.getTime() + REFUND_PAYMENT_DAYS * MS_PER_DAY)
+}
+
+/**
+ * A refund's state for /subscriptions and "Your data". A gateway refund with an error is being
+ * retried: by the job while PENDING, by the team once FAILED; either way the outer promise holds.
+ */
+export function refundState(refund: {
+  status: RefundStatus
+  createdAt: Date
+  processedAt: Date | null
+  lastError: string | null
+  /** A bank transfer (status DUE, or paid with a bank reference) rather than a gateway refund. */
+  byBankTransfer: boolean
+}): RefundState {
+  if (refund.status === 'PROCESSED')
+    return {
+      state: 'PAID',
+      label: `Paid on ${formatIndiaDate(refund.processedAt ?? refund.createdAt)}`,
+      next: refund.byBankTransfer
+        ? 'Sent by bank transfer to the account you gave.'
+        : 'Sent back to the card or UPI account you paid with; your bank shows it once it credits it.',
+    }
+  const dueBy = formatIndiaDate(refundDueBy(refund.createdAt))
+  if (refund.status === 'FAILED' || (refund.status === 'PENDING' && refund.lastError !== null))
+    return {
+      state: 'RETRYING',
+      label: 'Failed, being retried',
+      next: `The payment gateway did not take the refund, so we are trying again. We still pay the refund within ${REFUND_PAYMENT_DAYS} days, by ${dueBy}.`,
+    }
+  return {
+    state: 'REQUESTED',
+    label: `Requested on ${formatIndiaDate(refund.createdAt)}`,
+    next: refund.byBankTransfer
+      ? `We pay it ${refundRouteText(true)}: by ${dueBy}.`
+      : `It goes ${refundRouteText(false)}.`,
   }
 }

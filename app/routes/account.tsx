@@ -100,6 +100,13 @@ export async function loader({ request }: Route.LoaderArgs) {
       issuedOn: onDay(entry.issuedAt),
       amount: formatSignedRupees(entry.amountPaise),
     })),
+    refunds: held.refunds.map((refund) => ({
+      requestedOn: onDay(refund.createdAt),
+      service: refund.service,
+      amount: formatRupees(refund.amountPaise),
+      state: refund.state,
+      next: refund.next,
+    })),
     subscriptions: held.subscriptions.map((row, index) => ({
       key: `${row.service}-${row.startsAt}-${index}`,
       service: row.service,
@@ -290,6 +297,14 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             row.issuedOn,
             row.amount,
           ])}
+        />
+      </Section>
+
+      <Section title="Refunds">
+        <Rows
+          label="Refunds"
+          columns={['Requested', 'Service', 'Amount', 'State', 'What happens next']}
+          rows={loaderData.refunds.map((row) => [row.requestedOn, row.service, row.amount, row.state, row.next])}
         />
       </Section>
 

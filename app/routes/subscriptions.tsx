@@ -25,6 +25,7 @@ import {
   setManualPaymentUtr,
 } from '~/server/payments/manual-claims.server'
 import { activeSubscriptions, recentlyEndedSubscriptions } from '~/server/payments/subscriptions.server'
+import { refundsInProgress } from '~/server/payments/refunds/customer-refunds.server'
 import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/subscriptions'
 
@@ -39,6 +40,11 @@ const CONFIRMING_RECHECK_MS = 10_000
 /** ...while it is this young; later the webhook or the reconciliation job settles it, and "Check again" stays. */
 const CONFIRMING_REFRESH_WINDOW_MS = 15 * 60_000
 const CHECK_AGAIN_URL = '/subscriptions?check=1'
+const REFUND_STATE_CLASSES = {
+  REQUESTED: 'font-medium text-amber-800 dark:text-amber-300',
+  PAID: 'font-medium text-green-800 dark:text-green-300',
+  RETRYING: 'font-medium text-red-800 dark:text-red-300',
+} as const
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
@@ -59,10 +65,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       ? await redirectWithFlash('/subscriptions?from=payment', confirmation)
       : redirect('/subscriptions')
   }
-  const [pending, active, rejected] = await Promise.all([
+  const [pending, active, rejected, refunds] = await Promise.all([
     pendingPayments(user.id, now, { fresh }),
     activeSubscriptions(user.id, now, { fresh }),
     recentlyRejectedClaims(user.id, now),
+    refundsInProgress(user.id, now),
   ])
   // "Pay again" replaces the cart: what it holds is said beside the button before it is pressed.
   const cart = rejected.length > 0 ? (await pricedCart(await readCart(request))).items : []
@@ -119,6 +126,14 @@ export async function loader({ request }: Route.LoaderArgs) {
       endedOn: formatIndiaDate(subscription.endsAt),
       renewPath: subscription.onSale ? renewalPath(subscription.serviceId) : null,
     })),
+    refunds: refunds.map((refund) => ({
+      id: refund.id,
+      serviceName: refund.serviceName,
+      amountPaise: refund.amountPaise,
+      state: refund.state,
+      label: refund.label,
+      next: refund.next,
+    })),
     infoOpen: url.searchParams.get('dialog') === INFO_DIALOG,
     contactPhone: supportPhone,
     bankAccount,
@@ -160,6 +175,7 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
     rejected,
     active,
     recentlyEnded,
+    refunds,
     infoOpen,
     contactPhone,
   } = loaderData
@@ -337,6 +353,29 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
                 ) : (
                   <p className="mt-2 text-sm">No longer on sale.</p>
                 )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {refunds.length > 0 ? (
+        <section aria-labelledby="refunds-heading" className="mt-6">
+          <h2 id="refunds-heading" className="text-lg font-semibold">
+            Refunds
+          </h2>
+          <ul className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {refunds.map((refund) => (
+              <li
+                key={refund.id}
+                aria-label={`Refund for ${refund.serviceName}`}
+                className="min-w-0 rounded-lg border border-gray-200 p-4 dark:border-gray-700"
+              >
+                <h3 className="font-semibold break-words capitalize">{refund.serviceName}</h3>
+                <p className="mt-2 flex flex-wrap justify-between gap-x-4">
+                  <span className="font-medium">Rs. {formatRupees(refund.amountPaise)}</span>
+                  <span className={REFUND_STATE_CLASSES[refund.state]}>{refund.label}</span>
+                </p>
+                <p className="mt-2 text-sm">{refund.next}</p>
               </li>
             ))}
           </ul>

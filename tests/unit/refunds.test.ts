@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { MS_PER_DAY } from '~/domain/dates'
-import { endingRefundPaise, excessRefundPaise, RefundBankAccountSchema, wholeUnexpiredDays } from '~/domain/refunds'
+import {
+  endingRefundPaise,
+  excessRefundPaise,
+  REFUND_PAYMENT_DAYS,
+  RefundBankAccountSchema,
+  refundDueBy,
+  refundState,
+  wholeUnexpiredDays,
+} from '~/domain/refunds'
 
 const START = new Date('2026-12-01T10:00:00.000Z')
 const at = (days: number, ms = 0) => new Date(START.getTime() + days * MS_PER_DAY + ms)
@@ -66,5 +74,62 @@ describe('RefundBankAccountSchema', () => {
   ])('refuses %s', (_name, change) => {
     const valid = { accountName: 'Asha Rao', accountNumber: '123456789012', ifsc: 'SBIN0001234' }
     expect(RefundBankAccountSchema.safeParse({ ...valid, ...change }).success).toBe(false)
+  })
+})
+
+describe('refundState: what the customer is told of a refund', () => {
+  const requestedAt = new Date('2026-12-01T06:00:00Z')
+  const paidAt = new Date('2026-12-04T06:00:00Z')
+  const base = { createdAt: requestedAt, processedAt: null, lastError: null }
+
+  it.each([
+    [
+      'a bank transfer to make',
+      { ...base, status: 'DUE', byBankTransfer: true },
+      'REQUESTED',
+      'Requested on 01-12-2026',
+      `We pay it by bank transfer to the account you gave, within ${REFUND_PAYMENT_DAYS} days: by 31-12-2026.`,
+    ],
+    [
+      'a gateway refund asked for',
+      { ...base, status: 'PENDING', byBankTransfer: false },
+      'REQUESTED',
+      'Requested on 01-12-2026',
+      'It goes back to the card or UPI account you paid with, in 5 to 7 working days.',
+    ],
+    [
+      'a gateway refund the job is retrying',
+      { ...base, status: 'PENDING', lastError: 'HTTP 502', byBankTransfer: false },
+      'RETRYING',
+      'Failed, being retried',
+      `The payment gateway did not take the refund, so we are trying again. We still pay the refund within ${REFUND_PAYMENT_DAYS} days, by 31-12-2026.`,
+    ],
+    [
+      'a gateway refund the team retries',
+      { ...base, status: 'FAILED', lastError: 'HTTP 400', byBankTransfer: false },
+      'RETRYING',
+      'Failed, being retried',
+      `The payment gateway did not take the refund, so we are trying again. We still pay the refund within ${REFUND_PAYMENT_DAYS} days, by 31-12-2026.`,
+    ],
+    [
+      'a bank transfer made',
+      { ...base, status: 'PROCESSED', processedAt: paidAt, byBankTransfer: true },
+      'PAID',
+      'Paid on 04-12-2026',
+      'Sent by bank transfer to the account you gave.',
+    ],
+    [
+      'a gateway refund made',
+      { ...base, status: 'PROCESSED', processedAt: paidAt, byBankTransfer: false },
+      'PAID',
+      'Paid on 04-12-2026',
+      'Sent back to the card or UPI account you paid with; your bank shows it once it credits it.',
+    ],
+  ] as const)('%s', (_name, refund, state, label, next) => {
+    expect(refundState(refund)).toEqual({ state, label, next })
+  })
+
+  it('is paid by REFUND_PAYMENT_DAYS after it was requested', () => {
+    expect(refundDueBy(requestedAt)).toEqual(new Date('2026-12-31T06:00:00Z'))
   })
 })

@@ -2,6 +2,7 @@ import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
 import { RESEARCH_KEPT_YEARS } from '~/domain/research-retention'
 import { SESSION_IDLE_DAYS } from '~/domain/sign-in'
+import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
 import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from './rules'
 
 export const PRIVACY_POLICY_UPDATED = '28 November 2026'
@@ -141,7 +142,7 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
                 [
                   'One-time sign-in codes',
                   'Confirming it is you',
-                  'Stored only scrambled (hashed); they expire within 5 minutes',
+                  `Stored only scrambled (hashed); they expire within ${OTP_VALID_MINUTES} minutes`,
                   'Your consent; security',
                 ],
               ],

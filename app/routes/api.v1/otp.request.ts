@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { INDIAN_MOBILE_MESSAGE, isIndianMobileNumber, stripPhoneSeparators } from '~/domain/sign-in'
+import { INDIAN_MOBILE_MESSAGE, isIndianMobileNumber, OTP_DIGITS, stripPhoneSeparators } from '~/domain/sign-in'
+import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
 import { apiPost, postOnly, readJsonBody, tooManyRequests } from '~/server/api/requests.server'
 import { requestOtp } from '~/server/auth/one-time-codes.server'
 import type { Route } from './+types/otp.request'
@@ -18,5 +19,7 @@ export const action = apiPost(async ({ request, context }: Route.ActionArgs) => 
   const { number } = await readJsonBody(request, PhoneNumberBody)
   const sent = await requestOtp({ phone: number, ip: context.clientIp })
   if (!sent.ok) return tooManyRequests(sent.message, sent.retryAfterMs)
-  return Response.json({ message: 'We sent a 6-digit code to this number. It is valid for 5 minutes.' })
+  return Response.json({
+    message: `We sent a ${OTP_DIGITS}-digit code to this number. It is valid for ${OTP_VALID_MINUTES} minutes.`,
+  })
 })

@@ -4,6 +4,7 @@ import { acceptanceHistory } from './acceptances.server'
 import { correctionRequestsOf } from './corrections.server'
 import { sentMessagesOf } from '../messaging/message-archive.server'
 import { researchChannelsOf } from '../research/channels.server'
+import { customerRefundOf, customerRefundSelect } from '../payments/refunds/customer-refunds.server'
 
 // "Your data" (docs/regulatory.md, The customer's data; DPDP Act 2023 s.11, the right to a summary of one's personal
 // data): everything we hold about a customer, for /account (which masks the PAN) and for the download at
@@ -70,7 +71,7 @@ export async function customerData(userId: string, now = new Date()) {
       },
       refunds: {
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        select: { amountPaise: true, status: true, reason: true, createdAt: true, processedAt: true, paymentId: true },
+        select: customerRefundSelect,
       },
       researchDeliveries: {
         orderBy: [{ queuedAt: 'desc' }, { id: 'asc' }],
@@ -158,14 +159,21 @@ export async function customerData(userId: string, now = new Date()) {
       paymentId: row.paymentId,
       grantReason: row.grantReason,
     })),
-    refunds: user.refunds.map((refund) => ({
-      amountPaise: refund.amountPaise,
-      status: refund.status,
-      reason: refund.reason,
-      createdAt: iso(refund.createdAt),
-      paidAt: iso(refund.processedAt),
-      paymentId: refund.paymentId,
-    })),
+    refunds: user.refunds.map((row) => {
+      const refund = customerRefundOf(row)
+      return {
+        service: refund.serviceName,
+        amountPaise: refund.amountPaise,
+        status: refund.status,
+        // In words, as /subscriptions shows it: requested, paid on a date, or failed and being retried.
+        state: refund.label,
+        next: refund.next,
+        reason: row.reason,
+        createdAt: iso(refund.createdAt),
+        paidAt: iso(refund.processedAt),
+        paymentId: row.paymentId,
+      }
+    }),
     // Each research item sent to them, by channel (docs/research.md, "Delivery").
     researchDeliveries: user.researchDeliveries.map((row) => ({
       item: row.roll.item.title,

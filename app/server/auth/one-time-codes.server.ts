@@ -1,11 +1,13 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
+import { MS_PER_MINUTE } from '~/domain/durations'
+import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
 import { OTP_DIGITS, OTP_RESEND_MEMORY_MS, otpResendWaitMs } from '~/domain/sign-in'
 import { prisma } from '../db.server'
 import { enqueueEmail, enqueueOtpSms } from '../jobs/queue.server'
 import { consumeRateLimits, describeWait, rateLimitWaitMs, type RateLimitRule } from '../rate-limit.server'
 import { serverSecret } from '../secrets.server'
 
-export const OTP_TTL_MS = 5 * 60_000
+export const OTP_TTL_MS = OTP_VALID_MINUTES * MS_PER_MINUTE
 export const OTP_MAX_WRONG_TRIES = 5
 /**
  * Per client address, a short window, so a busy carrier address (CGNAT: many customers share one)
@@ -102,7 +104,7 @@ export async function requestOtp({
     {
       to: phone,
       code,
-      text: `${code} is your Research Store sign-in code. It expires in 5 minutes. Our team will never ask you for this code.`,
+      text: `${code} is your Research Store sign-in code. It expires in ${OTP_VALID_MINUTES} minutes. Our team will never ask you for this code.`,
     },
     OTP_TTL_MS,
   )
@@ -161,7 +163,7 @@ export async function requestEmailCode({
     template: 'email-change-code',
     secret: code,
     subject: 'Confirm your new e-mail address',
-    body: `${code} is your Research Store code to confirm this e-mail address. It expires in 5 minutes. If you did not ask to change your e-mail address, ignore this message.`,
+    body: `${code} is your Research Store code to confirm this e-mail address. It expires in ${OTP_VALID_MINUTES} minutes. If you did not ask to change your e-mail address, ignore this message.`,
   })
   return { ok: true }
 }

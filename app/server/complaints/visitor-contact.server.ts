@@ -1,5 +1,6 @@
 import { createCookie } from 'react-router'
 import { type ComplaintContact } from '~/domain/complaints'
+import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
 import { env } from '../env.server'
 import { enqueueEmail } from '../jobs/queue.server'
 import { serverSecret } from '../secrets.server'
@@ -37,6 +38,6 @@ export async function emailComplaintCode(email: string, code: string): Promise<v
     template: 'complaint-contact-code',
     secret: code,
     subject: 'Your code to file a complaint',
-    body: `${code} is your code to file a complaint with Research Store. It expires in 5 minutes. Our team will never ask you for this code.`,
+    body: `${code} is your code to file a complaint with Research Store. It expires in ${OTP_VALID_MINUTES} minutes. Our team will never ask you for this code.`,
   })
 }

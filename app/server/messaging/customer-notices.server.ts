@@ -4,6 +4,7 @@ import { formatIndiaDate } from '~/domain/dates'
 import { REMINDER_STAGES, renewalPath, smsQuietUntil, type ReminderStage } from '~/domain/renewal-reminders'
 import {
   advanceExcessRefundedEmail,
+  claimReceivedEmail,
   closedAccountRefundEmail,
   correctionDecidedEmail,
   paymentConfirmedEmail,
@@ -94,6 +95,43 @@ export async function notifyPaymentConfirmed(paymentId: string): Promise<boolean
         })),
       },
       await emailContext(),
+    ),
+  })
+}
+
+/**
+ * "We got your claim": the e-mail of a new bank-transfer claim, saying what happens next and the
+ * day it is dismissed if not confirmed. Carries the account's id: a claim cancelled by closing the
+ * account meanwhile is not announced.
+ */
+export async function notifyClaimReceived(paymentId: string): Promise<boolean> {
+  const payment = await prisma.payment.findUnique({
+    where: { id: paymentId },
+    select: {
+      userId: true,
+      amountPaise: true,
+      cart: true,
+      createdAt: true,
+      expiresAt: true,
+      user: { select: { name: true, email: true } },
+    },
+  })
+  if (!payment?.expiresAt) return false
+  const context = await emailContext()
+  const { businessDetails } = await import('../business.server')
+  return notifyCustomer({
+    email: payment.user.email,
+    userId: payment.userId,
+    ...claimReceivedEmail(
+      {
+        name: payment.user.name,
+        amountPaise: payment.amountPaise,
+        serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
+        claimedOn: formatIndiaDate(payment.createdAt),
+        dismissedOn: formatIndiaDate(payment.expiresAt),
+        whatsappNumber: businessDetails.whatsappNumber,
+      },
+      context,
     ),
   })
 }

@@ -22,6 +22,7 @@ import {
   type PaidPayment,
 } from './core.server'
 import { assertPurchaseAllowed, lockFamilyPurchases } from './purchase-limits.server'
+import { notifyClaimReceived } from '../messaging/customer-notices.server'
 
 // Manual claims ("I'll Pay & Send Screenshot"): the customer's claim of a bank transfer, which the
 // team confirms or rejects in the admin console while it is open (isOpenManualClaim), or which expires.
@@ -127,6 +128,8 @@ export async function createManualPayment(
     return { paymentId: payment.id, created: true, amountPaise, expiresAt }
   })
   await invalidateUserPayments(userId)
+  // After the commit, once per claim (a repeated submit answers the first claim and says nothing again).
+  if (result.created) await notifyClaimReceived(result.paymentId)
   return result
 }
 

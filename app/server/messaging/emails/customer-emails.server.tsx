@@ -1,5 +1,5 @@
 import { formatRupees } from '~/domain/money'
-import { REJECTED_CLAIM_SHOWN_DAYS } from '~/domain/payment-status'
+import { MANUAL_PAYMENT_EXPIRY_DAYS, REJECTED_CLAIM_SHOWN_DAYS } from '~/domain/payment-status'
 import { refundRouteText } from '~/domain/refunds'
 import { renderEmail, type EmailContext, type RenderedEmail } from './render-email.server'
 
@@ -30,6 +30,46 @@ export function paymentConfirmedEmail(
           items: payment.subscriptions.map(({ serviceName, endsOn }) => `${serviceName}: ends on ${endsOn}`),
         },
         { kind: 'action', label: 'See your subscriptions', path: '/subscriptions' },
+      ],
+    },
+    context,
+  )
+}
+
+/** "We got your claim": a bank-transfer claim was recorded; what the customer still does, what we do, and by when. */
+export function claimReceivedEmail(
+  claim: {
+    name: string | null
+    amountPaise: number
+    serviceNames: string[]
+    claimedOn: string
+    /** The day the claim is dismissed if not confirmed (MANUAL_PAYMENT_EXPIRY_DAYS after it was made). */
+    dismissedOn: string
+    whatsappNumber: string
+  },
+  context: EmailContext,
+): RenderedEmail {
+  const amount = `Rs. ${formatRupees(claim.amountPaise)}`
+  return renderEmail(
+    {
+      template: 'claim-received',
+      subject: 'We got your bank transfer claim',
+      name: claim.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `We got your claim of a bank transfer of ${amount} for ${claim.serviceNames.join(', ')}, made on ${claim.claimedOn}. What happens next:`,
+        },
+        {
+          kind: 'list',
+          items: [
+            `If you have not paid yet, transfer ${amount} to our bank account (its details are on My Subscription(s)) and send the screenshot of the transfer on WhatsApp to ${claim.whatsappNumber}.`,
+            'Our team checks the transfer against our bank account. When we confirm it, your subscriptions start and we e-mail you.',
+            `A claim we cannot confirm within ${MANUAL_PAYMENT_EXPIRY_DAYS} days is dismissed: if yours is not confirmed by ${claim.dismissedOn}, no subscription starts.`,
+          ],
+        },
+        { kind: 'note', label: 'Dismissed if not confirmed by', text: claim.dismissedOn },
+        { kind: 'action', label: 'See your claim', path: '/subscriptions' },
       ],
     },
     context,
