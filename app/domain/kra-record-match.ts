@@ -74,7 +74,8 @@ export function kraRecordPaymentRefusal(
   place: 'elsewhere' | 'kyc-details-page' = 'elsewhere',
 ): string | undefined {
   if (state.kind === 'match' || state.kind === 'accepted') return undefined
-  const correction = place === 'kyc-details-page' ? 'ask for a correction below' : 'ask for a correction on your KYC details page'
+  const correction =
+    place === 'kyc-details-page' ? 'ask for a correction below' : 'ask for a correction on your KYC details page'
   const checkAgain = place === 'kyc-details-page' ? 'check your KYC again' : 'check your KYC again there'
   const fields = FIELD_WORDS(state.differences)
   const differs = `You cannot pay yet: the ${fields} the KYC registration agency (KRA) holds for your PAN ${state.differences.length === 2 ? 'are' : 'is'} not the ${fields} in your profile.`

@@ -47,9 +47,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const now = new Date()
   const preview = await previewOr404(user.id, params.serviceId, now)
   if (!preview) return redirectWithFlash('/subscriptions', ALREADY_ENDED)
-  const typedAccount = ['accountName', 'accountNumber', 'ifsc'].some((name) =>
-    String(formData.get(name) ?? '').trim(),
-  )
+  const typedAccount = ['accountName', 'accountNumber', 'ifsc'].some((name) => String(formData.get(name) ?? '').trim())
   const submission = parseWithZod(formData, {
     schema: endSubscriptionFormSchema({
       payingAccount: preview.payingAccounts.length > 0,

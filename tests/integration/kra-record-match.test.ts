@@ -40,10 +40,9 @@ async function apiCreateOrder(cookie: string, serviceId: string) {
 
 async function decide(adminCookie: string, userId: string, decision: string) {
   return adminCustomer.action(
-    routeArgs(
-      formRequest(`/admin/customers/${userId}`, { intent: 'kra-record-decide', decision }, adminCookie),
-      { userId },
-    ),
+    routeArgs(formRequest(`/admin/customers/${userId}`, { intent: 'kra-record-decide', decision }, adminCookie), {
+      userId,
+    }),
   )
 }
 
@@ -161,6 +160,8 @@ describe('a KRA record with another name or date of birth', () => {
     const admin = await signedInUser({ role: 'ADMIN' })
     expect(await decide(admin.cookie, userId, 'ACCEPTED')).toMatchObject({ init: { status: 409 } })
     expect(await decide(admin.cookie, userId, 'MAYBE')).toMatchObject({ init: { status: 400 } })
-    expect(await prisma.auditLog.count({ where: { subjectId: userId, action: { startsWith: 'customer.kra-record' } } })).toBe(0)
+    expect(
+      await prisma.auditLog.count({ where: { subjectId: userId, action: { startsWith: 'customer.kra-record' } } }),
+    ).toBe(0)
   })
 })

@@ -48,10 +48,15 @@ describe('a bank transfer refunded to the account it came from', () => {
 
   it('refuses a refund to another account, and one without the confirmation; nothing ends', async () => {
     const { userId, cookie, service, paymentId } = await paidByTransfer()
-    const ending = { userId, serviceId: service.id, by: { kind: 'customer' } as const, reason: 'CUSTOMER_ENDED' as const }
-    await expect(endSubscription({ ...ending, payeeAccount: OTHER_ACCOUNT, payingAccountConfirmed: true, now: new Date() })).rejects.toBeInstanceOf(
-      RefundToOtherAccountError,
-    )
+    const ending = {
+      userId,
+      serviceId: service.id,
+      by: { kind: 'customer' } as const,
+      reason: 'CUSTOMER_ENDED' as const,
+    }
+    await expect(
+      endSubscription({ ...ending, payeeAccount: OTHER_ACCOUNT, payingAccountConfirmed: true, now: new Date() }),
+    ).rejects.toBeInstanceOf(RefundToOtherAccountError)
     await expect(endSubscription({ ...ending, now: new Date() })).rejects.toBeInstanceOf(PayingAccountNotConfirmedError)
 
     const typed = await endForm(service.id, { ...OTHER_ACCOUNT, payingAccount: 'confirmed' }, cookie)

@@ -225,8 +225,18 @@ function kraRecordForAdmin(
   const date = (dob: string | null) => (dob ? formatIsoDate(dob) : 'none given')
   return {
     rows: [
-      { field: 'Name', profile: profile.name ?? 'none given', record: record.name ?? 'none given', differs: state.differences.includes('name') },
-      { field: 'Date of birth', profile: date(profile.dob), record: date(record.dob), differs: state.differences.includes('dob') },
+      {
+        field: 'Name',
+        profile: profile.name ?? 'none given',
+        record: record.name ?? 'none given',
+        differs: state.differences.includes('name'),
+      },
+      {
+        field: 'Date of birth',
+        profile: date(profile.dob),
+        record: date(record.dob),
+        differs: state.differences.includes('dob'),
+      },
     ],
     decision:
       state.kind === 'awaiting-review'
@@ -793,7 +803,12 @@ function KraRecordDecision({
         <StatusButton name="decision" value="ACCEPTED" status={pending ? 'pending' : 'idle'}>
           Accept: the record is the same person
         </StatusButton>
-        <StatusButton name="decision" value="CORRECTION_ASKED" variant="secondary" status={pending ? 'pending' : 'idle'}>
+        <StatusButton
+          name="decision"
+          value="CORRECTION_ASKED"
+          variant="secondary"
+          status={pending ? 'pending' : 'idle'}
+        >
           Ask the customer to correct their details
         </StatusButton>
       </Form>

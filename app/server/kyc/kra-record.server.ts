@@ -80,7 +80,9 @@ export async function decideKraRecord(
 ): Promise<KraRecordDecisionOutcome> {
   if (!isUuid(userId)) return { ok: false, status: 404, message: 'That customer does not exist.' }
   return prisma.$transaction(async (tx): Promise<KraRecordDecisionOutcome> => {
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "users" WHERE "id" = ${userId}::uuid FOR UPDATE`
+    const locked = await tx.$queryRaw<
+      { id: string }[]
+    >`SELECT "id" FROM "users" WHERE "id" = ${userId}::uuid FOR UPDATE`
     if (locked.length === 0) return { ok: false, status: 404, message: 'That customer does not exist.' }
     const row = await tx.user.findUniqueOrThrow({
       where: { id: userId },

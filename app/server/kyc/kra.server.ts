@@ -152,7 +152,11 @@ export function httpKra({ url, apiKey }: { url: string; apiKey: string }): KycPr
       if (!response.ok) throw new KycUnavailableError(`The KRA answered ${response.status}`)
       const parsed = HttpKraAnswerSchema.safeParse(await response.json().catch(() => null))
       if (!parsed.success) throw new KycUnavailableError('The KRA answered something other than a KYC status')
-      return { ...parsed.data, nameOnRecord: parsed.data.nameOnRecord ?? null, dobOnRecord: parsed.data.dobOnRecord ?? null }
+      return {
+        ...parsed.data,
+        nameOnRecord: parsed.data.nameOnRecord ?? null,
+        dobOnRecord: parsed.data.dobOnRecord ?? null,
+      }
     },
   }
 }

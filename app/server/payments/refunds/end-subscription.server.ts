@@ -6,7 +6,14 @@ import { prisma } from '../../db.server'
 import { notifyRefund } from '../../messaging/customer-notices.server'
 import { subscriptionsCacheKey } from '../subscriptions.server'
 import { recordRefundInLedger } from '../ledger.server'
-import { payingAccountOf, refundOf, routeOf, runningPeriods, type PayingAccount, type PeriodRow } from './periods.server'
+import {
+  payingAccountOf,
+  refundOf,
+  routeOf,
+  runningPeriods,
+  type PayingAccount,
+  type PeriodRow,
+} from './periods.server'
 import { queueGatewayRefund } from './gateway-refund.server'
 
 // Ending subscriptions and giving back the unexpired part (docs/payments.md, "Refunds"). The
@@ -132,7 +139,16 @@ export async function endSubscription(input: EndSubscriptionInput): Promise<Ende
  */
 export async function endSubscriptionIn(
   tx: Prisma.TransactionClient,
-  { userId, serviceId, by, reason, note = null, payeeAccount = null, payingAccountConfirmed = false, now }: EndSubscriptionInput,
+  {
+    userId,
+    serviceId,
+    by,
+    reason,
+    note = null,
+    payeeAccount = null,
+    payingAccountConfirmed = false,
+    now,
+  }: EndSubscriptionInput,
 ): Promise<EndedService> {
   await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${subscriptionsCacheKey(userId)}, 0))::text`
   const periods = await runningPeriods(tx, userId, serviceId, now)
@@ -146,7 +162,8 @@ export async function endSubscriptionIn(
     })
     if (refundPaise === 0 || !period.payment) continue
     const route = routeOf(period.payment)
-    const payee = route === 'BANK_TRANSFER' ? bankRefundPayee(period.payment, by, payeeAccount, payingAccountConfirmed) : {}
+    const payee =
+      route === 'BANK_TRANSFER' ? bankRefundPayee(period.payment, by, payeeAccount, payingAccountConfirmed) : {}
     const refund = await tx.refund.create({
       data: {
         userId,
@@ -214,7 +231,9 @@ function bankRefundPayee(
     return { payeeAccountName: paying.accountName, payeePaidWithUtr: paying.utr }
   }
   if (by.kind === 'customer' && !typed) throw new BankAccountNeededError()
-  return typed ? { payeeAccountName: typed.accountName, payeeAccountNumber: typed.accountNumber, payeeIfsc: typed.ifsc } : {}
+  return typed
+    ? { payeeAccountName: typed.accountName, payeeAccountNumber: typed.accountNumber, payeeIfsc: typed.ifsc }
+    : {}
 }
 
 /** After the transaction that ended a service committed: caches, gateway refunds, the customer's e-mail. */
