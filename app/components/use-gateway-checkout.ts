@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react'
 import type { CheckoutAnswer } from '~/domain/checkout-request'
-import { CHECKOUT_THEME_COLOR, type GatewayCheckout } from '~/domain/gateway-checkout'
+import { CHECKOUT_METHODS_CONFIG, CHECKOUT_THEME_COLOR, type GatewayCheckout } from '~/domain/gateway-checkout'
 
 /** What checkout.js emits with `payment.failed`. */
 export type CheckoutFailure = {
@@ -74,6 +74,7 @@ export function useGatewayCheckout() {
       description: checkout.description,
       prefill: checkout.prefill,
       theme: { color: CHECKOUT_THEME_COLOR },
+      config: CHECKOUT_METHODS_CONFIG,
       modal: { escape: false, ondismiss: callbacks.onDismissed },
       handler: callbacks.onPaid,
     })

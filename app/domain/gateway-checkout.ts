@@ -26,6 +26,23 @@ export type GatewayCheckout = {
 export const PAYMENT_START_FAILED_MESSAGE = 'Error initiating payment. Please try again.'
 export const PAYMENT_VERIFY_FAILED_MESSAGE = 'Error verifying payment'
 
+/**
+ * SEBI has a research analyst's fees paid through channels traceable to the client's bank account:
+ * the gateway takes cards, netbanking and UPI only. Standard Checkout hides the other methods
+ * (wallets, EMI, cardless EMI, pay later, apps); the account's own method settings in the Razorpay
+ * Dashboard are the control for the hosted checkout (docs/payments.md, "Gateway payment methods").
+ */
+export const GATEWAY_ALLOWED_METHODS = ['card', 'netbanking', 'upi'] as const
+export const GATEWAY_HIDDEN_METHODS = ['wallet', 'emi', 'cardless_emi', 'paylater', 'app'] as const
+
+/** checkout.js's `config` option that hides the methods the store does not take. */
+export const CHECKOUT_METHODS_CONFIG = {
+  display: {
+    hide: GATEWAY_HIDDEN_METHODS.map((method) => ({ method })),
+    preferences: { show_default_blocks: true },
+  },
+}
+
 /** The original store's checkout theme colour (docs/product.md section 9). */
 export const CHECKOUT_THEME_COLOR = '#2196F3'
 

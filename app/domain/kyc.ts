@@ -99,12 +99,6 @@ export function normaliseName(name: string): string {
   return name.toLowerCase().trim().replace(/\s+/g, ' ')
 }
 
-/** False when the KRA's name on record is not the profile's name (shown to the admin). */
-export function kycNameMatches(profileName: string | null, nameOnRecord: string | null): boolean {
-  if (!profileName || !nameOnRecord) return true
-  return normaliseName(profileName) === normaliseName(nameOnRecord)
-}
-
 /** The fields a correction request may change (a complete profile's KYC details). */
 export const CORRECTABLE_FIELDS = ['name', 'pan', 'dob'] as const
 export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number]

@@ -110,6 +110,28 @@ export const EndSubscriptionFormSchema = z.object({ intent: z.literal('end') })
 /** /subscriptions/:serviceId/end when part of the refund is a bank transfer. */
 export const EndSubscriptionWithAccountFormSchema = RefundBankAccountSchema.extend({ intent: z.literal('end') })
 
+/** The box the customer ticks: the bank transfer's refund goes back to the account it came from. */
+export const PAYING_ACCOUNT_FIELD = 'payingAccount'
+const PAYING_ACCOUNT_MESSAGE = 'Confirm the account your transfer came from: the refund is paid back to it.'
+export const PayingAccountConfirmationSchema = z.object({
+  [PAYING_ACCOUNT_FIELD]: z.literal('confirmed', { error: PAYING_ACCOUNT_MESSAGE }),
+})
+
+/**
+ * The end page's form for what the refund needs: the paying account confirmed (a transfer whose
+ * confirmation recorded it), an account typed (one confirmed before that was recorded), both, or neither.
+ */
+export function endSubscriptionFormSchema({
+  payingAccount,
+  typedAccount,
+}: {
+  payingAccount: boolean
+  typedAccount: boolean
+}) {
+  const base = typedAccount ? EndSubscriptionWithAccountFormSchema : EndSubscriptionFormSchema
+  return payingAccount ? base.extend(PayingAccountConfirmationSchema.shape) : base
+}
+
 /** The admin ends a customer's subscription: a reason is required (it goes to the audit log). */
 export const AdminEndSubscriptionFormSchema = z.object({
   intent: z.literal('end-subscription'),

@@ -15,7 +15,9 @@ import {
   KYC_RECHECK_BUTTON,
   KYC_STATUS_LABELS,
 } from '~/domain/kyc'
+import { kraRecordPaymentRefusal } from '~/domain/kra-record-match'
 import { requireCompleteProfile } from '~/server/auth/sign-in.server'
+import { kraRecordStateOf } from '~/server/kyc/kra-record.server'
 import { businessDetails } from '~/server/business.server'
 import { correctionRequestsOf, fileCorrectionRequest, kycDetailsOf } from '~/server/account/corrections.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
@@ -38,6 +40,9 @@ export function headers({ parentHeaders }: Route.HeadersArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const session = await requireCompleteProfile(request)
   const [user, requests] = await Promise.all([kycDetailsOf(session.id), correctionRequestsOf(session.id)])
+  const recordRefusal = kycAllowsPayment(user.kycStatus)
+    ? kraRecordPaymentRefusal(kraRecordStateOf(user), businessDetails.supportEmail, 'kyc-details-page')
+    : undefined
   return {
     details: {
       name: user.name ?? '',
@@ -47,9 +52,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     kyc: {
       label: user.kycStatus ? KYC_STATUS_LABELS[user.kycStatus] : 'Not checked',
-      allowsPayment: kycAllowsPayment(user.kycStatus),
-      advice: kycAdvice(user.kycStatus, businessDetails.supportEmail, 'kyc-details-page'),
+      allowsPayment: kycAllowsPayment(user.kycStatus) && !recordRefusal,
+      advice: recordRefusal ?? kycAdvice(user.kycStatus, businessDetails.supportEmail, 'kyc-details-page'),
       checkedAt: user.kycCheckedAt ? formatIndiaDateTime(user.kycCheckedAt) : null,
+      // What the KRA holds, when it is not what the profile says (the customer's own data).
+      record: recordRefusal
+        ? {
+            name: user.kycNameOnRecord ?? 'none given',
+            dob: user.kycDobOnRecord ? formatIndiaDate(user.kycDobOnRecord) : 'none given',
+          }
+        : null,
     },
     latestBirthDate: latestAdultBirthDate(new Date()),
     requests: requests.map((row) => ({
@@ -129,6 +141,11 @@ export default function AccountCorrections({ loaderData, actionData }: Route.Com
         <h2 className="text-lg font-medium">KYC at the KRA: {kyc.label}</h2>
         {kyc.checkedAt ? <p className="text-sm">Last checked {kyc.checkedAt}.</p> : null}
         <FormMessage tone={kyc.allowsPayment ? 'success' : 'info'}>{kyc.advice}</FormMessage>
+        {kyc.record ? (
+          <p>
+            The KRA holds: name {kyc.record.name}, date of birth {kyc.record.dob}.
+          </p>
+        ) : null}
         {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
         <Form method="post">
           <StatusButton name="intent" value="recheck" status={checking ? 'pending' : 'idle'}>

@@ -1,12 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
-import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
+import { CheckboxField, Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { formatIndiaDate } from '~/domain/dates'
 import { formatRupees } from '~/domain/money'
 import {
-  EndSubscriptionFormSchema,
-  EndSubscriptionWithAccountFormSchema,
+  endSubscriptionFormSchema,
+  PAYING_ACCOUNT_FIELD,
   RefundBankAccountSchema,
   refundRouteText,
   subscriptionEndedFlash,
@@ -20,6 +20,7 @@ import {
   endingPreview,
   endSubscription,
   NothingToEndError,
+  RefundToOtherAccountError,
 } from '~/server/payments/refunds/end-subscription.server'
 import type { Route } from './+types/subscriptions.end'
 
@@ -46,9 +47,16 @@ export async function action({ request, params }: Route.ActionArgs) {
   const now = new Date()
   const preview = await previewOr404(user.id, params.serviceId, now)
   if (!preview) return redirectWithFlash('/subscriptions', ALREADY_ENDED)
+  const typedAccount = ['accountName', 'accountNumber', 'ifsc'].some((name) => String(formData.get(name) ?? '').trim())
   const submission = parseWithZod(formData, {
-    schema: preview.bankTransferPaise > 0 ? EndSubscriptionWithAccountFormSchema : EndSubscriptionFormSchema,
+    schema: endSubscriptionFormSchema({
+      payingAccount: preview.payingAccounts.length > 0,
+      typedAccount: preview.needsTypedAccount,
+    }),
   })
+  // A transfer is refunded to the account it came from: an account typed for it is refused, not ignored.
+  if (typedAccount && !preview.needsTypedAccount)
+    return data({ result: submission.reply({ formErrors: [new RefundToOtherAccountError().message] }) }, 409)
   if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
   const account = RefundBankAccountSchema.safeParse(submission.value)
   try {
@@ -58,20 +66,22 @@ export async function action({ request, params }: Route.ActionArgs) {
       by: { kind: 'customer' },
       reason: 'CUSTOMER_ENDED',
       payeeAccount: account.success ? account.data : null,
+      payingAccountConfirmed: formData.get(PAYING_ACCOUNT_FIELD) === 'confirmed',
       now,
     })
     return redirectWithFlash('/subscriptions', subscriptionEndedFlash(ended))
   } catch (error) {
     if (error instanceof NothingToEndError) return redirectWithFlash('/subscriptions', ALREADY_ENDED)
     // The refund's route changed between the page and the click (rare): ask for the account.
-    if (error instanceof BankAccountNeededError)
+    if (error instanceof BankAccountNeededError || error instanceof RefundToOtherAccountError)
       return data({ result: submission.reply({ formErrors: [error.message] }) }, 409)
     throw error
   }
 }
 
 export default function EndSubscription({ loaderData, actionData }: Route.ComponentProps) {
-  const { serviceName, endsOn, refundPaise, gatewayPaise, bankTransferPaise } = loaderData
+  const { serviceName, endsOn, refundPaise, gatewayPaise, bankTransferPaise, payingAccounts, needsTypedAccount } =
+    loaderData
   const pending = useIsPending()
   const result = actionData?.result
   const field = (name: string) => repliedField(result, name)
@@ -101,7 +111,12 @@ export default function EndSubscription({ loaderData, actionData }: Route.Compon
             ) : null}
             {bankTransferPaise > 0 ? (
               <li>
-                Rs. {formatRupees(bankTransferPaise)} {refundRouteText(true, 'the account you give below')}.
+                Rs. {formatRupees(bankTransferPaise)}{' '}
+                {refundRouteText(
+                  true,
+                  needsTypedAccount ? 'the account you give below' : 'the account your transfer came from',
+                )}
+                .
               </li>
             ) : null}
           </ul>
@@ -109,7 +124,32 @@ export default function EndSubscription({ loaderData, actionData }: Route.Compon
       )}
       <Form method="post" className="mt-6 space-y-4">
         {formErrors ? <FormMessage tone="error">{formErrors.join(' ')}</FormMessage> : null}
-        {bankTransferPaise > 0 ? (
+        {payingAccounts.length > 0 ? (
+          <fieldset className="space-y-3">
+            <legend className="font-semibold">The account your transfer came from</legend>
+            <p className="text-sm">
+              A bank transfer is refunded to the account it came from, as our bank statement shows it:
+            </p>
+            <ul className="list-disc pl-6" data-testid="paying-accounts">
+              {payingAccounts.map((paying) => (
+                <li key={`${paying.utr}-${paying.accountName}`}>
+                  {paying.accountName}, the transfer with reference {paying.utr}
+                </li>
+              ))}
+            </ul>
+            <CheckboxField
+              label={
+                payingAccounts.length > 1
+                  ? 'Refund to these accounts, which my transfers came from'
+                  : 'Refund to this account, which my transfer came from'
+              }
+              hint="If the account is closed, do not end here: write to us and we will arrange the refund."
+              errors={field(PAYING_ACCOUNT_FIELD).errors}
+              inputProps={{ name: PAYING_ACCOUNT_FIELD, value: 'confirmed', required: true }}
+            />
+          </fieldset>
+        ) : null}
+        {bankTransferPaise > 0 && needsTypedAccount ? (
           <fieldset className="space-y-3">
             <legend className="font-semibold">Bank account for the refund</legend>
             <Field

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   CHECKOUT_OUTCOME_MESSAGES,
+  CHECKOUT_METHODS_CONFIG,
   checkoutMessageTone,
+  GATEWAY_ALLOWED_METHODS,
   PAYMENT_START_FAILED_MESSAGE,
   PAYMENT_VERIFY_FAILED_MESSAGE,
 } from '~/domain/gateway-checkout'
@@ -14,5 +16,14 @@ describe('how /pay shows what a checkout came to', () => {
     expect(checkoutMessageTone(PAYMENT_START_FAILED_MESSAGE)).toBe('error')
     expect(checkoutMessageTone(PAYMENT_VERIFY_FAILED_MESSAGE)).toBe('error')
     expect(checkoutMessageTone('You have already paid for these services.')).toBe('error')
+  })
+})
+
+describe('the methods the gateway takes', () => {
+  it('hides wallets, EMI, pay later and apps on checkout.js, and never a bank, card or UPI method', () => {
+    const hidden = CHECKOUT_METHODS_CONFIG.display.hide.map((instrument) => instrument.method)
+    expect(hidden).toEqual(expect.arrayContaining(['wallet', 'emi', 'cardless_emi', 'paylater']))
+    for (const allowed of GATEWAY_ALLOWED_METHODS) expect(hidden).not.toContain(allowed)
+    expect(CHECKOUT_METHODS_CONFIG.display.preferences.show_default_blocks).toBe(true)
   })
 })

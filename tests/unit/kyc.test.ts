@@ -3,7 +3,6 @@ import {
   correctionRequestSchema,
   kycAdvice,
   kycAllowsPayment,
-  kycNameMatches,
   kycCorrectionWay,
   kycPaymentRefusal,
   KYC_RECHECK_WINDOW_MS,
@@ -18,6 +17,7 @@ import {
   FAKE_KRA_TEST_PANS,
   httpKra,
   kycProvider,
+  fakeKraOtherDob,
   KycUnavailableError,
 } from '~/server/kyc/kra.server'
 
@@ -30,6 +30,7 @@ describe('the fake KRA', () => {
     expect(answer).toEqual({
       status: 'VALIDATED',
       nameOnRecord: 'ASHA RAO',
+      dobOnRecord: '2001-05-17',
       reference: expect.stringMatching(/^FAKE-[0-9A-F]{12}$/),
     })
     expect((await checkKyc(query('ABCPE1234F'), { provider: fakeKra })).reference).toBe(answer.reference)
@@ -41,15 +42,22 @@ describe('the fake KRA', () => {
     [FAKE_KRA_TEST_PANS.notFound, 'NOT_FOUND'],
     [FAKE_KRA_TEST_PANS.rejected, 'REJECTED'],
     [FAKE_KRA_TEST_PANS.otherName, 'VALIDATED'],
+    [FAKE_KRA_TEST_PANS.otherDob, 'VALIDATED'],
     ['ABCDE1234F', 'NOT_FOUND'],
   ])('answers %s with %s', async (pan, status) => {
     expect((await checkKyc(query(pan), { provider: fakeKra })).status).toBe(status)
   })
 
-  it('has a test PAN whose name on record differs', async () => {
-    expect((await checkKyc(query(FAKE_KRA_TEST_PANS.otherName), { provider: fakeKra })).nameOnRecord).toBe(
-      FAKE_KRA_OTHER_NAME,
-    )
+  it('has a test PAN whose name on record differs, and one whose date of birth does', async () => {
+    expect(await checkKyc(query(FAKE_KRA_TEST_PANS.otherName), { provider: fakeKra })).toMatchObject({
+      nameOnRecord: FAKE_KRA_OTHER_NAME,
+      dobOnRecord: '2001-05-17',
+    })
+    expect(await checkKyc(query(FAKE_KRA_TEST_PANS.otherDob), { provider: fakeKra })).toMatchObject({
+      nameOnRecord: 'ASHA RAO',
+      dobOnRecord: '2000-05-17',
+    })
+    expect(fakeKraOtherDob('2004-02-29')).toBe('2003-02-28')
   })
 
   it('fails with KycUnavailableError for the error PAN, and times out for the slow one', async () => {
@@ -106,7 +114,12 @@ describe('choosing the KRA', () => {
       await checkKyc(query('ABCPE1234F'), {
         provider: server({ status: 'REGISTERED', nameOnRecord: 'ASHA RAO', reference: 'R1' }),
       }),
-    ).toEqual({ status: 'REGISTERED', nameOnRecord: 'ASHA RAO', reference: 'R1' })
+    ).toEqual({ status: 'REGISTERED', nameOnRecord: 'ASHA RAO', dobOnRecord: null, reference: 'R1' })
+    expect(
+      await checkKyc(query('ABCPE1234F'), {
+        provider: server({ status: 'VALIDATED', nameOnRecord: 'ASHA RAO', dobOnRecord: '2001-05-17', reference: 'R2' }),
+      }),
+    ).toMatchObject({ dobOnRecord: '2001-05-17' })
     await expect(checkKyc(query('ABCPE1234F'), { provider: server({ status: 'MAYBE' }) })).rejects.toBeInstanceOf(
       KycUnavailableError,
     )
@@ -157,12 +170,6 @@ describe('KYC rules', () => {
   it('limits "Check my KYC again" to 5 an hour', () => {
     expect(KYC_RECHECKS_PER_WINDOW).toBe(5)
     expect(KYC_RECHECK_WINDOW_MS).toBe(3_600_000)
-  })
-
-  it('compares names as the profile stores them', () => {
-    expect(kycNameMatches('asha rao', 'ASHA  RAO')).toBe(true)
-    expect(kycNameMatches('asha rao', 'ASHA R')).toBe(false)
-    expect(kycNameMatches('asha rao', null)).toBe(true)
   })
 
   it("validates a correction request's fields by the profile's rules", () => {

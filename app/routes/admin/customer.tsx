@@ -4,7 +4,7 @@ import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, repliedField, SelectField, StatusButton, TextareaField } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
 import { FeeCapExemptionSchema, GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
-import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
+import { formatIndiaDate, formatIndiaDateTime, formatIsoDate } from '~/domain/dates'
 import { FAMILY_RELATION_LABELS } from '~/domain/family-relations'
 import { FEE_CAP_EXEMPTION_LABELS, FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from '~/domain/fee-cap'
 import { formatRupees } from '~/domain/money'
@@ -26,9 +26,15 @@ import {
   CORRECTION_REASON_MAX_CHARS,
   CorrectionDecisionSchema,
   kycAllowsPayment,
-  kycNameMatches,
   KYC_STATUS_LABELS,
 } from '~/domain/kyc'
+import {
+  KRA_RECORD_REVIEW_LABELS,
+  KRA_RECORD_REVIEWS,
+  type KraRecordReview,
+  type KraRecordState,
+} from '~/domain/kra-record-match'
+import { decideKraRecord, kraRecordStateOf, profileAndRecord } from '~/server/kyc/kra-record.server'
 import { CONSENT_DOCUMENTS } from '~/domain/consent'
 import { AdminEndSubscriptionForm } from '~/components/admin-end-subscription'
 import type { Route } from './+types/customer'
@@ -58,6 +64,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const adminViews = await adminViewsOf(customer.id)
   const messages = await sentMessagesOf(customer.id, SENT_MESSAGES_SHOWN)
   const now = new Date()
+  const recordState = kraRecordStateOf(customer)
   // Formatted here, on the server, so the page reads the same with and without JavaScript.
   return {
     customer: {
@@ -81,7 +88,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
             checkedAt: customer.kycCheckedAt ? formatIndiaDateTime(customer.kycCheckedAt) : null,
             reference: customer.kycReference,
             nameOnRecord: customer.kycNameOnRecord,
-            nameMismatch: !kycNameMatches(customer.name, customer.kycNameOnRecord),
+            dobOnRecord: customer.kycDobOnRecord ? formatIndiaDate(customer.kycDobOnRecord) : null,
+            nameMismatch: recordState.kind !== 'match' && recordState.differences.includes('name'),
+            record: kraRecordForAdmin(customer, recordState),
           }
         : null,
       feeCap: customer.feeCapExemption
@@ -174,6 +183,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       'correction-reject': decide,
       'fee-cap-exempt': feeCap,
       'fee-cap-unexempt': feeCap,
+      'kra-record-decide': () => decideRecord(admin.id, params.userId, formData),
     },
     () => grant(admin.id, params.userId, formData),
   )
@@ -201,6 +211,49 @@ async function decideCorrection(adminId: string, userId: string, formData: FormD
   )
   return data(
     { form: 'correction' as const, requestId, result: undefined, message: outcome.message, ok: outcome.ok },
+    outcome.ok ? 200 : outcome.status,
+  )
+}
+
+/** Where the KRA's record stands beside the profile, when it differs: the values side by side and the decision. */
+function kraRecordForAdmin(
+  customer: Parameters<typeof profileAndRecord>[0] & { kycRecordReviewedAt: Date | null },
+  state: KraRecordState,
+) {
+  if (state.kind === 'match') return null
+  const { profile, record } = profileAndRecord(customer)
+  const date = (dob: string | null) => (dob ? formatIsoDate(dob) : 'none given')
+  return {
+    rows: [
+      {
+        field: 'Name',
+        profile: profile.name ?? 'none given',
+        record: record.name ?? 'none given',
+        differs: state.differences.includes('name'),
+      },
+      {
+        field: 'Date of birth',
+        profile: date(profile.dob),
+        record: date(record.dob),
+        differs: state.differences.includes('dob'),
+      },
+    ],
+    decision:
+      state.kind === 'awaiting-review'
+        ? 'Waiting for your decision: the customer cannot pay until then.'
+        : `${KRA_RECORD_REVIEW_LABELS[state.kind === 'accepted' ? 'ACCEPTED' : 'CORRECTION_ASKED']}${
+            customer.kycRecordReviewedAt ? `, ${formatIndiaDateTime(customer.kycRecordReviewedAt)}` : ''
+          }.`,
+  }
+}
+
+async function decideRecord(adminId: string, userId: string, formData: FormData) {
+  const decision = String(formData.get('decision') ?? '')
+  if (!(KRA_RECORD_REVIEWS as readonly string[]).includes(decision))
+    return data({ form: 'kra-record' as const, message: 'Choose a decision.', ok: false }, 400)
+  const outcome = await decideKraRecord(adminId, userId, decision as KraRecordReview)
+  return data(
+    { form: 'kra-record' as const, message: outcome.message, ok: outcome.ok },
     outcome.ok ? 200 : outcome.status,
   )
 }
@@ -267,6 +320,7 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
                 {customer.kyc.allowsPayment ? '' : ' (cannot pay)'}, checked {customer.kyc.checkedAt}, reference{' '}
                 {customer.kyc.reference}
                 <span className="block">Name on record: {customer.kyc.nameOnRecord ?? 'none'}</span>
+                <span className="block">Date of birth on record: {customer.kyc.dobOnRecord ?? 'none given'}</span>
                 {customer.kyc.nameMismatch ? (
                   <span className="block font-medium text-red-700 dark:text-red-400">
                     The name on record does not match the profile name.
@@ -314,6 +368,13 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           </dd>
         </dl>
       </section>
+
+      {customer.kyc?.record ? (
+        <KraRecordDecision
+          record={customer.kyc.record}
+          answer={actionData?.form === 'kra-record' ? actionData : undefined}
+        />
+      ) : null}
 
       <CorrectionRequests
         customerId={customer.id}
@@ -695,6 +756,62 @@ function CorrectionRequests({
           })}
         </ul>
       )}
+    </section>
+  )
+}
+
+function KraRecordDecision({
+  record,
+  answer,
+}: {
+  record: NonNullable<NonNullable<Route.ComponentProps['loaderData']['customer']['kyc']>['record']>
+  answer: Extract<Route.ComponentProps['actionData'], { form: 'kra-record' }> | undefined
+}) {
+  const pending = useIsPending()
+  return (
+    <section aria-labelledby="kra-record-heading" className="mt-8 max-w-xl">
+      <h2 id="kra-record-heading" className="text-xl font-semibold">
+        The KRA&apos;s record differs from the profile
+      </h2>
+      {answer?.message ? <FormMessage tone={answer.ok ? 'success' : 'error'}>{answer.message}</FormMessage> : null}
+      <table className="mt-2 w-full text-left">
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Profile</th>
+            <th scope="col">KRA record</th>
+          </tr>
+        </thead>
+        <tbody>
+          {record.rows.map((row) => (
+            <tr key={row.field} className={row.differs ? 'font-medium text-red-700 dark:text-red-400' : undefined}>
+              <th scope="row">
+                {row.field}
+                {row.differs ? ' (differs)' : ''}
+              </th>
+              <td>{row.profile}</td>
+              <td>{row.record}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="mt-2" data-testid="kra-record-decision">
+        {record.decision}
+      </p>
+      <Form method="post" preventScrollReset className="mt-2 flex flex-wrap gap-2">
+        <input type="hidden" name="intent" value="kra-record-decide" />
+        <StatusButton name="decision" value="ACCEPTED" status={pending ? 'pending' : 'idle'}>
+          Accept: the record is the same person
+        </StatusButton>
+        <StatusButton
+          name="decision"
+          value="CORRECTION_ASKED"
+          variant="secondary"
+          status={pending ? 'pending' : 'idle'}
+        >
+          Ask the customer to correct their details
+        </StatusButton>
+      </Form>
     </section>
   )
 }

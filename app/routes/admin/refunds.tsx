@@ -128,7 +128,12 @@ function RefundLine({ refund }: { refund: RefundQueueRow }) {
         {refund.bankReference ? `; bank reference ${refund.bankReference}` : ''}
         {refund.attempts > 0 ? `; ${refund.attempts} gateway attempts` : ''}
       </p>
-      {refund.payee ? (
+      {refund.payingAccount ? (
+        <p className="text-sm">
+          Pay back to the account the transfer came from: {refund.payingAccount.accountName}, the transfer with
+          reference {refund.payingAccount.utr} (confirmed by the customer)
+        </p>
+      ) : refund.payee ? (
         <p className="text-sm">
           Pay to {refund.payee.accountName}, account {refund.payee.accountNumber}, IFSC {refund.payee.ifsc}
         </p>

@@ -14,6 +14,7 @@ import { recordAudit } from '../audit.server'
 import { businessDetails } from '../business.server'
 import { panKeys, prisma } from '../db.server'
 import { checkKyc, kycColumns, KycUnavailableError } from '../kyc/kra.server'
+import { kraRecordSelect } from '../kyc/kra-record.server'
 import { notifyCorrectionDecided } from '../messaging/customer-notices.server'
 import { decryptPan, encryptPan, isEncryptedPan } from '../kyc/pan-crypto.server'
 import { storePanCard, type PanCardUpload } from '../kyc/pan-card-image.server'
@@ -123,7 +124,7 @@ async function deletePanCardFile(key: string): Promise<void> {
 export function kycDetailsOf(userId: string) {
   return prisma.user.findUniqueOrThrow({
     where: { id: userId },
-    select: { name: true, pan: true, dateOfBirth: true, kycStatus: true, kycCheckedAt: true },
+    select: { ...kraRecordSelect, pan: true, kycStatus: true, kycCheckedAt: true },
   })
 }
 

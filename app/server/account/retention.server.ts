@@ -85,7 +85,8 @@ async function eraseAccounts(
     const erased = await tx.$queryRaw<{ id: string }[]>`
       UPDATE users SET name = NULL, email = NULL, date_of_birth = NULL, pan_encrypted = NULL, pan_hash = NULL,
         pan_card_key = NULL, kyc_status = NULL, kyc_checked_at = NULL, kyc_reference = NULL,
-        kyc_name_on_record = NULL, agreement_ip = NULL, phone = 'erased-' || id::text,
+        kyc_name_on_record = NULL, kyc_dob_on_record = NULL,
+        kyc_record_reviewed_for = NULL, agreement_ip = NULL, phone = 'erased-' || id::text,
         erased_at = ${now}, updated_at = ${now}
       WHERE id = ANY(${ids}::uuid[]) AND erased_at IS NULL
       RETURNING id::text AS id`

@@ -1,3 +1,4 @@
+import { calendarDateOf } from '~/domain/dates'
 import { readCartSnapshot } from '~/domain/cart'
 import { prisma } from '../db.server'
 import { acceptanceHistory } from './acceptances.server'
@@ -29,6 +30,9 @@ export async function customerData(userId: string, now = new Date()) {
       kycCheckedAt: true,
       kycReference: true,
       kycNameOnRecord: true,
+      kycDobOnRecord: true,
+      kycRecordReview: true,
+      kycRecordReviewedAt: true,
       createdAt: true,
       familyMembers: { orderBy: { createdAt: 'asc' }, select: { pan: true, relation: true, createdAt: true } },
       payments: {
@@ -113,6 +117,9 @@ export async function customerData(userId: string, now = new Date()) {
         checkedAt: iso(user.kycCheckedAt),
         reference: user.kycReference,
         nameOnRecord: user.kycNameOnRecord,
+        dateOfBirthOnRecord: user.kycDobOnRecord ? calendarDateOf(user.kycDobOnRecord) : null,
+        recordDecision: user.kycRecordReview,
+        recordDecidedAt: iso(user.kycRecordReviewedAt),
       },
       accountCreatedAt: iso(user.createdAt),
     },

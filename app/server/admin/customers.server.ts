@@ -16,6 +16,7 @@ import { recordAudit } from '../audit.server'
 import { panKeys, prisma } from '../db.server'
 import { keysetSql, readKeysetPage } from '../keyset.server'
 import { decryptPan, panLookupHash } from '../kyc/pan-crypto.server'
+import { kraRecordSelect } from '../kyc/kra-record.server'
 import { notifySubscriptionGranted } from '../messaging/customer-notices.server'
 import { grantSubscription } from '../payments/subscriptions.server'
 
@@ -89,7 +90,6 @@ export async function customerForAdmin(userId: string) {
     where: { id: userId },
     select: {
       ...listSelect,
-      dateOfBirth: true,
       panCardKey: true,
       agreementAcceptedAt: true,
       agreementVersion: true,
@@ -98,7 +98,8 @@ export async function customerForAdmin(userId: string) {
       kycStatus: true,
       kycCheckedAt: true,
       kycReference: true,
-      kycNameOnRecord: true,
+      ...kraRecordSelect,
+      kycRecordReviewedAt: true,
       closedAt: true,
       familyMembers: { orderBy: [{ createdAt: 'asc' }, { pan: 'asc' }], select: { pan: true, relation: true } },
       payments: {

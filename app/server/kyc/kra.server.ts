@@ -18,7 +18,13 @@ export type KycQuery = {
   name: string
 }
 
-export type KycAnswer = { status: KycStatus; nameOnRecord: string | null; reference: string }
+export type KycAnswer = {
+  status: KycStatus
+  nameOnRecord: string | null
+  /** YYYY-MM-DD; null when the KRA gave none (then the query's date of birth is not compared). */
+  dobOnRecord: string | null
+  reference: string
+}
 
 /** The KRA did not answer (unreachable, an error, or not within KYC_TIMEOUT_MS): try again later. */
 export class KycUnavailableError extends Error {
@@ -42,8 +48,10 @@ export const FAKE_KRA_TEST_PANS = {
   notFound: 'KRAPN0003N',
   /** REJECTED: paying is refused. */
   rejected: 'KRAPJ0007J',
-  /** VALIDATED, but the name on record is not the profile's (the admin sees the mismatch). */
+  /** VALIDATED, but the name on record is not the profile's: paying waits for the admin's decision. */
   otherName: 'KRAPM0004M',
+  /** VALIDATED, but the date of birth on record is a year before the profile's: paying waits for the admin's decision. */
+  otherDob: 'KRAPD0008D',
   /** The KRA answers with an error. */
   error: 'KRAPE0005E',
   /** The KRA does not answer in time (the check times out). */
@@ -62,6 +70,13 @@ const testPanKind = (pan: string) =>
 
 export const FAKE_KRA_OTHER_NAME = 'RECORD NAME DIFFERS'
 
+/** The fake's other date of birth: a year before the one asked about. */
+export function fakeKraOtherDob(dob: string): string {
+  const year = Number(dob.slice(0, 4)) - 1
+  // 29 February has no twin a year before.
+  return `${String(year).padStart(4, '0')}${dob.slice(4) === '-02-29' ? '-02-28' : dob.slice(4)}`
+}
+
 function fakeReference(query: KycQuery): string {
   return `FAKE-${createHash('sha256').update(`${query.pan}:${query.dob}`).digest('hex').slice(0, 12).toUpperCase()}`
 }
@@ -71,18 +86,21 @@ export const fakeKra: KycProvider = {
   name: 'fake KRA',
   async check(query, signal) {
     const reference = fakeReference(query)
-    const nameOnRecord = query.name.toUpperCase()
+    const record = { nameOnRecord: query.name.toUpperCase(), dobOnRecord: query.dob, reference }
+    const noRecord = { nameOnRecord: null, dobOnRecord: null, reference }
     switch (testPanKind(query.pan)) {
       case 'registered':
-        return { status: 'REGISTERED', nameOnRecord, reference }
+        return { status: 'REGISTERED', ...record }
       case 'onHold':
-        return { status: 'ON_HOLD', nameOnRecord, reference }
+        return { status: 'ON_HOLD', ...record }
       case 'notFound':
-        return { status: 'NOT_FOUND', nameOnRecord: null, reference }
+        return { status: 'NOT_FOUND', ...noRecord }
       case 'rejected':
-        return { status: 'REJECTED', nameOnRecord, reference }
+        return { status: 'REJECTED', ...record }
       case 'otherName':
-        return { status: 'VALIDATED', nameOnRecord: FAKE_KRA_OTHER_NAME, reference }
+        return { status: 'VALIDATED', ...record, nameOnRecord: FAKE_KRA_OTHER_NAME }
+      case 'otherDob':
+        return { status: 'VALIDATED', ...record, dobOnRecord: fakeKraOtherDob(query.dob) }
       case 'error':
         throw new KycUnavailableError('The fake KRA answered 503 (its test PAN for an error)')
       case 'slow':
@@ -94,21 +112,22 @@ export const fakeKra: KycProvider = {
         })
     }
     return /^[A-Z]{3}P[A-Z]\d{4}[A-Z]$/.test(query.pan)
-      ? { status: 'VALIDATED', nameOnRecord, reference }
-      : { status: 'NOT_FOUND', nameOnRecord: null, reference }
+      ? { status: 'VALIDATED', ...record }
+      : { status: 'NOT_FOUND', ...noRecord }
   },
 }
 
 const HttpKraAnswerSchema = z.object({
   status: z.enum(KYC_STATUSES),
   nameOnRecord: z.string().max(200).nullable().optional(),
+  dobOnRecord: z.iso.date().nullable().optional(),
   reference: z.string().min(1).max(100),
 })
 
 /**
  * A KRA's interface over HTTP, in the shape this store expects (docs/regulatory.md): POST
  * `{pan, dob}` as JSON to `<url>/kyc/status` with `Authorization: Bearer <key>`, answered with
- * `{status, nameOnRecord, reference}`. An operator puts an adapter for their KRA (CVL, NDML, CAMS,
+ * `{status, nameOnRecord, dobOnRecord, reference}`. An operator puts an adapter for their KRA (CVL, NDML, CAMS,
  * Karvy, DotEx) behind this address.
  */
 export function httpKra({ url, apiKey }: { url: string; apiKey: string }): KycProvider {
@@ -133,7 +152,11 @@ export function httpKra({ url, apiKey }: { url: string; apiKey: string }): KycPr
       if (!response.ok) throw new KycUnavailableError(`The KRA answered ${response.status}`)
       const parsed = HttpKraAnswerSchema.safeParse(await response.json().catch(() => null))
       if (!parsed.success) throw new KycUnavailableError('The KRA answered something other than a KYC status')
-      return { ...parsed.data, nameOnRecord: parsed.data.nameOnRecord ?? null }
+      return {
+        ...parsed.data,
+        nameOnRecord: parsed.data.nameOnRecord ?? null,
+        dobOnRecord: parsed.data.dobOnRecord ?? null,
+      }
     },
   }
 }
@@ -188,5 +211,6 @@ export function kycColumns(answer: KycAnswer, now: Date) {
     kycCheckedAt: now,
     kycReference: answer.reference,
     kycNameOnRecord: answer.nameOnRecord,
+    kycDobOnRecord: answer.dobOnRecord ? new Date(`${answer.dobOnRecord}T00:00:00Z`) : null,
   } satisfies Prisma.UserUpdateInput
 }

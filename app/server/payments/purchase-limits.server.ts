@@ -1,6 +1,7 @@
 import { cartTotalPaise, readCartSnapshot, type CartItem } from '~/domain/cart'
 import { feeCapRefusal, feeCapRefusalMessage, feeCapWindowStart, taxableValuePaise } from '~/domain/fee-cap'
 import { kycAllowsPayment, kycPaymentRefusal } from '~/domain/kyc'
+import { kraRecordPaymentRefusal } from '~/domain/kra-record-match'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, openManualClaimWhere } from '~/domain/payment-status'
 import {
   advanceRefusalMessage,
@@ -16,6 +17,7 @@ import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import { env } from '../env.server'
 import { familyUserIds } from '../account/family-members.server'
+import { kraRecordSelect, kraRecordStateOf } from '../kyc/kra-record.server'
 import { lockFamilyPurchases } from './purchase-lock.server'
 import { PaymentError } from './core.server'
 import { taxableFeesByPayment } from './ledger.server'
@@ -112,10 +114,15 @@ export async function feeCapRefusalFor(
   return refusal ? feeCapRefusalMessage(refusal) : undefined
 }
 
-/** The refusal a payment by `userId` gets for their KYC status (undefined when it allows paying). */
+/**
+ * The refusal a payment by `userId` gets for their KYC (undefined when it allows paying): the KRA's
+ * status, then whether its record's name and date of birth are the profile's (or an admin accepted
+ * the difference).
+ */
 export async function kycRefusalFor(db: Db = prisma, userId: string): Promise<string | undefined> {
-  const customer = await db.user.findUnique({ where: { id: userId }, select: { kycStatus: true } })
-  return kycAllowsPayment(customer?.kycStatus) ? undefined : kycPaymentRefusal(customer?.kycStatus)
+  const customer = await db.user.findUnique({ where: { id: userId }, select: { kycStatus: true, ...kraRecordSelect } })
+  if (!kycAllowsPayment(customer?.kycStatus)) return kycPaymentRefusal(customer?.kycStatus)
+  return customer ? kraRecordPaymentRefusal(kraRecordStateOf(customer), businessDetails.supportEmail) : undefined
 }
 
 export const ACCOUNT_CLOSED_MESSAGE = 'This account is closed: nothing can be bought with it.'

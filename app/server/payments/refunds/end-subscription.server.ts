@@ -6,7 +6,14 @@ import { prisma } from '../../db.server'
 import { notifyRefund } from '../../messaging/customer-notices.server'
 import { subscriptionsCacheKey } from '../subscriptions.server'
 import { recordRefundInLedger } from '../ledger.server'
-import { refundOf, routeOf, runningPeriods } from './periods.server'
+import {
+  payingAccountOf,
+  refundOf,
+  routeOf,
+  runningPeriods,
+  type PayingAccount,
+  type PeriodRow,
+} from './periods.server'
 import { queueGatewayRefund } from './gateway-refund.server'
 
 // Ending subscriptions and giving back the unexpired part (docs/payments.md, "Refunds"). The
@@ -28,8 +35,26 @@ export class NothingToEndError extends Error {
 /** Part of the refund is a bank transfer, and the customer has not given the account for it. */
 export class BankAccountNeededError extends Error {
   override name = 'BankAccountNeededError'
+  constructor(message = 'Give the bank account the refund should be paid to.') {
+    super(message)
+  }
+}
+
+/** The refund goes back to the account the transfer came from, and the customer has not confirmed it. */
+export class PayingAccountNotConfirmedError extends BankAccountNeededError {
+  override name = 'PayingAccountNotConfirmedError'
   constructor() {
-    super('Give the bank account the refund should be paid to.')
+    super('Confirm the account your transfer came from: the refund is paid back to it.')
+  }
+}
+
+/** A customer asked for a bank transfer's refund to go to an account other than the one that paid. */
+export class RefundToOtherAccountError extends Error {
+  override name = 'RefundToOtherAccountError'
+  constructor() {
+    super(
+      'A bank transfer is refunded only to the account it came from, not to another one. Confirm that account below; if it is closed, write to us.',
+    )
   }
 }
 export type EndingPreview = {
@@ -38,8 +63,12 @@ export type EndingPreview = {
   refundPaise: number
   /** Of which back to the card/UPI used. */
   gatewayPaise: number
-  /** Of which by bank transfer (the customer gives the account). */
+  /** Of which by bank transfer: back to the paying account when the confirmation recorded it, else to an account the customer gives. */
   bankTransferPaise: number
+  /** The accounts the bank transfers came from (each once), which the customer confirms. */
+  payingAccounts: PayingAccount[]
+  /** Some bank transfer was confirmed before the paying account was recorded: the customer gives the account. */
+  needsTypedAccount: boolean
 }
 
 /** What ending a customer's service at `at` would give back, for the confirmation step; null when nothing of it runs. */
@@ -48,11 +77,18 @@ export async function endingPreview(userId: string, serviceId: string, at: Date)
   if (periods.length === 0) return null
   let gatewayPaise = 0
   let bankTransferPaise = 0
+  const payingAccounts = new Map<string, PayingAccount>()
+  let needsTypedAccount = false
   for (const period of periods) {
     const refund = refundOf(period, at)
     if (refund === 0 || !period.payment) continue
     if (routeOf(period.payment) === 'GATEWAY') gatewayPaise += refund
-    else bankTransferPaise += refund
+    else {
+      bankTransferPaise += refund
+      const paying = payingAccountOf(period.payment)
+      if (paying) payingAccounts.set(`${paying.utr}\u0000${paying.accountName}`, paying)
+      else needsTypedAccount = true
+    }
   }
   return {
     serviceName: periods[0]!.service.name,
@@ -60,6 +96,8 @@ export async function endingPreview(userId: string, serviceId: string, at: Date)
     refundPaise: gatewayPaise + bankTransferPaise,
     gatewayPaise,
     bankTransferPaise,
+    payingAccounts: [...payingAccounts.values()],
+    needsTypedAccount,
   }
 }
 
@@ -76,7 +114,10 @@ type EndSubscriptionInput = {
   by: EndedBy
   reason: Exclude<RefundReason, 'ADVANCE_LIMIT' | 'ACCOUNT_CLOSED'>
   note?: string | null
+  /** The account the customer typed: only for a transfer confirmed before the paying account was recorded. */
   payeeAccount?: RefundBankAccount | null
+  /** The customer confirmed the refund goes back to the account their transfer came from. */
+  payingAccountConfirmed?: boolean
   now: Date
 }
 
@@ -98,7 +139,16 @@ export async function endSubscription(input: EndSubscriptionInput): Promise<Ende
  */
 export async function endSubscriptionIn(
   tx: Prisma.TransactionClient,
-  { userId, serviceId, by, reason, note = null, payeeAccount = null, now }: EndSubscriptionInput,
+  {
+    userId,
+    serviceId,
+    by,
+    reason,
+    note = null,
+    payeeAccount = null,
+    payingAccountConfirmed = false,
+    now,
+  }: EndSubscriptionInput,
 ): Promise<EndedService> {
   await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${subscriptionsCacheKey(userId)}, 0))::text`
   const periods = await runningPeriods(tx, userId, serviceId, now)
@@ -112,7 +162,8 @@ export async function endSubscriptionIn(
     })
     if (refundPaise === 0 || !period.payment) continue
     const route = routeOf(period.payment)
-    if (route === 'BANK_TRANSFER' && by.kind === 'customer' && !payeeAccount) throw new BankAccountNeededError()
+    const payee =
+      route === 'BANK_TRANSFER' ? bankRefundPayee(period.payment, by, payeeAccount, payingAccountConfirmed) : {}
     const refund = await tx.refund.create({
       data: {
         userId,
@@ -124,13 +175,7 @@ export async function endSubscriptionIn(
         status: route === 'GATEWAY' ? 'PENDING' : 'DUE',
         note,
         actorId: by.kind === 'admin' ? by.adminId : null,
-        ...(route === 'BANK_TRANSFER' && payeeAccount
-          ? {
-              payeeAccountName: payeeAccount.accountName,
-              payeeAccountNumber: payeeAccount.accountNumber,
-              payeeIfsc: payeeAccount.ifsc,
-            }
-          : {}),
+        ...payee,
         createdAt: now,
       },
       select: { id: true, amountPaise: true, status: true },
@@ -166,6 +211,29 @@ export async function endSubscriptionIn(
     )
   }
   return { userId, serviceName: periods[0]!.service.name, endedAt: now, refunds }
+}
+
+/**
+ * Where a bank transfer's refund is paid: back to the account the transfer came from when the
+ * admin's confirmation recorded it (the customer confirms it and may not name another), else to
+ * the account the customer gives. An admin ending it needs neither: the refund waits as DUE.
+ */
+function bankRefundPayee(
+  payment: NonNullable<PeriodRow['payment']>,
+  by: EndedBy,
+  typed: RefundBankAccount | null,
+  payingAccountConfirmed: boolean,
+): Partial<Prisma.RefundUncheckedCreateInput> {
+  const paying = payingAccountOf(payment)
+  if (paying) {
+    if (by.kind === 'customer' && typed) throw new RefundToOtherAccountError()
+    if (by.kind === 'customer' && !payingAccountConfirmed) throw new PayingAccountNotConfirmedError()
+    return { payeeAccountName: paying.accountName, payeePaidWithUtr: paying.utr }
+  }
+  if (by.kind === 'customer' && !typed) throw new BankAccountNeededError()
+  return typed
+    ? { payeeAccountName: typed.accountName, payeeAccountNumber: typed.accountNumber, payeeIfsc: typed.ifsc }
+    : {}
 }
 
 /** After the transaction that ended a service committed: caches, gateway refunds, the customer's e-mail. */

@@ -17,7 +17,9 @@ export const periodSelect = {
   endsAt: true,
   originalEndsAt: true,
   service: { select: { name: true } },
-  payment: { select: { id: true, method: true, cart: true, gatewayPaymentId: true } },
+  payment: {
+    select: { id: true, method: true, cart: true, gatewayPaymentId: true, bankUtr: true, bankPayerName: true },
+  },
   refunds: { select: { amountPaise: true } },
 } satisfies Prisma.SubscriptionSelect
 
@@ -49,3 +51,10 @@ export function runningPeriods(db: Prisma.TransactionClient, userId: string, ser
     orderBy: { startsAt: 'asc' },
   })
 }
+
+/** The account a bank transfer came from, as the admin confirmed it from the statement; null before confirmations recorded it. */
+export function payingAccountOf(payment: NonNullable<PeriodRow['payment']>): PayingAccount | null {
+  return payment.bankPayerName && payment.bankUtr ? { accountName: payment.bankPayerName, utr: payment.bankUtr } : null
+}
+
+export type PayingAccount = { accountName: string; utr: string }

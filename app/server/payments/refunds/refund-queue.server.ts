@@ -20,6 +20,8 @@ export type RefundQueueRow = {
   createdOn: string
   processedOn: string | null
   payee: { accountName: string; accountNumber: string; ifsc: string } | null
+  /** A bank transfer refunded to the account it came from: the paying account's name and the UTR that finds it on the statement. */
+  payingAccount: { accountName: string; utr: string } | null
   gatewayRefundId: string | null
   bankReference: string | null
   attempts: number
@@ -85,6 +87,11 @@ export async function refundQueue(
       payee:
         row.payeeAccountName && row.payeeAccountNumber && row.payeeIfsc
           ? { accountName: row.payeeAccountName, accountNumber: row.payeeAccountNumber, ifsc: row.payeeIfsc }
+          : null,
+      // The account the transfer came from, which the customer confirmed: found on the statement by its UTR.
+      payingAccount:
+        row.payeeAccountName && row.payeePaidWithUtr
+          ? { accountName: row.payeeAccountName, utr: row.payeePaidWithUtr }
           : null,
       gatewayRefundId: row.gatewayRefundId,
       bankReference: row.bankReference,
