@@ -99,7 +99,7 @@ export default function AdminInsights({ loaderData }: Route.ComponentProps) {
             <p className="mt-2">
               {/* A file, not a page: the browser fetches it itself. */}
               <a href={`/admin/insights.csv?chart=${section.chart}`} className="underline" download>
-                Download {section.title.toLowerCase()} as CSV
+                {section.title}: download CSV
               </a>
             </p>
           </section>
@@ -146,7 +146,7 @@ function SectionNotes({ chart, cohortsComputedAt }: { chart: Chart; cohortsCompu
           12 months after it; &ldquo;Not yet&rdquo; until that time has passed for the whole month.{' '}
           {cohortsComputedAt
             ? `Computed ${cohortsComputedAt}; recomputed every hour.`
-            : 'Not computed yet: the hourly cohort job fills this table.'}
+            : 'The cohort job fills this table every hour, once there are payments.'}
         </p>
       )
     case 'funnel':
