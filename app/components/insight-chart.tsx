@@ -10,7 +10,13 @@ const STROKES = [
   'stroke-fuchsia-700 dark:stroke-fuchsia-300',
   'stroke-gray-700 dark:stroke-gray-300',
 ]
-const FILLS = ['fill-blue-700 dark:fill-sky-300', 'fill-orange-700 dark:fill-orange-300']
+const FILLS = [
+  'fill-blue-700 dark:fill-sky-300',
+  'fill-orange-700 dark:fill-orange-300',
+  'fill-emerald-700 dark:fill-emerald-300',
+  'fill-fuchsia-700 dark:fill-fuchsia-300',
+  'fill-gray-700 dark:fill-gray-300',
+]
 const DASHES = [undefined, '8 4', '2 3', '10 3 2 3', '4 4']
 
 const strokeOf = (style: number) => STROKES[style % STROKES.length]
@@ -76,15 +82,19 @@ function LineChart({ chart }: { chart: LineChartShape }) {
         ))}
       </g>
       {chart.series.map((series) => (
-        <path
-          key={series.name}
-          d={series.path}
-          fill="none"
-          strokeWidth="2.5"
-          strokeLinejoin="round"
-          strokeDasharray={dashOf(series.style)}
-          className={strokeOf(series.style)}
-        />
+        <g key={series.name}>
+          <path
+            d={series.path}
+            fill="none"
+            strokeWidth="2.5"
+            strokeLinejoin="round"
+            strokeDasharray={dashOf(series.style)}
+            className={strokeOf(series.style)}
+          />
+          {series.points.map((point) => (
+            <circle key={point.x} cx={point.x} cy={point.y} r="2.5" className={FILLS[series.style % FILLS.length]} />
+          ))}
+        </g>
       ))}
     </>
   )

@@ -211,7 +211,8 @@ export function insightTable(chart: InsightChart, figures: InsightFigures): Figu
 export const insightCsvFilename = (chart: InsightChart, now: Date) =>
   `insights-${chart}-${indiaIsoDate(now).slice(0, 10)}.csv`
 
-export type LineSeriesShape = { name: string; path: string; style: number }
+/** A series' line, and its points (a lone month between gaps is a point with no line). */
+export type LineSeriesShape = { name: string; path: string; points: { x: number; y: number }[]; style: number }
 export type AxisTick = { at: number; label: string }
 /** A chart drawn on the server (app/server/admin/insight-charts.server.ts): coordinates in its viewBox. */
 export type LineChartShape = {

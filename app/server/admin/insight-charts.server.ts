@@ -20,7 +20,8 @@ import {
 
 const WIDTH = 720
 const HEIGHT = 300
-const PLOT = { left: 88, top: 16, right: WIDTH - 16, bottom: HEIGHT - 56 }
+// Room on the right for the last month's label, centred under the last point.
+const PLOT = { left: 88, top: 16, right: WIDTH - 40, bottom: HEIGHT - 56 }
 const Y_TICKS = 5
 /** Every third month's label fits under a 720-wide chart. */
 const MONTH_LABEL_EVERY = 3
@@ -50,7 +51,12 @@ function lineChart(
     width: WIDTH,
     height: HEIGHT,
     plot: PLOT,
-    series: series.map((one, index) => ({ name: one.name, path: path(one.values) ?? '', style: index })),
+    series: series.map((one, index) => ({
+      name: one.name,
+      path: path(one.values) ?? '',
+      points: one.values.flatMap((value, at) => (value === null ? [] : [{ x: x(at)!, y: y(value) }])),
+      style: index,
+    })),
     xTicks: categories.flatMap((label, index) =>
       (categories.length - 1 - index) % MONTH_LABEL_EVERY === 0 ? [{ at: x(index)!, label }] : [],
     ),
