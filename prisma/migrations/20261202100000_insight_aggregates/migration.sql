@@ -85,9 +85,10 @@ CREATE TRIGGER "insight_ledger_inserted" AFTER INSERT ON "ledger_entries"
 CREATE TRIGGER "insight_ledger_deleted" AFTER DELETE ON "ledger_entries"
   REFERENCING OLD TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "insight_count_ledger_rows"();
 
--- New periods: started and ended in their months, and the period each renews (the latest of the
--- customer's periods of the service that ended at most 30 days before this one starts, unless
--- another period started in between and renewed it first).
+-- New periods: started and ended in their months, and the period each renews: the customer's
+-- period of the service just before it (by start), when the new one starts within 30 days after
+-- that one's end. Set-based: a payment's few rows use the (user_id, service_id, ends_at) index; the
+-- large seed, which inserts every period in one statement with that index set aside, one hash join.
 CREATE FUNCTION "insight_count_new_subscriptions"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO "insight_service_changes" ("service_id", "month", "started", "ended", "renewed")
@@ -98,19 +99,18 @@ BEGIN
     UNION ALL
     SELECT "service_id", "insight_month"(greatest("starts_at", "ends_at")), 0, 1, 0 FROM "changed_rows"
     UNION ALL
-    SELECT renewed."service_id", "insight_month"(renewed."ends_at"), 0, 0, 1
-    FROM "changed_rows" n
-    CROSS JOIN LATERAL (
-      SELECT p."id", p."service_id", p."ends_at" FROM "subscriptions" p
-      WHERE p."user_id" = n."user_id" AND p."service_id" = n."service_id" AND p."id" <> n."id"
-        AND p."ends_at" > p."starts_at" AND p."ends_at" <= n."starts_at"
-        AND p."ends_at" >= n."starts_at" - interval '30 days'
-      ORDER BY p."ends_at" DESC LIMIT 1
-    ) renewed
-    WHERE NOT EXISTS (
-      SELECT 1 FROM "subscriptions" q
-      WHERE q."user_id" = n."user_id" AND q."service_id" = n."service_id" AND q."id" <> n."id" AND q."id" <> renewed."id"
-        AND q."starts_at" >= renewed."ends_at" AND q."starts_at" <= n."starts_at")
+    SELECT ordered."service_id", "insight_month"(ordered."previous_ends_at"), 0, 0, 1
+    FROM (
+      SELECT s."id", s."service_id", s."starts_at",
+             lag(s."starts_at") OVER w AS "previous_starts_at", lag(s."ends_at") OVER w AS "previous_ends_at"
+      FROM "subscriptions" s
+      WHERE (s."user_id", s."service_id") IN (SELECT "user_id", "service_id" FROM "changed_rows")
+      WINDOW w AS (PARTITION BY s."user_id", s."service_id" ORDER BY s."starts_at", s."id")
+    ) ordered
+    WHERE ordered."id" IN (SELECT "id" FROM "changed_rows")
+      AND ordered."previous_ends_at" > ordered."previous_starts_at"
+      AND ordered."previous_ends_at" <= ordered."starts_at"
+      AND ordered."previous_ends_at" >= ordered."starts_at" - interval '30 days'
   ) counted
   GROUP BY "service_id", "month";
   RETURN NULL;
@@ -172,18 +172,15 @@ FROM (
   UNION ALL
   SELECT "service_id", "insight_month"(greatest("starts_at", "ends_at")), 0, 1, 0 FROM "subscriptions"
   UNION ALL
-  SELECT renewed."service_id", "insight_month"(renewed."ends_at"), 0, 0, 1
-  FROM "subscriptions" n
-  CROSS JOIN LATERAL (
-    SELECT p."id", p."service_id", p."ends_at" FROM "subscriptions" p
-    WHERE p."user_id" = n."user_id" AND p."service_id" = n."service_id" AND p."id" <> n."id"
-      AND p."ends_at" > p."starts_at" AND p."ends_at" <= n."starts_at"
-      AND p."ends_at" >= n."starts_at" - interval '30 days'
-    ORDER BY p."ends_at" DESC LIMIT 1
-  ) renewed
-  WHERE NOT EXISTS (
-    SELECT 1 FROM "subscriptions" q
-    WHERE q."user_id" = n."user_id" AND q."service_id" = n."service_id" AND q."id" <> n."id" AND q."id" <> renewed."id"
-      AND q."starts_at" >= renewed."ends_at" AND q."starts_at" <= n."starts_at")
+  SELECT ordered."service_id", "insight_month"(ordered."previous_ends_at"), 0, 0, 1
+  FROM (
+    SELECT s."service_id", s."starts_at",
+           lag(s."starts_at") OVER w AS "previous_starts_at", lag(s."ends_at") OVER w AS "previous_ends_at"
+    FROM "subscriptions" s
+    WINDOW w AS (PARTITION BY s."user_id", s."service_id" ORDER BY s."starts_at", s."id")
+  ) ordered
+  WHERE ordered."previous_ends_at" > ordered."previous_starts_at"
+    AND ordered."previous_ends_at" <= ordered."starts_at"
+    AND ordered."previous_ends_at" >= ordered."starts_at" - interval '30 days'
 ) counted
 GROUP BY "service_id", "month";
