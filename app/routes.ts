@@ -55,6 +55,8 @@ export default [
       route('complaint-board/:month', 'routes/admin/complaint-board-month.tsx'),
       route('export', 'routes/admin/export.tsx'),
       route('audit', 'routes/admin/audit.tsx'),
+      // What the analyst sees: money, subscribers, renewals, cohorts, the funnel (docs/admin.md, "Insights").
+      route('insights', 'routes/admin/insights.tsx'),
       route('refunds', 'routes/admin/refunds.tsx'),
       route('stop-services', 'routes/admin/stop-services.tsx'),
       route('notices', 'routes/admin/notices.tsx'),
@@ -66,6 +68,7 @@ export default [
       route('*', 'routes/not-found.tsx', { id: 'routes/admin/not-found' }),
     ]),
     route('export.csv', 'routes/admin/export-csv.ts'),
+    route('insights.csv', 'routes/admin/insights-csv.ts'),
     route('research/audit-pack', 'routes/admin/research-audit-pack.ts'),
     route('research/:itemId/audit-pack', 'routes/admin/research-item-audit-pack.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),

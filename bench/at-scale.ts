@@ -2,7 +2,7 @@
 // (100,000 customers and 1,000,000 payments by default). Page and API p95 on localhost, one request
 // at a time after a warm-up, for an admin (a new number the bench puts in ADMIN_PHONES, signed in
 // through the pages) and the long-time customer (+915500000001, 500 payments, a session made as a
-// sign-in makes it); then the CSV export of every payment.
+// sign-in makes it); /admin/insights (its own budget); then the CSV export of every payment.
 import { randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import pg from 'pg'
@@ -173,6 +173,15 @@ export async function measureAtScale(server: { origin: string; pid: number }, ad
       `p50 ${timed.p50.toFixed(1)} ms, max ${timed.max.toFixed(1)} ms, ${TIMED_REQUESTS} requests`,
     )
   }
+
+  const insights = await timeRequests(`${origin}/admin/insights`, admin.cookie)
+  check(
+    'admin insights (every chart) p95',
+    ms(insights.p95),
+    `< ${BUDGETS.atScaleInsightsP95Ms} ms`,
+    insights.p95 < BUDGETS.atScaleInsightsP95Ms,
+    `p50 ${insights.p50.toFixed(1)} ms, max ${insights.max.toFixed(1)} ms, ${TIMED_REQUESTS} requests`,
+  )
 
   const exported = await timeFullExport(origin, admin.cookie, pid)
   const rowsPerSecond = exported.rows / exported.seconds

@@ -27,6 +27,8 @@ export const BUDGETS = {
   atScaleRequestP95Ms: 100,
   atScaleExportRowsPerSecond: 50_000,
   atScaleExportRssGrowthBytes: 64_000_000,
+  // /admin/insights on 1,000,000 payments (issue 31): every chart's figures from the kept month tables (decision 045).
+  atScaleInsightsP95Ms: 300,
   // Research (BENCH_ONLY=at-scale-research): publishing to 100,000 subscribers, the roll and the delivery rows in
   // the publish transaction; the date-range audit pack (issue 30's budgets).
   atScaleResearchPublishMs: 3_000,

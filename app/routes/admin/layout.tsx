@@ -48,6 +48,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 
 const ADMIN_SECTIONS = [
   { to: '/admin/payments', label: 'Payments' },
+  { to: '/admin/insights', label: 'Insights' },
   { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/notices', label: 'Notices' },
   { to: '/admin/refunds', label: 'Refunds' },
@@ -87,7 +88,7 @@ function AdminNavigation({ awaiting }: { awaiting: Awaited<ReturnType<typeof loa
           </Link>
         </aside>
       ) : null}
-      {/* On a phone the nine links would take three or four rows above every page: one row that
+      {/* On a phone the ten links would take three or four rows above every page: one row that
           opens to them instead (a disclosure, so it works without JavaScript); it closes again on
           the next page. From 640 px the links show in a row or two. */}
       <details

@@ -59,6 +59,10 @@ export const RETENTION_QUEUE = 'erase-expired-data'
 
 /** Every 15 minutes: the renewal reminders due (app/server/payments/renewal-reminders.server.ts). */
 export const RENEWAL_REMINDERS_QUEUE = 'renewal-reminders'
+/** Adds the insight change rows into their month tables (decision 045). */
+export const INSIGHT_FOLD_QUEUE = 'insight-fold'
+/** Recomputes /admin/insights' cohort table. */
+export const INSIGHT_COHORTS_QUEUE = 'insight-cohorts'
 
 /**
  * Every minute: the research e-mails due, taken from the delivery log itself in batches (FOR UPDATE
@@ -111,6 +115,8 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(RENEWAL_REMINDERS_QUEUE)
     await boss.createQueue(RESEARCH_DELIVERIES_QUEUE)
     await boss.createQueue(RESEARCH_SCHEDULED_QUEUE)
+    await boss.createQueue(INSIGHT_FOLD_QUEUE)
+    await boss.createQueue(INSIGHT_COHORTS_QUEUE)
     return boss
   })()
   return globalForJobs.jobQueue

@@ -1,3 +1,4 @@
+import { computeCohorts, foldInsightChanges } from '../admin/insight-aggregates.server'
 import { sendComplaintsDueDigest } from '../complaints/due-digest.server'
 import { sendComplaintBoardReminder } from '../complaints/board-reminders.server'
 import { type Email } from '../messaging/mail.server'
@@ -5,6 +6,8 @@ import { sendGatewayRefund } from '../payments/refunds/gateway-refund.server'
 import {
   COMPLAINT_BOARD_REMINDER_QUEUE,
   COMPLAINTS_DUE_QUEUE,
+  INSIGHT_COHORTS_QUEUE,
+  INSIGHT_FOLD_QUEUE,
   jobQueue,
   PRUNE_QUEUE,
   RENEWAL_REMINDERS_QUEUE,
@@ -53,6 +56,9 @@ const RETENTION_SCHEDULE_CRON = '7 21 * * *'
 const RESEARCH_DELIVERIES_SCHEDULE_CRON = '* * * * *'
 /** Every minute: a scheduled item is published within a minute of its time (docs/limits.md). */
 const RESEARCH_SCHEDULED_SCHEDULE_CRON = '* * * * *'
+/** Every 5 minutes: the pages add the change rows not folded yet, so this only keeps them few. */
+const INSIGHT_FOLD_SCHEDULE_CRON = '*/5 * * * *'
+const INSIGHT_COHORTS_SCHEDULE_CRON = '23 * * * *'
 
 /** Runs in every app instance; pg-boss hands each job to exactly one of them. */
 export async function startJobWorkers(): Promise<void> {
@@ -106,6 +112,12 @@ export async function startJobWorkers(): Promise<void> {
     const { published } = await publishDueScheduledResearch()
     if (published > 0) log.info(`Scheduled research: ${published} published`)
   })
+  // One transaction per run; a second run at once finds the rows it would fold gone (insight-aggregates.server.ts).
+  await boss.schedule(INSIGHT_FOLD_QUEUE, INSIGHT_FOLD_SCHEDULE_CRON)
+  await boss.work(INSIGHT_FOLD_QUEUE, () => foldInsightChanges().then(() => undefined))
+  await boss.schedule(INSIGHT_COHORTS_QUEUE, INSIGHT_COHORTS_SCHEDULE_CRON)
+  await boss.work(INSIGHT_COHORTS_QUEUE, () => computeCohorts(new Date()).then(() => undefined))
+  await boss.send(INSIGHT_COHORTS_QUEUE, {})
   await boss.work<NoticeSms>(
     SEND_NOTICE_SMS_QUEUE,
     { pollingIntervalSeconds: JOB_POLLING_INTERVAL_SECONDS },
