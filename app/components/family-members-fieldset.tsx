@@ -15,8 +15,11 @@ const RELATION_OPTIONS = FAMILY_RELATIONS.map((relation) => ({
  * family member" below. The buttons are Conform's list intents: with JavaScript they change the
  * rows in place, without it they post the form and the page comes back with the row added or
  * removed, what was typed kept. Each field is named by its row ("Family member 2: PAN"), so an
- * error says which row is wrong.
+ * error says which row is wrong. Without JavaScript the row buttons post to this fieldset's anchor
+ * (FAMILY_MEMBERS_ANCHOR), so the page comes back where the customer was, not at its top.
  */
+export const FAMILY_MEMBERS_ANCHOR = 'family-members'
+
 export function FamilyMembersFieldset({
   form,
   field,
@@ -37,7 +40,8 @@ export function FamilyMembersFieldset({
   const errorId = `${field.id}-errors`
   return (
     <fieldset
-      className="space-y-3 rounded-md border border-gray-200 p-4 dark:border-gray-700"
+      id={FAMILY_MEMBERS_ANCHOR}
+      className="scroll-mt-20 space-y-3 rounded-md border border-gray-200 p-4 dark:border-gray-700"
       aria-describedby={[hintId, field.errors?.length ? errorId : null].filter(Boolean).join(' ')}
     >
       <legend className="px-1 font-medium">Family members (optional)</legend>
@@ -68,6 +72,7 @@ export function FamilyMembersFieldset({
             />
             <button
               {...form.remove.getButtonProps({ name: field.name, index })}
+              formAction={`#${FAMILY_MEMBERS_ANCHOR}`}
               disabled={disabled}
               className={`${secondaryButtonClass} sm:mt-6`}
             >
@@ -79,6 +84,7 @@ export function FamilyMembersFieldset({
       {rows.length < FAMILY_MEMBERS_MAX ? (
         <button
           {...form.insert.getButtonProps({ name: field.name })}
+          formAction={`#${FAMILY_MEMBERS_ANCHOR}`}
           disabled={disabled}
           className={secondaryButtonClass}
         >

@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import type { Flash, FlashTone } from '~/domain/flash'
 
 const toneClass: Record<FlashTone, string> = {
@@ -24,6 +25,13 @@ export function FlashMessage({ flash }: { flash: Flash }) {
             <li key={line}>{line}</li>
           ))}
         </ul>
+      ) : null}
+      {flash.link ? (
+        <p className="mt-2">
+          <Link to={flash.link.href} className="font-medium underline">
+            {flash.link.label}
+          </Link>
+        </p>
       ) : null}
     </div>
   )

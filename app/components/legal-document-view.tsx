@@ -96,6 +96,8 @@ export function LegalBlocks({ blocks }: { blocks: Block[] }) {
   })
 }
 
+const CONTENTS_MIN_SECTIONS = 4
+
 const HEADING_CLASSES = ['mt-10 text-xl font-semibold', 'mt-6 text-lg font-semibold', 'mt-4 font-semibold'] as const
 
 const SECTION_HEADINGS = ['h2', 'h3', 'h4', 'h5', 'h6'] as const
@@ -118,11 +120,12 @@ function Section({ section, depth, level }: { section: NumberedSection; depth: 0
 
 /**
  * A legal document as a page: its title is the page's one <h1>, sections are <h2>, sub-sections
- * <h3> (embedded under a page's <h2>, the title is <h3> and sections <h4>). With `contents`, a list of links to the top-level sections comes first.
+ * <h3> (embedded under a page's <h2>, the title is <h3> and sections <h4>). With `contents`, a list of links to the top-level sections comes first:
+ * by default on a page of its own with CONTENTS_MIN_SECTIONS sections or more, which on a phone is many screens long.
  */
 export function LegalDocumentView({
   document,
-  contents = false,
+  contents,
   embedded = false,
   children,
 }: {
@@ -134,6 +137,7 @@ export function LegalDocumentView({
   children?: React.ReactNode
 }) {
   const sections = numberSections(document)
+  const withContents = contents ?? (!embedded && sections.length >= CONTENTS_MIN_SECTIONS)
   return (
     <article className="max-w-3xl">
       {embedded ? (
@@ -144,7 +148,7 @@ export function LegalDocumentView({
       {document.dateLine ? <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">{document.dateLine}</p> : null}
       {children}
       <LegalBlocks blocks={document.intro ?? []} />
-      {contents ? (
+      {withContents ? (
         <nav aria-label="Contents" className="mt-6 rounded-lg border border-gray-200 p-4 dark:border-gray-700">
           <h2 className="font-semibold">Contents</h2>
           <ol className="mt-2 grid gap-1 text-sm sm:grid-cols-2">

@@ -3,7 +3,8 @@ import { Link, useNavigate } from 'react-router'
 
 /**
  * A dialog addressed by the URL (e.g. `/pay?dialog=manual`): a link opens it without JavaScript and
- * `closeTo` closes it. With JavaScript it also locks page scroll, moves focus into it, and closes on
+ * `closeTo` closes it. The page behind it is locked from scrolling with or without JavaScript (app.css,
+ * `html:has(...)`). With JavaScript it also moves focus into it, and closes on
  * a backdrop click or Escape (as the original store's modals: scroll locked, closed by the backdrop or the
  * close button; docs/product.md section 2).
  */

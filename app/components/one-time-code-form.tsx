@@ -37,7 +37,7 @@ export function OneTimeCodeForm({
   errors?: readonly string[] | null
   /** More for the box: Conform's `getInputProps`, or the browser's own checks on a form the server alone parses. */
   codeProps?: InputHTMLAttributes<HTMLInputElement> & { key?: string | null }
-  formProps?: Pick<FormHTMLAttributes<HTMLFormElement>, 'id' | 'onSubmit' | 'noValidate'>
+  formProps?: Pick<FormHTMLAttributes<HTMLFormElement>, 'id' | 'onSubmit' | 'noValidate'> & { action?: string }
   intent: string
   submitLabel: string
   status: ButtonStatus

@@ -69,7 +69,7 @@ export function ProfileDetailsForm({
         inputProps={{
           ...getInputProps(fields.name, { type: 'text' }),
           autoComplete: 'name',
-          onInput: transformCase('lower'),
+          autoCapitalize: 'words',
         }}
       />
       <Field

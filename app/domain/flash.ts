@@ -15,6 +15,17 @@ export const FlashSchema = z.object({
   message: z.string().min(1).max(FLASH_TEXT_MAX_LENGTH),
   /** Lines shown as a list under the message. */
   details: z.array(z.string().max(FLASH_TEXT_MAX_LENGTH)).max(FLASH_DETAILS_MAX).optional(),
+  /** A page of this site the message leads to (a payment's invoice), shown after the lines. */
+  link: z
+    .object({
+      // A path of this site only ("/invoices/..."), never another site's address.
+      href: z
+        .string()
+        .regex(/^\/(?![/\\])/)
+        .max(FLASH_TEXT_MAX_LENGTH),
+      label: z.string().min(1).max(FLASH_TEXT_MAX_LENGTH),
+    })
+    .optional(),
 })
 
 export type Flash = z.infer<typeof FlashSchema>
@@ -27,5 +38,6 @@ export function boundedFlash(flash: Flash): Flash {
     tone: flash.tone,
     message: cut(flash.message),
     ...(flash.details ? { details: flash.details.slice(0, FLASH_DETAILS_MAX).map(cut) } : {}),
+    ...(flash.link ? { link: { href: flash.link.href, label: cut(flash.link.label) } } : {}),
   }
 }

@@ -94,7 +94,7 @@ export const KYC_RECHECK_WINDOW_MS = 60 * 60_000
 export const KYC_UNAVAILABLE_MESSAGE =
   'We could not check your KYC with the KYC registration agency (KRA) just now, so nothing was saved. Please try again in a few minutes.'
 
-/** Names compared as the profile stores them: lower case, single spaces. */
+/** Names compared case-blind, single spaces (the profile keeps a name's capitals as typed). */
 export function normaliseName(name: string): string {
   return name.toLowerCase().trim().replace(/\s+/g, ' ')
 }

@@ -15,13 +15,14 @@ export function profileDetailsSchema(today: Date) {
   return z.object({
     name: z
       .string({ error: 'Enter your name.' })
-      .transform((value) => value.toLowerCase().trim().replace(/\s+/g, ' '))
+      // Kept as typed (capitals too: "Asha McDonald"), spaces tidied; compared case-blind (kyc.ts normaliseName).
+      .transform((value) => value.trim().replace(/\s+/g, ' '))
       .pipe(
         z
           .string()
           .min(NAME_MIN_CHARS, `Your name needs at least ${NAME_MIN_CHARS} characters.`)
           .max(NAME_MAX_CHARS, `Your name can have at most ${NAME_MAX_CHARS} characters.`)
-          .regex(/^[a-z ]+$/, 'Use letters and spaces only in your name.')
+          .regex(/^[a-zA-Z ]+$/, 'Use letters and spaces only in your name.')
           .refine(
             (name) => name.split(' ').length <= NAME_MAX_WORDS,
             `Your name can have at most ${NAME_MAX_WORDS} words.`,

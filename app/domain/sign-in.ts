@@ -27,6 +27,15 @@ export function isIndianMobileNumber(national: string): boolean {
   return /^[6-9]\d{9}$/.test(national)
 }
 
+export const SIGN_IN_TO_PAY_REASON =
+  'To pay, sign in with your mobile number; new here, the same code signs you up. Your cart is kept: once you are in (and, if you are new, have given your details), you go on to pay.'
+
+/** Why a visitor was sent to sign in, said above the form: from "Proceed to Pay" (or a renewal link), to pay. */
+export function signInReason(redirectTo: string): string | null {
+  const path = redirectTo.split(/[?#]/)[0]!
+  return path === '/pay' || path.startsWith('/renew/') ? SIGN_IN_TO_PAY_REASON : null
+}
+
 /** What people type or paste between a phone number's digits: spaces, hyphens, dots, brackets. */
 export function stripPhoneSeparators(written: string): string {
   return written.replace(/[\s\-\u2010-\u2015.()]/g, '')

@@ -15,6 +15,7 @@ import { FAMILY_RELATION_LABELS } from '~/domain/family-relations'
 import { KYC_STATUS_LABELS } from '~/domain/kyc'
 import { formatRupees, formatSignedRupees } from '~/domain/money'
 import { maskPan } from '~/domain/pan'
+import { personName } from '~/domain/names'
 import { taxDocumentHref } from '~/domain/tax-documents'
 import { COMPLAINT_CALENDAR_DAYS } from '~/domain/complaints'
 import {
@@ -67,7 +68,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     researchChannels,
     profile: {
       phone: held.profile.phone,
-      name: held.profile.name ?? '',
+      name: personName(held.profile.name),
       email: held.profile.email ?? '',
       dateOfBirth: held.profile.dateOfBirth ? onDay(`${held.profile.dateOfBirth}T00:00:00+05:30`) : '',
       pan: maskPan(held.profile.pan) ?? '',
@@ -177,9 +178,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const cell = 'border border-gray-300 px-3 py-2 align-top dark:border-gray-700'
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
+function Section({ title, id, children }: { title: string; id?: string; children: React.ReactNode }) {
   return (
-    <section className="space-y-2">
+    <section id={id} className="scroll-mt-20 space-y-2">
       <h2 className="text-lg font-medium">{title}</h2>
       {children}
     </section>
@@ -354,6 +355,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   )
 }
 
+// Both posts come back to this section, not the top of a long page, when the browser reloads it (no JavaScript).
+const CLOSE_ACCOUNT_ANCHOR = 'close-account'
+const closeAccountAction = `/account#${CLOSE_ACCOUNT_ANCHOR}`
+
 function CloseAccount({
   closing,
   supportEmail,
@@ -372,7 +377,7 @@ function CloseAccount({
   })
   const refusal = answer?.step === 'refused' ? answer.message : closing.ok ? null : closing.message
   return (
-    <Section title="Close your account">
+    <Section title="Close your account" id={CLOSE_ACCOUNT_ANCHOR}>
       <div className="space-y-2 text-sm">
         <p>Closing your account withdraws your consent to our using your data to serve you. When you close it:</p>
         <ul className="list-disc space-y-1 pl-6">
@@ -427,7 +432,7 @@ function CloseAccount({
       ) : null}
       {closing.ok && answer?.step === 'code' ? (
         <OneTimeCodeForm
-          formProps={getFormProps(form)}
+          formProps={{ ...getFormProps(form), action: closeAccountAction }}
           sentTo="your mobile number"
           notice={answer.message ?? codeSentMessage('your mobile number')}
           label="Code from the SMS"
@@ -438,7 +443,7 @@ function CloseAccount({
           status={closingNow ? 'pending' : 'idle'}
         />
       ) : closing.ok ? (
-        <Form method="post">
+        <Form method="post" action={closeAccountAction}>
           <StatusButton name="intent" value="close-send-code" variant="secondary" status={sending ? 'pending' : 'idle'}>
             Send a code to close my account
           </StatusButton>

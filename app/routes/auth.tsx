@@ -13,6 +13,7 @@ import {
   isIndianMobileNumber,
   nationalMobileNumber,
   SignInFormSchema,
+  signInReason,
   toE164,
 } from '~/domain/sign-in'
 import {
@@ -45,13 +46,15 @@ export function headers({ parentHeaders, actionHeaders }: Route.HeadersArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request)
   const pendingPhone = await readPendingPhone(request)
+  const searchParams = new URL(request.url).searchParams
   return {
     pendingPhone,
+    reason: signInReason(safeRedirect(searchParams.get('redirectTo'))),
     resendInSeconds: pendingPhone ? Math.ceil((await resendCooldownMs(pendingPhone)) / 1000) : 0,
     countries: pendingPhone ? [] : DIAL_CODE_OPTIONS,
     // From the loader, so the page's JavaScript does not pull in the form schemas (and Zod) of ~/domain/sign-in.
     defaultCountry: DEFAULT_COUNTRY,
-    codeSent: codeSentFrom(new URL(request.url).searchParams.get('sent')),
+    codeSent: codeSentFrom(searchParams.get('sent')),
   }
 }
 
@@ -149,6 +152,7 @@ export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-semibold">Login or sign up</h1>
+      {loaderData.reason ? <p className="mt-2">{loaderData.reason}</p> : null}
       <div className="mt-4 space-y-4">
         {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
         {pendingPhone ? (

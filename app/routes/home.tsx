@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { personName } from '~/domain/names'
 import { requireCompleteProfile } from '~/server/auth/sign-in.server'
 import { activeSubscriptions } from '~/server/payments/subscriptions.server'
 import { pendingPayments } from '~/server/payments/core.server'
@@ -13,7 +14,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     activeSubscriptions(user.id, now),
     pendingPayments(user.id, now),
   ])
-  return { name: user.name, activeSubscriptionCount: subscriptions.length, pendingPaymentCount: payments.length }
+  return {
+    name: personName(user.name),
+    activeSubscriptionCount: subscriptions.length,
+    pendingPaymentCount: payments.length,
+  }
 }
 
 const linkClass = 'font-medium text-green-700 underline dark:text-green-400'
@@ -22,7 +27,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const { name, activeSubscriptionCount, pendingPaymentCount } = loaderData
   return (
     <>
-      <h1 className="text-2xl font-semibold capitalize">Hello, {name}</h1>
+      <h1 className="text-2xl font-semibold">Hello, {name}</h1>
       <p className="mt-2">Time-limited research subscriptions from a SEBI-registered research analyst.</p>
       <dl className="mt-4 grid max-w-md grid-cols-2 gap-4">
         <div className="rounded-lg border border-gray-200 p-3 dark:border-gray-700">

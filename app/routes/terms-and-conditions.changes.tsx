@@ -2,22 +2,28 @@ import { Link } from 'react-router'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { diffLines } from '~/domain/text-diff'
 import { termsChange } from '~/server/account/terms-versions.server'
+import { getSessionUser } from '~/server/session.server'
 import type { Route } from './+types/terms-and-conditions.changes'
 
 export const meta: Route.MetaFunction = () => [{ title: 'What changed in the Terms and Conditions | Research Store' }]
 
 /**
  * The change summary of the terms (docs/regulatory.md, A new version of the terms): the announced version against the
- * one in force (or, with none announced, the one in force against the one before it), line by line, worked out on the
- * server so it reads without JavaScript.
+ * one the signed-in customer accepted (or else the one in force; with none announced, the one in force against the one
+ * before it), line by line, worked out on the server so it reads without JavaScript.
  */
-export async function loader() {
-  const change = await termsChange(new Date())
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request)
+  const change = await termsChange(new Date(), user?.agreementVersion ?? null)
   if (!change) return { change: null }
   return {
     change: {
       before: change.before
-        ? { version: change.before.version, effectiveFrom: formatIndiaDateTime(change.before.effectiveFrom) }
+        ? {
+            version: change.before.version,
+            effectiveFrom: formatIndiaDateTime(change.before.effectiveFrom),
+            accepted: change.before.accepted,
+          }
         : null,
       after: {
         version: change.after.version,
@@ -52,7 +58,7 @@ export default function TermsChanges({ loaderData: { change } }: Route.Component
         Version {change.after.version}, published {change.after.publishedAt}, takes effect on{' '}
         {change.after.effectiveFrom}.{' '}
         {change.before
-          ? `Compared with version ${change.before.version} (in force from ${change.before.effectiveFrom}): ${added} paragraphs added or reworded, ${removed} removed or reworded.`
+          ? `Compared with version ${change.before.version} (${change.before.accepted ? 'the one you accepted, ' : ''}in force from ${change.before.effectiveFrom}): ${added} paragraphs added or reworded, ${removed} removed or reworded.`
           : 'No earlier version was recorded, so the whole text is shown.'}
       </p>
       <p className="text-sm">

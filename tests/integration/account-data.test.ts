@@ -24,7 +24,7 @@ describe('/account/data.json', () => {
     expect(response.headers.get('Content-Type')).toBe('application/json; charset=utf-8')
     expect(json.profile).toMatchObject({
       phone: customer.phone,
-      name: 'asha rao',
+      name: 'Asha Rao',
       pan,
       dateOfBirth: '2001-05-17',
       panCardImage: '/details/pan-card',

@@ -18,6 +18,6 @@ describe('the signed-in home page', () => {
     })
 
     const result = await loader(routeArgs(getRequest('/', cookie)))
-    expect(result).toEqual({ name: 'asha rao', activeSubscriptionCount: 1, pendingPaymentCount: 1 })
+    expect(result).toEqual({ name: 'Asha Rao', activeSubscriptionCount: 1, pendingPaymentCount: 1 })
   })
 })

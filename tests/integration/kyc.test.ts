@@ -385,7 +385,7 @@ describe('every change of the name, PAN, date of birth or PAN card is audited', 
     )
     expect(openPanIn(entries[0]!.before as Record<string, string>)).toEqual({ name: null, pan: null, dob: null })
     expect(openPanIn(entries[0]!.after as Record<string, string>)).toEqual({
-      name: 'asha rao',
+      name: 'Asha Rao',
       pan: firstPan,
       dob: ASHA_RAO.dob,
     })

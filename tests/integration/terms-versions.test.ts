@@ -131,7 +131,7 @@ describe('a new version of the terms', () => {
     expect(rootUpToDate.data.termsBanner).toBeNull()
     expect(await apiTerms(upToDate.cookie)).toEqual({ accepted: AGREEMENT.version, pending: null })
     // The change summary: the rewritten paragraph removed, the new one added.
-    const { change } = await changesRoute.loader()
+    const { change } = await changesRoute.loader(routeArgs(getRequest('/terms-and-conditions/changes')))
     expect(change?.before?.version).toBe(OLD_VERSION)
     expect(change?.lines).toContainEqual({ kind: 'removed', text: 'A paragraph the new version rewrites.' })
     expect(change?.lines.some((line) => line.kind === 'added')).toBe(true)

@@ -20,8 +20,9 @@ const firstError = (input: Partial<typeof valid>) => {
 }
 
 describe('profile details', () => {
-  it('accepts valid details, lowercasing name and e-mail and uppercasing the PAN', () => {
-    expect(parse({}).data).toEqual({ name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
+  it('accepts valid details, keeping the name as typed, lowercasing the e-mail and uppercasing the PAN', () => {
+    expect(parse({}).data).toEqual({ name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: 'ABCPE1234F' })
+    expect(parse({ name: '  Asha   McDonald ' }).data?.name).toBe('Asha McDonald')
   })
 
   it('takes names of 3 to 24 characters and 4 words at most (docs/product.md section 5)', () => {

@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit.server'
 import { prisma } from '../db.server'
 import { checkTypedCode, emailChallengeKey, requestEmailCode } from '../auth/one-time-codes.server'
+import { notifyEmailChanged } from '../messaging/customer-notices.server'
 
 // A complete profile's e-mail address changes by the customer alone, once a code sent to the new
 // address is entered (app/routes/account.email.tsx): the codes are the sign-in codes' (auth/one-time-codes.server.ts).
@@ -19,7 +20,10 @@ export async function startEmailChange(
   return sent.ok ? { ok: true } : { ok: false, status: 429, message: sent.message }
 }
 
-/** Checks the code sent to `email`; when right, the address becomes the customer's (audited, old and new). */
+/**
+ * Checks the code sent to `email`; when right, the address becomes the customer's (audited, old and
+ * new) and the old address is told, so a change the customer did not make does not go unseen.
+ */
 export async function confirmEmailChange(
   userId: string,
   { email, code }: { email: string; code: string },
@@ -28,8 +32,8 @@ export async function confirmEmailChange(
 ): Promise<EmailChangeOutcome> {
   const checked = await checkTypedCode({ phone: emailChallengeKey(userId, email), code, ip, now, sentTo: 'address' })
   if (!checked.ok) return checked
-  await prisma.$transaction(async (tx) => {
-    const before = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } })
+  const before = await prisma.$transaction(async (tx) => {
+    const before = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } })
     await tx.user.update({ where: { id: userId }, data: { email } })
     await recordAudit(
       tx,
@@ -43,6 +47,9 @@ export async function confirmEmailChange(
       },
       now,
     )
+    return before
   })
+  if (before.email && before.email !== email)
+    await notifyEmailChanged({ oldEmail: before.email, newEmail: email, name: before.name, changedAt: now })
   return { ok: true }
 }

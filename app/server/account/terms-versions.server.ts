@@ -95,19 +95,31 @@ export async function termsToAccept(
 
 export { termsNotAcceptedMessage }
 
-/** The text of a recorded version, and of the one before it, for the change summary. */
-export async function termsChange(now = new Date()): Promise<{
-  before: { version: string; text: string; effectiveFrom: Date } | null
+/**
+ * The text of the newest version (announced, else in force), and of the one to compare it with, for
+ * the change summary: the version the signed-in customer accepted when it is a recorded earlier one
+ * (what changed for them), else the one in force, else the one before it.
+ */
+export async function termsChange(
+  now = new Date(),
+  acceptedVersion: string | null = null,
+): Promise<{
+  before: { version: string; text: string; effectiveFrom: Date; accepted: boolean } | null
   after: { version: string; text: string; publishedAt: Date; effectiveFrom: Date }
 } | null> {
   const versions = await termsVersions()
   const { inForce, upcoming } = termsState(versions, now)
-  // The announced version against the one in force; with none announced, the one in force against its predecessor.
   const after = upcoming ?? inForce
   if (!after) return null
-  const before = upcoming
-    ? inForce
-    : ([...versions].reverse().find((version) => version.publishedAt.getTime() < after.publishedAt.getTime()) ?? null)
+  const accepted = versions.find(
+    (version) => version.version === acceptedVersion && version.publishedAt.getTime() < after.publishedAt.getTime(),
+  )
+  const before =
+    accepted ??
+    (upcoming
+      ? inForce
+      : ([...versions].reverse().find((version) => version.publishedAt.getTime() < after.publishedAt.getTime()) ??
+        null))
   const texts = await prisma.termsVersion.findMany({
     where: { version: { in: [after.version, ...(before ? [before.version] : [])] } },
     select: { version: true, text: true },
@@ -115,7 +127,12 @@ export async function termsChange(now = new Date()): Promise<{
   const textOf = (version: string) => texts.find((row) => row.version === version)?.text ?? ''
   return {
     before: before
-      ? { version: before.version, text: textOf(before.version), effectiveFrom: before.effectiveFrom }
+      ? {
+          version: before.version,
+          text: textOf(before.version),
+          effectiveFrom: before.effectiveFrom,
+          accepted: before === accepted,
+        }
       : null,
     after: {
       version: after.version,

@@ -1,12 +1,13 @@
 import { readCartSnapshot } from '~/domain/cart'
 import { getErrorMessage } from '~/domain/error-message'
-import { formatIndiaDate } from '~/domain/dates'
+import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
 import { REMINDER_STAGES, renewalPath, smsQuietUntil, type ReminderStage } from '~/domain/renewal-reminders'
 import {
   advanceExcessRefundedEmail,
   claimReceivedEmail,
   closedAccountRefundEmail,
   correctionDecidedEmail,
+  emailChangedEmail,
   paymentConfirmedEmail,
   paymentRejectedEmail,
   renewalReminderEmail,
@@ -280,6 +281,25 @@ export async function notifyCorrectionDecided(userId: string, decision: Correcti
     log.error(`Could not tell ${userId} of the correction decision: ${getErrorMessage(error)}`)
     return false
   }
+}
+
+/**
+ * An e-mail change, told to the address it replaced (not tied to the account: it goes even if the
+ * account is closed meanwhile). `changedAt` as India time.
+ */
+export async function notifyEmailChanged(change: {
+  oldEmail: string
+  newEmail: string
+  name: string | null
+  changedAt: Date
+}): Promise<boolean> {
+  return notifyCustomer({
+    email: change.oldEmail,
+    ...emailChangedEmail(
+      { name: change.name, newEmail: change.newEmail, changedAt: formatIndiaDateTime(change.changedAt) },
+      await emailContext(),
+    ),
+  })
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Flash } from '~/domain/flash'
 import { formatRupees } from '~/domain/money'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS } from '~/domain/payment-status'
 import { readCartSnapshot } from '~/domain/cart'
+import { DOCUMENT_TITLES, seriesOf, taxDocumentHref } from '~/domain/tax-documents'
 import { prisma } from '../db.server'
 import { paymentGateway } from './gateway/choice.server'
 import { payIfCaptured, type GatewayDeps } from './checkout.server'
@@ -12,8 +13,8 @@ import { payIfCaptured, type GatewayDeps } from './checkout.server'
 
 /**
  * "Payment of Rs. X received": the amount, the reference (the gateway's payment id, or the bank
- * reference of a transfer) and each service it added with its new end date. Null for a payment
- * that is not paid.
+ * reference of a transfer), each service it added with its new end date, and a link to its invoice.
+ * Null for a payment that is not paid.
  */
 export async function paymentConfirmationFlash(paymentId: string): Promise<Flash | null> {
   const payment = await prisma.payment.findUnique({
@@ -25,11 +26,13 @@ export async function paymentConfirmationFlash(paymentId: string): Promise<Flash
       utr: true,
       cart: true,
       subscriptions: { select: { serviceId: true, endsAt: true } },
+      ledgerEntries: { where: { kind: 'PAYMENT' }, select: { documentNumber: true } },
     },
   })
   if (payment?.status !== 'PAID') return null
   const names = new Map(readCartSnapshot(payment.cart).map((item) => [item.serviceId, item.name]))
   const reference = payment.gatewayPaymentId ?? payment.utr
+  const invoice = payment.ledgerEntries[0]?.documentNumber
   return {
     tone: 'success',
     message: `Payment of Rs. ${formatRupees(payment.amountPaise)} received.${reference ? ` Reference ${reference}.` : ''} Added to your subscriptions:`,
@@ -37,6 +40,9 @@ export async function paymentConfirmationFlash(paymentId: string): Promise<Flash
       (subscription) =>
         `${names.get(subscription.serviceId) ?? 'Service'} until ${formatIndiaDate(subscription.endsAt)}`,
     ),
+    ...(invoice
+      ? { link: { href: taxDocumentHref(invoice), label: `${DOCUMENT_TITLES[seriesOf(invoice) ?? 'RCT']} ${invoice}` } }
+      : {}),
   }
 }
 

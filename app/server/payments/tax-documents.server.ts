@@ -1,4 +1,5 @@
 import { maskPan } from '~/domain/pan'
+import { personName } from '~/domain/names'
 import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
 import { subscriptionEndsAt } from '~/domain/subscriptions'
@@ -35,6 +36,7 @@ export async function taxDocument(viewer: { id: string; role: Role }, number: st
         },
       },
       user: { select: { name: true, phone: true, email: true, pan: true } },
+      refund: { select: { subscription: { select: { serviceId: true } } } },
     },
   })
   if (!entry || (entry.userId !== viewer.id && viewer.role !== 'ADMIN')) return null
@@ -56,7 +58,13 @@ export async function taxDocument(viewer: { id: string; role: Role }, number: st
         })
       : [
           {
-            description: `Refund of fees for the unexpired period: ${services.map((item) => item.name).join(', ')}`,
+            description: `Refund of fees for the unexpired period: ${documentServices(
+              entry.kind,
+              services,
+              entry.refund?.subscription?.serviceId,
+            )
+              .map((item) => item.name)
+              .join(', ')}`,
             period: null,
             amountPaise: entry.amountPaise,
           },
@@ -79,7 +87,7 @@ export async function taxDocument(viewer: { id: string; role: Role }, number: st
       supportPhone: businessDetails.supportPhone,
     },
     // Masked: an invoice is printed and forwarded; nothing on it needs the whole PAN.
-    buyer: { ...entry.user, pan: maskPan(entry.user.pan) },
+    buyer: { ...entry.user, name: personName(entry.user.name), pan: maskPan(entry.user.pan) },
     placeOfSupply: entry.sellerGstin ? placeOfSupplyText(entry.sellerGstin) : null,
     lines,
     totalPaise: entry.amountPaise,
@@ -91,6 +99,19 @@ export async function taxDocument(viewer: { id: string; role: Role }, number: st
         ? `Paid on the website${payment.gatewayPaymentId ? ` (Razorpay payment ${payment.gatewayPaymentId})` : ''}`
         : `Bank transfer${payment.payerAccountName ? ` from the account of ${payment.payerAccountName}` : ''}${payment.utr ? ` (reference ${payment.utr})` : ''}`,
   }
+}
+
+/**
+ * What a document is for: an invoice, every service of its payment; a credit note, the one service
+ * whose subscription was refunded (or every one, for a payment refunded whole).
+ */
+function documentServices<Item extends { serviceId: string }>(
+  kind: 'PAYMENT' | 'REFUND',
+  services: Item[],
+  refundedServiceId: string | undefined,
+): Item[] {
+  if (kind === 'PAYMENT' || !refundedServiceId) return services
+  return services.filter((item) => item.serviceId === refundedServiceId)
 }
 
 export type CustomerDocument = {
@@ -112,7 +133,9 @@ export async function customerDocuments(userId: string): Promise<CustomerDocumen
       occurredAt: true,
       amountPaise: true,
       gstPaise: true,
+      kind: true,
       payment: { select: { cart: true } },
+      refund: { select: { subscription: { select: { serviceId: true } } } },
     },
   })
   return entries.map((entry) => ({
@@ -121,7 +144,7 @@ export async function customerDocuments(userId: string): Promise<CustomerDocumen
     issuedOn: formatIndiaDate(entry.occurredAt),
     amountPaise: entry.amountPaise,
     gstPaise: entry.gstPaise,
-    services: readCartSnapshot(entry.payment.cart)
+    services: documentServices(entry.kind, readCartSnapshot(entry.payment.cart), entry.refund?.subscription?.serviceId)
       .map((item) => item.name)
       .join(', '),
   }))

@@ -364,3 +364,38 @@ export function correctionDecidedEmail(
     context,
   )
 }
+
+/**
+ * To the address an e-mail change replaced: if the customer did not make the change, this is how
+ * they learn of it while they can still act. The new address is masked (the old one may be a typo
+ * someone else now reads).
+ */
+export function emailChangedEmail(
+  change: { name: string | null; newEmail: string; changedAt: string },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      template: 'email-changed',
+      subject: 'Your e-mail address was changed',
+      name: change.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `On ${change.changedAt} the e-mail address of your ${context.business.name} account was changed from this address to ${maskEmail(change.newEmail)}. We will write to the new address from now on.`,
+        },
+        {
+          kind: 'paragraph',
+          text: `If you made this change, there is nothing to do. If you did not, reply to this e-mail or call us on ${context.business.supportPhone} at once, and sign in to check your account.`,
+        },
+      ],
+    },
+    context,
+  )
+}
+
+/** "a•••@example.com": enough for its owner to recognise, not enough to copy. */
+function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@')
+  return `${email.slice(0, 1)}•••${email.slice(at)}`
+}

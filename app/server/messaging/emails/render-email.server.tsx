@@ -80,7 +80,13 @@ function plainText(greeting: string, blocks: EmailBlock[], { business, origin }:
 const FONT = 'Arial, Helvetica, sans-serif'
 const TEXT_COLOR = '#111827'
 const MUTED_COLOR = '#4b5563'
-const BRAND_COLOR = '#1d4ed8'
+/** The site's colours: its buttons' green (Tailwind green-700) and its logo's (emerald-800). */
+export const EMAIL_BUTTON_COLOR = '#15803d'
+export const EMAIL_LOGO_COLOR = '#065f46'
+/** The logo as a PNG (mail clients show no SVG), rendered by scripts/render-email-logo.mjs; shown at half its size. */
+export const EMAIL_LOGO_PATH = '/email-logo.png'
+const EMAIL_LOGO_SHOWN_PX = 48
+const linkStyle: CSSProperties = { color: EMAIL_BUTTON_COLOR }
 const paragraphStyle: CSSProperties = { margin: '0 0 16px', fontSize: '16px', lineHeight: '24px' }
 
 function EmailDocument({
@@ -120,8 +126,26 @@ function EmailDocument({
                 >
                   <tbody>
                     <tr>
-                      <td style={{ padding: '20px 24px', borderBottom: `3px solid ${BRAND_COLOR}` }}>
-                        <span style={{ fontSize: '20px', fontWeight: 'bold' }}>{business.name}</span>
+                      <td style={{ padding: '16px 24px', borderBottom: `3px solid ${EMAIL_LOGO_COLOR}` }}>
+                        {origin ? (
+                          <img
+                            src={`${origin}${EMAIL_LOGO_PATH}`}
+                            width={EMAIL_LOGO_SHOWN_PX}
+                            height={EMAIL_LOGO_SHOWN_PX}
+                            alt=""
+                            style={{ display: 'inline-block', verticalAlign: 'middle', marginRight: '12px', border: 0 }}
+                          />
+                        ) : null}
+                        <span
+                          style={{
+                            fontSize: '20px',
+                            fontWeight: 'bold',
+                            color: EMAIL_LOGO_COLOR,
+                            verticalAlign: 'middle',
+                          }}
+                        >
+                          {business.name}
+                        </span>
                       </td>
                     </tr>
                     <tr>
@@ -141,12 +165,21 @@ function EmailDocument({
                         <br />
                         {SEBI_REGISTRATION_LINE} {business.sebiRegistrationNumber}
                         <br />
-                        Questions? Write to <a href={`mailto:${business.supportEmail}`}>{business.supportEmail}</a> or
-                        call <a href={telHref(business.supportPhone)}>{business.supportPhone}</a>.
+                        Questions? Write to{' '}
+                        <a href={`mailto:${business.supportEmail}`} style={linkStyle}>
+                          {business.supportEmail}
+                        </a>{' '}
+                        or call{' '}
+                        <a href={telHref(business.supportPhone)} style={linkStyle}>
+                          {business.supportPhone}
+                        </a>
+                        .
                         {origin ? (
                           <>
                             <br />
-                            <a href={origin}>{origin}</a>
+                            <a href={origin} style={linkStyle}>
+                              {origin}
+                            </a>
                           </>
                         ) : null}
                         <br />
@@ -219,7 +252,7 @@ function Block({ block, origin }: { block: EmailBlock; origin: string | null }) 
             style={{
               display: 'inline-block',
               padding: '12px 20px',
-              backgroundColor: BRAND_COLOR,
+              backgroundColor: EMAIL_BUTTON_COLOR,
               color: '#ffffff',
               fontWeight: 'bold',
               textDecoration: 'none',
