@@ -166,7 +166,7 @@ test('on a 360 px phone the admin navigation is one row that opens to every sect
 
   await menu.click()
   const nav = page.getByRole('navigation', { name: 'Admin' })
-  await expect(nav.getByRole('link')).toHaveCount(10)
+  await expect(nav.getByRole('link')).toHaveCount(11)
   await nav.getByRole('link', { name: 'Customers' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible()
   await expect(page.getByText('Admin menu: Customers')).toBeVisible()

@@ -44,7 +44,7 @@ test('a customer the KRA does not find goes back to step 1, corrects the PAN, an
   await expect(page.getByRole('heading', { name: 'Step 1 of 3: Your details' })).toBeVisible()
   await expect(page.getByText('The KRA answered “Not found” for the details you saved.')).toBeVisible()
   // The saved details are there to correct.
-  await expect(page.getByLabel('Name')).toHaveValue('asha rao')
+  await expect(page.getByLabel('Name')).toHaveValue('Asha Rao')
   await expectNoSeriousA11yViolations(page)
 
   await page.getByLabel('PAN', { exact: true }).fill(uniquePan())
