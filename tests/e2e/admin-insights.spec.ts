@@ -1,12 +1,10 @@
 import type { Page } from '@playwright/test'
-import { DEMO_SERVICES } from '../../prisma/seed'
 import { expectNoSeriousA11yViolations } from './axe'
-import { withE2eDatabase } from './database'
+import { CLAIMED_SERVICE, claimBankTransfer } from './bank-claims'
 import { ASHA_RAO, uniqueMobile, uniquePan } from '../support/sample-customer'
 import { createSignedInUser, expect, test } from './fixtures'
 import { useOwnClientAddress } from './sign-in-helpers'
 
-const CLAIMED_SERVICE = DEMO_SERVICES[0]
 const PHONE = { width: 360, height: 740 }
 const DESKTOP = { width: 1280, height: 900 }
 
@@ -19,30 +17,6 @@ async function collectedThisMonth(page: Page): Promise<number> {
   const lastRow = moneyTable(page).getByRole('row').last()
   const collected = await lastRow.getByRole('cell').first().textContent()
   return Number(collected!.replace('Rs. ', '').replace(/,/g, ''))
-}
-
-/** A bank-transfer claim, as "I'll Pay & Send Screenshot" records it (admin-payments.spec.ts makes one through the pages). */
-async function claimBankTransfer(phone: string) {
-  await withE2eDatabase(async (db) => {
-    const { rows } = await db.query<{ id: string; name: string; price_paise: number; duration_days: number }>(
-      'SELECT id, name, price_paise, duration_days FROM services WHERE name = $1',
-      [CLAIMED_SERVICE.name],
-    )
-    const service = rows[0]!
-    const cart = [
-      {
-        serviceId: service.id,
-        name: service.name,
-        pricePaise: service.price_paise,
-        durationDays: service.duration_days,
-      },
-    ]
-    await db.query(
-      `INSERT INTO payments (user_id, method, status, amount_paise, currency, cart, expires_at)
-       SELECT id, 'MANUAL', 'PENDING_VERIFICATION', $2, 'INR', $3::jsonb, now() + interval '7 days' FROM users WHERE phone = $1`,
-      [phone, service.price_paise, JSON.stringify(cart)],
-    )
-  })
 }
 
 test('the admin sees the month’s money grow when a bank transfer is confirmed', async ({ admin: { page: admin } }) => {

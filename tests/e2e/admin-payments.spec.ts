@@ -1,15 +1,14 @@
 import type { Page } from '@playwright/test'
 import { formatIndiaDate } from '../../app/domain/dates'
 import { subscriptionEndsAt } from '../../app/domain/subscriptions'
-import { DEMO_SERVICES } from '../../prisma/seed'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
+import { CLAIMED_SERVICE, claimBankTransfer } from './bank-claims'
 import { withE2eDatabase } from './database'
 import { ASHA_RAO, uniqueMobile, uniquePan } from '../support/sample-customer'
 import { expect, signInContext, test } from './fixtures'
 import { emailsTo, useOwnClientAddress } from './sign-in-helpers'
 
-const CLAIMED_SERVICE = DEMO_SERVICES[0]
 /** The e-mail every claim gets at once (one-promise-per-fact.spec.ts); these tests read the one after the decision. */
 const CLAIM_RECEIVED = 'We got your bank transfer claim'
 
@@ -135,26 +134,7 @@ test('the claim of an account closed meanwhile cannot be confirmed: a clear refu
   test.slow()
   const customer = await customerWithProfile(page)
   // The claim as "I'll Pay & Send Screenshot" records it (the first test makes one through the pages).
-  await withE2eDatabase(async (db) => {
-    const { rows } = await db.query<{ id: string; name: string; price_paise: number; duration_days: number }>(
-      'SELECT id, name, price_paise, duration_days FROM services WHERE name = $1',
-      [CLAIMED_SERVICE.name],
-    )
-    const service = rows[0]!
-    const cart = [
-      {
-        serviceId: service.id,
-        name: service.name,
-        pricePaise: service.price_paise,
-        durationDays: service.duration_days,
-      },
-    ]
-    await db.query(
-      `INSERT INTO payments (user_id, method, status, amount_paise, currency, cart, expires_at)
-       SELECT id, 'MANUAL', 'PENDING_VERIFICATION', $2, 'INR', $3::jsonb, now() + interval '7 days' FROM users WHERE phone = $1`,
-      [customer.phone, service.price_paise, JSON.stringify(cart)],
-    )
-  })
+  await claimBankTransfer(customer.phone)
   await admin.goto('/admin/payments')
   await pendingCard(admin, customer.phone).getByRole('button', { name: 'Confirm' }).click()
   await expect(pendingCard(admin, customer.phone).getByRole('button', { name: 'Yes, confirm' })).toBeVisible()
