@@ -169,7 +169,14 @@ export function insightTable(chart: InsightChart, figures: InsightFigures): Figu
     }
     case 'renewals':
       return {
-        columns: ['Month', 'Service', 'Periods ended', 'Renewed within 30 days', 'Renewal rate', 'Renew automatically'],
+        columns: [
+          'Month',
+          'Service',
+          'Periods ended',
+          `Renewed within ${RENEWAL_WINDOW_DAYS} days`,
+          'Renewal rate',
+          'Renew automatically',
+        ],
         rows: figures.months.flatMap((month) =>
           figures.services.flatMap((service) => {
             const [row] = renewalsByMonth(figures.serviceMonths, service.id, [month])

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { formatIndiaDate, MS_PER_DAY } from './dates'
 import { UtrSchema } from './bank-reference'
+import { readCartSnapshot } from './cart'
 import { formatRupees } from './money'
 
 // What ending a subscription gives back (docs/payments.md, "Refunds"). Pure: the server module
@@ -221,4 +222,17 @@ export function refundState(refund: {
       ? `We pay it ${refundRouteText(true)}: by ${dueBy}.`
       : `It goes ${refundRouteText(false)}.`,
   }
+}
+
+/** What a refund is for: its subscription's service, or for a whole-payment refund every service its payment bought. */
+export function refundedServiceName(refund: {
+  subscription: { service: { name: string } } | null
+  payment: { cart: unknown }
+}): string {
+  return (
+    refund.subscription?.service.name ??
+    readCartSnapshot(refund.payment.cart)
+      .map((item) => item.name)
+      .join(', ')
+  )
 }

@@ -109,7 +109,7 @@ describe('a KRA record with another name or date of birth', () => {
     )) as { customer: { kyc: { record: { rows: unknown[]; decision: string } | null } } }
     expect(loaded.customer.kyc.record).toEqual({
       rows: [
-        { field: 'Name', profile: 'asha rao', record: 'ASHA RAO', differs: false },
+        { field: 'Name', profile: 'Asha Rao', record: 'ASHA RAO', differs: false },
         { field: 'Date of birth', profile: '17-05-2001', record: '17-05-2000', differs: true },
       ],
       decision: 'Waiting for your decision: the customer cannot pay until then.',
@@ -127,7 +127,7 @@ describe('a KRA record with another name or date of birth', () => {
     expect(audit.after).toEqual({
       review: 'ACCEPTED',
       differences: ['dob'],
-      profile: { name: 'asha rao', dob: '2001-05-17' },
+      profile: { name: 'Asha Rao', dob: '2001-05-17' },
       record: { name: 'ASHA RAO', dob: '2000-05-17' },
     })
   })

@@ -84,7 +84,7 @@ describe('detailsWithFamilySchema', () => {
       family: [{ pan: 'BCDPF2345G', relation: 'PARENT' }],
     })
     expect(result).toEqual({
-      details: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan: OWN },
+      details: { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan: OWN },
       family: [{ pan: 'BCDPF2345G', relation: 'PARENT' }],
     })
   })

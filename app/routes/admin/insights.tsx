@@ -2,6 +2,7 @@ import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { InsightChart } from '~/components/insight-chart'
 import { formatIndiaDateTime } from '~/domain/dates'
 import {
+  FUNNEL_WINDOWS_DAYS,
   INSIGHT_CHARTS,
   INSIGHT_TITLES,
   insightTable,
@@ -152,9 +153,9 @@ function SectionNotes({ chart, cohortsComputedAt }: { chart: Chart; cohortsCompu
     case 'funnel':
       return (
         <p>
-          Customers who signed in for the first time in the last 30 and 90 days, and how many of them completed their
-          profile, hold a KYC that allows payment, and paid. Failed automatic charges: none, as automatic renewal does
-          not exist yet.
+          Customers who signed in for the first time in the last {FUNNEL_WINDOWS_DAYS.join(' and ')} days, and how many
+          of them completed their profile, hold a KYC that allows payment, and paid. Failed automatic charges: none, as
+          automatic renewal does not exist yet.
         </p>
       )
   }

@@ -1,6 +1,5 @@
-import { readCartSnapshot } from '~/domain/cart'
 import { MS_PER_DAY } from '~/domain/dates'
-import { refundState, type RefundState, type RefundStatus } from '~/domain/refunds'
+import { refundedServiceName, refundState, type RefundState, type RefundStatus } from '~/domain/refunds'
 import type { Prisma } from '~/generated/prisma/client'
 import { prisma } from '../../db.server'
 
@@ -40,11 +39,7 @@ export type CustomerRefund = {
 export function customerRefundOf(row: CustomerRefundRow): CustomerRefund {
   return {
     id: row.id,
-    serviceName:
-      row.subscription?.service.name ??
-      readCartSnapshot(row.payment.cart)
-        .map((item) => item.name)
-        .join(', '),
+    serviceName: refundedServiceName(row),
     amountPaise: row.amountPaise,
     status: row.status,
     createdAt: row.createdAt,

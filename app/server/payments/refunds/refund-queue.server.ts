@@ -1,6 +1,5 @@
-import { readCartSnapshot } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
-import { type RefundReason } from '~/domain/refunds'
+import { refundedServiceName, type RefundReason } from '~/domain/refunds'
 import { ADMIN_PAGE_SIZE } from '~/domain/admin'
 import type { Page, PageRequest } from '~/domain/keyset'
 import { recordAudit } from '../../audit.server'
@@ -73,12 +72,7 @@ export async function refundQueue(
     rows: rows.map((row) => ({
       id: row.id,
       customer: row.user,
-      // A whole-payment refund has no subscription: it names the services its payment was for.
-      serviceName:
-        row.subscription?.service.name ??
-        readCartSnapshot(row.payment.cart)
-          .map((item) => item.name)
-          .join(', '),
+      serviceName: refundedServiceName(row),
       amountPaise: row.amountPaise,
       reason: row.reason,
       status: row.status,
