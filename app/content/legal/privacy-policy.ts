@@ -5,7 +5,7 @@ import { SESSION_IDLE_DAYS } from '~/domain/sign-in'
 import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
 import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from './rules'
 
-export const PRIVACY_POLICY_UPDATED = '28 November 2026'
+export const PRIVACY_POLICY_UPDATED = '29 November 2026'
 
 /**
  * A privacy notice written to the Digital Personal Data Protection Act, 2023 and the DPDP Rules,
