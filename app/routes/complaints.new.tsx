@@ -10,7 +10,7 @@ import {
 } from '~/components/forms'
 import { LinkedText } from '~/components/legal-document-view'
 import { codeSentMessage, OneTimeCodeForm } from '~/components/one-time-code-form'
-import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/regulatory'
+import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/complaint-escalation'
 import { useIsPending } from '~/components/use-is-pending'
 import { ATTACHMENT_FIELD_NAME, COMPLAINT_CATEGORIES, COMPLAINT_TEXT_MAX_CHARS } from '~/domain/complaints'
 import { PAN_CARD_ACCEPT } from '~/domain/pan-card-image'

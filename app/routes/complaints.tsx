@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { LinkedText } from '~/components/legal-document-view'
-import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/regulatory'
+import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/complaint-escalation'
 import { requireUser } from '~/server/auth/sign-in.server'
 import { complaintsOf } from '~/server/complaints/register.server'
 import type { Route } from './+types/complaints'

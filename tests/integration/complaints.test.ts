@@ -11,7 +11,7 @@ import {
   SAME_COMPLAINT_WINDOW_MS,
 } from '~/domain/complaints'
 import { indiaIsoDate } from '~/domain/dates'
-import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/regulatory'
+import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/complaint-escalation'
 import { businessDetails } from '~/server/business.server'
 import { COMPLAINT_CONFLICT_MESSAGE, takeComplaintStep } from '~/server/complaints/register.server'
 import { fileComplaint } from '~/server/complaints/filing.server'

@@ -1,6 +1,5 @@
 /** The fixed regulatory wording and links of the footer (every page), also quoted by the legal pages. */
 import type { Officer } from '~/domain/business-details'
-import { GRIEVANCE_RESOLUTION_DAYS } from './rules'
 
 /** SEBI's standard warning (advertisement code of 5 April 2023): exact words, nothing added or removed. */
 export const SEBI_STANDARD_WARNING =
@@ -15,13 +14,6 @@ export const SCORES_URL = 'https://scores.sebi.gov.in'
 
 /** The common Online Dispute Resolution portal of the securities market. */
 export const SMART_ODR_URL = 'https://smartodr.in'
-
-/**
- * What every acknowledgement of and answer to a complaint ends with, wherever the store tells the
- * complainant (e-mail, SMS, /complaints/new once filed, /complaints): our 21 days, then SCORES, then
- * SMART ODR, as the grievance page and the MITC set them out.
- */
-export const COMPLAINT_ESCALATION_LADDER = `We resolve every complaint within ${GRIEVANCE_RESOLUTION_DAYS} days of receiving it. If we have not resolved yours by then, or you are not satisfied with our answer, you can lodge it with SEBI on SCORES at ${SCORES_URL}; if you are still not satisfied, you can seek conciliation and arbitration online on the SMART ODR portal at ${SMART_ODR_URL}.`
 
 /**
  * The one first step for every complaint, word for word the same on the grievance page, in the terms, the MITC and the

@@ -1,4 +1,4 @@
-import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/regulatory'
+import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/complaint-escalation'
 import { getErrorMessage } from '~/domain/error-message'
 import { renderEmail } from '~/server/messaging/emails/render-email.server'
 import { prisma } from '../db.server'
