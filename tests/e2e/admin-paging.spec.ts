@@ -67,9 +67,12 @@ async function walk(
   listed: (page: Page) => Promise<string[]>,
   filters: RegExp,
   beforeNext?: (pageNumber: number) => Promise<void>,
+  /** Stops going forward once the pages read hold what the test looks for (a list that others fill too). */
+  enough?: (pages: string[][]) => boolean,
 ) {
   const forward = [await listed(page)]
   for (;;) {
+    if (enough?.(forward)) break
     await beforeNext?.(forward.length)
     const next = pager(page, label).getByRole('link', { name: 'Next page' })
     if ((await next.count()) === 0) break
@@ -223,7 +226,9 @@ async function listedEntries(page: Page): Promise<string[]> {
     )
 }
 
-test('the audit log pages by its serial id to the end and back, each entry once, stable under new entries', async ({
+// The log holds every other spec's entries too, more with each test of the suite: the walk goes past
+// this test's entries and back, not to the log's end (the filtered lists above test the end).
+test('the audit log pages by its serial id past its entries and back, each entry once, stable under new entries', async ({
   admin: { page, userId },
 }) => {
   // Other specs' admins write to the log meanwhile: this test's entries are told apart by their subject.
@@ -252,6 +257,7 @@ test('the audit log pages by its serial id to the end and back, each entry once,
     async (pageNumber) => {
       if (pageNumber === 1) await withE2eDatabase((client) => insertEntries(client, ['new']))
     },
+    (pages) => ours(pages).length >= ids.length,
   )
   expect(forward.length).toBeGreaterThanOrEqual(3)
   expect(forward.slice(0, -1).every((entries) => entries.length === ADMIN_PAGE_SIZE)).toBe(true)
