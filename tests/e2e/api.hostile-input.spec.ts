@@ -1227,6 +1227,31 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_FOUND_PAGE,
     },
   ],
+  'routes/admin/insights.tsx': [
+    {
+      what: 'a customer reading the money figures',
+      as: 'customer',
+      url: '/admin/insights',
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+  ],
+  'routes/admin/insights-csv.ts': [
+    {
+      what: 'a customer downloading the money figures',
+      as: 'customer',
+      url: '/admin/insights.csv?chart=money',
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'SQL in the chart name',
+      as: 'admin',
+      url: `/admin/insights.csv?chart=${encodeURIComponent("money' OR 1=1 --")}`,
+      status: 400,
+      says: 'Which chart? Add ?chart= with one of: money',
+    },
+  ],
   'routes/admin/notices.tsx': [
     {
       what: 'a customer sending a notice to everyone',

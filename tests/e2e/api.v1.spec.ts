@@ -86,7 +86,7 @@ test('the whole customer journey through the API alone, as the existing client d
   expect(await json(details)).toEqual({
     message: 'Details saved.',
     data: {
-      details: { name: 'asha rao', email: 'asha@example.in', dob: '2001-05-17', pan },
+      details: { name: 'Asha Rao', email: 'asha@example.in', dob: '2001-05-17', pan },
       // The KRA's answer (the demo's fake validates a well-formed individual PAN).
       kyc: { status: 'VALIDATED', reference: expect.stringMatching(/^FAKE-/) },
     },
@@ -114,7 +114,7 @@ test('the whole customer journey through the API alone, as the existing client d
     data: { agreement: true, version: agreement.version, documents },
   })
   expect((await json(await api.get('/api/v1/users/current-user'))).data.currentUser).toEqual({
-    name: 'asha rao',
+    name: 'Asha Rao',
     email: 'asha@example.in',
     dob: '2001-05-17',
     pan,
