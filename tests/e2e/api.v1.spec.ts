@@ -100,6 +100,7 @@ test('the whole customer journey through the API alone, as the existing client d
   expect(agreement).toEqual({
     version: expect.stringMatching(/^agreement-[0-9a-f]{12}$/),
     text: expect.stringMatching(/^Terms and Conditions\n\n/),
+    kraCheckNotice: expect.stringContaining('we send your PAN and date of birth to a KYC Registration Agency (KRA)'),
     documents: expect.arrayContaining([
       expect.objectContaining({ kind: 'INVESTOR_CHARTER', version: expect.stringMatching(/^charter-[0-9a-f]{12}$/) }),
     ]),
