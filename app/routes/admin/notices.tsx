@@ -20,6 +20,7 @@ import {
   BulkNoticeFormSchema,
   customersCount,
 } from '~/domain/bulk-notice'
+import { isUuid } from '~/domain/uuid'
 import { noticeServiceChoices, reviewBulkNotice, sendBulkNotice } from '~/server/admin/bulk-notices.server'
 import { requireAdmin } from '~/server/auth/admin-role.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
@@ -33,8 +34,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { services: await noticeServiceChoices() }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
 /**
  * Two steps, without JavaScript too: "Review" counts who it reaches; "Send" (the same words, with
  * the review's key) records and queues it, once however often it is pressed.
@@ -45,7 +44,7 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: BulkNoticeFormSchema })
   if (submission.status !== 'success') return data({ result: submission.reply(), review: null }, 400)
   const noticeKey = String(formData.get('noticeKey') ?? '')
-  if (formData.get('intent') !== 'send' || !UUID.test(noticeKey)) {
+  if (formData.get('intent') !== 'send' || !isUuid(noticeKey)) {
     return {
       result: submission.reply(),
       review: { ...submission.value, noticeKey: randomUUID(), ...(await reviewBulkNotice(submission.value)) },
