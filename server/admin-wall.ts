@@ -1,9 +1,6 @@
 import type { RequestHandler } from 'express'
-import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router'
+import type { ServerBuild } from 'react-router'
 import { getSessionUser } from '~/server/session.server'
-
-/** The path only the catch-all 404 route matches. */
-const UNKNOWN_PAGE_PATH = '/__not-found'
 
 /** `/admin` and below, as React Router matches it: any case, percent-encoded, repeated slashes. */
 export function isAdminConsolePath(rawPath: string): boolean {
@@ -16,38 +13,31 @@ export function isAdminConsolePath(rawPath: string): boolean {
   return /^\/admin(\/|\.data$|$)/i.test(path.replace(/\/{2,}/g, '/'))
 }
 
+type BuildSource = ServerBuild | (() => Promise<ServerBuild>)
+
 /**
- * For anyone but an admin, every /admin URL and method is a request for an unknown page (decision
- * 006): it goes on as a GET, so no console action runs and no body is read, and the console's pages
- * answer it with the site's 404 page through their own guards. Its files (CSV, PAN card) have no
- * page to show that, so they are handed to the catch-all 404 route instead. React Router's
- * /__manifest, which a client-side navigation asks for the routes of a path, gets the catch-all
- * 404 route's for an /admin path.
+ * For anyone but an admin the console does not exist (decision 006): every /admin request, and
+ * every /__manifest request that asks for an /admin path, is served by `handlerFor` a build with no
+ * console route in it, so it reaches the site's catch-all 404 page under its own URL, and neither
+ * that page's inline route data nor the manifest names a console route. It goes on as a GET, so no
+ * body is read and POST, PUT or DELETE answer the same 404 page instead of a 405.
  */
-export function adminWall(build: ServerBuild | (() => Promise<ServerBuild>)): RequestHandler {
-  return async (req, _res, next) => {
-    const manifestPaths = req.path === MANIFEST_PATH ? manifestPathsOf(req.originalUrl) : undefined
-    const asksForConsole = manifestPaths ? manifestPaths.some(isAdminConsolePath) : isAdminConsolePath(req.path)
+export function adminWall(build: BuildSource, handlerFor: (build: BuildSource) => RequestHandler): RequestHandler {
+  const withoutTheConsole = handlerFor(
+    typeof build === 'function' ? async () => buildWithoutTheConsole(await build()) : buildWithoutTheConsole(build),
+  )
+  return async (req, res, next) => {
+    const asksForConsole =
+      req.path === MANIFEST_PATH
+        ? manifestPathsOf(req.originalUrl).some(isAdminConsolePath)
+        : isAdminConsolePath(req.path)
     if (!asksForConsole) return next()
     const request = new Request(new URL(req.originalUrl, 'http://store'), {
       headers: { cookie: req.get('cookie') ?? '' },
     })
     if ((await getSessionUser(request))?.role === 'ADMIN') return next()
-    if (manifestPaths) {
-      // The routes a client-side navigation asks for: the catch-all 404's in place of the console's.
-      const url = new URL(req.originalUrl, 'http://store')
-      url.searchParams.set(
-        'paths',
-        manifestPaths.map((path) => (isAdminConsolePath(path) ? UNKNOWN_PAGE_PATH : path)).join(','),
-      )
-      req.originalUrl = `${url.pathname}${url.search}`
-      return next()
-    }
     if (req.method !== 'HEAD') req.method = 'GET'
-    if (!servesAPage(typeof build === 'function' ? await build() : build, req.path)) {
-      req.originalUrl = req.path.endsWith('.data') ? `${UNKNOWN_PAGE_PATH}.data` : UNKNOWN_PAGE_PATH
-    }
-    next()
+    return withoutTheConsole(req, res, next)
   }
 }
 
@@ -63,26 +53,30 @@ function manifestPathsOf(originalUrl: string): string[] {
     .map((path) => (path.startsWith('/') ? path : `/${path}`))
 }
 
-/** Whether React Router answers `pathname` with a page (its deepest matching route has a component). */
-function servesAPage(build: ServerBuild, pathname: string): boolean {
-  const matches = matchRoutes(routeTree(build), pathname.replace(/\.data$/, ''))
-  const deepest = matches?.at(-1)?.route.id
-  return deepest !== undefined && build.routes[deepest]?.module.default !== undefined
+const consoleFreeBuilds = new WeakMap<ServerBuild, ServerBuild>()
+
+/** The build with every route under /admin taken out, from the server's route table and the client's manifest. */
+function buildWithoutTheConsole(build: ServerBuild): ServerBuild {
+  let consoleFree = consoleFreeBuilds.get(build)
+  if (!consoleFree) {
+    const isConsoleRoute = (id: string) => isAdminConsolePath(fullPathOf(build, id))
+    const keep = <T>(routes: Record<string, T>) =>
+      Object.fromEntries(Object.entries(routes).filter(([id]) => !isConsoleRoute(id)))
+    consoleFree = {
+      ...build,
+      routes: keep(build.routes),
+      assets: { ...build.assets, routes: keep(build.assets.routes) },
+    }
+    consoleFreeBuilds.set(build, consoleFree)
+  }
+  return consoleFree
 }
 
-const routeTrees = new WeakMap<ServerBuild, RouteObject[]>()
-
-function routeTree(build: ServerBuild): RouteObject[] {
-  let tree = routeTrees.get(build)
-  if (!tree) {
-    const childrenOf = (parentId: string | undefined): RouteObject[] =>
-      Object.values(build.routes)
-        .filter((route): route is NonNullable<typeof route> => route?.parentId === parentId)
-        .map(({ id, path, index, caseSensitive }) =>
-          index ? { id, path, index: true, caseSensitive } : { id, path, caseSensitive, children: childrenOf(id) },
-        )
-    tree = childrenOf(undefined)
-    routeTrees.set(build, tree)
+/** A route's path from the root, its ancestors' paths joined: `/admin/customers/:userId`. */
+function fullPathOf(build: ServerBuild, id: string): string {
+  const segments: string[] = []
+  for (let route = build.routes[id]; route; route = route.parentId ? build.routes[route.parentId] : undefined) {
+    if (route.path) segments.unshift(route.path)
   }
-  return tree
+  return `/${segments.join('/')}`
 }

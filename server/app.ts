@@ -114,9 +114,7 @@ app.use(async (req, res, next) => {
   next()
 })
 
-app.use(adminWall(build))
-
-app.use(
+const storeHandler = (build: Parameters<typeof createRequestHandler>[0]['build']) =>
   withLimitedBodies(
     createRequestHandler({
       build,
@@ -127,8 +125,10 @@ app.use(
         htmlOnly: req.path.endsWith('.data') ? undefined : new Map<string, unknown>(),
       }),
     }),
-  ),
-)
+  )
+
+app.use(adminWall(build, storeHandler))
+app.use(storeHandler(build))
 
 // What fails outside the API's route modules (their own failures are answered by apiGet/apiPost):
 // JSON too, never Express's HTML error page.

@@ -35,6 +35,8 @@ async function answer(request: APIRequestContext, method: (typeof METHODS)[numbe
     status: response.status(),
     type: response.headers()['content-type'],
     isNotFoundPage: body.includes('404 Not Found'),
+    // The page's inline route data (React Router's manifest and matches) names no console route.
+    namesAConsoleRoute: /routes\/admin/.test(body),
   }
 }
 
@@ -43,6 +45,7 @@ async function expectTheUnknownPageAnswerEverywhere(request: APIRequestContext) 
     status: 404,
     type: 'text/html; charset=utf-8',
     isNotFoundPage: true,
+    namesAConsoleRoute: false,
   })
   for (const method of METHODS) {
     const unknown = await answer(request, method, '/no-such-page')
