@@ -23,6 +23,9 @@ export const BUDGETS = {
   // 16 clients each sending 200 MB to a page action.
   largeBodiesPeakRssAboveIdleBytes: 50_000_000,
   healthzDuringLargeBodiesP99Ms: 100,
+  // 64 PAN card uploads of 10 MB held open at once (issue 29 item 2).
+  heldUploadsPeakRssAboveIdleBytes: 50_000_000,
+  healthzDuringHeldUploadsP99Ms: 100,
   // On the large data set (BENCH_ONLY=at-scale): one request at a time, after a warm-up.
   atScaleRequestP95Ms: 100,
   atScaleExportRowsPerSecond: 50_000,

@@ -91,7 +91,7 @@ async function pushBytes(origin: string, totalBytes: number, chunked: boolean, s
   return requests
 }
 
-async function timeHealthz(origin: string): Promise<{ ms: number; ok: boolean }> {
+export async function timeHealthz(origin: string): Promise<{ ms: number; ok: boolean }> {
   const started = performance.now()
   try {
     const response = await fetch(`${origin}/healthz`, {

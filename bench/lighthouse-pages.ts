@@ -28,7 +28,7 @@ export const REGULATORY_PATHS = [
 const SERVICES_BOUGHT = 2
 
 /** The store's server modules, loaded with its settings: demo mode, the bench's data folder and database. */
-async function storeFunctions() {
+export async function storeFunctions() {
   process.env.DEMO_MODE = '1'
   process.env.EMBEDDED_PG_DIR = BENCH_PG_DIR
   process.env.DATABASE_URL ??= benchDatabaseUrl()
@@ -53,7 +53,7 @@ type StoreFunctions = Awaited<ReturnType<typeof storeFunctions>>
 type WizardStep = 'details' | 'pan-card' | 'agreement' | 'complete'
 
 /** A new customer who has done the wizard's steps before `step`; their session cookie's name=value. */
-async function customerAt(app: StoreFunctions, step: WizardStep): Promise<{ userId: string; cookie: string }> {
+export async function customerAt(app: StoreFunctions, step: WizardStep): Promise<{ userId: string; cookie: string }> {
   const user = await app.db.prisma.user.create({
     data: { phone: `+91${uniqueMobile()}` },
     select: { id: true, panCardKey: true },

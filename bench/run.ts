@@ -3,7 +3,8 @@
 // route manifest), the time to check a sign-in code, SSR throughput and Lighthouse figures against
 // the budgets in bench/budgets.ts (where they come from: docs/testing.md, "Benchmark").
 // Exits non-zero only when something could not be measured; a figure over budget is reported.
-// BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies figures;
+// BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies and held-uploads
+// figures (BENCH_ONLY=held-uploads only the held uploads');
 // BENCH_ONLY=lighthouse builds and starts the store and the floor and takes only the Lighthouse figures of
 // every customer page; BENCH_ONLY=at-scale takes the figures on a large data set (DATABASE_URL filled by
 // db:seed:large); BENCH_ONLY=at-scale-jobs takes only its jobs' figures there, BENCH_ONLY=at-scale-metrics
@@ -18,6 +19,7 @@ import { allChecks, BUDGETS, check, info, kb, mb, ms, times } from './budgets'
 import { assertBrowserUserAgents, CHROMIUM_PATH, hasChromium, launchChromium } from './browser'
 import { cleanup } from './cleanup'
 import { DUE_ROWS, measureJobsAtScale } from './jobs-at-scale'
+import { HELD_UPLOADS, HOLD_MS, measureHeldUploads } from './held-uploads'
 import { LARGE_BODY_BYTES_PER_CLIENT, LARGE_BODY_CLIENTS, measureLargeBodies } from './large-bodies'
 import { comparePages, type PageFigures } from './lighthouse'
 import { measureResearchAtScale, RESEARCH_BENCH_READER_ITEMS, RESEARCH_BENCH_SUBSCRIBERS } from './research-at-scale'
@@ -37,6 +39,7 @@ function envCount(name: string, fallback: number): number {
 const BENCH_SELECTIONS = [
   'all',
   'large-bodies',
+  'held-uploads',
   'lighthouse',
   'at-scale',
   'at-scale-jobs',
@@ -105,7 +108,7 @@ function printChunks(chunks: ChunkSize[]) {
 
 async function main() {
   assertBrowserUserAgents()
-  if (config.only === 'large-bodies') return largeBodiesOnly()
+  if (config.only === 'large-bodies' || config.only === 'held-uploads') return largeBodiesOnly()
   if (config.only.startsWith('at-scale')) return atScaleOnly()
   if (config.only === 'lighthouse') return lighthouseOnly()
   results.chromium = chromiumVersion()
@@ -189,6 +192,7 @@ async function main() {
   } else info('skipped', 'BENCH_VERIFY_RUNS=0')
 
   await measureLargeBodiesSection(store.server)
+  await measureHeldUploadsSection(store.server)
 
   section(`SSR load: GET /services vs floor /, 50 connections, ${config.durationS} s per run, ABBA (${loadAverage()})`)
   if (config.rounds > 0) {
@@ -227,7 +231,7 @@ async function main() {
 }
 
 async function largeBodiesOnly() {
-  console.log(`Bench (BENCH_ONLY=large-bodies): Node ${process.version}, ${loadAverage()}`)
+  console.log(`Bench (BENCH_ONLY=${config.only}): Node ${process.version}, ${loadAverage()}`)
   section('Build')
   info(
     'store (npm run build)',
@@ -236,7 +240,8 @@ async function largeBodiesOnly() {
   section('Server (the store as npm start runs it: node scripts/start.ts, built already)')
   const store = await startStore(await freePort(3400))
   info('store', store.server.origin, store.database)
-  await measureLargeBodiesSection(store.server)
+  if (config.only === 'large-bodies') await measureLargeBodiesSection(store.server)
+  await measureHeldUploadsSection(store.server)
   printSummary()
 }
 
@@ -419,6 +424,31 @@ async function measureLargeBodiesSection(server: { origin: string; pid: number }
     ms(figures.healthz.p99Ms),
     `< ${ms(BUDGETS.healthzDuringLargeBodiesP99Ms)}`,
     figures.healthz.p99Ms < BUDGETS.healthzDuringLargeBodiesP99Ms,
+    `p50 ${figures.healthz.p50Ms.toFixed(1)} ms, max ${ms(figures.healthz.maxMs)}, ${figures.healthz.samples} requests, ${figures.healthz.failed} failed`,
+  )
+}
+
+async function measureHeldUploadsSection(server: { origin: string; pid: number }) {
+  section(
+    `Held uploads: ${HELD_UPLOADS} PAN card uploads of 10 MB to /details, each from its own address, all but the last KiB sent, held ${ms(HOLD_MS)}; /healthz asked meanwhile (${loadAverage()})`,
+  )
+  const figures = await measureHeldUploads(server.origin, server.pid)
+  results.heldUploads = figures
+  const statuses = Object.entries(figures.statuses)
+    .map(([status, count]) => `${count}× ${status}`)
+    .join(', ')
+  check(
+    'store RSS peak above idle',
+    mb(figures.peakAboveIdleBytes),
+    `< ${mb(BUDGETS.heldUploadsPeakRssAboveIdleBytes)}`,
+    figures.peakAboveIdleBytes < BUDGETS.heldUploadsPeakRssAboveIdleBytes,
+    `idle ${mb(figures.idleRssBytes)}, peak ${mb(figures.peakRssBytes)}; answers: ${statuses}`,
+  )
+  check(
+    '/healthz p99 meanwhile',
+    ms(figures.healthz.p99Ms),
+    `< ${ms(BUDGETS.healthzDuringHeldUploadsP99Ms)}`,
+    figures.healthz.p99Ms < BUDGETS.healthzDuringHeldUploadsP99Ms,
     `p50 ${figures.healthz.p50Ms.toFixed(1)} ms, max ${ms(figures.healthz.maxMs)}, ${figures.healthz.samples} requests, ${figures.healthz.failed} failed`,
   )
 }
