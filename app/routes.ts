@@ -23,6 +23,7 @@ export default [
   route('account/corrections', 'routes/account.corrections.tsx'),
   // A complete profile's e-mail address, changed with a code sent to the new address.
   route('account/email', 'routes/account.email.tsx'),
+  route('account/nominee', 'routes/account.nominee.tsx'),
   // Where research reaches the customer besides the site: e-mail, SMS, Telegram (linked here).
   route('account/research-channels', 'routes/account.research-channels.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),

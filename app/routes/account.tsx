@@ -80,6 +80,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       pan: maskPan(member.pan),
       relation: FAMILY_RELATION_LABELS[member.relation].toLowerCase(),
     })),
+    dataNominee: held.dataNominee,
     acceptances: held.acceptances.map((row) => ({
       key: `${row.document}-${row.version}-${row.acceptedAt}`,
       document: enumWords(row.document),
@@ -269,6 +270,39 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             rows={loaderData.familyMembers.map((member) => [member.pan, member.relation])}
           />
         ) : null}
+      </Section>
+
+      <Section title="Nominee for your data rights" id="nominee">
+        <p className="text-sm">
+          The person who may use your rights over your personal data if you die or cannot use them yourself.
+        </p>
+        {loaderData.dataNominee ? (
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm break-words">
+            <dt className="font-medium">Name</dt>
+            <dd>{loaderData.dataNominee.name}</dd>
+            <dt className="font-medium">Relationship</dt>
+            <dd>{loaderData.dataNominee.relationship}</dd>
+            {loaderData.dataNominee.phone ? (
+              <>
+                <dt className="font-medium">Mobile number</dt>
+                <dd>{loaderData.dataNominee.phone}</dd>
+              </>
+            ) : null}
+            {loaderData.dataNominee.email ? (
+              <>
+                <dt className="font-medium">E-mail</dt>
+                <dd>{loaderData.dataNominee.email}</dd>
+              </>
+            ) : null}
+          </dl>
+        ) : (
+          <p className="text-sm">You have not named a nominee.</p>
+        )}
+        <p className="text-sm">
+          <Link to="/account/nominee" className="underline">
+            {loaderData.dataNominee ? 'Change or remove your nominee' : 'Name a nominee'}
+          </Link>
+        </p>
       </Section>
 
       <Section title="What you accepted">

@@ -100,6 +100,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         pan: member.pan,
         relation: FAMILY_RELATION_LABELS[member.relation],
       })),
+      dataNominee: customer.dataNominee,
     },
     payments: customer.payments.map((payment) => ({
       id: payment.id,
@@ -350,6 +351,18 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
             ) : (
               'None declared'
             )}
+          </dd>
+          <dt className="font-medium">Nominee for data rights</dt>
+          <dd className="break-words">
+            {customer.dataNominee
+              ? [
+                  `${customer.dataNominee.name} (${customer.dataNominee.relationship})`,
+                  customer.dataNominee.phone,
+                  customer.dataNominee.email,
+                ]
+                  .filter(Boolean)
+                  .join(', ')
+              : 'None named'}
           </dd>
           <dt className="font-medium">PAN card</dt>
           <dd>

@@ -94,6 +94,7 @@ async function eraseAccounts(
     if (erasedIds.length === 0) return 0
     await tx.session.deleteMany({ where: { userId: { in: erasedIds } } })
     await tx.familyMember.deleteMany({ where: { userId: { in: erasedIds } } })
+    await tx.dataNominee.deleteMany({ where: { userId: { in: erasedIds } } })
     await tx.correctionRequest.deleteMany({ where: { userId: { in: erasedIds } } })
     // The Telegram chat id is personal data too; the delivery log keeps what was sent.
     await tx.researchChannelChoice.deleteMany({ where: { userId: { in: erasedIds } } })

@@ -35,6 +35,9 @@ export async function customerData(userId: string, now = new Date()) {
       kycRecordReviewedAt: true,
       createdAt: true,
       familyMembers: { orderBy: { createdAt: 'asc' }, select: { pan: true, relation: true, createdAt: true } },
+      dataNominee: {
+        select: { name: true, relationship: true, phone: true, email: true, createdAt: true, updatedAt: true },
+      },
       payments: {
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         select: {
@@ -128,6 +131,16 @@ export async function customerData(userId: string, now = new Date()) {
       relation: member.relation,
       addedAt: iso(member.createdAt),
     })),
+    dataNominee: user.dataNominee
+      ? {
+          name: user.dataNominee.name,
+          relationship: user.dataNominee.relationship,
+          phone: user.dataNominee.phone,
+          email: user.dataNominee.email,
+          namedAt: iso(user.dataNominee.createdAt),
+          changedAt: iso(user.dataNominee.updatedAt),
+        }
+      : null,
     acceptances: acceptances.map((row) => ({
       document: row.kind,
       version: row.version,

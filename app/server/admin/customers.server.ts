@@ -102,6 +102,7 @@ export async function customerForAdmin(userId: string) {
       kycRecordReviewedAt: true,
       closedAt: true,
       familyMembers: { orderBy: [{ createdAt: 'asc' }, { pan: 'asc' }], select: { pan: true, relation: true } },
+      dataNominee: { select: { name: true, relationship: true, phone: true, email: true } },
       payments: {
         orderBy: { createdAt: 'desc' },
         select: {
