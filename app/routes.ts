@@ -30,6 +30,8 @@ export default [
   // The research delivered to the customer (docs/research.md): only items on whose roll they are.
   route('research', 'routes/research.tsx'),
   route('research/:itemId', 'routes/research.item.tsx'),
+  // Its PDF attachment, to the same readers (404 to anyone else).
+  route('research/:itemId/attachment', 'routes/research.item-attachment.ts'),
   // The one-tap renewal a reminder links to (docs/payments.md, "Renewals"): into the cart, then /pay.
   route('renew/:serviceId', 'routes/renew.tsx'),
   // Complaints (docs/regulatory.md, Complaint register): the form, for customers and visitors who confirm a phone or
@@ -72,6 +74,7 @@ export default [
     route('insights.csv', 'routes/admin/insights-csv.ts'),
     route('research/audit-pack', 'routes/admin/research-audit-pack.ts'),
     route('research/:itemId/audit-pack', 'routes/admin/research-item-audit-pack.ts'),
+    route('research/:itemId/attachment', 'routes/admin/research-item-attachment.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),
     route('complaints/:complaintId/attachment', 'routes/admin/complaint-attachment.ts'),
     route('customers/:userId/end-subscription', 'routes/admin/customer-end-subscription.ts'),

@@ -49,6 +49,12 @@ for (const record of result.altered)
   console.log(
     `ALTERED record ${record.id ?? '(no id)'} (records.jsonl line ${record.line}${record.title === null ? '' : `, "${record.title}"`}): ${record.problems.join('; ')}`,
   )
+if (result.attachmentsChecked > 0)
+  console.log(`Attachments: ${result.attachmentsChecked} PDF(s) in the pack hashed against their signed SHA-256`)
+for (const record of result.attachmentsNotIncluded)
+  console.log(
+    `Attachment of record ${record.id} ("${record.title}") is not included in the pack: only its signed SHA-256 is checked`,
+  )
 for (const problem of result.problems) console.log(`PROBLEM: ${problem}`)
 console.log(result.ok ? 'OK: every record is as it was signed.' : 'FAILED: the pack does not verify.')
 process.exit(result.ok ? 0 : 1)

@@ -70,6 +70,26 @@ export function ResearchItemArticle({ item, linkBase = '/research' }: { item: Re
       <ResearchFacts item={item} />
       {item.bodyHeading ? <h2 className="text-lg font-semibold">{item.bodyHeading}</h2> : null}
       <ResearchBody body={item.body} />
+      {item.attachment ? (
+        <section
+          aria-labelledby="research-attachment"
+          className="rounded-md border border-gray-300 p-3 dark:border-gray-700"
+        >
+          <h2 id="research-attachment" className="text-lg font-semibold">
+            Attachment
+          </h2>
+          <p className="mt-1">
+            {/* A download from a resource route: a plain link, never client-side navigation. */}
+            <a href={`${linkBase}/${item.id}/attachment`} className="underline">
+              Download {item.attachment.name}
+            </a>{' '}
+            (PDF, {item.attachment.size})
+          </p>
+          <p className="mt-1 text-sm break-all text-gray-700 dark:text-gray-300">
+            SHA-256 of the file: <span className="font-mono">{item.attachment.sha256}</span>
+          </p>
+        </section>
+      ) : null}
       <section aria-labelledby="research-disclosures" className="border-t border-gray-300 pt-4 dark:border-gray-700">
         <h2 id="research-disclosures" className="text-lg font-semibold">
           Disclosures

@@ -20,6 +20,14 @@ export const AUDIT_PACK_FILES = {
   deliveriesCsv: 'deliveries.csv',
 } as const
 
+/** Each signed record's PDF attachment, as stored, is the pack's file `attachments/<item id>.pdf` (decision 050). */
+export const AUDIT_PACK_ATTACHMENTS_FOLDER = 'attachments/'
+export const attachmentEntryName = (itemId: string) => `${AUDIT_PACK_ATTACHMENTS_FOLDER}${itemId}.pdf`
+/** The item id of an attachment's entry name; null for any other entry. */
+export function attachmentEntryItemId(name: string): string | null {
+  return /^attachments\/([0-9a-f-]{36})\.pdf$/.exec(name)?.[1] ?? null
+}
+
 /** One signed record as the pack holds it: the record, the exact text that was signed, and the signature. */
 export type AuditPackRecord = {
   id: string
@@ -43,6 +51,7 @@ export const RECORDS_CSV_HEADER = [
   'Content SHA-256',
   'Signature (base64)',
   'Signing key fingerprint',
+  'Attachment SHA-256',
 ] as const
 
 export function recordCsvCells(pack: AuditPackRecord): CsvCell[] {
@@ -57,6 +66,7 @@ export function recordCsvCells(pack: AuditPackRecord): CsvCell[] {
     pack.contentSha256,
     pack.signature,
     pack.signingKeyFingerprint,
+    pack.record.attachment?.sha256 ?? '',
   ]
 }
 

@@ -30,11 +30,14 @@ export type ResearchTelegramParts = {
   /** The disclosures and the issuer lines printed with the whole item. */
   disclosures: string[]
   link: string
+  /** The PDF attachment's line with its download link; never the file itself (decision 050). */
+  attachment?: string | null
 }
 
-/** The whole item when it fits, else its title, first lines and the link (which has the rest). */
+/** The whole item when it fits, else its title, first lines and the link (which has the rest); the attachment's link in both. */
 export function researchTelegramText(parts: ResearchTelegramParts): { text: string; summary: boolean } {
   const head = [`New research for ${parts.services.join(', ')}`, parts.title, '']
+  const attachmentLines = parts.attachment ? [parts.attachment] : []
   const whole = [
     ...head,
     ...parts.lines,
@@ -42,6 +45,7 @@ export function researchTelegramText(parts: ResearchTelegramParts): { text: stri
     'Disclosures:',
     ...parts.disclosures,
     '',
+    ...attachmentLines,
     `Read it on the site: ${parts.link}`,
   ].join('\n')
   if (whole.length <= RESEARCH_TELEGRAM_WHOLE_MAX_CHARS) return { text: whole, summary: false }
@@ -49,7 +53,14 @@ export function researchTelegramText(parts: ResearchTelegramParts): { text: stri
     .filter((line) => line.trim() !== '')
     .slice(0, RESEARCH_TELEGRAM_SUMMARY_LINES)
     .map((line) => clip(line, RESEARCH_TELEGRAM_SUMMARY_LINE_MAX_CHARS))
-  const text = [...head, ...first, '…', '', `Read the whole item, with its disclosures: ${parts.link}`].join('\n')
+  const text = [
+    ...head,
+    ...first,
+    '…',
+    '',
+    ...attachmentLines,
+    `Read the whole item, with its disclosures: ${parts.link}`,
+  ].join('\n')
   return { text, summary: true }
 }
 

@@ -11,6 +11,7 @@ import {
   type CallRecord,
   type FactLine,
 } from './research-calls'
+import type { ResearchAttachmentRecord } from './research-attachment'
 import { FOLLOW_UP_KINDS, type FollowUpRecord } from './research-follow-ups'
 
 // Research items (docs/research.md): the analyst's form, the body's small markup, the disclosures
@@ -84,6 +85,9 @@ export const ResearchFormSchema = z.object({
   ),
 })
 export type ResearchForm = z.infer<typeof ResearchFormSchema> & { call?: CallRecord }
+
+/** A PDF read from the form, checked (app/server/research/attachment.server.ts), not yet stored. */
+export type ResearchAttachmentUpload = { bytes: Uint8Array; name: string }
 
 /** A price typed in rupees ("1,520.50"), as paise. */
 export const rupeesField = (label: string) =>
@@ -250,6 +254,8 @@ export type ResearchRecord = {
   call?: CallRecord | null
   /** What a follow-up follows and carries (kind FOLLOW_UP). */
   followUp?: FollowUpRecord | null
+  /** The PDF attachment's SHA-256, size and name, when the item has one (decision 050). */
+  attachment?: ResearchAttachmentRecord | null
 }
 
 /** The version of the canonical form: a later change of shape is a new version, old records keep theirs. */
@@ -259,7 +265,8 @@ export const RESEARCH_CANONICAL_VERSION = 1
  * The one text that is hashed and signed: JSON with its keys in a fixed order, no spaces, the
  * service ids sorted and the time in UTC to the millisecond, so the same record always gives the
  * same bytes. A call and a follow-up add one key at the end (decision 037); a report has
- * exactly the keys it had before calls existed, so its signature still verifies.
+ * exactly the keys it had before calls existed, so its signature still verifies. An item with a PDF
+ * attachment adds its hash, size and name as the very last key (decision 050).
  */
 export function canonicalResearchContent(record: ResearchRecord): string {
   const content = {
@@ -284,9 +291,16 @@ export function canonicalResearchContent(record: ResearchRecord): string {
     authorId: record.authorId,
     publishedAt: record.publishedAt.toISOString(),
   }
-  if (record.kind === 'CALL') return JSON.stringify({ ...content, call: canonicalCall(record.call) })
-  if (record.kind === 'FOLLOW_UP') return JSON.stringify({ ...content, followUp: canonicalFollowUp(record.followUp) })
-  return JSON.stringify(content)
+  const ofKind =
+    record.kind === 'CALL'
+      ? { ...content, call: canonicalCall(record.call) }
+      : record.kind === 'FOLLOW_UP'
+        ? { ...content, followUp: canonicalFollowUp(record.followUp) }
+        : content
+  // An attachment adds one last key; without one the bytes are what they were (decision 050).
+  if (!record.attachment) return JSON.stringify(ofKind)
+  const { sha256, size, name } = record.attachment
+  return JSON.stringify({ ...ofKind, attachment: { sha256, size, name } })
 }
 
 function canonicalCall(call: CallRecord | null | undefined) {
@@ -353,6 +367,8 @@ export type ResearchItemView = {
   bodyHeading: string | null
   /** The item a follow-up follows. */
   original: { id: string; title: string } | null
+  /** The PDF attachment: its name and size as printed next to the download link, and its SHA-256. */
+  attachment: { name: string; size: string; sha256: string } | null
   /** The published follow-ups of this item, oldest first: its page's notice links to each. */
   followUps: { id: string; title: string; kindWords: string; publishedAt: string }[]
 }

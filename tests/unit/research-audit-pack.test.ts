@@ -57,8 +57,11 @@ describe('the audit pack record lines', () => {
   it('writes CSV cells with formulas guarded and service ids sorted', () => {
     const read = parseAuditPackRecord(line({ ...RECORD, title: '@SUM(A1)' }))!
     expect(csvLine(recordCsvCells(read))).toBe(
-      `${RECORD.id},REPORT,PUBLISHED,'@SUM(A1),2025-04-10T05:30:00.123Z,a b,${RECORD.authorId},abc,c2ln,f\r\n`,
+      `${RECORD.id},REPORT,PUBLISHED,'@SUM(A1),2025-04-10T05:30:00.123Z,a b,${RECORD.authorId},abc,c2ln,f,\r\n`,
     )
+    // A record with a PDF attachment: its signed SHA-256 in the last column (decision 050).
+    const attached = { ...read, record: { ...read.record, attachment: { sha256: 'e3b0', size: 1, name: 'a.pdf' } } }
+    expect(csvLine(recordCsvCells(attached)).endsWith(',f,e3b0\r\n')).toBe(true)
     expect(
       csvLine(
         deliveryCsvCells({

@@ -5,8 +5,13 @@ import { ResearchCallFields } from '~/components/research-call-fields'
 import { ResearchDisclosureFields } from '~/components/research-disclosure-fields'
 import { useIsPending } from '~/components/use-is-pending'
 import { CallFormSchema, RESEARCH_LIMITS, ResearchFormSchema } from '~/domain/research'
+import {
+  RESEARCH_ATTACHMENT_ACCEPT,
+  RESEARCH_ATTACHMENT_FIELD_NAME,
+  RESEARCH_ATTACHMENT_MESSAGES,
+} from '~/domain/research-attachment'
 import { requireAdmin } from '~/server/auth/admin-role.server'
-import { readForm } from '~/server/http/form-data.server'
+import { readResearchForm } from '~/server/research/attachment.server'
 import { createResearchDraft, researchServiceChoices } from '~/server/research/items.server'
 import type { Route } from './+types/research-new'
 
@@ -25,13 +30,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { kind: kindOf(new URL(request.url).searchParams.get('kind')), services: await researchServiceChoices() }
 }
 
+/** The attachment's refusal, or a form error beside a good PDF, is said on its field; the typed text comes back. */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
-  const form = await readForm(request)
-  const schema = kindOf(form.get('kind')) === 'call' ? CallFormSchema : ResearchFormSchema
-  const submission = parseWithZod(form, { schema })
-  if (submission.status !== 'success') return data({ result: submission.reply() }, 400)
-  const draft = await createResearchDraft(admin.id, submission.value)
+  const read = await readResearchForm(request)
+  const schema = kindOf(read.fields.get('kind')) === 'call' ? CallFormSchema : ResearchFormSchema
+  const submission = parseWithZod(read.fields, { schema })
+  const onAttachment = (message: string) => ({ fieldErrors: { [RESEARCH_ATTACHMENT_FIELD_NAME]: [message] } })
+  if (!read.ok)
+    return data(
+      { result: submission.reply(onAttachment(read.message)) },
+      { status: read.status, headers: read.headers },
+    )
+  if (submission.status !== 'success')
+    return data(
+      { result: submission.reply(read.attachment ? onAttachment(RESEARCH_ATTACHMENT_MESSAGES.chooseAgain) : {}) },
+      400,
+    )
+  const draft = await createResearchDraft(admin.id, submission.value, new Date(), read.attachment)
   if (!draft.ok) return data({ result: submission.reply({ fieldErrors: { [draft.field]: [draft.message] } }) }, 400)
   return redirect(`/admin/research/${draft.id}`)
 }
@@ -60,7 +76,7 @@ export default function NewResearch({ loaderData: { kind, services }, actionData
           <FormMessage tone="error">Please correct the fields marked below.</FormMessage>
         </div>
       ) : null}
-      <Form method="post" className="mt-4 space-y-5">
+      <Form method="post" encType="multipart/form-data" className="mt-4 space-y-5">
         <input type="hidden" name="kind" value={kind} />
         <Field
           label="Title"
@@ -99,6 +115,12 @@ export default function NewResearch({ loaderData: { kind, services }, actionData
           <ErrorList id="service-errors" errors={serviceErrors} />
         </fieldset>
         <ResearchDisclosureFields field={field} />
+        <Field
+          label="PDF attachment (optional)"
+          hint="One PDF document, up to 10 MB. Subscribers download it from the item's page; its SHA-256 is signed with the item."
+          errors={field(RESEARCH_ATTACHMENT_FIELD_NAME).errors}
+          inputProps={{ name: RESEARCH_ATTACHMENT_FIELD_NAME, type: 'file', accept: RESEARCH_ATTACHMENT_ACCEPT }}
+        />
         <div className="flex flex-wrap items-center gap-4">
           <StatusButton status={pending ? 'pending' : 'idle'}>Save draft</StatusButton>
           <Link to="/admin/research" className="underline">

@@ -1,6 +1,6 @@
 import { disclosureLines, researchAnalystLine } from '~/domain/research'
 import type { ResearchListEntry } from '../research/delivered.server'
-import type { ResearchItemRow } from '../research/items.server'
+import { attachmentOf, type ResearchItemRow } from '../research/items.server'
 
 // The research calls' JSON (docs/api.md, GET /research): the same items as /research, ids as `_id`
 // like the store's other shapes, times as ISO instants.
@@ -33,5 +33,12 @@ export function researchItemJson(item: ResearchItemRow) {
     signature: item.signature,
     signingKeyFingerprint: item.signingKeyFingerprint,
     path: `/research/${item.id}`,
+    /** The PDF attachment (its bytes from `path`, with the session cookie or token), or null. */
+    attachment: attachmentJson(item),
   }
+}
+
+function attachmentJson(item: ResearchItemRow) {
+  const attachment = attachmentOf(item)
+  return attachment ? { ...attachment, path: `/research/${item.id}/attachment` } : null
 }

@@ -13,7 +13,7 @@ export const FORM_BODY_TOO_LARGE_MESSAGE = `The request is too large: at most ${
 /**
  * The PAN card uploads read their multipart body themselves, as a stream with its own larger cap
  * (PAN_CARD_REQUEST_MAX_BYTES in pan-card-image.server.ts), and answer an oversized one with the
- * wizard's own message.
+ * wizard's own message; so does the research form with its PDF (research/attachment.server.ts).
  */
 export function readsItsOwnUpload(req: ExpressRequest): boolean {
   if (req.path === '/api/v1/users/set-pancard') return true
@@ -28,6 +28,9 @@ export function readsItsOwnUpload(req: ExpressRequest): boolean {
       '/complaints/new.data',
       '/account/corrections',
       '/account/corrections.data',
+      // The analyst's research form, with its optional PDF (research/attachment.server.ts).
+      '/admin/research/new',
+      '/admin/research/new.data',
     ].includes(req.path) && /^multipart\/form-data\b/i.test(req.get('content-type') ?? '')
   )
 }

@@ -1,12 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import {
-  getMultipartBoundary,
-  MaxFileSizeExceededError,
-  MaxTotalSizeExceededError,
-  MultipartParser,
-  type MultipartPart,
-} from '@remix-run/multipart-parser'
-import {
   PAN_CARD_FIELD_NAME,
   PAN_CARD_IMAGE_TYPES,
   PAN_CARD_MAX_BYTES,
@@ -16,6 +9,7 @@ import {
   type PanCardImageType,
 } from '~/domain/pan-card-image'
 import { getFileStorage, type FileStorage } from '../storage.server'
+import { readMultipartUpload, refusalAfterReading, type UploadRefusal } from '../http/multipart-upload.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
 const log = loggerFor('kyc')
@@ -26,7 +20,6 @@ export const PAN_CARD_FORM_FIELDS_MAX_BYTES = 64 * 1024
 export const PAN_CARD_REQUEST_MAX_BYTES = PAN_CARD_MAX_BYTES + PAN_CARD_FORM_FIELDS_MAX_BYTES
 /** The wizard step has a handful of fields; more parts than this is not our form. */
 export const PAN_CARD_FORM_MAX_PARTS = 32
-const PART_HEADER_MAX_BYTES = 8 * 1024
 
 export const PAN_CARD_KEY_PREFIX = 'pan-cards'
 
@@ -40,32 +33,9 @@ export type PanCardUpload = {
   fields: FormData
 }
 
-export type PanCardUploadRefusal = {
-  ok: false
-  status: 400 | 413 | 415
-  message: string
-  /** The text fields read before the refusal, so the page can show what was typed. */
-  fields: FormData
-  /**
-   * Headers the refusal's response must carry: `Connection: close` when the body was left unread,
-   * so that the server closes the connection instead of waiting for the rest of the upload (the
-   * browser would show our message only after the keep-alive timeout, about 5 s). The server's
-   * lingeringClose reads and drops the rest for a bounded while first (decision 042).
-   */
-  headers: Record<string, string>
-}
+export type PanCardUploadRefusal = UploadRefusal
 
 export type PanCardUploadResult = PanCardUpload | PanCardUploadRefusal
-
-/** MultipartParser.finish() throws until the closing boundary has been parsed. */
-function hasReachedClosingBoundary(parser: MultipartParser): boolean {
-  try {
-    parser.finish()
-    return true
-  } catch {
-    return false
-  }
-}
 
 /**
  * Reads a multipart/form-data PAN card upload from `request` as a stream: at most
@@ -85,83 +55,27 @@ export async function readPanCardUpload(
     messages?: { [Key in keyof typeof PAN_CARD_MESSAGES]: string }
   } = {},
 ): Promise<PanCardUploadResult> {
-  const fields = new FormData()
-  let bodyEnded = !request.body
-  const refuse = (status: PanCardUploadRefusal['status'], message: string): PanCardUploadRefusal => ({
-    ok: false,
-    status,
-    message,
-    fields,
-    headers: bodyEnded ? {} : { Connection: 'close' },
+  const read = await readMultipartUpload(request, {
+    fieldName,
+    limits: {
+      fileMaxBytes: PAN_CARD_MAX_BYTES,
+      fieldsMaxBytes: PAN_CARD_FORM_FIELDS_MAX_BYTES,
+      maxParts: PAN_CARD_FORM_MAX_PARTS,
+    },
+    messages,
   })
-
-  const contentType = request.headers.get('Content-Type') ?? ''
-  const boundary = /^multipart\/form-data\s*;/i.test(contentType) ? getMultipartBoundary(contentType) : null
-  if (!boundary) return refuse(400, messages.unreadable)
-  if (!request.body) return refuse(400, messages.missing)
-  // Browsers declare the length of a form post. When it is over the cap, only the start is read:
-  // enough for the fields placed before the file, so that the page can show them again.
-  const declaredTooLarge = Number(request.headers.get('Content-Length')) > PAN_CARD_REQUEST_MAX_BYTES
-  const readLimitBytes = declaredTooLarge ? PAN_CARD_FORM_FIELDS_MAX_BYTES : PAN_CARD_REQUEST_MAX_BYTES
-
-  const parser = new MultipartParser(boundary, {
-    maxFileSize: PAN_CARD_MAX_BYTES,
-    maxTotalSize: PAN_CARD_REQUEST_MAX_BYTES,
-    maxParts: PAN_CARD_FORM_MAX_PARTS,
-    maxHeaderSize: PART_HEADER_MAX_BYTES,
-  })
-  let image: MultipartPart | undefined
-  let sawEmptyNamedFile = false
-
-  // What is left of a refused body stays unread, never cancelled: under @react-router/node,
-  // cancelling destroys the socket before our answer is written, and the browser then shows a
-  // reset connection (and retries the upload) instead of the message.
-  const reader = request.body.getReader()
-  let bytesRead = 0
-  try {
-    while (true) {
-      const chunk = await reader.read()
-      if (chunk.done) {
-        bodyEnded = true
-        parser.finish()
-        break
-      }
-      bytesRead += chunk.value.byteLength
-      if (bytesRead > readLimitBytes) return refuse(413, messages.tooLarge)
-      // After the closing boundary comes only an epilogue, which RFC 2046 says to ignore.
-      if (hasReachedClosingBoundary(parser)) continue
-      for (const part of parser.write(chunk.value)) {
-        if (part.name === fieldName) {
-          if (!part.isFile || image) continue
-          if (part.size > 0) image = part
-          else if (part.filename) sawEmptyNamedFile = true
-        } else if (part.name && part.isText) {
-          fields.append(part.name, part.text)
-        }
-      }
-    }
-  } catch (error) {
-    if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-      return refuse(413, messages.tooLarge)
-    }
-    // Malformed multipart, text that is not UTF-8, a body cut off or aborted by the client.
-    return refuse(400, messages.unreadable)
-  } finally {
-    reader.releaseLock()
-  }
-
-  if (declaredTooLarge) return refuse(413, messages.tooLarge)
-  if (!image) return refuse(400, sawEmptyNamedFile ? messages.empty : messages.missing)
-  const bytes = image.bytes
+  if (!read.ok) return read
+  if (!read.file) return refusalAfterReading(400, messages.missing, read.fields)
+  const bytes = read.file.bytes
   const imageType = sniffPanCardImageType(bytes)
-  if (!imageType) return refuse(415, messages.wrongType)
+  if (!imageType) return refusalAfterReading(415, messages.wrongType, read.fields)
   return {
     ok: true,
     bytes,
     contentType: imageType.contentType,
     extension: imageType.extension,
     size: bytes.length,
-    fields,
+    fields: read.fields,
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash, createPublicKey, type KeyObject } from 'node:crypto'
 import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
 import { canonicalResearchContent, formatFingerprint } from '~/domain/research'
-import { AUDIT_PACK_FILES, parseAuditPackRecord } from '~/domain/research-audit-pack'
+import { attachmentEntryItemId, AUDIT_PACK_FILES, parseAuditPackRecord } from '~/domain/research-audit-pack'
 import { describePublicKey, verifyResearch } from './signing.server'
 import { zipEntries } from './audit-pack-zip.server'
 
@@ -21,7 +21,13 @@ export type PackVerification = {
   altered: AlteredRecord[]
   /** What is wrong with the pack as a whole (a file missing, rows missing). */
   problems: string[]
+  /** Records' PDF attachments found in the pack and hashed against their signed SHA-256. */
+  attachmentsChecked: number
+  /** Records with a signed attachment whose file the pack does not include (only its hash is checked). */
+  attachmentsNotIncluded: { id: string; title: string }[]
 }
+
+type AttachedFile = { sha256: string; size: number }
 
 /** A public key as PEM (public-key.pem, or a file holding it) or as /disclosure's base64 of its DER. */
 export function parsePublicKey(text: string): KeyObject {
@@ -51,6 +57,8 @@ export async function verifyAuditPack(
     givenKey && fingerprint ? describePublicKey(givenKey).fingerprint === fingerprint : givenKey ? false : null
   if (matchesGivenKey === false) problems.push('the pack was not signed with the key given')
 
+  const files = await attachedFiles(file)
+  const attachments = { checked: 0, notIncluded: [] as PackVerification['attachmentsNotIncluded'] }
   const altered: AlteredRecord[] = []
   let records = 0
   const lines = await entryLines(file, AUDIT_PACK_FILES.recordsJson)
@@ -61,7 +69,7 @@ export async function verifyAuditPack(
       lineNumber++
       if (line === '') continue
       records++
-      const result = checkRecordLine(line, lineNumber, packKey, fingerprint)
+      const result = checkRecordLine(line, lineNumber, packKey, fingerprint, files, attachments)
       if (result) altered.push(result)
     }
   }
@@ -77,7 +85,26 @@ export async function verifyAuditPack(
     records,
     altered,
     problems,
+    attachmentsChecked: attachments.checked,
+    attachmentsNotIncluded: attachments.notIncluded,
   }
+}
+
+/** Every attachment file of the pack, hashed as it is read (one at a time, never held whole). */
+async function attachedFiles(file: string): Promise<Map<string, AttachedFile>> {
+  const found = new Map<string, AttachedFile>()
+  for await (const entry of zipEntries(file)) {
+    const itemId = attachmentEntryItemId(entry.name)
+    if (!itemId) continue
+    const hash = createHash('sha256')
+    let size = 0
+    for await (const chunk of await entry.open()) {
+      hash.update(chunk as Buffer)
+      size += (chunk as Buffer).byteLength
+    }
+    found.set(itemId, { sha256: hash.digest('hex'), size })
+  }
+  return found
 }
 
 /** What is wrong with one line of records.jsonl; null when its record is as it was signed. */
@@ -86,6 +113,8 @@ function checkRecordLine(
   lineNumber: number,
   key: KeyObject | null,
   keyFingerprint: string | null,
+  files: Map<string, AttachedFile>,
+  attachments: { checked: number; notIncluded: PackVerification['attachmentsNotIncluded'] },
 ): AlteredRecord | null {
   const pack = parseAuditPackRecord(line)
   if (!pack) return { line: lineNumber, id: idIn(line), title: null, problems: ['not a signed record'] }
@@ -106,6 +135,14 @@ function checkRecordLine(
     problems.push(`signed with another key (fingerprint ${formatFingerprint(pack.signingKeyFingerprint)})`)
   else if (key && canonical !== null && !safeVerify(() => verifyResearch(pack.record, pack.signature, key)))
     problems.push('the signature does not verify')
+  const signedAttachment = pack.record.attachment
+  const attached = files.get(pack.id)
+  if (signedAttachment && attached) {
+    attachments.checked++
+    if (attached.sha256 !== signedAttachment.sha256 || attached.size !== signedAttachment.size)
+      problems.push('its attached PDF differs from the SHA-256 that was signed')
+  } else if (signedAttachment) attachments.notIncluded.push({ id: pack.id, title: pack.record.title })
+  else if (attached) problems.push('the pack holds a PDF for it, but none was signed with it')
   return problems.length ? { line: lineNumber, id: pack.id, title: pack.record.title, problems } : null
 }
 

@@ -3,6 +3,7 @@ import { CSV_BYTE_ORDER_MARK, type CsvCell, csvLine } from '~/domain/csv'
 import { indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { canonicalResearchContent } from '~/domain/research'
 import {
+  attachmentEntryName,
   AUDIT_PACK_FILES,
   AUDIT_PACK_FORMAT_VERSION,
   type AuditPackDeliveryRow,
@@ -24,6 +25,7 @@ import { afterKey, batchesInKeyOrder } from '../keyset.server'
 import { researchItemSelect, researchRecordOf } from './items.server'
 import { researchSigningKey, type ResearchSigningKey } from './signing.server'
 import { zipStream, type ZipEntrySource } from './audit-pack-zip.server'
+import { getFileStorage } from '../storage.server'
 
 // The audit pack (docs/research.md, "Audit pack"; decision 041): the signed records of one item or of
 // every item published in a date range, the public key, the roll and the delivery log, as a zip
@@ -75,11 +77,17 @@ export async function researchAuditPack(
       now,
     ),
   )
+  // The PDFs go in the pack as stored, so research:verify can hash each against its signed record.
+  const attachments = await prisma.researchItem.findMany({
+    where: { ...where, signature: { not: null }, attachmentKey: { not: null } },
+    orderBy: [{ publishedAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, attachmentKey: true },
+  })
   const filename =
     'itemId' in scope
       ? `research-audit-pack-${scope.itemId}.zip`
       : `research-audit-pack-${scope.from}-to-${scope.to}.zip`
-  return { filename, body: webStream(packBytes(scope, where, now, key, batchRows)) }
+  return { filename, body: webStream(packBytes(scope, where, now, key, batchRows, attachments)) }
 }
 
 type ItemsWhere = { id: string } | { publishedAt: { gte: Date; lt: Date } }
@@ -97,9 +105,12 @@ async function* packBytes(
   now: Date,
   key: ResearchSigningKey,
   batchRows: number,
+  attachments: { id: string; attachmentKey: string | null }[],
 ): AsyncGenerator<Buffer> {
   const snapshot = new PackSnapshot(where)
   const counts = { records: 0, roll: 0, deliveries: 0 }
+  /** Attachments the storage no longer has: their entries are empty, and the manifest names them. */
+  const missingAttachments: string[] = []
   const entries: ZipEntrySource[] = [
     {
       name: AUDIT_PACK_FILES.publicKey,
@@ -129,6 +140,14 @@ async function* packBytes(
       content: () =>
         csvFile(DELIVERIES_CSV_HEADER, snapshot.rows(DELIVERIES_SQL, deliveryRow, batchRows), deliveryCsvCells),
     },
+    ...attachments.map(({ id, attachmentKey }) => ({
+      name: attachmentEntryName(id),
+      content: async function* () {
+        const stored = attachmentKey ? await getFileStorage().get(attachmentKey) : null
+        if (!stored) return void missingAttachments.push(id)
+        for await (const chunk of stored.body as unknown as AsyncIterable<Uint8Array>) yield chunk
+      },
+    })),
     // Last, so it can count what came before it.
     {
       name: AUDIT_PACK_FILES.manifest,
@@ -142,6 +161,7 @@ async function* packBytes(
             signingKeyFingerprint: key.fingerprint,
             files: AUDIT_PACK_FILES,
             rows: counts,
+            attachments: { files: attachments.length, missingFromStorage: missingAttachments },
           },
           null,
           2,

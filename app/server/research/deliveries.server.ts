@@ -276,6 +276,9 @@ export function researchTelegram(item: ResearchItemRow, context: EmailContext) {
       `Signature fingerprint: ${view.signingKeyFingerprint ?? ''}`,
     ],
     link: itemLink(item, context),
+    attachment: view.attachment
+      ? `Attachment: ${view.attachment.name} (PDF, ${view.attachment.size}): ${itemLink(item, context)}/attachment`
+      : null,
   })
 }
 
@@ -304,6 +307,16 @@ export function researchEmail(item: ResearchItemRow, name: string | null, contex
         { kind: 'paragraph', text: `New research for ${view.services.join(', ')}: ${view.title}` },
         ...researchFactBlocks(view),
         ...body,
+        // A link, never the file: a 10 MB attachment would not reach most inboxes (decision 050).
+        ...(view.attachment
+          ? [
+              {
+                kind: 'paragraph' as const,
+                text: `This item has a PDF attachment: ${view.attachment.name} (${view.attachment.size}), SHA-256 ${view.attachment.sha256}. Download it on the site after signing in.`,
+              },
+              { kind: 'action' as const, label: 'Download the PDF', path: `/research/${item.id}/attachment` },
+            ]
+          : []),
         { kind: 'paragraph', text: 'Disclosures:' },
         { kind: 'list', items: view.disclosures.map(({ label, answer }) => `${label}: ${answer}`) },
         { kind: 'paragraph', text: view.analystLine },

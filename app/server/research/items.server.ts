@@ -1,10 +1,12 @@
 import { formatIndiaDateTime } from '~/domain/dates'
+import { formatAttachmentSize, type ResearchAttachmentRecord } from '~/domain/research-attachment'
 import { callLines, type CallRecord } from '~/domain/research-calls'
 import { FOLLOW_UP_WORDS, followUpLines, type FollowUpRecord } from '~/domain/research-follow-ups'
 import {
   disclosureLines,
   formatFingerprint,
   researchAnalystLine,
+  type ResearchAttachmentUpload,
   type ResearchForm,
   type ResearchItemView,
   type ResearchRecord,
@@ -13,6 +15,7 @@ import type { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from '../audit.server'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
+import { deleteResearchAttachments, storeResearchAttachment } from './attachment.server'
 
 // Research items as the analyst writes them (docs/research.md): a draft is created from the form;
 // publishing (publishing.server.ts) freezes it. No function here changes a published item.
@@ -50,6 +53,9 @@ export const researchItemSelect = {
   originalId: true,
   followUpKind: true,
   pricePaise: true,
+  attachmentName: true,
+  attachmentSize: true,
+  attachmentSha256: true,
   original: { select: { id: true, title: true } },
   followUps: {
     where: { status: 'PUBLISHED' },
@@ -67,17 +73,37 @@ export async function researchServiceChoices(): Promise<{ id: string; name: stri
 
 export type DraftResult = { ok: true; id: string } | { ok: false; field: 'serviceIds'; message: string }
 
-/** A new draft by `authorId`, audited in the same transaction. */
+/**
+ * A new draft by `authorId`, audited in the same transaction; its PDF attachment, if any, is stored
+ * first and deleted again if the draft is not written.
+ */
 export async function createResearchDraft(
   authorId: string,
   form: ResearchForm,
   now = new Date(),
+  attachment: ResearchAttachmentUpload | null = null,
 ): Promise<DraftResult> {
   const serviceIds = [...new Set(form.serviceIds)]
   const known = await prisma.service.count({ where: { id: { in: serviceIds } } })
   if (known !== serviceIds.length)
     return { ok: false, field: 'serviceIds', message: 'Choose the services from the list.' }
-  const item = await prisma.$transaction(async (tx) => {
+  const stored = attachment ? await storeResearchAttachment(attachment) : null
+  try {
+    return { ok: true, id: (await writeDraft(authorId, form, serviceIds, stored, now)).id }
+  } catch (error) {
+    if (stored) await deleteResearchAttachments([stored.attachmentKey])
+    throw error
+  }
+}
+
+async function writeDraft(
+  authorId: string,
+  form: ResearchForm,
+  serviceIds: string[],
+  stored: Awaited<ReturnType<typeof storeResearchAttachment>> | null,
+  now: Date,
+) {
+  return prisma.$transaction(async (tx) => {
     const created = await tx.researchItem.create({
       data: {
         title: form.title,
@@ -88,6 +114,7 @@ export async function createResearchDraft(
         otherConflict: form.otherConflict,
         aiToolsUsed: form.aiToolsUsed,
         ...(form.call ? { kind: 'CALL', ...callColumns(form.call) } : {}),
+        ...stored,
         authorId,
         createdAt: now,
         services: { create: serviceIds.map((serviceId) => ({ serviceId })) },
@@ -102,13 +129,17 @@ export async function createResearchDraft(
         subjectType: 'research_item',
         subjectId: created.id,
         before: null,
-        after: { title: form.title, serviceIds, kind: form.call ? 'CALL' : 'REPORT' },
+        after: {
+          title: form.title,
+          serviceIds,
+          kind: form.call ? 'CALL' : 'REPORT',
+          ...(stored ? { attachmentSha256: stored.attachmentSha256, attachmentSize: stored.attachmentSize } : {}),
+        },
       },
       now,
     )
     return created
   })
-  return { ok: true, id: item.id }
 }
 
 export async function researchItemForAdmin(
@@ -147,7 +178,19 @@ export function researchRecordOf(item: ResearchItemRow): ResearchRecord | null {
     publishedAt: item.publishedAt,
     call: callOf(item),
     followUp: followUpOf(item),
+    attachment: attachmentOf(item),
   }
+}
+
+/** The item's PDF attachment as signed: its SHA-256, size and name (null: none). */
+export function attachmentOf(item: {
+  attachmentName: string | null
+  attachmentSize: number | null
+  attachmentSha256: string | null
+}): ResearchAttachmentRecord | null {
+  const { attachmentName, attachmentSize, attachmentSha256 } = item
+  if (attachmentName === null || attachmentSize === null || attachmentSha256 === null) return null
+  return { sha256: attachmentSha256, size: attachmentSize, name: attachmentName }
 }
 
 /** The columns a call's terms are kept in. */
@@ -207,8 +250,14 @@ export function researchItemView(item: ResearchItemRow): ResearchItemView {
     publishedAt: item.publishedAt ? formatIndiaDateTime(item.publishedAt) : null,
     contentSha256: item.contentSha256,
     signingKeyFingerprint: item.signingKeyFingerprint ? formatFingerprint(item.signingKeyFingerprint) : null,
+    attachment: attachmentViewOf(item),
     ...researchKindView(item),
   }
+}
+
+function attachmentViewOf(item: ResearchItemRow): ResearchItemView['attachment'] {
+  const attachment = attachmentOf(item)
+  return attachment ? { ...attachment, size: formatAttachmentSize(attachment.size) } : null
 }
 
 function researchKindView(

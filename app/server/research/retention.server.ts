@@ -1,6 +1,7 @@
 import { researchRetentionCutoff } from '~/domain/research-retention'
 import { Prisma } from '~/generated/prisma/client'
 import { executeInBatches, prisma } from '../db.server'
+import { deleteResearchAttachments } from './attachment.server'
 
 // Research records (docs/research.md, "Retention"): an item with its roll, its delivery log and its
 // readers' marks is kept 5 years from publication, as SEBI's Research Analyst Regulations ask of
@@ -37,7 +38,7 @@ function dependentsBatchSql(table: string, key: string, cutoff: Date, batchRows:
 /**
  * Erases the items published more than RESEARCH_KEPT_YEARS before `now`: their delivery rows, reads
  * and roll first, batch by batch, then the items themselves with an audit entry each naming
- * `actorId` (the retention job's). Running it again does nothing.
+ * `actorId` (the retention job's), and their PDF attachments' files. Running it again does nothing.
  */
 export async function eraseExpiredResearch(now: Date, actorId: string, batchRows = RESEARCH_RETENTION_BATCH_ROWS) {
   const cutoff = researchRetentionCutoff(now)
@@ -48,11 +49,13 @@ export async function eraseExpiredResearch(now: Date, actorId: string, batchRows
   let items = 0
   for (;;) {
     const erased = await prisma.$transaction(async (tx) => {
-      const due = await tx.$queryRaw<{ id: string; published_at: Date; content_sha256: string | null }[]>`
-        SELECT i.id::text AS id, i.published_at, i.content_sha256 FROM research_items i
+      const due = await tx.$queryRaw<
+        { id: string; published_at: Date; content_sha256: string | null; attachment_key: string | null }[]
+      >`
+        SELECT i.id::text AS id, i.published_at, i.content_sha256, i.attachment_key FROM research_items i
         WHERE ${dueItemSql(cutoff)}
         ORDER BY i.original_id IS NULL, i.published_at, i.id LIMIT ${batchRows} FOR UPDATE`
-      if (due.length === 0) return 0
+      if (due.length === 0) return { count: 0, attachmentKeys: [] }
       const ids = due.map((item) => item.id)
       await tx.researchItemService.deleteMany({ where: { itemId: { in: ids } } })
       // Follow-ups first (they sort first, so an original never comes in a batch before its own).
@@ -73,10 +76,12 @@ export async function eraseExpiredResearch(now: Date, actorId: string, batchRows
           createdAt: now,
         })),
       })
-      return due.length
+      return { count: due.length, attachmentKeys: due.flatMap((item) => item.attachment_key ?? []) }
     })
-    items += erased
-    if (erased < batchRows) break
+    // The files go once their rows are gone for good (a failed transaction keeps both).
+    await deleteResearchAttachments(erased.attachmentKeys)
+    items += erased.count
+    if (erased.count < batchRows) break
   }
   return { researchItems: items, researchRecords: rows }
 }
