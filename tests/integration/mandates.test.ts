@@ -12,6 +12,7 @@ import {
   stopAutoRenew,
   turnOnAutoRenew,
 } from '~/server/payments/mandates.server'
+import { sendRenewalReminders } from '~/server/payments/renewal-reminders.server'
 import { handleWebhook } from '~/server/payments/webhooks.server'
 import { createService, createUser } from '../support/payment-fixtures'
 import { queuedEmails } from '../support/queued-emails'
@@ -234,5 +235,23 @@ describe('the subscription webhooks', () => {
     expect(() => gateway.subscriptionEvent(started.gatewaySubscriptionId, 'charge')).toThrow('cannot be charged')
     for (const delivery of gateway.subscriptionEvent(started.gatewaySubscriptionId, 'cancel')) await deliver(delivery)
     expect((await prisma.mandate.findUniqueOrThrow({ where: { id: started.mandateId } })).state).toBe('CANCELLED')
+  })
+})
+
+describe('renewal reminders', () => {
+  it('skip a service that renews automatically, and remind it again once the mandate is stopped', async () => {
+    const { userId, service } = await customerWithPeriod({ endsInDays: 3 })
+    const started = await turnOn(userId, service.id)
+    for (const delivery of gateway.subscriptionEvent(started.gatewaySubscriptionId, 'authorise'))
+      await deliver(delivery)
+    const stageOf = async () =>
+      (await prisma.subscription.findFirstOrThrow({ where: { userId }, select: { reminderStage: true } })).reminderStage
+
+    await sendRenewalReminders({ sms: false })
+    expect(await stageOf()).toBe(0)
+
+    await stopAutoRenew(started.mandateId, { kind: 'customer' }, new Date(), gateway)
+    await sendRenewalReminders({ sms: false })
+    expect(await stageOf()).toBe(1)
   })
 })
