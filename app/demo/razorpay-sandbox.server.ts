@@ -15,6 +15,8 @@ import {
   SandboxError,
   webhookHeaders,
   type SandboxGateway,
+  type SandboxSubscriptionEvent,
+  type SandboxWebhookEvent,
 } from '~/server/payments/gateway/sandbox.server'
 
 // The sandbox gateway (demo mode and tests only; never imported in a deployment, see
@@ -79,7 +81,27 @@ type SandboxRefund = {
   createdAtSeconds: number
 }
 
+type SandboxPlan = { id: string; periodDays: number; amountPaise: number; name: string; createdAtSeconds: number }
+
+type SandboxSubscriptionStatus = 'created' | 'authenticated' | 'active' | 'halted' | 'cancelled' | 'completed'
+
+type SandboxSubscription = {
+  id: string
+  planId: string
+  status: SandboxSubscriptionStatus
+  totalCount: number
+  paidCount: number
+  startAtSeconds: number
+  chargeAtSeconds: number | null
+  notes: Record<string, string>
+  createdAtSeconds: number
+  /** The latest charge's payment, for subscription.charged and the payment events. */
+  lastPaymentId: string | null
+}
+
 type SandboxState = {
+  plans: Map<string, SandboxPlan>
+  subscriptions: Map<string, SandboxSubscription>
   orders: Map<string, SandboxOrder>
   payments: Map<string, SandboxPayment>
   /** By id; and by X-Refund-Idempotency key, answered again for a repeated request. */
@@ -94,6 +116,8 @@ const globalForSandbox = globalThis as { razorpaySandbox?: SandboxState }
 
 function sandboxState(): SandboxState {
   return (globalForSandbox.razorpaySandbox ??= {
+    plans: new Map(),
+    subscriptions: new Map(),
     orders: new Map(),
     payments: new Map(),
     refunds: new Map(),
@@ -108,7 +132,7 @@ export function isSandboxApiInstalled(): boolean {
   return !!globalForSandbox.razorpaySandbox?.api
 }
 
-function sandboxId(prefix: 'order' | 'pay' | 'evt' | 'rfnd'): string {
+function sandboxId(prefix: 'order' | 'pay' | 'evt' | 'rfnd' | 'plan' | 'sub' | 'inv'): string {
   return `${prefix}_${randomBytes(7).toString('hex')}`
 }
 
@@ -190,6 +214,27 @@ function paymentEntity(payment: SandboxPayment) {
     notes: [],
     ...failure,
     created_at: payment.createdAtSeconds,
+  }
+}
+
+/** The sandbox's stand-in for the hosted authorisation page Razorpay's short_url opens. */
+export const SANDBOX_AUTHORISE_PATH = '/dev/sandbox/authorise'
+
+function subscriptionEntity(subscription: SandboxSubscription) {
+  return {
+    id: subscription.id,
+    entity: 'subscription',
+    plan_id: subscription.planId,
+    status: subscription.status,
+    total_count: subscription.totalCount,
+    paid_count: subscription.paidCount,
+    remaining_count: subscription.totalCount - subscription.paidCount,
+    start_at: subscription.startAtSeconds,
+    charge_at: subscription.chargeAtSeconds,
+    customer_notify: false,
+    notes: Object.keys(subscription.notes).length ? subscription.notes : [],
+    short_url: `https://rzp.io/i/${subscription.id}`,
+    created_at: subscription.createdAtSeconds,
   }
 }
 
@@ -364,6 +409,87 @@ function fakeApiHandlers(state: SandboxState) {
       }),
     ),
     // Anything else on Razorpay's host is what Razorpay answers for an unknown URL.
+    http.post(
+      `${API}/plans`,
+      authenticated(async ({ request }) => {
+        const body = (await request.json().catch(() => null)) as {
+          period?: unknown
+          interval?: unknown
+          item?: { name?: unknown; amount?: unknown; currency?: unknown }
+        } | null
+        if (!body || body.period !== 'daily')
+          return apiError(400, 'The sandbox takes daily plans only.', { field: 'period' })
+        if (typeof body.interval !== 'number' || !Number.isInteger(body.interval) || body.interval < 7)
+          return apiError(400, 'For daily plans, the minimum value for interval is 7.', { field: 'interval' })
+        const amount = body.item?.amount
+        if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < MIN_ORDER_AMOUNT_PAISE)
+          return apiError(400, 'The amount must be at least INR 1.00.', { field: 'amount' })
+        const plan: SandboxPlan = {
+          id: sandboxId('plan'),
+          periodDays: body.interval,
+          amountPaise: amount,
+          name: String(body.item?.name ?? ''),
+          createdAtSeconds: nowSeconds(),
+        }
+        state.plans.set(plan.id, plan)
+        return HttpResponse.json({
+          id: plan.id,
+          entity: 'plan',
+          interval: plan.periodDays,
+          period: 'daily',
+          item: { name: plan.name, amount: plan.amountPaise, currency: 'INR' },
+          created_at: plan.createdAtSeconds,
+        })
+      }),
+    ),
+    http.post(
+      `${API}/subscriptions`,
+      authenticated(async ({ request }) => {
+        const body = (await request.json().catch(() => null)) as Record<string, unknown> | null
+        const plan = typeof body?.plan_id === 'string' ? state.plans.get(body.plan_id) : undefined
+        if (!body || !plan) return apiError(400, ID_NOT_FOUND, { field: 'plan_id' })
+        const totalCount = body.total_count
+        if (typeof totalCount !== 'number' || !Number.isInteger(totalCount) || totalCount < 1)
+          return apiError(400, 'The total count field is required.', { field: 'total_count' })
+        const startAt = body.start_at
+        if (startAt !== undefined && (typeof startAt !== 'number' || startAt <= nowSeconds()))
+          return apiError(400, 'start_at cannot be lesser than the current time', { field: 'start_at' })
+        const start = typeof startAt === 'number' ? startAt : nowSeconds()
+        const subscription: SandboxSubscription = {
+          id: sandboxId('sub'),
+          planId: plan.id,
+          status: 'created',
+          totalCount,
+          paidCount: 0,
+          startAtSeconds: start,
+          chargeAtSeconds: start,
+          notes: (body.notes as Record<string, string> | undefined) ?? {},
+          createdAtSeconds: nowSeconds(),
+          lastPaymentId: null,
+        }
+        state.subscriptions.set(subscription.id, subscription)
+        return HttpResponse.json(subscriptionEntity(subscription))
+      }),
+    ),
+    http.get(
+      `${API}/subscriptions/:subscriptionId`,
+      authenticated(({ params }) => {
+        const subscription = state.subscriptions.get(params.subscriptionId!)
+        return subscription ? HttpResponse.json(subscriptionEntity(subscription)) : apiError(400, ID_NOT_FOUND)
+      }),
+    ),
+    http.post(
+      `${API}/subscriptions/:subscriptionId/cancel`,
+      authenticated(({ params }) => {
+        const subscription = state.subscriptions.get(params.subscriptionId!)
+        if (!subscription) return apiError(400, ID_NOT_FOUND)
+        if (subscription.status === 'cancelled' || subscription.status === 'completed')
+          return apiError(400, 'Subscription is not cancellable in cancelled status.')
+        subscription.status = 'cancelled'
+        subscription.chargeAtSeconds = null
+        return HttpResponse.json(subscriptionEntity(subscription))
+      }),
+    ),
     http.all(`${RAZORPAY_API}/*`, () => apiError(400, 'The requested URL was not found on the server.')),
   ]
 }
@@ -464,6 +590,82 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
         created_at: nowSeconds(),
       })
       return { event, rawBody, signature: webhookSignature(rawBody, webhookSecret), eventId: sandboxId('evt') }
+    },
+    subscriptionEvent(subscriptionId, action) {
+      const subscription = state.subscriptions.get(subscriptionId)
+      if (!subscription) throw new SandboxError(`The sandbox has no subscription ${subscriptionId}.`, 404)
+      const plan = state.plans.get(subscription.planId)!
+      const signed = (event: SandboxSubscriptionEvent | SandboxWebhookEvent, paymentId: string | null) => {
+        const payload: Record<string, { entity: unknown }> = {
+          subscription: { entity: subscriptionEntity(subscription) },
+        }
+        const paid = paymentId ? state.payments.get(paymentId) : undefined
+        if (paid) payload.payment = { entity: { ...paymentEntity(paid), invoice_id: sandboxId('inv') } }
+        const rawBody = JSON.stringify({
+          entity: 'event',
+          account_id: 'acc_sandbox',
+          event,
+          contains: Object.keys(payload),
+          payload,
+          created_at: nowSeconds(),
+        })
+        return { event, rawBody, signature: webhookSignature(rawBody, webhookSecret), eventId: sandboxId('evt') }
+      }
+      const refuse = (what: string) => {
+        throw new SandboxError(`Subscription ${subscriptionId} is ${subscription.status}: it cannot be ${what}.`, 400)
+      }
+      switch (action) {
+        case 'authorise':
+          if (subscription.status !== 'created') refuse('authorised')
+          subscription.status = 'authenticated'
+          return [signed('subscription.authenticated', null)]
+        case 'charge':
+        case 'fail': {
+          if (subscription.status !== 'authenticated' && subscription.status !== 'active') refuse('charged')
+          const order: SandboxOrder = {
+            id: sandboxId('order'),
+            amountPaise: plan.amountPaise,
+            amountPaidPaise: 0,
+            currency: 'INR',
+            receipt: null,
+            notes: {},
+            status: 'attempted',
+            attempts: 1,
+            createdAtSeconds: nowSeconds(),
+          }
+          state.orders.set(order.id, order)
+          const charged: SandboxPayment = {
+            id: sandboxId('pay'),
+            orderId: order.id,
+            amountPaise: plan.amountPaise,
+            currency: 'INR',
+            status: action === 'charge' ? 'captured' : 'failed',
+            createdAtSeconds: nowSeconds(),
+          }
+          state.payments.set(charged.id, charged)
+          subscription.lastPaymentId = charged.id
+          if (action === 'fail') return [signed('payment.failed', charged.id)]
+          payOrder(order, charged)
+          subscription.status = 'active'
+          subscription.paidCount += 1
+          subscription.chargeAtSeconds =
+            subscription.paidCount >= subscription.totalCount
+              ? null
+              : (subscription.chargeAtSeconds ?? nowSeconds()) + plan.periodDays * 86_400
+          if (subscription.chargeAtSeconds === null) subscription.status = 'completed'
+          return [signed('payment.captured', charged.id), signed('subscription.charged', charged.id)]
+        }
+        case 'halt':
+          if (subscription.status !== 'active' && subscription.status !== 'authenticated') refuse('halted')
+          subscription.status = 'halted'
+          subscription.chargeAtSeconds = null
+          return [signed('subscription.halted', null)]
+        case 'cancel':
+          if (subscription.status === 'cancelled' || subscription.status === 'completed') refuse('cancelled')
+          subscription.status = 'cancelled'
+          subscription.chargeAtSeconds = null
+          return [signed('subscription.cancelled', null)]
+      }
     },
     async deliverWebhook(delivery, url) {
       const response = await fetch(url, {

@@ -27,7 +27,8 @@ export function refundRouteText(byBankTransfer: boolean, account = 'the account 
 }
 
 /** Why a refund was made; stored on the refund row. */
-export type RefundReason = 'CUSTOMER_ENDED' | 'ADMIN_ENDED' | 'SERVICES_STOPPED' | 'ADVANCE_LIMIT' | 'ACCOUNT_CLOSED'
+export type RefundReason =
+  'CUSTOMER_ENDED' | 'ADMIN_ENDED' | 'SERVICES_STOPPED' | 'ADVANCE_LIMIT' | 'ACCOUNT_CLOSED' | 'MANDATE_CHARGE_REFUSED'
 
 /** The period a subscription row covers and what its cart line cost. */
 export type RefundablePeriod = {

@@ -56,8 +56,14 @@ async function accept(cookie: string, fields: Record<string, string>) {
   return action(routeArgs(request, {}, { cspNonce: '', clientIp: '203.0.113.9' }))
 }
 
-const recordsOf = (userId: string) =>
-  prisma.acceptance.findMany({ where: { userId }, orderBy: [{ acceptedAt: 'asc' }, { kind: 'asc' }] })
+/** The onboarding documents' records (a mandate's consent, kind AUTOPAY_MANDATE, is not one). */
+const recordsOf = async (userId: string) =>
+  (
+    await prisma.acceptance.findMany({
+      where: { userId, kind: { in: [...CONSENT_DOCUMENT_KINDS] } },
+      orderBy: [{ acceptedAt: 'asc' }, { kind: 'asc' }],
+    })
+  ).map((row) => ({ ...row, kind: row.kind as (typeof CONSENT_DOCUMENT_KINDS)[number] }))
 
 describe('the onboarding documents', () => {
   it('are each versioned by a hash of their exact text; the terms keep the agreement version', () => {

@@ -66,8 +66,14 @@ const signViaApi = async (cookie: string, body?: unknown) =>
     context: CONTEXT,
   } as never)) as Response
 
-const recordsOf = (userId: string) =>
-  prisma.acceptance.findMany({ where: { userId }, orderBy: [{ acceptedAt: 'asc' }, { kind: 'asc' }] })
+/** The onboarding documents' records (a mandate's consent, kind AUTOPAY_MANDATE, is not one). */
+const recordsOf = async (userId: string) =>
+  (
+    await prisma.acceptance.findMany({
+      where: { userId, kind: { in: [...CONSENT_DOCUMENT_KINDS] } },
+      orderBy: [{ acceptedAt: 'asc' }, { kind: 'asc' }],
+    })
+  ).map((row) => ({ ...row, kind: row.kind as (typeof CONSENT_DOCUMENT_KINDS)[number] }))
 
 /** Under 18 today by one day. */
 const minorBirthDate = () =>

@@ -62,6 +62,7 @@ const REASONS: Record<RefundQueueRow['reason'], string> = {
   SERVICES_STOPPED: 'services stopped',
   ADVANCE_LIMIT: 'beyond the one-year advance limit',
   ACCOUNT_CLOSED: 'paid after the account was closed',
+  MANDATE_CHARGE_REFUSED: 'automatic renewal charge not applied',
 }
 
 export default function AdminRefunds({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,11 @@
 import type { ConsentDocument } from '~/server/account/agreement-document.server'
 import { formatIndiaDateTime } from '~/domain/dates'
-import { recordedUserAgent, REQUIRED_TO_PAY_KINDS, type ConsentDocumentKind } from '~/domain/consent'
+import {
+  CONSENT_DOCUMENT_KINDS,
+  recordedUserAgent,
+  REQUIRED_TO_PAY_KINDS,
+  type ConsentDocumentKind,
+} from '~/domain/consent'
 import { onboardingCopyEmail } from '~/server/messaging/emails/customer-emails.server'
 import type { AcceptanceChannel } from '~/generated/prisma/client'
 import { prisma } from '../db.server'
@@ -95,10 +100,13 @@ export type AcceptanceRecord = {
   channel: AcceptanceChannel | null
 }
 
-/** A customer's acceptance history, newest first (the admin's customer page). */
+/**
+ * A customer's acceptance history of the onboarding documents, newest first (the admin's customer
+ * page). A mandate's consent (kind AUTOPAY_MANDATE) is shown with its mandate instead.
+ */
 export async function acceptanceHistory(userId: string): Promise<AcceptanceRecord[]> {
-  return prisma.acceptance.findMany({
-    where: { userId },
+  const rows = await prisma.acceptance.findMany({
+    where: { userId, kind: { in: [...CONSENT_DOCUMENT_KINDS] } },
     orderBy: [{ acceptedAt: 'desc' }, { kind: 'asc' }],
     select: {
       id: true,
@@ -111,6 +119,7 @@ export async function acceptanceHistory(userId: string): Promise<AcceptanceRecor
       channel: true,
     },
   })
+  return rows.map((row) => ({ ...row, kind: row.kind as ConsentDocumentKind }))
 }
 
 /**

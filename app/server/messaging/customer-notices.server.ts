@@ -6,6 +6,7 @@ import {
   advanceExcessRefundedEmail,
   claimReceivedEmail,
   closedAccountRefundEmail,
+  mandateChargeRefundedEmail,
   correctionDecidedEmail,
   emailChangedEmail,
   paymentConfirmedEmail,
@@ -325,6 +326,32 @@ export async function notifyClosedAccountRefund(
         serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
         amountPaise: refund.amountPaise,
         creditNote: refund.creditNote,
+      },
+      await emailContext(),
+    ),
+  })
+}
+
+/** A mandate's charge refunded in full instead of applied (docs/payments.md, "Renewals and mandates"). */
+export async function notifyMandateChargeRefunded(
+  paymentId: string,
+  refund: { amountPaise: number; creditNote: string },
+  why: string,
+): Promise<boolean> {
+  const payment = await prisma.payment.findUnique({
+    where: { id: paymentId },
+    select: { cart: true, user: { select: { name: true, email: true } } },
+  })
+  if (!payment) return false
+  return notifyCustomer({
+    email: payment.user.email,
+    ...mandateChargeRefundedEmail(
+      {
+        name: payment.user.name,
+        serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
+        amountPaise: refund.amountPaise,
+        creditNote: refund.creditNote,
+        why,
       },
       await emailContext(),
     ),

@@ -16,6 +16,7 @@ import { prisma } from '../db.server'
 import {
   notifyAdvanceExcessRefund,
   notifyClosedAccountRefund,
+  notifyMandateChargeRefunded,
   notifyPaymentConfirmed,
 } from '../messaging/customer-notices.server'
 import { loggerFor } from '../operations/logger.server'
@@ -24,6 +25,7 @@ import { createPaidSubscriptions, subscriptionsCacheKey } from './subscriptions.
 import { recordPaymentInLedger } from './ledger.server'
 import { afterExcessRefund, refundAdvanceExcess, type AdvanceExcessRefund } from './refunds/advance-excess.server'
 import { lockFamilyPurchases } from './purchase-lock.server'
+import { cancelAtGateway, cancelMandateInTransaction, mandateChargeRefusal } from './mandate-charges.server'
 import { afterWholePaymentRefund, refundWholePayment, type WholePaymentRefund } from './refunds/whole-payment.server'
 
 // The core of payments: the one path to "paid", the customer's pending list, and what every kind
@@ -45,36 +47,8 @@ const MARK_PAID_TRANSACTION_TIMEOUT_MS = 15_000
  */
 export const WEBHOOK_PAY_WAIT_MS = 3_000
 
-export type PaymentErrorCode =
-  | 'empty-cart'
-  | 'services-unavailable'
-  | 'gateway-unavailable'
-  | 'not-found'
-  | 'invalid-signature'
-  | 'gateway-mismatch'
-  | 'amount-mismatch'
-  | 'already-paid'
-  | 'too-many-open-claims'
-  | 'idempotency-key-reused'
-  | 'advance-limit'
-  | 'fee-cap'
-  | 'kyc'
-  | 'account-closed'
-
-/** A refusal the route turns into a response: `status` is the HTTP status, `message` is for the customer. */
-export class PaymentError extends Error {
-  override name = 'PaymentError'
-  constructor(
-    readonly code: PaymentErrorCode,
-    message: string,
-    readonly status: number,
-    readonly droppedIds: string[] = [],
-    /** For 'amount-mismatch': the cart's total at current prices, which the client should show and send. */
-    readonly amountPaise: number | null = null,
-  ) {
-    super(message)
-  }
-}
+export { PaymentError, type PaymentErrorCode } from './payment-error.server'
+import { PaymentError } from './payment-error.server'
 
 /**
  * What a page tells the customer when paying was refused: a PaymentError's own message and status.
@@ -152,6 +126,9 @@ export async function checkoutCart(
 
 export type MarkPaidResult = { alreadyPaid: boolean; paymentId: string; userId: string }
 
+/** A mandate's charge markPaymentPaid refunded instead of applying (mandateChargeRefusal). */
+type RefusedCharge = { why: string; gatewaySubscriptionId: string | null }
+
 type LockedPayment = {
   id: string
   user_id: string
@@ -160,6 +137,7 @@ type LockedPayment = {
   amount_paise: number
   cart: unknown
   expires_at: Date | null
+  mandate_id: string | null
 }
 
 /** What the transaction that paid a payment made, for a caller's own writes in that transaction (the audit log). */
@@ -223,11 +201,16 @@ export async function markPaymentPaid(
       const [owner] = await tx.$queryRaw<{ user_id: string }[]>`
         SELECT user_id::text FROM payments WHERE id = ${paymentId}::uuid`
       if (!owner) throw new PaymentStateError(`Payment ${paymentId} does not exist`, 'not-found')
-      await lockFamilyPurchases(tx, owner.user_id)
+      const familyIds = await lockFamilyPurchases(tx, owner.user_id)
       const [payment] = await tx.$queryRaw<LockedPayment[]>`
-        SELECT id::text, user_id::text, method, status, amount_paise, cart, expires_at FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
+        SELECT id::text, user_id::text, method, status, amount_paise, cart, expires_at, mandate_id::text
+          FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`
       if (!payment) throw new PaymentStateError(`Payment ${paymentId} does not exist`, 'not-found')
-      const noRefunds = { excessRefunds: [] as AdvanceExcessRefund[], wholeRefund: null as WholePaymentRefund | null }
+      const noRefunds = {
+        excessRefunds: [] as AdvanceExcessRefund[],
+        wholeRefund: null as WholePaymentRefund | null,
+        refusedCharge: null as RefusedCharge | null,
+      }
       if (payment.status === 'PAID') return { alreadyPaid: true, paymentId, userId: payment.user_id, ...noRefunds }
       const owned = await tx.user.findUnique({ where: { id: payment.user_id }, select: { closedAt: true } })
       const closedAt = owned?.closedAt ?? null
@@ -237,8 +220,22 @@ export async function markPaymentPaid(
       )
       if (refusal)
         throw new PaymentStateError(refusalMessage(refusal, { ...payment, closedAt }, source), refusal, closedAt)
-      if (closedAt) {
-        // Money the gateway took for a closed account: honoured (PAID, invoiced), no subscription, all refunded.
+      // A mandate's charge: applied only if the mandate still runs and the purchase limits allow it.
+      const chargeRefusal =
+        payment.mandate_id && !closedAt
+          ? await mandateChargeRefusal(tx, {
+              paymentId,
+              mandateId: payment.mandate_id,
+              userId: payment.user_id,
+              familyIds,
+              amountPaise: payment.amount_paise,
+              cart: payment.cart,
+              paidAt,
+            })
+          : null
+      if (closedAt || chargeRefusal) {
+        // Money the gateway took for a closed account, or a mandate charge that cannot be applied:
+        // honoured (PAID, invoiced), no subscription, all refunded.
         await tx.payment.update({
           where: { id: paymentId },
           data: { status: 'PAID', paidAt, paidVia: source, ...(gatewayPaymentId ? { gatewayPaymentId } : {}) },
@@ -253,11 +250,19 @@ export async function markPaymentPaid(
           paymentId,
           userId: payment.user_id,
           amountPaise: payment.amount_paise,
-          closedAt,
+          because:
+            closedAt || !payment.mandate_id || !chargeRefusal
+              ? { kind: 'account-closed', closedAt: closedAt ?? paidAt }
+              : { kind: 'mandate-charge-refused', mandateId: payment.mandate_id, why: chargeRefusal },
           via: source,
           now: paidAt,
         })
-        return { alreadyPaid: false, paymentId, userId: payment.user_id, excessRefunds: [], wholeRefund }
+        // The mandate stops here too (a closed account's as well): nothing more is to be charged.
+        const gatewaySubscriptionId = payment.mandate_id
+          ? await cancelMandateInTransaction(tx, payment.mandate_id, chargeRefusal ?? 'The account was closed', paidAt)
+          : null
+        const refusedCharge = chargeRefusal ? { why: chargeRefusal, gatewaySubscriptionId } : null
+        return { alreadyPaid: false, paymentId, userId: payment.user_id, excessRefunds: [], wholeRefund, refusedCharge }
       }
       const items = readCartSnapshot(payment.cart)
       await beforePaid?.(tx, { userId: payment.user_id, items })
@@ -275,7 +280,14 @@ export async function markPaymentPaid(
       await recordPaymentInLedger(tx, { paymentId, userId: payment.user_id, amountPaise: payment.amount_paise, paidAt })
       const excessRefunds = await refundAdvanceExcess(tx, { subscriptionIds, paidAt })
       await onPaid?.(tx, { paymentId, userId: payment.user_id, status: payment.status, subscriptionIds })
-      return { alreadyPaid: false, paymentId, userId: payment.user_id, excessRefunds, wholeRefund: null }
+      return {
+        alreadyPaid: false,
+        paymentId,
+        userId: payment.user_id,
+        excessRefunds,
+        wholeRefund: null,
+        refusedCharge: null,
+      }
     },
     { timeout: MARK_PAID_TRANSACTION_TIMEOUT_MS, maxWait: waitMs },
   )
@@ -301,7 +313,11 @@ export async function markPaymentPaid(
       `Payment ${paymentId} arrived via ${source} for a closed account; refund ${refund.id} of all ${refund.amountPaise} paise`,
     )
     await afterWholePaymentRefund(refund)
-    await notifyClosedAccountRefund(paymentId, refund).catch((error: unknown) =>
+    if (result.refusedCharge?.gatewaySubscriptionId) await cancelAtGateway(result.refusedCharge.gatewaySubscriptionId)
+    const notice = result.refusedCharge
+      ? notifyMandateChargeRefunded(paymentId, refund, result.refusedCharge.why)
+      : notifyClosedAccountRefund(paymentId, refund)
+    await notice.catch((error: unknown) =>
       log.error({ err: error, paymentId, refundId: refund.id }, `The refund e-mail for ${refund.id} was not queued`),
     )
   } else if (!result.alreadyPaid) {

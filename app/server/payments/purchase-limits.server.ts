@@ -19,7 +19,7 @@ import { env } from '../env.server'
 import { familyUserIds } from '../account/family-members.server'
 import { kraRecordSelect, kraRecordStateOf } from '../kyc/kra-record.server'
 import { lockFamilyPurchases } from './purchase-lock.server'
-import { PaymentError } from './core.server'
+import { PaymentError } from './payment-error.server'
 import { taxableFeesByPayment } from './ledger.server'
 
 export { lockFamilyPurchases }

@@ -55,6 +55,10 @@ export async function sendRenewalReminders({
            SELECT 1 FROM subscriptions later
             WHERE later.user_id = s.user_id AND later.service_id = s.service_id
               AND later.ends_at > s.ends_at AND later.starts_at >= s.ends_at AND later.ends_at > later.starts_at)
+         -- Not while it renews automatically (an authorised mandate: docs/payments.md, "Renewals and mandates").
+         AND NOT EXISTS (
+           SELECT 1 FROM mandates m
+            WHERE m.user_id = s.user_id AND m.service_id = s.service_id AND m.state = 'ACTIVE')
        ORDER BY s.ends_at, s.id
        LIMIT ${batchRows}`
     const last = rows.at(-1)

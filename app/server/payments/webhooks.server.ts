@@ -8,6 +8,7 @@ import { isValidWebhookSignature, type GatewayPayment } from './gateway/razorpay
 import { payOrLog } from './core.server'
 import { matchesOrder, recordGatewayFailure, type GatewayDeps } from './checkout.server'
 import { recordGatewayRefundStatus } from './refunds/gateway-refund.server'
+import { processSubscriptionEvent } from './mandates.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
 const log = loggerFor('payments')
@@ -115,6 +116,7 @@ async function processRefundEvent(type: string, event: unknown, now: Date): Prom
 async function processWebhookEvent(type: string, event: unknown, now: Date): Promise<WebhookResult['outcome']> {
   if (type.startsWith('refund.')) return processRefundEvent(type, event, now)
   const gatewayPayment = paymentEntityOf(event)
+  if (type.startsWith('subscription.')) return processSubscriptionEvent(type, event, gatewayPayment, now)
   if (!gatewayPayment?.orderId) return 'ignored'
   if (type === 'payment.failed') {
     await recordGatewayFailure({

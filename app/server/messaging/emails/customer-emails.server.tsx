@@ -180,6 +180,32 @@ export function closedAccountRefundEmail(
   )
 }
 
+export function mandateChargeRefundedEmail(
+  refund: { name: string | null; serviceNames: string[]; amountPaise: number; creditNote: string; why: string },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      template: 'mandate-charge-refunded',
+      subject: 'Automatic renewal stopped: your payment is being refunded in full',
+      name: refund.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `The payment gateway charged Rs. ${formatRupees(refund.amountPaise)} for the automatic renewal of ${refund.serviceNames.join(', ')}, but we could not apply it, so no new period was started.`,
+        },
+        { kind: 'note', label: 'Reason', text: refund.why },
+        {
+          kind: 'paragraph',
+          text: `We are refunding all of it, Rs. ${formatRupees(refund.amountPaise)}, ${refundRouteText(false)} (credit note ${refund.creditNote}). Automatic renewal is stopped: nothing more will be charged. The period you have already paid runs to its end.`,
+        },
+        { kind: 'action', label: 'See your subscriptions', path: '/subscriptions' },
+      ],
+    },
+    context,
+  )
+}
+
 export function subscriptionEndedEmail(
   ended: {
     name: string | null

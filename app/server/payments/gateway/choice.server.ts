@@ -36,6 +36,10 @@ function lazySandboxGateway(): PaymentGateway {
     fetchOrderPayments: async (orderId) => (await loadSandbox()).fetchOrderPayments(orderId),
     fetchPayment: async (paymentId) => (await loadSandbox()).fetchPayment(paymentId),
     refundPayment: async (input) => (await loadSandbox()).refundPayment(input),
+    createPlan: async (input) => (await loadSandbox()).createPlan(input),
+    createSubscription: async (input) => (await loadSandbox()).createSubscription(input),
+    fetchSubscription: async (id) => (await loadSandbox()).fetchSubscription(id),
+    cancelSubscription: async (id) => (await loadSandbox()).cancelSubscription(id),
   }
 }
 

@@ -103,6 +103,41 @@ export type RefundPaymentInput = {
   notes: Record<string, string>
 }
 
+/** Razorpay's subscription statuses (docs/payments.md, "Renewals and mandates"). */
+export type GatewaySubscriptionStatus =
+  'created' | 'authenticated' | 'active' | 'pending' | 'halted' | 'cancelled' | 'completed' | 'expired' | 'paused'
+
+export type GatewaySubscription = {
+  id: string
+  planId: string
+  status: GatewaySubscriptionStatus
+  /** Where the customer authorises the mandate (Razorpay's hosted page; works without JavaScript on ours). */
+  shortUrl: string | null
+  /** When the gateway charges next; null when nothing more will be charged. */
+  chargeAt: Date | null
+  paidCount: number
+}
+
+export type CreatePlanInput = {
+  /** Each charge, GST included, in paise. */
+  amountPaise: number
+  /** A plan of `daily` period with this interval: Razorpay's daily plans need at least 7 days. */
+  periodDays: number
+  /** The service's name (Razorpay's plan item name). */
+  name: string
+  notes: Record<string, string>
+}
+
+export type CreateSubscriptionInput = {
+  planId: string
+  /** How many charges at most; the mandate ends after them. */
+  totalCount: number
+  /** The first charge (Razorpay's start_at); before it, the authorisation only. */
+  startAt: Date
+  /** Flat values; we send { mandateKey, userId, serviceId } and nothing personal. */
+  notes: Record<string, string>
+}
+
 export type PaymentGateway = {
   name: 'razorpay' | 'sandbox'
   /** Public key for checkout.js. */
@@ -116,6 +151,13 @@ export type PaymentGateway = {
   fetchPayment(paymentId: string): Promise<GatewayPayment>
   /** A (partial) refund of a captured payment: POST /v1/payments/:id/refund. */
   refundPayment(input: RefundPaymentInput): Promise<GatewayRefund>
+  /** Razorpay Subscriptions: POST /v1/plans. */
+  createPlan(input: CreatePlanInput): Promise<{ id: string }>
+  /** POST /v1/subscriptions: the mandate the customer then authorises at `shortUrl`. */
+  createSubscription(input: CreateSubscriptionInput): Promise<GatewaySubscription>
+  fetchSubscription(subscriptionId: string): Promise<GatewaySubscription>
+  /** POST /v1/subscriptions/:id/cancel, at once (not at the cycle's end): nothing more is charged. */
+  cancelSubscription(subscriptionId: string): Promise<GatewaySubscription>
 }
 
 const RAZORPAY_API_URL = 'https://api.razorpay.com/v1'
@@ -201,6 +243,26 @@ function fromSdkPayment(payment: SdkPayment): GatewayPayment {
   }
 }
 
+type SdkSubscription = {
+  id: string
+  plan_id: string
+  status: string
+  short_url?: string | null
+  charge_at?: number | null
+  paid_count?: number | null
+}
+
+export function fromSdkSubscription(subscription: SdkSubscription): GatewaySubscription {
+  return {
+    id: subscription.id,
+    planId: subscription.plan_id,
+    status: subscription.status as GatewaySubscriptionStatus,
+    shortUrl: subscription.short_url ?? null,
+    chargeAt: typeof subscription.charge_at === 'number' ? new Date(subscription.charge_at * 1000) : null,
+    paidCount: Number(subscription.paid_count ?? 0),
+  }
+}
+
 /** The real gateway over the `razorpay` SDK. Every failure becomes a GatewayError and one log line. */
 export function razorpayGateway(config: {
   keyId: string
@@ -256,6 +318,37 @@ export function razorpayGateway(config: {
     refundPayment: (input) =>
       call(`refund of payment ${input.paymentId}`, () =>
         postRefund({ keyId, keySecret, timeoutMs: config.timeoutMs ?? GATEWAY_TIMEOUT_MS }, input),
+      ),
+    createPlan: ({ amountPaise, periodDays, name, notes }) =>
+      call('plan creation', async () => {
+        const plan = await sdk.plans.create({
+          period: 'daily',
+          interval: periodDays,
+          item: { name: name.slice(0, 100), amount: amountPaise, currency: 'INR' },
+          notes,
+        })
+        return { id: plan.id }
+      }),
+    createSubscription: ({ planId, totalCount, startAt, notes }) =>
+      call('subscription creation', async () =>
+        fromSdkSubscription(
+          (await sdk.subscriptions.create({
+            plan_id: planId,
+            total_count: totalCount,
+            start_at: Math.floor(startAt.getTime() / 1000),
+            // We send our own pre-debit notices and the authorisation link ourselves.
+            customer_notify: 0,
+            notes,
+          })) as unknown as SdkSubscription,
+        ),
+      ),
+    fetchSubscription: (subscriptionId) =>
+      call(`fetch of subscription ${subscriptionId}`, async () =>
+        fromSdkSubscription((await sdk.subscriptions.fetch(subscriptionId)) as unknown as SdkSubscription),
+      ),
+    cancelSubscription: (subscriptionId) =>
+      call(`cancellation of subscription ${subscriptionId}`, async () =>
+        fromSdkSubscription((await sdk.subscriptions.cancel(subscriptionId, false)) as unknown as SdkSubscription),
       ),
   }
 }

@@ -41,8 +41,23 @@ export class SandboxError extends Error {
 
 export type SandboxOutcome = 'captured' | 'authorized' | 'failed'
 export type SandboxWebhookEvent = 'payment.captured' | 'payment.failed' | 'order.paid' | 'payment.authorized'
-export type WebhookDelivery = { event: SandboxWebhookEvent; rawBody: string; signature: string; eventId: string }
-export type WebhookDeliveryAnswer = { event: SandboxWebhookEvent; eventId: string; status: number; body: unknown }
+/** Razorpay Subscriptions' events the store handles (docs/payments.md, "Renewals and mandates"). */
+export type SandboxSubscriptionEvent =
+  'subscription.authenticated' | 'subscription.charged' | 'subscription.halted' | 'subscription.cancelled'
+/** What the sandbox can make happen to a subscription, as the customer's bank or Razorpay would. */
+export type SandboxSubscriptionAction = 'authorise' | 'charge' | 'fail' | 'halt' | 'cancel'
+export type WebhookDelivery = {
+  event: SandboxWebhookEvent | SandboxSubscriptionEvent
+  rawBody: string
+  signature: string
+  eventId: string
+}
+export type WebhookDeliveryAnswer = {
+  event: SandboxWebhookEvent | SandboxSubscriptionEvent
+  eventId: string
+  status: number
+  body: unknown
+}
 
 /** What Razorpay sends for a payment that ended so (of the events a store subscribes to). */
 export const WEBHOOK_EVENTS_FOR_OUTCOME: Record<SandboxOutcome, SandboxWebhookEvent[]> = {
@@ -78,6 +93,15 @@ export type SandboxGateway = PaymentGateway & {
   capture(paymentId: string): void
   /** A webhook delivery as Razorpay signs it: raw body, signature header and event id header. */
   webhook(event: SandboxWebhookEvent, paymentId: string): WebhookDelivery
+  /**
+   * What happens to a subscription outside the API, with the signed webhooks Razorpay sends for it,
+   * in its order: `authorise` (the customer's authorisation: subscription.authenticated), `charge`
+   * (a charge at the period's start: payment.captured, subscription.charged), `fail` (a charge the
+   * bank refused: payment.failed), `halt` (retries exhausted: subscription.halted), `cancel`
+   * (subscription.cancelled). Refused (SandboxError) for an unknown subscription or one whose state
+   * does not allow it (nothing is charged on a cancelled or halted one).
+   */
+  subscriptionEvent(subscriptionId: string, action: SandboxSubscriptionAction): WebhookDelivery[]
   /** Sends a delivery the way Razorpay's servers do: a POST of the raw body to `url`, with its headers. */
   deliverWebhook(delivery: WebhookDelivery, url: string | URL): Promise<WebhookDeliveryAnswer>
 }

@@ -17,21 +17,31 @@ export async function refundWholePayment(
     paymentId,
     userId,
     amountPaise,
-    closedAt,
+    because,
     via,
     now,
-  }: { paymentId: string; userId: string; amountPaise: number; closedAt: Date; via: string; now: Date },
+  }: {
+    paymentId: string
+    userId: string
+    amountPaise: number
+    /** A closed account, or a mandate's charge that could not be applied (docs/payments.md, "Renewals and mandates"). */
+    because:
+      { kind: 'account-closed'; closedAt: Date } | { kind: 'mandate-charge-refused'; mandateId: string; why: string }
+    via: string
+    now: Date
+  },
 ): Promise<WholePaymentRefund> {
+  const closed = because.kind === 'account-closed'
   const refund = await tx.refund.create({
     data: {
       userId,
       paymentId,
       subscriptionId: null,
       kind: 'WHOLE_PAYMENT',
-      reason: 'ACCOUNT_CLOSED',
+      reason: closed ? 'ACCOUNT_CLOSED' : 'MANDATE_CHARGE_REFUSED',
       amountPaise,
       status: 'PENDING',
-      note: 'Paid after the account was closed',
+      note: closed ? 'Paid after the account was closed' : `Automatic renewal charge not applied: ${because.why}`,
       createdAt: now,
     },
     select: { id: true },
@@ -47,10 +57,12 @@ export async function refundWholePayment(
     {
       // No admin acted: the customer's own payment reached a closed account.
       actorId: userId,
-      action: 'payment.refunded-account-closed',
+      action: closed ? 'payment.refunded-account-closed' : 'payment.refunded-mandate-charge',
       subjectType: 'Payment',
       subjectId: paymentId,
-      before: { accountClosedAt: closedAt.toISOString() },
+      before: closed
+        ? { accountClosedAt: because.closedAt.toISOString() }
+        : { mandateId: because.mandateId, refused: because.why },
       after: { status: 'PAID', paidVia: via, refundId: refund.id, amountPaise, creditNote: documentNumber },
     },
     now,
