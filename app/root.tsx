@@ -14,6 +14,7 @@ import { env } from './server/env.server'
 import { readFlash } from './server/http/flash.server'
 import { getSessionUser } from './server/session.server'
 import { termsForCustomer } from './server/account/terms-versions.server'
+import { changedDocumentsFor } from './server/account/document-versions.server'
 import { formatIndiaDateTime } from './domain/dates'
 
 export const links: Route.LinksFunction = () => [
@@ -23,7 +24,9 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const [user, { flash, clearFlash }] = await Promise.all([getSessionUser(request), readFlash(request)])
-  const terms = user ? await termsForCustomer(user) : null
+  const [terms, changedDocuments] = user
+    ? await Promise.all([termsForCustomer(user), changedDocumentsFor(user)])
+    : [null, []]
   const termsNotice = terms?.mustAccept ?? terms?.announced ?? null
   const registration: RegistrationDetails = {
     name: businessDetails.name,
@@ -47,6 +50,9 @@ export async function loader({ request }: Route.LoaderArgs) {
             inForce: terms?.mustAccept !== null,
           }
         : null,
+      // The banner of a new Privacy Policy, Investor Charter or MITC the customer has not acknowledged yet
+      // (docs/decisions/053-document-versions.md).
+      documentsBanner: changedDocuments.map(({ title, version, publishedOn }) => ({ title, version, publishedOn })),
     },
     clearFlash ? { headers: { 'Set-Cookie': clearFlash } } : undefined,
   )
@@ -83,6 +89,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {rootData?.demoMode ? <DemoBanner /> : null}
         <SiteHeader user={rootData?.user ?? null} />
         {rootData?.termsBanner ? <TermsBanner banner={rootData.termsBanner} /> : null}
+        {rootData?.documentsBanner.length ? <DocumentsBanner documents={rootData.documentsBanner} /> : null}
         <main aria-busy={loading || undefined} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">
           {rootData?.flash ? <FlashMessage flash={rootData.flash} /> : null}
           {children}
@@ -112,6 +119,33 @@ function TermsBanner({ banner }: { banner: { version: string; effectiveFrom: str
         {' · '}
         <a href="/terms/accept" className="font-medium underline">
           Read and accept the new version
+        </a>
+      </p>
+    </aside>
+  )
+}
+
+/** Rendered by the server like the terms' banner: what changed, when, and where to acknowledge it. */
+function DocumentsBanner({
+  documents,
+}: {
+  documents: { title: string; version: string; publishedOn: string | null }[]
+}) {
+  return (
+    <aside
+      aria-label="Changed documents"
+      className="border-b border-blue-200 bg-blue-50 px-4 py-2 text-sm text-blue-950 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-50"
+    >
+      <p className="mx-auto max-w-6xl">
+        {documents
+          .map(
+            (document) =>
+              `Our ${document.title} changed${document.publishedOn ? ` on ${document.publishedOn}` : ''} (version ${document.version}).`,
+          )
+          .join(' ')}{' '}
+        Read it and acknowledge it before your next payment.{' '}
+        <a href="/consents/accept?redirectTo=%2Faccount" className="font-medium underline">
+          Read and acknowledge
         </a>
       </p>
     </aside>

@@ -8,6 +8,7 @@ import { startCacheSync, type CacheSync } from '~/server/cache-sync.server'
 import { disconnectDatabase, isDatabaseReachable } from '~/server/db.server'
 import { startJobWorkers } from '~/server/jobs/workers.server'
 import { publishCurrentTerms } from '~/server/account/terms-versions.server'
+import { publishCurrentDocuments } from '~/server/account/document-versions.server'
 import { stopJobs } from '~/server/jobs/queue.server'
 import { isCrossSiteWrite } from '~/server/http/origin.server'
 import { limitRequestBodies, withLimitedBodies } from '~/server/http/body-limit.server'
@@ -150,6 +151,8 @@ export async function startInstance(): Promise<void> {
   await applyAdminPhones()
   // Before the workers: their first terms-notices run announces the version this start recorded.
   await publishCurrentTerms()
+  // The Privacy Policy, the Investor Charter and the MITC likewise (docs/decisions/053-document-versions.md).
+  await publishCurrentDocuments()
   await startJobWorkers()
   cacheSync = await startCacheSync()
 }

@@ -168,3 +168,13 @@ export function LegalDocumentView({
     </article>
   )
 }
+
+/** Under a versioned document's title: the recorded date of its text (when recorded) and its version. */
+export function DocumentVersionLine({ version, updatedOn }: { version: string; updatedOn: string | null }) {
+  return (
+    <>
+      {updatedOn ? <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">Last updated: {updatedOn}</p> : null}
+      <p className="mt-1 text-sm text-gray-700 dark:text-gray-300">Version: {version}</p>
+    </>
+  )
+}

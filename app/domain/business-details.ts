@@ -22,6 +22,19 @@ export type ComplianceAudit = {
   adverseFindings: string
 }
 
+/**
+ * Who processes personal data for us or receives it (DPDP Act s.8(2) and s.11(1)(b)): named in the Privacy Policy and
+ * in the customer's data download, from the business details (docs/regulatory.md, Business details).
+ */
+export type DataRecipients = {
+  kra: string
+  paymentGateway: string
+  smsProvider: string
+  emailProvider: string
+  storageProvider: string
+  hostingProvider: string
+}
+
 export type BankAccount = { accountNumber: string; ifsc: string; accountName: string }
 
 export type BusinessDetails = {
@@ -58,6 +71,7 @@ export type BusinessDetails = {
   /** The associates of the RA (SEBI RA Regulations), or a statement that there are none. */
   associates: string
   complianceAudit: ComplianceAudit
+  dataRecipients: DataRecipients
   /** Null when the business is not GST-registered: payments then get receipts, not tax invoices. */
   gst: GstRegistration | null
 }

@@ -15,6 +15,19 @@ export function formatIndiaDate(instant: Date): string {
   return `${parts.day}-${parts.month}-${parts.year}`
 }
 
+const indiaLongDate = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+})
+
+/** "29 November 2026": the instant's calendar date in India, as a legal document's date line writes it. */
+export function formatIndiaLongDate(instant: Date): string {
+  const parts = Object.fromEntries(indiaLongDate.formatToParts(instant).map((part) => [part.type, part.value]))
+  return `${parts.day} ${parts.month} ${parts.year}`
+}
+
 /** The instant an India calendar date ("YYYY-MM-DD") begins: midnight IST. */
 export function indiaMidnight(isoDate: string): Date {
   return new Date(`${isoDate}T00:00:00+05:30`)

@@ -126,6 +126,7 @@ export async function loader({ request }: Route.LoaderArgs) {
             : 'queued',
       queuedAt: when(row.queuedAt),
     })),
+    dataRecipients: held.dataRecipients.map((recipient) => [recipient.name, recipient.role]),
     signIns: held.signIns.map((row) => ({
       key: `${row.signedInAt}-${row.expiresAt}`,
       signedInAt: when(row.signedInAt),
@@ -311,6 +312,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           columns={['Document', 'Version', 'When', 'Where']}
           rows={loaderData.acceptances.map((row) => [row.document, row.version, row.acceptedAt, row.channel])}
         />
+      </Section>
+
+      <Section title="Who receives your data">
+        <Rows label="Who receives your data" columns={['Who', 'What for']} rows={loaderData.dataRecipients} />
       </Section>
 
       <Section title="Payments">

@@ -6,9 +6,11 @@ import {
   acknowledgementMessage,
   acknowledgementsFromForm,
   CONSENT_DOCUMENTS,
+  type ConsentDocumentKind,
 } from '~/domain/consent'
 import { safeRedirect } from '~/domain/redirect'
-import { consentsMissingToPay } from '~/server/account/acceptances.server'
+import { acknowledgementsDueToPay, consentsMissingToPay } from '~/server/account/acceptances.server'
+import { changedDocumentsFor } from '~/server/account/document-versions.server'
 import { acceptAgreement, currentVersions } from '~/server/account/agreement.server'
 import { requireCompleteProfile } from '~/server/auth/sign-in.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
@@ -18,23 +20,39 @@ import type { Route } from './+types/consents.accept'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Before your next payment | Research Store' }]
 
+type DocumentToAcknowledge = { kind: ConsentDocumentKind; version: string; changedOn: string | null; changed: boolean }
+
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(loaderHeaders)
 }
 
 /**
- * Where a customer onboarded without the Investor Charter or the consent to processing personal
- * data (through the API, before it asked for them) gives them before the next payment: /pay and the
- * other paying pages send them here (requirePayingCustomer) and they come back. Recorded as the
- * wizard's agreement step records them (acceptAgreement, channel PAGE).
+ * Where a customer gives, before the next payment, what they have not acknowledged: the Investor Charter or the
+ * consent to processing personal data never given (onboarded through the API before it asked for them), or a new
+ * text of the Privacy Policy, the Investor Charter or the MITC (docs/decisions/053-document-versions.md). /pay and
+ * the other paying pages send them here (requirePayingCustomer), the banner links here, and they come back.
+ * Recorded as the wizard's agreement step records them (acceptAgreement, channel PAGE).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), '/pay')
-  const missing = await consentsMissingToPay(user.id)
-  if (!missing.length) throw redirect(redirectTo)
+  const due = await acknowledgementsDueToPay(user.id)
+  if (!due.length) throw redirect(redirectTo)
+  return { documents: await documentsToAcknowledge(user, due), redirectTo }
+}
+
+async function documentsToAcknowledge(
+  user: { id: string; agreementAcceptedAt: Date | null },
+  due: { kind: ConsentDocumentKind; changed: boolean }[],
+): Promise<DocumentToAcknowledge[]> {
   const versions = currentVersions()
-  return { documents: missing.map((kind) => ({ kind, version: versions[kind] })), redirectTo }
+  const changed = await changedDocumentsFor(user)
+  return due.map(({ kind, changed: isChanged }) => ({
+    kind,
+    version: versions[kind],
+    changed: isChanged,
+    changedOn: changed.find((document) => document.kind === kind)?.publishedOn ?? null,
+  }))
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -52,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data(
       {
         error: acknowledgementMessage(accepted.check),
-        documents: missing.map((kind) => ({ kind, version: accepted.currentVersions[kind] })),
+        documents: await documentsToAcknowledge(user, await acknowledgementsDueToPay(user.id)),
       },
       accepted.check.reason === 'stale' ? 409 : 400,
     )
@@ -72,11 +90,16 @@ export default function ConsentsAccept({ loaderData, actionData }: Route.Compone
       <h1 id="consents-accept-heading" className="text-2xl font-semibold">
         Before your next payment
       </h1>
-      <p>
-        We ask every customer to read our Investor Charter and to consent to our processing of their personal data
-        before they subscribe. We have no record of yours: please read and tick each below. We keep a record of each
-        (the version, when, and from which address).
-      </p>
+      <ul className="list-disc space-y-1 pl-6">
+        {documents.map(({ kind, changed, changedOn }) => (
+          <li key={kind}>
+            {changed
+              ? `Our ${CONSENT_DOCUMENTS[kind].title} changed${changedOn ? ` on ${changedOn}` : ''}: you acknowledged an earlier version.`
+              : `We ask every customer for the ${CONSENT_DOCUMENTS[kind].title} before they subscribe, and have no record of yours.`}
+          </li>
+        ))}
+      </ul>
+      <p>Please read and tick each below. We keep a record of each (the version, when, and from which address).</p>
       <Form method="post" className="space-y-4">
         {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />

@@ -1,15 +1,22 @@
-import { LegalDocumentView } from '~/components/legal-document-view'
-import { investorCharter } from '~/content/legal/investor-charter'
+import { DocumentVersionLine, LegalDocumentView } from '~/components/legal-document-view'
+import { currentConsentDocuments } from '~/server/account/agreement-document.server'
+import { publishedOn } from '~/server/account/document-versions.server'
 import { businessDetails } from '~/server/business.server'
 import type { Route } from './+types/investor-charter'
 
 export const meta: Route.MetaFunction = () => [{ title: 'Investor Charter | Research Store' }]
 
 // The text comes as loader data, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md).
-export function loader() {
-  return { document: investorCharter(businessDetails) }
+// "Last updated" is the recorded version's date (docs/decisions/053-document-versions.md), not part of its text.
+export async function loader() {
+  const { document, version } = currentConsentDocuments(businessDetails).INVESTOR_CHARTER
+  return { document, version, updatedOn: await publishedOn('INVESTOR_CHARTER') }
 }
 
-export default function InvestorCharterPage({ loaderData: { document } }: Route.ComponentProps) {
-  return <LegalDocumentView document={document} />
+export default function InvestorCharterPage({ loaderData: { document, version, updatedOn } }: Route.ComponentProps) {
+  return (
+    <LegalDocumentView document={document}>
+      <DocumentVersionLine version={version} updatedOn={updatedOn} />
+    </LegalDocumentView>
+  )
 }

@@ -109,6 +109,12 @@ const BusinessEnvSchema = z.object({
   COMPLIANCE_AUDIT_FINANCIAL_YEAR: financialYear,
   COMPLIANCE_AUDIT_COMPLETED_ON: isoDate,
   COMPLIANCE_AUDIT_ADVERSE_FINDINGS: text,
+  DATA_RECIPIENT_KRA: text,
+  DATA_RECIPIENT_PAYMENT_GATEWAY: text,
+  DATA_RECIPIENT_SMS: text,
+  DATA_RECIPIENT_EMAIL: text,
+  DATA_RECIPIENT_STORAGE: text,
+  DATA_RECIPIENT_HOSTING: text,
 })
 
 type BusinessVariable = keyof z.input<typeof BusinessEnvSchema>
@@ -218,6 +224,13 @@ export const DEMO_BUSINESS_ENV: Record<BusinessVariable, string> = {
   COMPLIANCE_AUDIT_FINANCIAL_YEAR: '2000-01',
   COMPLIANCE_AUDIT_COMPLETED_ON: '2001-09-30',
   COMPLIANCE_AUDIT_ADVERSE_FINDINGS: 'Demo value: no adverse findings.',
+  // Who receives personal data (the Privacy Policy and the data download name them): plainly not real providers.
+  DATA_RECIPIENT_KRA: 'Demo KYC Registration Agency (demo value)',
+  DATA_RECIPIENT_PAYMENT_GATEWAY: 'Demo payment gateway (demo value)',
+  DATA_RECIPIENT_SMS: 'Demo SMS provider (demo value)',
+  DATA_RECIPIENT_EMAIL: 'Demo e-mail provider (demo value)',
+  DATA_RECIPIENT_STORAGE: 'Demo storage provider (demo value)',
+  DATA_RECIPIENT_HOSTING: 'Demo hosting provider (demo value)',
 }
 
 /**
@@ -322,6 +335,14 @@ export function parseBusinessDetails(
       financialYear: values.COMPLIANCE_AUDIT_FINANCIAL_YEAR,
       completedOn: values.COMPLIANCE_AUDIT_COMPLETED_ON,
       adverseFindings: values.COMPLIANCE_AUDIT_ADVERSE_FINDINGS,
+    },
+    dataRecipients: {
+      kra: values.DATA_RECIPIENT_KRA,
+      paymentGateway: values.DATA_RECIPIENT_PAYMENT_GATEWAY,
+      smsProvider: values.DATA_RECIPIENT_SMS,
+      emailProvider: values.DATA_RECIPIENT_EMAIL,
+      storageProvider: values.DATA_RECIPIENT_STORAGE,
+      hostingProvider: values.DATA_RECIPIENT_HOSTING,
     },
     gst: parseGstRegistration(
       {

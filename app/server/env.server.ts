@@ -107,6 +107,12 @@ const EnvSchema = z.object({
       z.iso.datetime({ offset: true }).transform((instant) => new Date(instant)),
     ])
     .optional(),
+  /**
+   * A folder holding the official texts SEBI or the RAASB prescribes (docs/regulatory.md, "Official texts"):
+   * investor-charter.txt and mitc.txt, each optional. A text given here replaces our summary on its page and in
+   * onboarding, as a new version announced to customers. Read and checked when the store starts.
+   */
+  OFFICIAL_TEXTS_DIR: z.string().trim().min(1, 'must be a folder path').optional(),
   MSG91_BASE_URL: z.url({ error: 'must be a URL' }).default('https://control.msg91.com'),
   SMTP_URL: z
     .string()

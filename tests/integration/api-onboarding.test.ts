@@ -258,8 +258,8 @@ describe('a customer onboarded without the charter or the data consent', () => {
       routeArgs(getRequest('/consents/accept?redirectTo=%2Fpay', cookie), {}, CONTEXT),
     )) as { documents: { kind: string; version: string }[] }
     expect(page.documents).toEqual([
-      { kind: 'INVESTOR_CHARTER', version: CURRENT.INVESTOR_CHARTER },
-      { kind: 'PERSONAL_DATA', version: CURRENT.PERSONAL_DATA },
+      { kind: 'INVESTOR_CHARTER', version: CURRENT.INVESTOR_CHARTER, changed: false, changedOn: null },
+      { kind: 'PERSONAL_DATA', version: CURRENT.PERSONAL_DATA, changed: false, changedOn: null },
     ])
 
     const post = (fields: Record<string, string>) =>

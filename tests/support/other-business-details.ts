@@ -30,6 +30,12 @@ export const OTHER_BUSINESS_DETAILS: BusinessDetails = parseBusinessDetails(
     COMPLIANCE_AUDIT_FINANCIAL_YEAR: '2025-26',
     COMPLIANCE_AUDIT_COMPLETED_ON: '2026-09-12',
     COMPLIANCE_AUDIT_ADVERSE_FINDINGS: 'None.',
+    DATA_RECIPIENT_KRA: 'CDSL Ventures Limited (CVL KRA)',
+    DATA_RECIPIENT_PAYMENT_GATEWAY: 'Razorpay Software Private Limited',
+    DATA_RECIPIENT_SMS: 'Walkover Web Solutions Private Limited (MSG91)',
+    DATA_RECIPIENT_EMAIL: 'Amazon Web Services India Private Limited (SES)',
+    DATA_RECIPIENT_STORAGE: 'Amazon Web Services India Private Limited (S3)',
+    DATA_RECIPIENT_HOSTING: 'Hetzner Online GmbH',
   },
   { demoMode: true },
 )

@@ -1,5 +1,5 @@
 import { currentConsentDocuments } from '~/server/account/agreement-document.server'
-import { PAGE_ACKNOWLEDGED_KINDS, type ConsentDocumentKind } from '~/domain/consent'
+import { CONSENT_DOCUMENTS, PAGE_ACKNOWLEDGED_KINDS, type ConsentDocumentKind } from '~/domain/consent'
 import { profileDetailsSchema } from '~/domain/profile'
 import type { Role } from '~/generated/prisma/client'
 import { agreementSigning } from '~/server/account/agreement.server'
@@ -37,7 +37,15 @@ export type SignedInUserOptions = {
    * customer onboarded through the API before it asked for the charter and the data consent).
    */
   acknowledged?: readonly ConsentDocumentKind[]
+  /**
+   * With `completeProfile`: of the documents acknowledged, those given to an earlier text (version
+   * EARLIER_VERSION_SUFFIX), for the specs of a changed Privacy Policy, Investor Charter or MITC.
+   */
+  acknowledgedEarlier?: readonly ConsentDocumentKind[]
 }
+
+/** The version's tail of a document acknowledged at an earlier text (acknowledgedEarlier): "privacy-0ld0ld0ld0ld". */
+export const EARLIER_VERSION_SUFFIX = '0ld0ld0ld0ld'
 
 /**
  * A user and a Session row, as a sign-in leaves them (the sign-in sets the role from ADMIN_PHONES;
@@ -49,6 +57,7 @@ export async function signedInUser({
   details = completeProfile ? { ...ASHA_RAO, pan: uniquePan() } : undefined,
   acceptedTermsVersion,
   acknowledged = PAGE_ACKNOWLEDGED_KINDS,
+  acknowledgedEarlier = [],
 }: SignedInUserOptions = {}): Promise<SignedInUser> {
   const phone = `+91${uniqueMobile()}`
   const user = await prisma.user.create({ data: { phone, role }, select: { id: true, panCardKey: true } })
@@ -70,7 +79,15 @@ export async function signedInUser({
     const documents = currentConsentDocuments(businessDetails)
     await agreementSigning().sign(
       user.id,
-      acknowledged.map((kind) => documents[kind]),
+      acknowledged.map((kind) =>
+        acknowledgedEarlier.includes(kind)
+          ? {
+              ...documents[kind],
+              version: `${CONSENT_DOCUMENTS[kind].versionPrefix}-${EARLIER_VERSION_SUFFIX}`,
+              textSha256: 'an-earlier-text',
+            }
+          : documents[kind],
+      ),
       { ip: '127.0.0.1', userAgent: 'tests/support/sessions.ts', channel: 'PAGE' },
     )
     // Recorded after, so the users columns (the latest TERMS acceptance) name this one.

@@ -40,6 +40,12 @@ const DEPLOYMENT: Record<string, string> = {
   COMPLIANCE_AUDIT_FINANCIAL_YEAR: '2025-26',
   COMPLIANCE_AUDIT_COMPLETED_ON: '2026-09-30',
   COMPLIANCE_AUDIT_ADVERSE_FINDINGS: 'None.',
+  DATA_RECIPIENT_KRA: 'CDSL Ventures Limited (CVL KRA)',
+  DATA_RECIPIENT_PAYMENT_GATEWAY: 'Razorpay Software Private Limited',
+  DATA_RECIPIENT_SMS: 'Walkover Web Solutions Private Limited (MSG91)',
+  DATA_RECIPIENT_EMAIL: 'Amazon Web Services India Private Limited (SES)',
+  DATA_RECIPIENT_STORAGE: 'Amazon Web Services India Private Limited (S3)',
+  DATA_RECIPIENT_HOSTING: 'Amazon Web Services India Private Limited (EC2)',
 }
 
 /** What a deployment may leave unset. */
@@ -122,6 +128,14 @@ describe('parseBusinessDetails', () => {
       aiToolsDisclosure: 'We do not use artificial intelligence tools in our research services.',
       associates: 'Asha Kulkarni has no associates.',
       complianceAudit: { financialYear: '2025-26', completedOn: '2026-09-30', adverseFindings: 'None.' },
+      dataRecipients: {
+        kra: 'CDSL Ventures Limited (CVL KRA)',
+        paymentGateway: 'Razorpay Software Private Limited',
+        smsProvider: 'Walkover Web Solutions Private Limited (MSG91)',
+        emailProvider: 'Amazon Web Services India Private Limited (SES)',
+        storageProvider: 'Amazon Web Services India Private Limited (S3)',
+        hostingProvider: 'Amazon Web Services India Private Limited (EC2)',
+      },
       gst: null,
     })
   })

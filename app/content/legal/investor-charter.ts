@@ -1,4 +1,5 @@
 import type { BusinessDetails } from '~/domain/business-details'
+import { officialTextBlocks } from '~/domain/official-texts'
 import type { LegalDocument } from './document'
 import { firstContactStep, SCORES_URL, SMART_ODR_URL } from './regulatory'
 import { GRIEVANCE_RESOLUTION_DAYS, SEBI_OIAE_ADDRESS } from './rules'
@@ -8,7 +9,8 @@ import { GRIEVANCE_RESOLUTION_DAYS, SEBI_OIAE_ADDRESS } from './rules'
  * SEBI/HO/MIRSD/MIRSD-PoD/P/CIR/2025/81 of 2 June 2025 (sections A to F), which replaced the 2021
  * charter and its 30-day resolution period.
  */
-export function investorCharter(details: BusinessDetails): LegalDocument {
+export function investorCharter(details: BusinessDetails, officialText?: string): LegalDocument {
+  if (officialText) return officialDocument('Investor Charter', officialText, 'SEBI prescribes for research analysts')
   const { name, sebiRegistrationNumber, supportEmail, supportPhone, workingHours } = details
   return {
     title: 'Investor Charter',
@@ -16,6 +18,7 @@ export function investorCharter(details: BusinessDetails): LegalDocument {
       'Investor charter for research analysts, as per SEBI circular SEBI/HO/MIRSD/MIRSD-PoD/P/CIR/2025/81 dated 2 June 2025',
     intro: [
       `${name} is a research analyst registered with SEBI (registration number ${sebiRegistrationNumber}). This charter sets out what you can expect from us as a research analyst, your rights, and what is expected of you. We share it with every client when they join.`,
+      'This page is our summary of the Investor Charter SEBI prescribes for research analysts, in its structure; until we publish the official text here, the text SEBI published prevails where they differ.',
     ],
     sections: [
       {
@@ -153,5 +156,18 @@ export function investorCharter(details: BusinessDetails): LegalDocument {
         ],
       },
     ],
+  }
+}
+
+/**
+ * A standard text SEBI or the RAASB prescribes, as the operator supplied it (OFFICIAL_TEXTS_DIR): the words as given,
+ * paragraphs and lists, under our title.
+ */
+export function officialDocument(title: string, officialText: string, prescribedBy: string): LegalDocument {
+  return {
+    title,
+    dateLine: `The official text ${prescribedBy}, as published`,
+    intro: officialTextBlocks(officialText),
+    sections: [],
   }
 }

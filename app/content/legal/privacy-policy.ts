@@ -1,21 +1,18 @@
-import type { BusinessDetails } from '~/domain/business-details'
+import type { BusinessDetails, DataRecipients } from '~/domain/business-details'
 import type { LegalDocument } from './document'
 import { RESEARCH_KEPT_YEARS } from '~/domain/research-retention'
 import { SESSION_IDLE_DAYS } from '~/domain/sign-in'
 import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
 import { ACCOUNT_DATA_RETENTION_DAYS, UNFINISHED_ACCOUNT_ERASE_DAYS } from './rules'
 
-export const PRIVACY_POLICY_UPDATED = '29 November 2026'
-
 /**
  * A privacy notice written to the Digital Personal Data Protection Act, 2023 and the DPDP Rules,
  * 2025: what data, for which purpose, how long, who receives it, the rights and the grievance contact.
  */
 export function privacyPolicy(details: BusinessDetails): LegalDocument {
-  const { name, address, complianceOfficer, supportEmail } = details
+  const { name, address, complianceOfficer, supportEmail, dataRecipients } = details
   return {
     title: 'Privacy Policy',
-    dateLine: `Last updated: ${PRIVACY_POLICY_UPDATED}`,
     intro: [
       `This notice explains what personal data ${name} ("we", "us") collects when you use this website and our research services, why we collect it, how long we keep it, who receives it and what your rights are. We process personal data as a Data Fiduciary under the Digital Personal Data Protection Act, 2023 (DPDP Act) and the Digital Personal Data Protection Rules, 2025.`,
     ],
@@ -72,10 +69,7 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
           'We do not sell your personal data. We share it only as needed for the purposes above with:',
           {
             list: [
-              'a KYC Registration Agency, which receives your PAN and date of birth to tell us the status of your KYC record (we do not upload KYC records to it);',
-              'our payment gateway and our bank, to take payments and make refunds;',
-              'our SMS and e-mail providers, to send you one-time codes and messages;',
-              'our hosting and storage providers, who keep the website and its data running;',
+              ...dataRecipientList(dataRecipients).map(({ name, role }) => `${name}: ${role};`),
               'SEBI, the Research Analyst Administration and Supervisory Body (BSE), auditors, courts and other authorities, when the law requires it.',
             ],
           },
@@ -190,9 +184,27 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
         id: 'changes',
         heading: 'Changes to this notice',
         blocks: [
-          'If we change this notice, we will update the date at the top and tell you by e-mail before a significant change takes effect.',
+          'Each text of this notice is recorded as a version when we publish it, and the date at the top is that date. When we change it we tell you on the website and by e-mail, and ask you to give your consent to the new text before your next payment; until you do, we process your data only as the text you consented to allows.',
         ],
       },
     ],
   }
+}
+
+/** Who receives personal data from us and why, by their configured names: the Privacy Policy and the data download. */
+export function dataRecipientList(recipients: DataRecipients): { name: string; role: string }[] {
+  return [
+    {
+      name: recipients.kra,
+      role: 'a KYC Registration Agency, which receives your PAN and date of birth to tell us the status of your KYC record (we do not upload KYC records to it)',
+    },
+    { name: recipients.paymentGateway, role: 'our payment gateway, to take payments and make refunds (with our bank)' },
+    { name: recipients.smsProvider, role: 'our SMS provider, to send you one-time codes and messages' },
+    { name: recipients.emailProvider, role: 'our e-mail provider, to send you e-mails' },
+    {
+      name: recipients.storageProvider,
+      role: 'our storage provider, which keeps PAN card images and payment screenshots in private storage',
+    },
+    { name: recipients.hostingProvider, role: 'our hosting provider, which runs the website and its database' },
+  ]
 }

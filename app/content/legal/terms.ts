@@ -19,8 +19,6 @@ import {
 } from './rules'
 import { TERMS_CHANGE_NOTICE_DAYS } from '~/domain/terms-versions'
 
-export const TERMS_EFFECTIVE_DATE = '22 November 2026'
-
 /**
  * The Terms and Conditions a customer accepts: our clauses (every topic of the original terms, docs/product.md
  * section 2), SEBI's
@@ -32,7 +30,6 @@ export function termsAndConditions(details: BusinessDetails): LegalDocument {
   const { name, sebiRegistrationNumber, address, supportEmail, supportPhone, workingHours } = details
   return {
     title: 'Terms and Conditions',
-    dateLine: `Effective date: ${TERMS_EFFECTIVE_DATE}`,
     numbered: true,
     intro: [
       `These terms and conditions ("Terms") are an agreement between you and ${name}, a research analyst registered with the Securities and Exchange Board of India (SEBI) under registration number ${sebiRegistrationNumber}, with its registered office at ${address} ("we", "us", "our"). They govern your use of this website and of the research services you subscribe to through it.`,

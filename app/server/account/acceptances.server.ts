@@ -1,4 +1,5 @@
-import type { ConsentDocument } from '~/server/account/agreement-document.server'
+import { currentConsentDocuments, type ConsentDocument } from '~/server/account/agreement-document.server'
+import { acknowledgementsDue, VERSIONED_DOCUMENT_KINDS, type DueAcknowledgement } from '~/domain/document-versions'
 import { formatIndiaDateTime } from '~/domain/dates'
 import {
   CONSENT_DOCUMENT_KINDS,
@@ -8,6 +9,7 @@ import {
 } from '~/domain/consent'
 import { onboardingCopyEmail } from '~/server/messaging/emails/customer-emails.server'
 import type { AcceptanceChannel } from '~/generated/prisma/client'
+import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import { emailContext, notifyCustomer } from '../messaging/customer-notices.server'
 
@@ -123,15 +125,28 @@ export async function acceptanceHistory(userId: string): Promise<AcceptanceRecor
 }
 
 /**
- * The documents of REQUIRED_TO_PAY_KINDS the customer has never acknowledged (at any version), in
- * that order: a customer onboarded without the Investor Charter or the consent to processing
- * personal data gives them before the next payment (requirePayingCustomer, requireApiCustomer).
+ * What the customer acknowledges before the next payment (requirePayingCustomer, requireApiCustomer, /consents/accept):
+ * a document of REQUIRED_TO_PAY_KINDS never acknowledged (onboarded through the API before it asked for it), or a
+ * versioned document (Privacy Policy, Investor Charter, MITC) acknowledged only at an earlier text
+ * (app/domain/document-versions.ts).
  */
-export async function consentsMissingToPay(userId: string): Promise<ConsentDocumentKind[]> {
+export async function acknowledgementsDueToPay(userId: string): Promise<DueAcknowledgement[]> {
   const given = await prisma.acceptance.findMany({
-    where: { userId, kind: { in: [...REQUIRED_TO_PAY_KINDS] } },
-    distinct: ['kind'],
-    select: { kind: true },
+    where: { userId, kind: { in: [...new Set([...REQUIRED_TO_PAY_KINDS, ...VERSIONED_DOCUMENT_KINDS])] } },
+    distinct: ['kind', 'version'],
+    select: { kind: true, version: true },
   })
-  return REQUIRED_TO_PAY_KINDS.filter((kind) => !given.some((row) => row.kind === kind))
+  const current = currentConsentDocuments(businessDetails)
+  return acknowledgementsDue(
+    given,
+    Object.fromEntries(Object.values(current).map((document) => [document.kind, document.version])) as Record<
+      ConsentDocumentKind,
+      string
+    >,
+  )
+}
+
+/** The kinds of acknowledgementsDueToPay: what the paying guards send the customer to give. */
+export async function consentsMissingToPay(userId: string): Promise<ConsentDocumentKind[]> {
+  return (await acknowledgementsDueToPay(userId)).map(({ kind }) => kind)
 }

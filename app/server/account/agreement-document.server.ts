@@ -6,6 +6,8 @@ import { investorCharter } from '~/content/legal/investor-charter'
 import { consentStatementDocument, mitcDocument } from '~/content/legal/mitc'
 import { privacyPolicy } from '~/content/legal/privacy-policy'
 import { consentStatement, mostImportantTermsAndConditions, termsAndConditions } from '~/content/legal/terms'
+import type { OfficialTexts } from '~/domain/official-texts'
+import { officialTexts } from './official-texts.server'
 
 export type AgreementDocument = {
   /** The whole Terms and Conditions, which include the MITC and the consent statement as their last sections. */
@@ -55,20 +57,27 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
-const LEGAL_DOCUMENTS: Record<ConsentDocumentKind, (details: BusinessDetails) => LegalDocument> = {
+const LEGAL_DOCUMENTS: Record<
+  ConsentDocumentKind,
+  (details: BusinessDetails, official: OfficialTexts) => LegalDocument
+> = {
   TERMS: termsAndConditions,
-  MITC: mitcDocument,
+  // SEBI's and the RAASB's standard texts, when the operator supplied them (OFFICIAL_TEXTS_DIR), else our summaries.
+  MITC: (details, official) => mitcDocument(details, official.MITC),
   CONSENT_STATEMENT: consentStatementDocument,
-  INVESTOR_CHARTER: investorCharter,
+  INVESTOR_CHARTER: (details, official) => investorCharter(details, official.INVESTOR_CHARTER),
   // Consent to processing is given to the Privacy Policy's text: what is processed, why, how long.
   PERSONAL_DATA: privacyPolicy,
 }
 
 /** Every document of onboarding, versioned by the hash of its text (the terms' version is the agreement's). */
-export function consentDocuments(details: BusinessDetails): Record<ConsentDocumentKind, ConsentDocument> {
+export function consentDocuments(
+  details: BusinessDetails,
+  official: OfficialTexts = {},
+): Record<ConsentDocumentKind, ConsentDocument> {
   return Object.fromEntries(
     CONSENT_DOCUMENT_KINDS.map((kind) => {
-      const document = LEGAL_DOCUMENTS[kind](details)
+      const document = LEGAL_DOCUMENTS[kind](details, official)
       const text = documentText(document)
       const textSha256 = sha256(text)
       return [kind, { kind, document, text, textSha256, version: documentVersion(kind, textSha256) }]
@@ -87,6 +96,6 @@ export function currentAgreement(details: BusinessDetails): AgreementDocument {
 
 /** The onboarding documents for the configured business details (fixed for the life of the process). */
 export function currentConsentDocuments(details: BusinessDetails): Record<ConsentDocumentKind, ConsentDocument> {
-  currentDocuments ??= consentDocuments(details)
+  currentDocuments ??= consentDocuments(details, officialTexts)
   return currentDocuments
 }

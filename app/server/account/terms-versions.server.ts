@@ -1,5 +1,5 @@
 import { currentAgreement } from '~/server/account/agreement-document.server'
-import { formatIndiaDateTime } from '~/domain/dates'
+import { formatIndiaDateTime, formatIndiaLongDate } from '~/domain/dates'
 import {
   customerTerms,
   effectiveFromFor,
@@ -70,6 +70,15 @@ export async function publishCurrentTerms(
     log.info(`Published version ${version.version}, in force from ${version.effectiveFrom.toISOString()}`)
   }
   return { published: created.count === 1, version }
+}
+
+/**
+ * The date line of /terms-and-conditions, from the recorded version of the text it shows (never a constant):
+ * "Effective date: 14 December 2026", a date still to come while the version is announced; null before it is recorded.
+ */
+export async function termsDateLine(version: string): Promise<string | null> {
+  const recorded = await prisma.termsVersion.findUnique({ where: { version }, select: { effectiveFrom: true } })
+  return recorded ? `Effective date: ${formatIndiaLongDate(recorded.effectiveFrom)}` : null
 }
 
 /** What a signed-in customer must do about the terms now (nothing before they first accept). */

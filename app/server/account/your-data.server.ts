@@ -1,5 +1,7 @@
 import { calendarDateOf } from '~/domain/dates'
 import { readCartSnapshot } from '~/domain/cart'
+import { dataRecipientList } from '~/content/legal/privacy-policy'
+import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
 import { acceptanceHistory } from './acceptances.server'
 import { correctionRequestsOf } from './corrections.server'
@@ -108,6 +110,15 @@ export async function customerData(userId: string, now = new Date()) {
   ])
   return {
     exportedAt: now.toISOString(),
+    // Who receives personal data from us (DPDP Act s.11(1)(b)), by the names the business details configure, as the
+    // Privacy Policy names them.
+    dataRecipients: [
+      ...dataRecipientList(businessDetails.dataRecipients),
+      {
+        name: 'SEBI, the RAASB (BSE), auditors, courts and other authorities',
+        role: 'when the law requires it',
+      },
+    ],
     profile: {
       phone: user.phone,
       name: user.name,

@@ -24,6 +24,7 @@ import {
 } from './queue.server'
 import { eraseExpiredData } from '../account/retention.server'
 import { sendTermsNotices } from '../account/terms-versions.server'
+import { sendDocumentNotices } from '../account/document-versions.server'
 import { renewalSmsEnabled, researchSmsEnabled, type NoticeSms, type OtpSms } from '../messaging/sms.server'
 import { sendRenewalReminders } from '../payments/renewal-reminders.server'
 import { sendEmail, sendNoticeSms, settleSmsJob } from '../messaging/delivery.server'
@@ -79,7 +80,11 @@ export async function startJobWorkers(): Promise<void> {
   // The terms this instance starts with are recorded (server/app.ts) before this; each run claims
   // its customers in terms_notices, so runs at once, here or on another instance, send each e-mail once.
   await boss.schedule(TERMS_NOTICES_QUEUE, TERMS_NOTICES_SCHEDULE_CRON)
-  await boss.work(TERMS_NOTICES_QUEUE, () => sendTermsNotices().then(() => undefined))
+  // The same run announces new versions of the Privacy Policy, the Investor Charter and the MITC.
+  await boss.work(TERMS_NOTICES_QUEUE, async () => {
+    await sendTermsNotices()
+    await sendDocumentNotices()
+  })
   await boss.send(TERMS_NOTICES_QUEUE, {})
   await boss.schedule(RETENTION_QUEUE, RETENTION_SCHEDULE_CRON)
   await boss.work(RETENTION_QUEUE, async () => {

@@ -342,6 +342,33 @@ export function termsChangedEmail(
   )
 }
 
+/** A new version of the Privacy Policy, the Investor Charter or the MITC (docs/decisions/053-document-versions.md). */
+export function documentChangedEmail(
+  notice: { name: string | null; title: string; path: string; version: string; publishedOn: string; consent: boolean },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      template: 'document-changed',
+      subject: `Our ${notice.title} changed on ${notice.publishedOn}`,
+      name: notice.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `We published a new version of our ${notice.title} (${notice.version}) on ${notice.publishedOn}. ${
+            notice.consent
+              ? 'Your consent to the processing of your personal data was given to the version before it: please read the new one and give your consent to it before your next payment. Until you do, we process your data only as the version you consented to allows.'
+              : 'Please read it: we ask you to acknowledge it before your next payment.'
+          }`,
+        },
+        { kind: 'action', label: `Read the ${notice.title}`, path: notice.path },
+        { kind: 'action', label: 'Acknowledge it', path: '/consents/accept?redirectTo=%2Faccount' },
+      ],
+    },
+    context,
+  )
+}
+
 /** The admin's decision on a correction request; `changes` come masked as the customer's pages show them (PAN ABCPE****F). */
 export function correctionDecidedEmail(
   decision: {
