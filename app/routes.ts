@@ -62,6 +62,8 @@ export default [
       route('notices', 'routes/admin/notices.tsx'),
       route('research', 'routes/admin/research.tsx'),
       route('research/new', 'routes/admin/research-new.tsx'),
+      // A service's calls and their outcomes (docs/research.md, "Track record").
+      route('research/track-record', 'routes/admin/research-track-record.tsx'),
       route('research/:itemId', 'routes/admin/research-item.tsx'),
       route('research/:itemId/follow-up', 'routes/admin/research-follow-up.tsx'),
       // An unknown /admin path: the 404 inside the console, with its navigation (the layout's error boundary).
@@ -70,6 +72,7 @@ export default [
     route('export.csv', 'routes/admin/export-csv.ts'),
     route('insights.csv', 'routes/admin/insights-csv.ts'),
     route('research/audit-pack', 'routes/admin/research-audit-pack.ts'),
+    route('research/track-record.csv', 'routes/admin/research-track-record-csv.ts'),
     route('research/:itemId/audit-pack', 'routes/admin/research-item-audit-pack.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),
     route('complaints/:complaintId/attachment', 'routes/admin/complaint-attachment.ts'),

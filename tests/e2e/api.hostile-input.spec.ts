@@ -1216,6 +1216,38 @@ const BATTERY: Record<string, HostileCase[]> = {
       status: 400,
     },
   ],
+  'routes/admin/research-track-record.tsx': [
+    {
+      what: 'a customer reading a service’s track record',
+      as: 'customer',
+      url: `/admin/research/track-record?service=${SOME_ID}`,
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'SQL in the service',
+      as: 'admin',
+      url: `/admin/research/track-record?service=${encodeURIComponent("1' OR '1'='1")}`,
+      status: 200,
+      says: 'There is no such service: choose one from the list.',
+    },
+  ],
+  'routes/admin/research-track-record-csv.ts': [
+    {
+      what: 'a customer downloading a service’s track record',
+      as: 'customer',
+      url: `/admin/research/track-record.csv?service=${SOME_ID}`,
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'a service that is not one',
+      as: 'admin',
+      url: `/admin/research/track-record.csv?service=${encodeURIComponent(NUL + '<script>')}`,
+      status: 400,
+      says: 'Which service? Add ?service=',
+    },
+  ],
   'routes/admin/stop-services.tsx': [
     {
       what: 'a customer stopping every service',
