@@ -84,6 +84,8 @@ export default [
   route('webhooks/razorpay', 'routes/webhooks.razorpay.ts'),
   // The research bot's updates from Telegram; the secret-token header is the check.
   route('webhooks/telegram', 'routes/webhooks.telegram.ts'),
+  // MSG91's SMS delivery reports (docs/research.md, "Delivery reports"); the URL carries MSG91_WEBHOOK_SECRET.
+  route('webhooks/msg91', 'routes/webhooks.msg91.ts'),
   // The JSON API of the existing web and mobile clients (docs/api.md).
   ...prefix('api/v1', [
     route('otp/request', 'routes/api.v1/otp.request.ts'),

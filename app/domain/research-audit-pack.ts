@@ -91,6 +91,8 @@ export type AuditPackDeliveryRow = {
   attempts: number
   queuedAt: string
   sentAt: string | null
+  /** When the provider reported it delivered (MSG91's delivery reports, SMS only). */
+  deliveredAt: string | null
   failedAt: string | null
   providerMessageId: string | null
   lastError: string | null
@@ -105,6 +107,7 @@ export const DELIVERIES_CSV_HEADER = [
   'Attempts',
   'Queued (UTC)',
   'Sent (UTC)',
+  'Delivered (UTC)',
   'Failed (UTC)',
   'Provider message id',
   'Failure reason',
@@ -119,6 +122,7 @@ export const deliveryCsvCells = (row: AuditPackDeliveryRow): CsvCell[] => [
   row.attempts,
   row.queuedAt,
   row.sentAt,
+  row.deliveredAt,
   row.failedAt,
   row.providerMessageId,
   row.lastError,

@@ -795,6 +795,15 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_A_FORM,
     },
   ],
+  'routes/webhooks.msg91.ts': [
+    {
+      what: 'a forged delivery report where no MSG91_WEBHOOK_SECRET is set',
+      method: 'POST',
+      url: '/webhooks/msg91?secret=guess',
+      form: { data: '[{"requestId":"forged","report":[{"status":"1"}]}]' },
+      status: 404,
+    },
+  ],
   'routes/webhooks.telegram.ts': [
     {
       what: 'no secret token',
