@@ -65,6 +65,8 @@ export default [
       route('notices', 'routes/admin/notices.tsx'),
       route('research', 'routes/admin/research.tsx'),
       route('research/new', 'routes/admin/research-new.tsx'),
+      // A service's calls and their outcomes (docs/research.md, "Track record").
+      route('research/track-record', 'routes/admin/research-track-record.tsx'),
       route('research/:itemId', 'routes/admin/research-item.tsx'),
       route('research/:itemId/follow-up', 'routes/admin/research-follow-up.tsx'),
       // An unknown /admin path: the 404 inside the console, with its navigation (the layout's error boundary).
@@ -73,6 +75,7 @@ export default [
     route('export.csv', 'routes/admin/export-csv.ts'),
     route('insights.csv', 'routes/admin/insights-csv.ts'),
     route('research/audit-pack', 'routes/admin/research-audit-pack.ts'),
+    route('research/track-record.csv', 'routes/admin/research-track-record-csv.ts'),
     route('research/:itemId/audit-pack', 'routes/admin/research-item-audit-pack.ts'),
     route('research/:itemId/attachment', 'routes/admin/research-item-attachment.ts'),
     route('customers/:userId/pan-card', 'routes/admin/customer-pan-card.ts'),
@@ -85,6 +88,8 @@ export default [
   route('webhooks/razorpay', 'routes/webhooks.razorpay.ts'),
   // The research bot's updates from Telegram; the secret-token header is the check.
   route('webhooks/telegram', 'routes/webhooks.telegram.ts'),
+  // MSG91's SMS delivery reports (docs/research.md, "Delivery reports"); the URL carries MSG91_WEBHOOK_SECRET.
+  route('webhooks/msg91', 'routes/webhooks.msg91.ts'),
   // The JSON API of the existing web and mobile clients (docs/api.md).
   ...prefix('api/v1', [
     route('otp/request', 'routes/api.v1/otp.request.ts'),

@@ -106,7 +106,7 @@ export function ScheduleForm({ max, error, typed }: { max: string; error?: strin
 }
 
 export type DeliveryLogView = {
-  counts: { label: string; queued: number; sent: number; failed: number }[]
+  counts: { label: string; queued: number; sent: number; delivered: number; failed: number }[]
   failedTotal: number
   invalidCursor: boolean
   next: string | null
@@ -148,7 +148,7 @@ export function DeliveryLog({ log, rollSize }: { log: DeliveryLogView; rollSize:
           <p className="mt-2">No deliveries on other channels.</p>
         ) : (
           <ScrollableTable label="Deliveries by channel" minWidthClass="min-w-[24rem]">
-            <ColumnHeaders columns={['Channel', 'Queued', 'Sent', 'Failed']} />
+            <ColumnHeaders columns={['Channel', 'Queued', 'Sent', 'Delivered (reported)', 'Failed']} />
             <tbody>
               {log.counts.map((row) => (
                 <tr key={row.label}>
@@ -157,6 +157,7 @@ export function DeliveryLog({ log, rollSize }: { log: DeliveryLogView; rollSize:
                   </th>
                   <td className={`${cell} text-right tabular-nums`}>{row.queued}</td>
                   <td className={`${cell} text-right tabular-nums`}>{row.sent}</td>
+                  <td className={`${cell} text-right tabular-nums`}>{row.delivered}</td>
                   <td className={`${cell} text-right tabular-nums`}>{row.failed}</td>
                 </tr>
               ))}

@@ -1,6 +1,7 @@
 import { Fragment } from 'react'
 import { SEBI_STANDARD_WARNING } from '~/content/legal/regulatory'
 import { ResearchFacts, ResearchFollowUpNotices } from './research-follow-up-notices'
+import { RATING_DEFINITIONS_NOTE } from '~/domain/research-calls'
 import { researchBlocks, type ResearchInline, type ResearchItemView } from '~/domain/research'
 
 // One research item as the customer reads it and the analyst previews it: the body's small markup
@@ -108,6 +109,25 @@ export function ResearchItemArticle({ item, linkBase = '/research' }: { item: Re
         </p>
         <p className="mt-2 text-sm font-medium">{SEBI_STANDARD_WARNING}</p>
       </section>
+      {item.ratingDefinitions.length ? (
+        <section
+          aria-labelledby="research-ratings"
+          className="border-t border-gray-300 pt-4 text-sm dark:border-gray-700"
+        >
+          <h2 id="research-ratings" className="text-lg font-semibold">
+            What our ratings mean
+          </h2>
+          <dl className="mt-2 space-y-2">
+            {item.ratingDefinitions.map((line) => (
+              <div key={line.label}>
+                <dt className="font-medium">{line.label}</dt>
+                <dd>{line.value}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="mt-2">{RATING_DEFINITIONS_NOTE}</p>
+        </section>
+      ) : null}
       {item.signingKeyFingerprint ? (
         <section
           aria-labelledby="research-signature"

@@ -101,6 +101,8 @@ export type AuditPackDeliveryRow = {
   attempts: number
   queuedAt: string
   sentAt: string | null
+  /** When the provider reported it delivered (MSG91's delivery reports, SMS only). */
+  deliveredAt: string | null
   failedAt: string | null
   providerMessageId: string | null
   lastError: string | null
@@ -115,6 +117,7 @@ export const DELIVERIES_CSV_HEADER = [
   'Attempts',
   'Queued (UTC)',
   'Sent (UTC)',
+  'Delivered (UTC)',
   'Failed (UTC)',
   'Provider message id',
   'Failure reason',
@@ -129,6 +132,7 @@ export const deliveryCsvCells = (row: AuditPackDeliveryRow): CsvCell[] => [
   row.attempts,
   row.queuedAt,
   row.sentAt,
+  row.deliveredAt,
   row.failedAt,
   row.providerMessageId,
   row.lastError,

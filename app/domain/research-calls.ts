@@ -12,6 +12,26 @@ export type CallAction = (typeof CALL_ACTIONS)[number]
 
 export const CALL_ACTION_WORDS: Record<CallAction, string> = { BUY: 'Buy', SELL: 'Sell', HOLD: 'Hold', EXIT: 'Exit' }
 
+/**
+ * What each rating means, printed wherever a rating is used (SEBI's Research Analyst Regulations ask a
+ * report that uses a rating to define it): on every call's page and in its e-mail. The one place
+ * these words live; they are printed beside the signed content, not signed (docs/research.md).
+ */
+export const RATING_DEFINITIONS: Record<CallAction, string> = {
+  BUY: 'We expect the price to rise from the entry price or range to the target within the horizon. Buy within the entry; the stop-loss, below the entry, is the price at which we would close the position to limit the loss.',
+  SELL: 'We expect the price to fall from the entry price or range to the target within the horizon. Sell within the entry; the stop-loss, above the entry, is the price at which we would close the position to limit the loss.',
+  HOLD: 'Keep a position already held: we expect the price to rise to the target within the horizon, and would close the position at the stop-loss, below the entry.',
+  EXIT: 'Close the position at or about the price given: we no longer expect it to gain. An exit has no target or stop-loss.',
+}
+
+/** Said under the definitions: they are our standing words, printed with every call, outside what is signed. */
+export const RATING_DEFINITIONS_NOTE =
+  'These definitions are printed with every call; they are not part of its signed content.'
+
+/** The rating definitions as printed, in the order of the actions. */
+export const ratingDefinitionLines = (): FactLine[] =>
+  CALL_ACTIONS.map((action) => ({ label: CALL_ACTION_WORDS[action], value: RATING_DEFINITIONS[action] }))
+
 /** The sizes of a call's fields (docs/limits.md). */
 export const CALL_LIMITS = {
   /** ₹10,00,000 a share, in paise: above any listed price, within a 32-bit column. */
@@ -61,7 +81,7 @@ export type CallRecord = CallTerms & {
 export type CallField = 'entryHigh' | 'targets' | 'stopLoss'
 export type CallProblem = { field: CallField; message: string }
 
-const entryWords = ({ entryLowPaise, entryHighPaise }: Pick<CallTerms, 'entryLowPaise' | 'entryHighPaise'>) =>
+export const entryWords = ({ entryLowPaise, entryHighPaise }: Pick<CallTerms, 'entryLowPaise' | 'entryHighPaise'>) =>
   entryHighPaise === null
     ? formatCallPrice(entryLowPaise)
     : `${formatCallPrice(entryLowPaise)} to ${formatCallPrice(entryHighPaise)}`

@@ -363,6 +363,8 @@ export type ResearchItemView = {
   kindWords: string
   /** A call's terms or a follow-up's figures, printed above the body. */
   facts: FactLine[]
+  /** What each rating means, printed beside a call (not signed: decision 051); empty for other kinds. */
+  ratingDefinitions: FactLine[]
   /** What the body is called on the page: "Rationale" for a call, "Note" for a follow-up. */
   bodyHeading: string | null
   /** The item a follow-up follows. */

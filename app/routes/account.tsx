@@ -119,11 +119,13 @@ export async function loader({ request }: Route.LoaderArgs) {
       item: row.item,
       channel: { EMAIL: 'e-mail', SMS: 'SMS', TELEGRAM: 'Telegram' }[row.channel],
       state:
-        row.status === 'SENT'
-          ? `sent ${when(row.sentAt)}`
-          : row.status === 'FAILED'
-            ? `failed ${when(row.failedAt)}${row.failureReason ? `: ${row.failureReason}` : ''}`
-            : 'queued',
+        row.status === 'DELIVERED'
+          ? `delivered ${when(row.deliveredAt)}`
+          : row.status === 'SENT'
+            ? `sent ${when(row.sentAt)}`
+            : row.status === 'FAILED'
+              ? `failed ${when(row.failedAt)}${row.failureReason ? `: ${row.failureReason}` : ''}`
+              : 'queued',
       queuedAt: when(row.queuedAt),
     })),
     dataRecipients: held.dataRecipients.map((recipient) => [recipient.name, recipient.role]),

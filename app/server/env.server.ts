@@ -68,6 +68,11 @@ const EnvSchema = z.object({
   MSG91_RENEWAL_TEMPLATE_ID: z.string().min(1).optional(),
   /** A DLT template for research notices (a title and a link), one variable `text`; without it research goes by other channels only (docs/research.md). */
   MSG91_RESEARCH_TEMPLATE_ID: z.string().min(1).optional(),
+  /** In the delivery-report webhook's URL (?secret=), which MSG91 calls without any signature (docs/research.md). */
+  MSG91_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{32,256}$/, 'must be 32 to 256 letters, digits, _ or - (openssl rand -hex 32)')
+    .optional(),
   /** The research bot's token from @BotFather (docs/research.md, "Telegram"); demo mode and tests use the fake bot. */
   TELEGRAM_BOT_TOKEN: z
     .string()

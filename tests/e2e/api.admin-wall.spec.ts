@@ -16,6 +16,7 @@ const ADMIN_URLS = [
   '/admin/no-such-page',
   // The console's files, which are not pages.
   '/admin/export.csv?from=2026-04-01&to=2026-04-30',
+  '/admin/research/track-record.csv?service=00000000-0000-4000-8000-000000000000',
   `/admin/customers/${SOME_USER_ID}/pan-card`,
   // Other spellings of the same routes.
   '/ADMIN/Payments',

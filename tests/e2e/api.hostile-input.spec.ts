@@ -795,6 +795,15 @@ const BATTERY: Record<string, HostileCase[]> = {
       says: NOT_A_FORM,
     },
   ],
+  'routes/webhooks.msg91.ts': [
+    {
+      what: 'a forged delivery report where no MSG91_WEBHOOK_SECRET is set',
+      method: 'POST',
+      url: '/webhooks/msg91?secret=guess',
+      form: { data: '[{"requestId":"forged","report":[{"status":"1"}]}]' },
+      status: 404,
+    },
+  ],
   'routes/webhooks.telegram.ts': [
     {
       what: 'no secret token',
@@ -1214,6 +1223,38 @@ const BATTERY: Record<string, HostileCase[]> = {
       as: 'admin',
       url: `/admin/research/audit-pack?from=${encodeURIComponent("2025-04-01' OR 1=1 --")}&to=2026-03-31`,
       status: 400,
+    },
+  ],
+  'routes/admin/research-track-record.tsx': [
+    {
+      what: 'a customer reading a service’s track record',
+      as: 'customer',
+      url: `/admin/research/track-record?service=${SOME_ID}`,
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'SQL in the service',
+      as: 'admin',
+      url: `/admin/research/track-record?service=${encodeURIComponent("1' OR '1'='1")}`,
+      status: 200,
+      says: 'There is no such service: choose one from the list.',
+    },
+  ],
+  'routes/admin/research-track-record-csv.ts': [
+    {
+      what: 'a customer downloading a service’s track record',
+      as: 'customer',
+      url: `/admin/research/track-record.csv?service=${SOME_ID}`,
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
+    {
+      what: 'a service that is not one',
+      as: 'admin',
+      url: `/admin/research/track-record.csv?service=${encodeURIComponent(NUL + '<script>')}`,
+      status: 400,
+      says: 'Which service? Add ?service=',
     },
   ],
   'routes/admin/stop-services.tsx': [

@@ -145,6 +145,7 @@ describe('research deliveries by e-mail', () => {
         status: 'SENT',
         queuedAt: now.toISOString(),
         sentAt: now.toISOString(),
+        deliveredAt: null,
         failedAt: null,
         failureReason: null,
       },

@@ -197,7 +197,9 @@ describe('the delivery log', () => {
     const page = await adminItemRoute.loader(
       routeArgs(getRequest(`/admin/research/${itemId}`, admin.cookie), { itemId }),
     )
-    expect(page.deliveryLog?.counts).toEqual([{ channel: 'EMAIL', label: 'E-mail', queued: 0, sent: 0, failed: 3 }])
+    expect(page.deliveryLog?.counts).toEqual([
+      { channel: 'EMAIL', label: 'E-mail', queued: 0, sent: 0, delivered: 0, failed: 3 },
+    ])
     expect(page.deliveryLog?.failed.map((row) => row.reason)).toEqual(Array(3).fill('550 mailbox unavailable'))
     expect(page.deliveryLog?.roll).toHaveLength(3)
 

@@ -73,12 +73,13 @@ describe('the audit pack record lines', () => {
           attempts: 3,
           queuedAt: 'q',
           sentAt: null,
+          deliveredAt: null,
           failedAt: 'f',
           providerMessageId: null,
           lastError: '-550 "mailbox", full',
         }),
       ),
-    ).toBe(`d,i,u,EMAIL,FAILED,3,q,,f,,"'-550 ""mailbox"", full"\r\n`)
+    ).toBe(`d,i,u,EMAIL,FAILED,3,q,,,f,,"'-550 ""mailbox"", full"\r\n`)
   })
 })
 

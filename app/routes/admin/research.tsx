@@ -30,6 +30,9 @@ export default function AdminResearch({ loaderData }: Route.ComponentProps) {
         <Link to="/admin/research/new?kind=call" className="underline">
           Write a call
         </Link>
+        <Link to="/admin/research/track-record" className="underline">
+          Track record
+        </Link>
       </div>
       <p className="mt-2 text-sm text-gray-700 dark:text-gray-300">
         Drafts, scheduled and published items, newest first by the time published (else written), {ADMIN_PAGE_SIZE} to a

@@ -257,7 +257,7 @@ const rollRow = ([itemId, userId, name, phone, email, deliveredAt]: RollSqlRow):
 
 const DELIVERIES_SQL = `
   SELECT d.id::text, d.item_id::text, d.user_id::text, d.channel::text, d.status::text, d.attempts,
-    ${utc('d.queued_at')}, ${utc('d.sent_at')}, ${utc('d.failed_at')}, d.provider_message_id, d.last_error
+    ${utc('d.queued_at')}, ${utc('d.sent_at')}, ${utc('d.delivered_at')}, ${utc('d.failed_at')}, d.provider_message_id, d.last_error
   FROM research_items i
   JOIN research_deliveries d ON d.item_id = i.id
   WHERE i.signature IS NOT NULL AND ITEMS_IN_SCOPE
@@ -275,6 +275,7 @@ type DeliverySqlRow = [
   string | null,
   string | null,
   string | null,
+  string | null,
 ]
 const deliveryRow = ([
   id,
@@ -285,6 +286,7 @@ const deliveryRow = ([
   attempts,
   queuedAt,
   sentAt,
+  deliveredAt,
   failedAt,
   providerMessageId,
   lastError,
@@ -297,6 +299,7 @@ const deliveryRow = ([
   attempts,
   queuedAt,
   sentAt,
+  deliveredAt,
   failedAt,
   providerMessageId,
   lastError,

@@ -1,6 +1,7 @@
 import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { researchBlocks, type ResearchInline } from '~/domain/research'
+import { RATING_DEFINITIONS_NOTE } from '~/domain/research-calls'
 import { researchSmsText, researchTelegramText, TelegramPacer } from '~/domain/research-channels'
 import { prisma } from '../db.server'
 import { emailContext } from '../messaging/customer-notices.server'
@@ -319,6 +320,13 @@ export function researchEmail(item: ResearchItemRow, name: string | null, contex
           : []),
         { kind: 'paragraph', text: 'Disclosures:' },
         { kind: 'list', items: view.disclosures.map(({ label, answer }) => `${label}: ${answer}`) },
+        ...(view.ratingDefinitions.length
+          ? [
+              { kind: 'paragraph' as const, text: 'What our ratings mean:' },
+              { kind: 'list' as const, items: view.ratingDefinitions.map(({ label, value }) => `${label}: ${value}`) },
+              { kind: 'paragraph' as const, text: RATING_DEFINITIONS_NOTE },
+            ]
+          : []),
         { kind: 'paragraph', text: view.analystLine },
         { kind: 'note', label: 'SEBI registration', text: view.sebiRegistrationNumber },
         { kind: 'note', label: 'BSE enlistment', text: view.bseEnlistmentNumber },

@@ -12,9 +12,23 @@ import { keysetSql, readKeysetPage } from '../keyset.server'
 /** Failed deliveries the item page lists, newest first (docs/limits.md); Retry takes them all. */
 export const FAILED_DELIVERIES_LIST_SIZE = 50
 
-export type DeliveryCounts = { channel: ResearchChannel; queued: number; sent: number; failed: number }[]
+export type DeliveryCounts = {
+  channel: ResearchChannel
+  queued: number
+  sent: number
+  /** Reported delivered by the provider (MSG91's delivery reports): sent, and then received. */
+  delivered: number
+  failed: number
+}[]
 
-/** Per channel, how many deliveries are queued, sent and failed: one index-only aggregate. */
+const COUNT_OF: Record<ResearchDeliveryStatus, keyof Omit<DeliveryCounts[number], 'channel'>> = {
+  QUEUED: 'queued',
+  SENT: 'sent',
+  DELIVERED: 'delivered',
+  FAILED: 'failed',
+}
+
+/** Per channel, how many deliveries are queued, sent, delivered and failed: one index-only aggregate. */
 export async function deliveryCounts(itemId: string): Promise<DeliveryCounts> {
   const rows = await prisma.$queryRaw<{ channel: ResearchChannel; status: ResearchDeliveryStatus; count: number }[]>`
     SELECT channel::text AS channel, status::text AS status, count(*)::int AS count
@@ -22,8 +36,8 @@ export async function deliveryCounts(itemId: string): Promise<DeliveryCounts> {
     GROUP BY channel, status ORDER BY channel`
   const byChannel = new Map<ResearchChannel, DeliveryCounts[number]>()
   for (const { channel, status, count } of rows) {
-    const counts = byChannel.get(channel) ?? { channel, queued: 0, sent: 0, failed: 0 }
-    counts[status === 'QUEUED' ? 'queued' : status === 'SENT' ? 'sent' : 'failed'] = count
+    const counts = byChannel.get(channel) ?? { channel, queued: 0, sent: 0, delivered: 0, failed: 0 }
+    counts[COUNT_OF[status]] = count
     byChannel.set(channel, counts)
   }
   return [...byChannel.values()]

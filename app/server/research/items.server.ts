@@ -1,6 +1,6 @@
 import { formatIndiaDateTime } from '~/domain/dates'
 import { formatAttachmentSize, type ResearchAttachmentRecord } from '~/domain/research-attachment'
-import { callLines, type CallRecord } from '~/domain/research-calls'
+import { callLines, ratingDefinitionLines, type CallRecord } from '~/domain/research-calls'
 import { FOLLOW_UP_WORDS, followUpLines, type FollowUpRecord } from '~/domain/research-follow-ups'
 import {
   disclosureLines,
@@ -262,12 +262,13 @@ function attachmentViewOf(item: ResearchItemRow): ResearchItemView['attachment']
 
 function researchKindView(
   item: ResearchItemRow,
-): Pick<ResearchItemView, 'kindWords' | 'facts' | 'bodyHeading' | 'original' | 'followUps'> {
+): Pick<ResearchItemView, 'kindWords' | 'facts' | 'ratingDefinitions' | 'bodyHeading' | 'original' | 'followUps'> {
   const call = callOf(item)
   const followUp = followUpOf(item)
   return {
     kindWords: followUp ? FOLLOW_UP_WORDS[followUp.kind] : KIND_WORDS[item.kind === 'CALL' ? 'CALL' : 'REPORT'],
     facts: call ? callLines(call) : followUp ? followUpLines(followUp) : [],
+    ratingDefinitions: call ? ratingDefinitionLines() : [],
     bodyHeading: call ? 'Rationale' : followUp ? 'Note' : null,
     original: item.original,
     followUps: item.followUps.flatMap(({ id, title, followUpKind, publishedAt }) =>
