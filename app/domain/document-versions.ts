@@ -27,7 +27,8 @@ export type DueAcknowledgement = { kind: ConsentDocumentKind; changed: boolean }
  * versions (a customer who never acknowledged the MITC on its own, having accepted it within the terms, is not asked).
  */
 export function acknowledgementsDue(
-  acknowledged: readonly { kind: ConsentDocumentKind; version: string }[],
+  /** The customer's acceptances of any kind (a mandate's consent too): only the documents' kinds are read. */
+  acknowledged: readonly { kind: string; version: string }[],
   current: Record<ConsentDocumentKind, string>,
 ): DueAcknowledgement[] {
   return CONSENT_DOCUMENT_KINDS.flatMap((kind): DueAcknowledgement[] => {

@@ -168,7 +168,7 @@ export function privacyPolicy(details: BusinessDetails): LegalDocument {
               'nominate another person to exercise these rights for you if you die or become unable to do so.',
             ],
           },
-          'You can see and download the data we hold about you, ask for a correction and close your account yourself on [Your data](/account). A complaint about your personal data you can file as a privacy grievance on [our complaint form](/complaints/new?category=PRIVACY): it gets a reference number and the date by which we answer.',
+          'You can see and download the data we hold about you, ask for a correction and close your account yourself on [Your data](/account), and name your nominee on [Nominee for your data rights](/account/nominee). A complaint about your personal data you can file as a privacy grievance on [our complaint form](/complaints/new?category=PRIVACY): it gets a reference number and the date by which we answer.',
           `To use these rights otherwise, write to ${complianceOfficer.email} from the e-mail address in your profile. We may ask you to confirm your identity. We acknowledge every request and respond as soon as we can, and to grievances within 90 days at the latest, as the DPDP Rules require.`,
           'If you are not satisfied with how we handled your grievance, you can complain to the Data Protection Board of India.',
         ],
