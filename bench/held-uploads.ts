@@ -6,9 +6,8 @@
 // them, and those few must not hold their 10 MB in memory (issue 29 item 2).
 import http from 'node:http'
 import { BROWSER_USER_AGENT } from './browser'
-import { residentBytes, timeHealthz } from './large-bodies'
+import { timeHealthz, watchStoreDuring, type StoreUnderAttack } from './large-bodies'
 import { customerAt, storeFunctions } from './lighthouse-pages'
-import { percentile } from './load'
 import { PAN_CARD_FIELD_NAME, PAN_CARD_MAX_BYTES } from '../app/domain/pan-card-image'
 import { PNG_1X1 } from '../tests/support/sample-customer'
 
@@ -17,20 +16,14 @@ export const HELD_UPLOADS = 64
 export const HOLD_MS = 10_000
 const UNSENT_TAIL_BYTES = 1024
 const CHUNK_BYTES = 64 * 1024
-const RSS_SAMPLE_EVERY_MS = 10
-const IDLE_SAMPLES = 10
 const BOUNDARY = '----bench-held-upload'
 
-export type HeldUploadsFigures = {
+export type HeldUploadsFigures = StoreUnderAttack & {
   uploads: number
   imageBytes: number
   holdMs: number
-  idleRssBytes: number
-  peakRssBytes: number
-  peakAboveIdleBytes: number
   /** Answers before the hold ended, by status; `held` counts the uploads still unanswered. */
   statuses: Record<string, number>
-  healthz: { samples: number; p50Ms: number; p99Ms: number; maxMs: number; failed: number }
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -96,60 +89,25 @@ export async function measureHeldUploads(origin: string, storePid: number): Prom
   const { cookie } = await customerAt(app, 'pan-card')
   await app.db.prisma.$disconnect()
 
-  for (let warmUp = 0; warmUp < 3; warmUp++) await timeHealthz(origin)
-  const idleSamples: number[] = []
-  for (let sample = 0; sample < IDLE_SAMPLES; sample++) {
-    idleSamples.push(residentBytes(storePid))
-    await delay(RSS_SAMPLE_EVERY_MS * 5)
-  }
-  const idleRssBytes = percentile(idleSamples, 50)
-
-  let peakRssBytes = idleRssBytes
-  const sampler = setInterval(() => {
-    peakRssBytes = Math.max(peakRssBytes, residentBytes(storePid))
-  }, RSS_SAMPLE_EVERY_MS)
-  let holding = true
-  const healthzMs: number[] = []
-  let healthzFailed = 0
-  const healthzLoop = (async () => {
-    while (holding) {
-      const answer = await timeHealthz(origin)
-      healthzMs.push(answer.ms)
-      if (!answer.ok) healthzFailed++
-    }
-  })()
-
-  // Benchmarking addresses (198.18.0.0/15), one per upload.
-  const uploads = Array.from({ length: HELD_UPLOADS }, (_, index) =>
-    holdUpload(origin, cookie, `198.19.${Math.floor(index / 250)}.${(index % 250) + 1}`, PAN_CARD_MAX_BYTES),
-  )
-  await Promise.all(uploads.map((upload) => upload.settled))
-  await delay(HOLD_MS)
-  holding = false
-  await healthzLoop
-  clearInterval(sampler)
-  peakRssBytes = Math.max(peakRssBytes, residentBytes(storePid))
-
-  const statuses: Record<string, number> = {}
-  for (const upload of uploads) {
-    const key = String(upload.status() ?? 'held')
-    statuses[key] = (statuses[key] ?? 0) + 1
-    upload.release()
-  }
-  return {
-    uploads: HELD_UPLOADS,
-    imageBytes: PAN_CARD_MAX_BYTES,
-    holdMs: HOLD_MS,
-    idleRssBytes,
-    peakRssBytes,
-    peakAboveIdleBytes: peakRssBytes - idleRssBytes,
-    statuses,
-    healthz: {
-      samples: healthzMs.length,
-      p50Ms: percentile(healthzMs, 50),
-      p99Ms: percentile(healthzMs, 99),
-      maxMs: Math.max(...healthzMs),
-      failed: healthzFailed,
+  const { attack: statuses, ...watched } = await watchStoreDuring(
+    origin,
+    storePid,
+    () => timeHealthz(origin),
+    async () => {
+      // Benchmarking addresses (198.18.0.0/15), one per upload.
+      const uploads = Array.from({ length: HELD_UPLOADS }, (_, index) =>
+        holdUpload(origin, cookie, `198.19.${Math.floor(index / 250)}.${(index % 250) + 1}`, PAN_CARD_MAX_BYTES),
+      )
+      await Promise.all(uploads.map((upload) => upload.settled))
+      await delay(HOLD_MS)
+      const answers: Record<string, number> = {}
+      for (const upload of uploads) {
+        const key = String(upload.status() ?? 'held')
+        answers[key] = (answers[key] ?? 0) + 1
+        upload.release()
+      }
+      return answers
     },
-  }
+  )
+  return { uploads: HELD_UPLOADS, imageBytes: PAN_CARD_MAX_BYTES, holdMs: HOLD_MS, ...watched, statuses }
 }

@@ -17,16 +17,12 @@ const IDLE_SAMPLES = 10
 /** A /healthz answer slower than this counts as this (it would have failed a health check anyway). */
 const HEALTHZ_TIMEOUT_MS = 2_000
 
-export type LargeBodiesFigures = {
+export type LargeBodiesFigures = StoreUnderAttack & {
   clients: number
   bytesPerClient: number
-  idleRssBytes: number
-  peakRssBytes: number
-  peakAboveIdleBytes: number
   attackMs: number
   requests: number
   statuses: Record<string, number>
-  healthz: { samples: number; p50Ms: number; p99Ms: number; maxMs: number; failed: number }
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -105,11 +101,28 @@ export async function timeHealthz(origin: string): Promise<{ ms: number; ok: boo
   }
 }
 
-export async function measureLargeBodies(origin: string, storePid: number): Promise<LargeBodiesFigures> {
-  // Warm up the page action and /healthz, so their first-use allocations are part of idle.
-  for (let warmUp = 0; warmUp < 3; warmUp++) {
+/** The store's memory and /healthz latency while an attack runs (both benches of large or held bodies). */
+export type StoreUnderAttack = {
+  idleRssBytes: number
+  peakRssBytes: number
+  peakAboveIdleBytes: number
+  healthz: { samples: number; p50Ms: number; p99Ms: number; maxMs: number; failed: number }
+}
+
+/**
+ * Takes the store's idle RSS (after `warmUp`), then runs `attack` while sampling the peak RSS and
+ * asking /healthz again and again, one request at a time.
+ */
+export async function watchStoreDuring<T>(
+  origin: string,
+  storePid: number,
+  warmUp: () => Promise<unknown>,
+  attack: () => Promise<T>,
+): Promise<StoreUnderAttack & { attack: T }> {
+  // Warm-up first, so first-use allocations are part of idle.
+  for (let round = 0; round < 3; round++) {
     await timeHealthz(origin)
-    await postOnce(origin, 1024, false)
+    await warmUp()
   }
   const idleSamples: number[] = []
   for (let sample = 0; sample < IDLE_SAMPLES; sample++) {
@@ -132,29 +145,16 @@ export async function measureLargeBodies(origin: string, storePid: number): Prom
       if (!answer.ok) healthzFailed++
     }
   })()
-
-  const statuses: Record<string, number> = {}
-  const started = performance.now()
-  const requestsPerClient = await Promise.all(
-    Array.from({ length: LARGE_BODY_CLIENTS }, (_, client) =>
-      pushBytes(origin, LARGE_BODY_BYTES_PER_CLIENT, client % 2 === 1, statuses),
-    ),
-  )
-  const attackMs = performance.now() - started
+  const outcome = await attack()
   attacking = false
   await healthzLoop
   clearInterval(sampler)
   peakRssBytes = Math.max(peakRssBytes, residentBytes(storePid))
-
   return {
-    clients: LARGE_BODY_CLIENTS,
-    bytesPerClient: LARGE_BODY_BYTES_PER_CLIENT,
+    attack: outcome,
     idleRssBytes,
     peakRssBytes,
     peakAboveIdleBytes: peakRssBytes - idleRssBytes,
-    attackMs,
-    requests: requestsPerClient.reduce((sum, count) => sum + count, 0),
-    statuses,
     healthz: {
       samples: healthzMs.length,
       p50Ms: percentile(healthzMs, 50),
@@ -163,4 +163,26 @@ export async function measureLargeBodies(origin: string, storePid: number): Prom
       failed: healthzFailed,
     },
   }
+}
+
+export async function measureLargeBodies(origin: string, storePid: number): Promise<LargeBodiesFigures> {
+  const statuses: Record<string, number> = {}
+  const { attack, ...watched } = await watchStoreDuring(
+    origin,
+    storePid,
+    () => postOnce(origin, 1024, false),
+    async () => {
+      const started = performance.now()
+      const requestsPerClient = await Promise.all(
+        Array.from({ length: LARGE_BODY_CLIENTS }, (_, client) =>
+          pushBytes(origin, LARGE_BODY_BYTES_PER_CLIENT, client % 2 === 1, statuses),
+        ),
+      )
+      return {
+        attackMs: performance.now() - started,
+        requests: requestsPerClient.reduce((sum, count) => sum + count, 0),
+      }
+    },
+  )
+  return { clients: LARGE_BODY_CLIENTS, bytesPerClient: LARGE_BODY_BYTES_PER_CLIENT, ...watched, ...attack, statuses }
 }
