@@ -8,6 +8,8 @@ import { hydrated } from './hydration'
 test('a customer names a nominee for their data rights, sees them on /account, and removes them', async ({
   customerWithProfile: { page },
 }) => {
+  // A sign-in, four pages, three posts and an accessibility audit: longer than one page's journey.
+  test.slow()
   await page.goto('/account')
   const section = page.locator('section#nominee')
   await expect(section.getByText('You have not named a nominee.')).toBeVisible()

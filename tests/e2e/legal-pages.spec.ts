@@ -163,75 +163,73 @@ async function mainText(page: Page) {
   return page.getByRole('main').innerText()
 }
 
+async function expectSafeExternalLinks(page: Page) {
+  const origin = new URL(page.url()).origin
+  const links = await page.locator('a[href]').evaluateAll((anchors) =>
+    anchors.map((anchor) => ({
+      href: (anchor as HTMLAnchorElement).href,
+      rel: anchor.getAttribute('rel') ?? '',
+      target: anchor.getAttribute('target'),
+    })),
+  )
+  const external = links.filter((link) => /^https?:/.test(link.href) && !link.href.startsWith(origin))
+  expect(external.length).toBeGreaterThanOrEqual(2)
+  for (const link of external) {
+    expect(link.rel.split(/\s+/), link.href).toEqual(expect.arrayContaining(['noopener', 'noreferrer']))
+  }
+  for (const link of links.filter((candidate) => candidate.target === '_blank')) {
+    expect(link.rel.split(/\s+/), link.href).toEqual(expect.arrayContaining(['noopener', 'noreferrer']))
+  }
+}
+
+async function expectTheFooter(page: Page) {
+  const footer = page.getByRole('contentinfo')
+  await expect(
+    footer.getByText(
+      `${details.name}, SEBI Registered Research Analyst, Registration No. ${details.sebiRegistrationNumber}, BSE Enlistment No. ${details.bseEnlistmentNumber}`,
+      { exact: true },
+    ),
+  ).toBeVisible()
+  await expect(footer.getByText(SEBI_STANDARD_WARNING, { exact: true })).toBeVisible()
+  await expect(footer.getByRole('link', { name: details.grievanceOfficer.email })).toHaveAttribute(
+    'href',
+    `mailto:${details.grievanceOfficer.email}`,
+  )
+  const scores = footer.getByRole('link', { name: 'SCORES (opens in a new tab)' })
+  await expect(scores).toHaveAttribute('href', 'https://scores.sebi.gov.in')
+  await expect(scores).toHaveAttribute('rel', 'noopener noreferrer')
+  const odr = footer.getByRole('link', { name: 'SMART ODR portal (opens in a new tab)' })
+  await expect(odr).toHaveAttribute('href', 'https://smartodr.in')
+  await expect(odr).toHaveAttribute('rel', 'noopener noreferrer')
+}
+
+// One page load per page for all that is read off it (the suite's time goes to page loads and axe).
 for (const { path, heading, shows } of PAGES) {
-  test.describe(path, () => {
-    test('shows its one heading and its key clauses', async ({ page }) => {
-      const response = await page.goto(path)
-      expect(response?.status()).toBe(200)
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
-      await expect(page).toHaveTitle(`${heading} | Research Store`)
-      const main = page.getByRole('main')
-      for (const expected of shows) {
-        await expect(main.getByText(expected).first(), String(expected)).toBeVisible()
-      }
-    })
-
-    test('leaves no placeholder or missing value in the page', async ({ page }) => {
-      await page.goto(path)
-      await expectNoPlaceholders(page.locator('body'))
-    })
-
-    test('opens every external link safely', async ({ page }) => {
-      await page.goto(path)
-      const origin = new URL(page.url()).origin
-      const links = await page.locator('a[href]').evaluateAll((anchors) =>
-        anchors.map((anchor) => ({
-          href: (anchor as HTMLAnchorElement).href,
-          rel: anchor.getAttribute('rel') ?? '',
-          target: anchor.getAttribute('target'),
-        })),
-      )
-      const external = links.filter((link) => /^https?:/.test(link.href) && !link.href.startsWith(origin))
-      expect(external.length).toBeGreaterThanOrEqual(2)
-      for (const link of external) {
-        expect(link.rel.split(/\s+/), link.href).toEqual(expect.arrayContaining(['noopener', 'noreferrer']))
-      }
-      for (const link of links.filter((candidate) => candidate.target === '_blank')) {
-        expect(link.rel.split(/\s+/), link.href).toEqual(expect.arrayContaining(['noopener', 'noreferrer']))
-      }
-    })
-
-    test('has no serious accessibility violations', async ({ page }) => {
-      await page.goto(path)
-      await expectNoSeriousA11yViolations(page)
-    })
+  test(`${path}: its one heading and key clauses, no placeholder, safe external links, the footer, no serious accessibility violations`, async ({
+    page,
+  }) => {
+    const response = await page.goto(path)
+    expect(response?.status()).toBe(200)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+    await expect(page).toHaveTitle(`${heading} | Research Store`)
+    const main = page.getByRole('main')
+    for (const expected of shows) {
+      await expect(main.getByText(expected).first(), String(expected)).toBeVisible()
+    }
+    await expectNoPlaceholders(page.locator('body'))
+    await expectSafeExternalLinks(page)
+    await expectTheFooter(page)
+    await expectNoSeriousA11yViolations(page)
   })
 }
 
-test.describe('footer on every page', () => {
-  for (const path of ['/', '/services', ...PAGES.map((page) => page.path), '/no/such/page']) {
+test.describe('footer on every other page', () => {
+  for (const path of ['/', '/services', '/no/such/page']) {
     test(`${path} shows the registration, the standard warning and the SCORES and SMART ODR links`, async ({
       page,
     }) => {
       await page.goto(path)
-      const footer = page.getByRole('contentinfo')
-      await expect(
-        footer.getByText(
-          `${details.name}, SEBI Registered Research Analyst, Registration No. ${details.sebiRegistrationNumber}, BSE Enlistment No. ${details.bseEnlistmentNumber}`,
-          { exact: true },
-        ),
-      ).toBeVisible()
-      await expect(footer.getByText(SEBI_STANDARD_WARNING, { exact: true })).toBeVisible()
-      await expect(footer.getByRole('link', { name: details.grievanceOfficer.email })).toHaveAttribute(
-        'href',
-        `mailto:${details.grievanceOfficer.email}`,
-      )
-      const scores = footer.getByRole('link', { name: 'SCORES (opens in a new tab)' })
-      await expect(scores).toHaveAttribute('href', 'https://scores.sebi.gov.in')
-      await expect(scores).toHaveAttribute('rel', 'noopener noreferrer')
-      const odr = footer.getByRole('link', { name: 'SMART ODR portal (opens in a new tab)' })
-      await expect(odr).toHaveAttribute('href', 'https://smartodr.in')
-      await expect(odr).toHaveAttribute('rel', 'noopener noreferrer')
+      await expectTheFooter(page)
     })
   }
 })
@@ -279,10 +277,11 @@ test('the performance report links open the configured reports', async ({ page }
   }
 })
 
-test('the legal pages have no serious accessibility violations in dark mode', async ({ page }) => {
-  await page.emulateMedia({ colorScheme: 'dark' })
-  for (const path of ['/terms-and-conditions', '/grievance-redressal']) {
+// One test a page: an audit of the long terms page alone can take most of a minute on a loaded machine.
+for (const path of ['/terms-and-conditions', '/grievance-redressal']) {
+  test(`${path} has no serious accessibility violations in dark mode`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' })
     await page.goto(path)
     await expectNoSeriousA11yViolations(page)
-  }
-})
+  })
+}
