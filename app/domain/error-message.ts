@@ -19,8 +19,11 @@ export function getErrorMessage(error: unknown): string {
 
 /**
  * PostgreSQL's "terminating connection due to administrator command" (57P01): the database is
- * stopping, or someone ended the connection. The pools open a new connection for the next query.
+ * stopping, or someone ended the connection; and "the database system is shutting down" (57P03,
+ * cannot_connect_now): a new connection to a database already stopping (or starting), such as the
+ * job library's to fail a job the stop cut off. The pools open a new connection for the next query.
  */
 export function isDatabaseShuttingDown(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '57P01'
+  const code = (error as { code?: unknown } | null)?.code
+  return code === '57P01' || code === '57P03'
 }

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 
-function runStandIn(rejection: 'database-ended' | 'database-ended-while-stopping' | 'bug') {
+function runStandIn(
+  rejection: 'database-ended' | 'database-ended-while-stopping' | 'database-refusing-while-stopping' | 'bug',
+) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/rejection-stand-in.ts'], {
     env: { ...process.env, STAND_IN_REJECTION: rejection },
   })
@@ -34,6 +36,15 @@ describe('an unhandled rejection in the store process', () => {
     const { code, output } = await runStandIn('database-ended-while-stopping')
     expect(output).toContain('SIGTERM: shutting down')
     expect(output).toContain('A connection was ended by the database while the store stops')
+    expect(output).toContain('closed')
+    expect(output).not.toContain('Uncaught error')
+    expect(code).toBe(0)
+  })
+
+  it('from a query the stopping database refused, while the store shuts down, is logged and the shutdown ends cleanly', async () => {
+    const { code, output } = await runStandIn('database-refusing-while-stopping')
+    expect(output).toContain('SIGTERM: shutting down')
+    expect(output).toContain('the database system is shutting down')
     expect(output).toContain('closed')
     expect(output).not.toContain('Uncaught error')
     expect(code).toBe(0)
