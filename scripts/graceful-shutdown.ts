@@ -5,7 +5,7 @@
 // a later one, or the timeout, force-quits.
 
 import type { Server } from 'node:http'
-import { getErrorMessage, isDatabaseShuttingDown } from '../app/domain/error-message'
+import { getErrorMessage, isDatabaseGone, isDatabaseShuttingDown } from '../app/domain/error-message'
 import { loggerFor } from '../app/server/operations/logger.server'
 
 const log = loggerFor('shutdown')
@@ -104,8 +104,9 @@ export function onShutdown({ close, forceClose, graceMs = SHUTDOWN_GRACE_MS }: S
   const onCrash = (error: unknown) => {
     // pg's Pool.end() resolves once its clients are told to end, before their sockets close; the
     // database we stop next may end such a connection first, and that client, no longer the pool's,
-    // throws from an 'error' event nobody listens to. The shutdown is what ended it.
-    if (firstSignalAt !== undefined && !forcing && isDatabaseShuttingDown(error))
+    // throws from an 'error' event nobody listens to; and Ctrl-C stops the embedded database with us,
+    // so a query under way may find its connection reset or refused. The shutdown is what ended it.
+    if (firstSignalAt !== undefined && !forcing && isDatabaseGone(error))
       return void log.warn(`A connection was ended by the database while the store stops: ${getErrorMessage(error)}`)
     // An Error's stack says where; anything else thrown is described rather than printed as "undefined".
     log.fatal(

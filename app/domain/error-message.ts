@@ -27,3 +27,20 @@ export function isDatabaseShuttingDown(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code
   return code === '57P01' || code === '57P03'
 }
+
+/** How a socket to PostgreSQL ends when the server goes away under it (node's codes, and pg's own message). */
+const LOST_CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE'])
+
+/**
+ * The database stopping, or a connection to it lost: what any query may meet while the store and its
+ * database stop together (Ctrl-C reaches both at once, and PostgreSQL's fast shutdown ends every
+ * connection at once).
+ */
+export function isDatabaseGone(error: unknown): boolean {
+  if (isDatabaseShuttingDown(error)) return true
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  return (
+    (typeof code === 'string' && LOST_CONNECTION_CODES.has(code)) ||
+    (typeof message === 'string' && message.includes('Connection terminated unexpectedly'))
+  )
+}

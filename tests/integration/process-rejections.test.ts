@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 
 function runStandIn(
-  rejection: 'database-ended' | 'database-ended-while-stopping' | 'database-refusing-while-stopping' | 'bug',
+  rejection:
+    | 'database-ended'
+    | 'database-ended-while-stopping'
+    | 'database-refusing-while-stopping'
+    | 'connection-reset-while-stopping'
+    | 'bug',
 ) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/rejection-stand-in.ts'], {
     env: { ...process.env, STAND_IN_REJECTION: rejection },
@@ -45,6 +50,14 @@ describe('an unhandled rejection in the store process', () => {
     const { code, output } = await runStandIn('database-refusing-while-stopping')
     expect(output).toContain('SIGTERM: shutting down')
     expect(output).toContain('the database system is shutting down')
+    expect(output).toContain('closed')
+    expect(output).not.toContain('Uncaught error')
+    expect(code).toBe(0)
+  })
+
+  it('from a connection the stopping database reset, while the store shuts down, is logged and the shutdown ends cleanly', async () => {
+    const { code, output } = await runStandIn('connection-reset-while-stopping')
+    expect(output).toContain('A connection was ended by the database while the store stops: read ECONNRESET')
     expect(output).toContain('closed')
     expect(output).not.toContain('Uncaught error')
     expect(code).toBe(0)
