@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto'
 import net from 'node:net'
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { INVALID_CURSOR_MESSAGE } from '../../app/components/pager'
+import { NOMINEE_UNREACHABLE_MESSAGE } from '../../app/domain/data-nominee'
 import { UNKNOWN_SERVICE_FILTER_MESSAGE } from '../../app/domain/research-list'
 import routes from '../../app/routes'
 import {
@@ -572,6 +573,15 @@ const BATTERY: Record<string, HostileCase[]> = {
     },
     { what: 'an id that is not one', as: 'complete', url: '/research/..%2Fadmin', status: 404, says: NOT_FOUND_PAGE },
   ],
+  'routes/research.item-attachment.ts': [
+    { what: 'a visitor is sent to sign in', url: `/research/${SOME_ID}/attachment`, status: 302, location: /^\/auth/ },
+    {
+      what: 'the attachment of an item the customer was not delivered',
+      as: 'complete',
+      url: `/research/${SOME_ID}/attachment`,
+      status: 404,
+    },
+  ],
   'routes/renew.tsx': [
     { what: 'a visitor is sent to sign in', url: `/renew/${SOME_ID}`, status: 302, location: /^\/auth\?redirectTo=/ },
     {
@@ -763,6 +773,27 @@ const BATTERY: Record<string, HostileCase[]> = {
       form: { intent: 'confirm', email: 'never@example.in', code: '123456' },
       status: 400,
       says: 'There is no code waiting for this address.',
+    },
+  ],
+  'routes/account.nominee.tsx': [
+    { what: 'a visitor is sent to sign in', url: '/account/nominee', status: 302, location: /^\/auth/ },
+    {
+      what: 'a nominee nobody can reach',
+      as: 'complete',
+      method: 'POST',
+      url: '/account/nominee',
+      form: { intent: 'save', name: 'Meera Rao', relationship: 'Spouse' },
+      status: 400,
+      says: NOMINEE_UNREACHABLE_MESSAGE,
+    },
+    {
+      what: 'NUL in the name',
+      as: 'complete',
+      method: 'POST',
+      url: '/account/nominee',
+      form: { intent: 'save', name: 'Ra\u0000vi', relationship: 'Son', email: 'ravi@example.in' },
+      status: 400,
+      says: CONTROL_CHARACTERS,
     },
   ],
   'routes/account.research-channels.tsx': [
@@ -1182,6 +1213,15 @@ const BATTERY: Record<string, HostileCase[]> = {
         says: NOT_FOUND_PAGE,
       },
     ]),
+  ],
+  'routes/admin/research-item-attachment.ts': [
+    {
+      what: 'a customer downloading a draft’s attachment',
+      as: 'customer',
+      url: `/admin/research/${SOME_ID}/attachment`,
+      status: 404,
+      says: NOT_FOUND_PAGE,
+    },
   ],
   'routes/admin/research-item-audit-pack.ts': [
     {
