@@ -12,32 +12,9 @@ import { publishDueScheduledResearch, scheduleResearchItem } from '~/server/rese
 import { createService } from '../support/payment-fixtures'
 import { formRequest, getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
+import { callForm, DISCLOSURE_ANSWERS, idFrom, thrownStatus } from '../support/research-forms'
 
 const DAY_MS = 86_400_000
-
-const DISCLOSURE_ANSWERS = {
-  financialInterest: 'no',
-  ownershipOnePercent: 'no',
-  compensationPastYear: 'no',
-  aiToolsUsed: 'no',
-  otherConflict: 'None',
-}
-
-const callForm = (serviceId: string, overrides: Record<string, string> = {}) => ({
-  kind: 'call',
-  title: 'Buy HDFC Bank',
-  body: 'Deposits grow faster than peers.',
-  serviceIds: serviceId,
-  ...DISCLOSURE_ANSWERS,
-  exchange: 'NSE',
-  symbol: 'HDFCBANK',
-  action: 'BUY',
-  entryLow: '1500',
-  targets: '1600',
-  stopLoss: '1450',
-  horizon: '3 months',
-  ...overrides,
-})
 
 type Refused = { init: { status: number }; data: { result: { error: Record<string, string[]> } } }
 
@@ -53,19 +30,6 @@ async function subscribe(userId: string, serviceId: string, now = Date.now()) {
     },
   })
 }
-
-async function thrownStatus(promise: Promise<unknown>): Promise<number> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof Response) return error.status
-    if (error && typeof error === 'object' && 'init' in error) return (error as { init: ResponseInit }).init.status!
-    throw error
-  }
-  throw new Error('expected a thrown response')
-}
-
-const idFrom = (response: Response) => response.headers.get('Location')!.split('/').pop()!
 
 async function publishedCall(serviceId: string, adminCookie: string, adminId: string) {
   const created = (await adminNewRoute.action(

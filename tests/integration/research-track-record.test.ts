@@ -13,43 +13,11 @@ import { publishResearchItem, verifyStoredResearchItem } from '~/server/research
 import { createService } from '../support/payment-fixtures'
 import { formRequest, getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
+import { callForm as hdfcCallForm, DISCLOSURE_ANSWERS, idFrom, thrownStatus } from '../support/research-forms'
 
-const DISCLOSURE_ANSWERS = {
-  financialInterest: 'no',
-  ownershipOnePercent: 'no',
-  compensationPastYear: 'no',
-  aiToolsUsed: 'no',
-  otherConflict: 'None',
-}
-
-const callForm = (serviceId: string, overrides: Record<string, string> = {}) => ({
-  kind: 'call',
-  title: 'Buy HDFC Bank',
-  body: 'Deposits grow faster than peers.',
-  serviceIds: serviceId,
-  ...DISCLOSURE_ANSWERS,
-  exchange: 'NSE',
-  symbol: 'HDFCBANK',
-  action: 'BUY',
-  entryLow: '1000',
-  targets: '1100',
-  stopLoss: '950',
-  horizon: '3 months',
-  ...overrides,
-})
-
-const idFrom = (response: Response) => response.headers.get('Location')!.split('/').pop()!
-
-async function thrownStatus(promise: Promise<unknown>): Promise<number> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof Response) return error.status
-    if (error && typeof error === 'object' && 'init' in error) return (error as { init: ResponseInit }).init.status!
-    throw error
-  }
-  throw new Error('expected a thrown response')
-}
+/** The shared call form at round prices: a buy at 1,000, target 1,100, stop-loss 950. */
+const callForm = (serviceId: string, overrides: Record<string, string> = {}) =>
+  hdfcCallForm(serviceId, { entryLow: '1000', targets: '1100', stopLoss: '950', ...overrides })
 
 type Admin = { userId: string; cookie: string }
 
