@@ -14,6 +14,7 @@ import { publishResearchItem } from '~/server/research/publishing.server'
 import { createService } from '../support/payment-fixtures'
 import { getRequest, routeArgs } from '../support/route-requests'
 import { signedInUser } from '../support/sessions'
+import { thrownStatus } from '../support/research-forms'
 
 // The reader's side of research (docs/research.md, decision 040): the roll asks for the terms in
 // force, the archive follows a running subscription, the list filters, pages and marks what is unread.
@@ -48,18 +49,6 @@ async function publishedAt(serviceIds: string[], at: Date, title = `Item ${at.to
   const result = await publishResearchItem(draft.id, admin.userId, at)
   if (!result.ok) throw new Error(result.reason)
   return draft.id
-}
-
-async function thrownStatus(promise: Promise<unknown>): Promise<number> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof Response) return error.status
-    if (error && typeof error === 'object' && 'init' in error)
-      return (error as { init: { status: number } }).init.status
-    throw error
-  }
-  throw new Error('expected a thrown response')
 }
 
 describe('the roll and the terms in force', () => {
