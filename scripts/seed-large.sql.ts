@@ -427,6 +427,8 @@ export function largeSeedSteps({
         INSERT INTO research_roll (item_id, user_id, delivered_at)
         SELECT DISTINCT r.id, s.user_id, r.at
         FROM seed_research r JOIN subscriptions s ON s.service_id = r.service_id AND s.starts_at <= r.at AND s.ends_at > r.at;
+        UPDATE research_items i SET roll_size = (SELECT count(*)::int FROM research_roll r WHERE r.item_id = i.id)
+        FROM seed_research s WHERE s.id = i.id;
         INSERT INTO research_deliveries (id, item_id, user_id, channel, status, attempts, queued_at, next_attempt_at,
                                          sent_at, provider_message_id)
         SELECT md5(r.item_id::text || r.user_id::text)::uuid, r.item_id, r.user_id, 'EMAIL', 'SENT', 1, r.delivered_at,

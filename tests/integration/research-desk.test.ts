@@ -181,6 +181,16 @@ describe('the preview’s reach', () => {
     for (const { channel, customers: reached } of reach.channels)
       expect(await prisma.researchDelivery.count({ where: { itemId, channel } }), channel).toBe(reached)
     expect(customers).toHaveLength(4)
+    // The size is kept with the item at publication: the list and the item page read it, not a count.
+    expect(await prisma.researchItem.findUnique({ where: { id: itemId }, select: { rollSize: true } })).toEqual({
+      rollSize: 4,
+    })
+    const listed = await researchItemsForAdmin({ serviceId: service.id })
+    expect(listed.rows.map((row) => [row.id, row.rollSize])).toEqual([[itemId, 4]])
+    const itemPage = await adminItemRoute.loader(
+      routeArgs(getRequest(`/admin/research/${itemId}`, admin.cookie), { itemId }),
+    )
+    expect(itemPage.rollSize).toBe(4)
   })
 })
 

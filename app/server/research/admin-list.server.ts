@@ -34,13 +34,12 @@ function researchListSql(filter: ResearchListFilter, page: PageRequest, take: nu
     until ? Prisma.sql`${Prisma.raw(LISTED_AT)} < ${until}` : null,
   ].filter((condition) => condition !== null)
   const keyset = keysetSql(page, LISTED_AT, 'i.id', 'uuid')
-  // The roll's size is counted for the page's rows only, from the roll's primary key.
   return Prisma.sql`
     SELECT i.id::text, i.title, i.kind::text, i.status::text, ${Prisma.raw(LISTED_AT)} AS "listedAt",
            i.scheduled_at AS "scheduledAt",
            ARRAY(SELECT s.name FROM research_item_services ris JOIN services s ON s.id = ris.service_id
                  WHERE ris.item_id = i.id ORDER BY s.name) AS services,
-           (SELECT count(*)::int FROM research_roll r WHERE r.item_id = i.id) AS "rollSize"
+           COALESCE(i.roll_size, 0) AS "rollSize"
     FROM research_items i
     WHERE ${Prisma.join([...conditions, keyset.where], ' AND ')}
     ${keyset.orderBy}

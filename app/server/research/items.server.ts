@@ -147,10 +147,10 @@ export async function researchItemForAdmin(
 ): Promise<(ResearchItemRow & { rollSize: number; scheduledAt: Date | null }) | null> {
   const item = await prisma.researchItem.findUnique({
     where: { id },
-    select: { ...researchItemSelect, scheduledAt: true },
+    select: { ...researchItemSelect, scheduledAt: true, rollSize: true },
   })
   if (!item) return null
-  return { ...item, rollSize: await prisma.researchRollEntry.count({ where: { itemId: id } }) }
+  return { ...item, rollSize: item.rollSize ?? 0 }
 }
 
 /** The record a published row signs (null for a draft). */

@@ -56,7 +56,11 @@ export async function publishResearchItem(
         bseEnlistmentNumber: businessDetails.bseEnlistmentNumber,
       }
       const signed = signResearch(researchRecordOf(frozen)!, key)
-      // Conditional as well as locked: a row that is no longer a draft is never written again.
+      const rollSize = draft.originalId
+        ? await copyOriginalRoll(tx, itemId, draft.originalId, now)
+        : await takeRoll(tx, itemId, now)
+      // Conditional as well as locked: a row that is no longer a draft is never written again. The roll's
+      // size is kept with the row, so lists never count a roll of 100,000 per item shown.
       const updated = await tx.researchItem.updateMany({
         where: { id: itemId, status: { in: ['DRAFT', 'SCHEDULED'] } },
         data: {
@@ -65,13 +69,11 @@ export async function publishResearchItem(
           analystName: frozen.analystName,
           sebiRegistrationNumber: frozen.sebiRegistrationNumber,
           bseEnlistmentNumber: frozen.bseEnlistmentNumber,
+          rollSize,
           ...signed,
         },
       })
       if (updated.count !== 1) throw new Error(`research item ${itemId} changed while locked`)
-      const rollSize = draft.originalId
-        ? await copyOriginalRoll(tx, itemId, draft.originalId, now)
-        : await takeRoll(tx, itemId, now)
       await queueDeliveries(tx, itemId, now)
       await recordAudit(
         tx,
