@@ -65,18 +65,15 @@ export function researchTelegramText(parts: ResearchTelegramParts): { text: stri
 }
 
 /**
- * When each Telegram send may go: at most TELEGRAM_BOT_MESSAGES_PER_SECOND in all and one per chat
- * per TELEGRAM_CHAT_INTERVAL_MS. `reserve` books the next slot and answers how long to wait for it.
+ * When a Telegram send may go: at most TELEGRAM_BOT_MESSAGES_PER_SECOND in all and one per chat per
+ * TELEGRAM_CHAT_INTERVAL_MS. Given when the bot and the chat are next free (epoch ms), the slot this
+ * send takes and when each is free after it.
  */
-export class TelegramPacer {
-  private nextAt = Number.NEGATIVE_INFINITY
-  private readonly lastByChat = new Map<string, number>()
-
-  reserve(chatId: string, nowMs: number): number {
-    const chatFreeAt = (this.lastByChat.get(chatId) ?? Number.NEGATIVE_INFINITY) + TELEGRAM_CHAT_INTERVAL_MS
-    const at = Math.max(nowMs, this.nextAt, chatFreeAt)
-    this.nextAt = at + 1000 / TELEGRAM_BOT_MESSAGES_PER_SECOND
-    this.lastByChat.set(chatId, at)
-    return at - nowMs
+export function telegramSlot(nowMs: number, botFreeAtMs: number, chatFreeAtMs: number) {
+  const at = Math.max(nowMs, botFreeAtMs, chatFreeAtMs)
+  return {
+    waitMs: at - nowMs,
+    botFreeAtMs: at + 1000 / TELEGRAM_BOT_MESSAGES_PER_SECOND,
+    chatFreeAtMs: at + TELEGRAM_CHAT_INTERVAL_MS,
   }
 }

@@ -16,8 +16,13 @@ import { chooseResearchChannels, researchChannelsOf, startTelegramLink } from '~
 import { sendDueResearchDeliveries } from '~/server/research/deliveries.server'
 import { createResearchDraft } from '~/server/research/items.server'
 import { publishResearchItem } from '~/server/research/publishing.server'
+import { reserveTelegramSlot } from '~/server/research/telegram-pace.server'
 import { receiveTelegramUpdate } from '~/server/research/telegram-webhook.server'
-import { TELEGRAM_CHAT_INTERVAL_MS, TELEGRAM_LINK_TTL_MS } from '~/domain/research-channels'
+import {
+  TELEGRAM_BOT_MESSAGES_PER_SECOND,
+  TELEGRAM_CHAT_INTERVAL_MS,
+  TELEGRAM_LINK_TTL_MS,
+} from '~/domain/research-channels'
 import { createService } from '../support/payment-fixtures'
 import { signedInUser } from '../support/sessions'
 
@@ -196,6 +201,12 @@ function recordingBot(answer: (chatId: string) => Promise<string> = async () => 
   }
 }
 
+/** A clock reading later than every slot booked so far, so a test's first send waits for nothing. */
+async function momentAfterEveryBooking() {
+  const { nextAtMs } = await prisma.telegramPace.findUniqueOrThrow({ where: { singleton: true } })
+  return Math.max(Date.now(), nextAtMs) + DAY_MS
+}
+
 async function drain(itemId: string, now: Date, options: Parameters<typeof sendDueResearchDeliveries>[0]) {
   for (let round = 0; round < 20; round++) {
     if (
@@ -298,11 +309,26 @@ describe('publishing and delivering per channel', () => {
     const second = await publishTo([customer.userId])
     const waits: number[] = []
     const bot = recordingBot()
-    await drain(first.itemId, second.now, { telegram: bot, wait: async (ms) => void waits.push(ms), clock: () => 0 })
-    await drain(second.itemId, second.now, { telegram: bot, wait: async (ms) => void waits.push(ms), clock: () => 0 })
+    const at = await momentAfterEveryBooking()
+    await drain(first.itemId, second.now, { telegram: bot, wait: async (ms) => void waits.push(ms), clock: () => at })
+    await drain(second.itemId, second.now, { telegram: bot, wait: async (ms) => void waits.push(ms), clock: () => at })
     expect(bot.sent.filter((entry) => entry.chatId === customer.chatId)).toHaveLength(2)
     // Both in one run: the second waited for the chat's interval.
     expect(waits).toContain(TELEGRAM_CHAT_INTERVAL_MS)
+  })
+
+  it('keeps one pace for the bot across instances: sends booked at once go 1/30 s apart', async () => {
+    const customers = await Promise.all([1, 2, 3, 4, 5].map(() => linkedCustomer()))
+    const at = await momentAfterEveryBooking()
+    // Each booking in its own transaction on its own connection, as instances running the job at once would.
+    const waits = (await Promise.all(customers.map(({ chatId }) => reserveTelegramSlot(chatId, at)))).sort(
+      (a, b) => a - b,
+    )
+    expect(waits[0]).toBe(0)
+    for (const [index, wait] of waits.slice(1).entries())
+      expect(wait - waits[index]!).toBeCloseTo(1000 / TELEGRAM_BOT_MESSAGES_PER_SECOND)
+    // The chats booked are each held for their interval too.
+    expect(await reserveTelegramSlot(customers[0]!.chatId, at)).toBeGreaterThanOrEqual(TELEGRAM_CHAT_INTERVAL_MS)
   })
 
   it('puts the fake bot’s messages in the dev outbox', async () => {

@@ -7,7 +7,7 @@ import {
   researchTelegramText,
   TELEGRAM_BOT_MESSAGES_PER_SECOND,
   TELEGRAM_CHAT_INTERVAL_MS,
-  TelegramPacer,
+  telegramSlot,
 } from '~/domain/research-channels'
 
 const parts = {
@@ -55,13 +55,12 @@ describe('Telegram pacing', () => {
   })
 
   it('spaces sends to different chats by 1/30 s and to one chat by 1 s', () => {
-    const pacer = new TelegramPacer()
-    const waits = ['a', 'b', 'c'].map((chat) => pacer.reserve(chat, 0))
-    expect(waits[0]).toBe(0)
-    expect(waits[1]).toBeCloseTo(1000 / 30)
-    expect(waits[2]).toBeCloseTo(2000 / 30)
-    expect(pacer.reserve('a', 0)).toBe(TELEGRAM_CHAT_INTERVAL_MS)
+    const first = telegramSlot(0, 0, 0)
+    expect(first).toEqual({ waitMs: 0, botFreeAtMs: 1000 / 30, chatFreeAtMs: TELEGRAM_CHAT_INTERVAL_MS })
+    // Another chat waits for the bot's next slot; the same chat for its own interval.
+    expect(telegramSlot(0, first.botFreeAtMs, 0).waitMs).toBeCloseTo(1000 / 30)
+    expect(telegramSlot(0, first.botFreeAtMs, first.chatFreeAtMs).waitMs).toBe(TELEGRAM_CHAT_INTERVAL_MS)
     // Time passing frees the slots.
-    expect(pacer.reserve('d', 5_000)).toBe(0)
+    expect(telegramSlot(5_000, first.botFreeAtMs, first.chatFreeAtMs).waitMs).toBe(0)
   })
 })

@@ -2,7 +2,7 @@ import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { researchBlocks, type ResearchInline } from '~/domain/research'
 import { RATING_DEFINITIONS_NOTE } from '~/domain/research-calls'
-import { researchSmsText, researchTelegramText, TelegramPacer } from '~/domain/research-channels'
+import { researchSmsText, researchTelegramText } from '~/domain/research-channels'
 import { prisma } from '../db.server'
 import { emailContext } from '../messaging/customer-notices.server'
 import { archiveSentMessage, type SentMessageRecord } from '../messaging/message-archive.server'
@@ -17,6 +17,7 @@ import { SmsDeliveryError, smsProvider, type NoticeSms } from '../messaging/sms.
 import { telegramBot } from '../messaging/telegram-bot.server'
 import { TelegramDeliveryError, type TelegramBot } from '../messaging/telegram.server'
 import { unlinkTelegram } from './channels.server'
+import { reserveTelegramSlot } from './telegram-pace.server'
 import { countMessage } from '../operations/metrics.server'
 import { loggerFor } from '../operations/logger.server'
 import { researchItemSelect, researchItemView, type ResearchItemRow } from './items.server'
@@ -65,7 +66,7 @@ const sendThroughSmsProvider: ResearchSmsSender = (sms) => smsProvider().sendNot
 export type ChannelSenders = {
   sms: ResearchSmsSender
   telegram: TelegramBot | null
-  pacer: TelegramPacer
+  pace: (chatId: string, nowMs: number) => Promise<number>
   wait: (ms: number) => Promise<void>
   clock: () => number
 }
@@ -84,20 +85,21 @@ export async function sendDueResearchDeliveries({
   batchSize = RESEARCH_DELIVERY_BATCH_SIZE,
   sms = sendThroughSmsProvider,
   telegram,
+  pace = reserveTelegramSlot,
   wait = waitFor,
   clock = Date.now,
 }: {
   now?: Date
   send?: ResearchEmailSender
   batchSize?: number
-} & Partial<Omit<ChannelSenders, 'pacer'>> = {}): Promise<DeliveryRun> {
+} & Partial<ChannelSenders> = {}): Promise<DeliveryRun> {
   const run: DeliveryRun = { sent: 0, retrying: 0, failed: 0 }
   const startedAt = Date.now()
   const context = await emailContext()
   const senders: ChannelSenders = {
     sms,
     telegram: telegram === undefined ? await telegramBot() : telegram,
-    pacer: new TelegramPacer(),
+    pace,
     wait,
     clock,
   }
@@ -196,7 +198,7 @@ async function deliver(
       if (!bot) return fail(row, 'Telegram is not configured (TELEGRAM_BOT_TOKEN)', now)
       const { text } = researchTelegram(item, context)
       attempt = async () => {
-        const delay = senders.pacer.reserve(chatId, senders.clock())
+        const delay = await senders.pace(chatId, senders.clock())
         if (delay > 0) await senders.wait(delay)
         return bot.sendMessage(chatId, text)
       }
