@@ -67,9 +67,9 @@ async function prepare(client: pg.Client, now: Date): Promise<{ serviceId: strin
     for (const sql of [
       `INSERT INTO research_items (id, status, title, body, financial_interest, ownership_one_percent,
          compensation_past_year, other_conflict, ai_tools_used, author_id, created_at, published_at, analyst_name,
-         sebi_registration_number, bse_enlistment_number, content_sha256, signature, signing_key_fingerprint)
+         sebi_registration_number, bse_enlistment_number, content_sha256, signature, signing_key_fingerprint, roll_size)
        SELECT id, 'PUBLISHED', 'Bench item ' || n, repeat('A paragraph of research. ', 40), false, false, false,
-         'None', false, '${reader.id}', at, at, 'Bench', 'INH000000000', '0000', md5(id::text), 'bench: not signed', 'bench'
+         'None', false, '${reader.id}', at, at, 'Bench', 'INH000000000', '0000', md5(id::text), 'bench: not signed', 'bench', 1
        FROM bench_items`,
       `INSERT INTO research_item_services (item_id, service_id) SELECT id, '${serviceId}' FROM bench_items`,
       `INSERT INTO research_roll (item_id, user_id, delivered_at) SELECT id, '${reader.id}', at FROM bench_items`,
@@ -86,6 +86,14 @@ async function prepare(client: pg.Client, now: Date): Promise<{ serviceId: strin
       `${RESEARCH_BENCH_SUBSCRIBERS.toLocaleString('en-IN')} subscribers, ${RESEARCH_BENCH_READER_ITEMS.toLocaleString('en-IN')} items for one reader`,
     )
   }
+  // Entitled means the current terms accepted too (servable.server.ts): the newest version, which the store
+  // may have recorded since an earlier run, is accepted by every subscriber still on an older one.
+  await client.query(
+    `UPDATE users SET agreement_accepted_at = $1, agreement_version = newest.version
+     FROM (SELECT version FROM terms_versions ORDER BY published_at DESC LIMIT 1) newest
+     WHERE phone LIKE $2 AND agreement_version IS DISTINCT FROM newest.version`,
+    [now, `${SUBSCRIBER_PHONE_PREFIX}%`],
+  )
   const author = await client.query<{ id: string }>('SELECT id FROM users WHERE phone = $1', [READER_PHONE])
   return { serviceId, authorId: author.rows[0]!.id }
 }
