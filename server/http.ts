@@ -58,14 +58,21 @@ export function builtAssets(clientDir = BUILT_CLIENT_DIR): RequestHandler {
 }
 
 /**
- * Compression of the app's answers: pages and JSON at zlib's default level; CSV downloads (the admin's exports,
+ * Brotli's quality for pages and JSON (the middleware's default is 4). At 6 the terms page (58 KB of HTML)
+ * comes to 13.2 KB instead of 14.1 KB, inside TCP's first window with its headers (10 segments, about
+ * 14.6 KB), so it arrives a round trip sooner on a slow network; it costs about 0.4 ms more CPU for that page.
+ */
+const PAGE_BROTLI_QUALITY = 6
+
+/**
+ * Compression of the app's answers: pages and JSON at zlib's default level (brotli at PAGE_BROTLI_QUALITY); CSV downloads (the admin's exports,
  * up to hundreds of MB) at its fastest level, for the least CPU per byte on the store's two cores: it still sent
  * the 292 MB export of 1,000,000 payments as 76 MB.
  * One middleware or the other per request: two stacked would each replace res.flush, and a streamed page needs
  * its own compressor's flush.
  */
 function compressedAnswers(): RequestHandler {
-  const pages = compression()
+  const pages = compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: PAGE_BROTLI_QUALITY } } })
   const downloads = compression({ level: zlibConstants.Z_BEST_SPEED })
   return (req, res, next) => {
     if (!req.path.endsWith('.csv')) return pages(req, res, next)

@@ -1,4 +1,4 @@
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/control-characters'
 import { isOutboxEnabled, listOutboxMessages } from '~/server/messaging/outbox.server'
 import type { Route } from './+types/outbox.json'
 

@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/plain-text'
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/control-characters'
 import { isOutboxEnabled, listOutboxMessages } from '~/server/messaging/outbox.server'
 import type { Route } from './+types/outbox'
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { MAX_CART_SERVICES } from './cart'
-import { hasControlCharacter } from './plain-text'
+import { hasControlCharacter } from './control-characters'
 
 /**
  * The existing clients' cart, sent as JSON text in `notes.cart`: a list of service ids, or of cart

@@ -1,6 +1,6 @@
 import { MS_PER_DAY } from './dates'
 import { MS_PER_MINUTE } from './durations'
-import { hasControlCharacter } from './plain-text'
+import { hasControlCharacter } from './control-characters'
 
 // The complaint register (docs/regulatory.md, Complaint register): categories, steps, due dates and the form's rules,
 // shared by the server and the pages.

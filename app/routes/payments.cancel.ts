@@ -1,5 +1,5 @@
 import { redirect } from 'react-router'
-import { hasControlCharacter } from '~/domain/plain-text'
+import { hasControlCharacter } from '~/domain/control-characters'
 import { getSessionUser } from '~/server/session.server'
 import { closeGatewayCheckout } from '~/server/payments/checkout.server'
 import type { Route } from './+types/payments.cancel'

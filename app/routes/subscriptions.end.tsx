@@ -8,9 +8,9 @@ import {
   endSubscriptionFormSchema,
   PAYING_ACCOUNT_FIELD,
   RefundBankAccountSchema,
-  refundRouteText,
   subscriptionEndedFlash,
 } from '~/domain/refunds'
+import { refundRouteText } from '~/domain/refund-times'
 import { isUuid } from '~/domain/uuid'
 import { requireCompleteProfile } from '~/server/auth/sign-in.server'
 import { redirectWithFlash } from '~/server/http/flash.server'

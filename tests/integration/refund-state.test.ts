@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
 import { formatIndiaDate, MS_PER_DAY } from '~/domain/dates'
-import { REFUND_PAYMENT_DAYS } from '~/domain/refunds'
+import { REFUND_PAYMENT_DAYS } from '~/domain/refund-times'
 import * as accountRoute from '~/routes/account'
 import * as dataJsonRoute from '~/routes/account.data-json'
 import * as subscriptionsRoute from '~/routes/subscriptions'

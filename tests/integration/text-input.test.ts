@@ -1,6 +1,6 @@
 import { captureLogLines } from '~/server/operations/logger.server'
 import { afterEach, describe, expect, it, vi, onTestFinished } from 'vitest'
-import { CONTROL_CHARACTER_MESSAGE } from '~/domain/plain-text'
+import { CONTROL_CHARACTER_MESSAGE } from '~/domain/control-characters'
 import * as setDetails from '~/routes/api.v1/users.set-details'
 import * as verifyPayment from '~/routes/api.v1/payments.verify-payment'
 import * as customersRoute from '~/routes/admin/customers'

@@ -19,13 +19,12 @@ import { termsAndConditions } from '~/content/legal/terms'
 import { codeSentMessage } from '~/components/one-time-code-form'
 import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
 import { REJECTED_CLAIM_SHOWN_DAYS } from '~/domain/payment-status'
+import { refundState, subscriptionEndedFlash } from '~/domain/refunds'
 import {
   GATEWAY_REFUND_MAX_WORKING_DAYS,
   GATEWAY_REFUND_MIN_WORKING_DAYS,
   refundRouteText,
-  refundState,
-  subscriptionEndedFlash,
-} from '~/domain/refunds'
+} from '~/domain/refund-times'
 import { TERMS_CHANGE_NOTICE_DAYS } from '~/domain/terms-versions'
 import {
   advanceExcessRefundedEmail,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter, jsonHasControlCharacter, plainText } from '~/domain/plain-text'
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter, jsonHasControlCharacter } from '~/domain/control-characters'
+import { plainText } from '~/domain/plain-text'
 
 describe('plain text', () => {
   it.each(['\u0000', '\u0001', '\u001b', '\u001f', '\u007f', '\t', '\n', '\r'])(

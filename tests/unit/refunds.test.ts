@@ -3,12 +3,12 @@ import { MS_PER_DAY } from '~/domain/dates'
 import {
   endingRefundPaise,
   excessRefundPaise,
-  REFUND_PAYMENT_DAYS,
   RefundBankAccountSchema,
   refundDueBy,
   refundState,
   wholeUnexpiredDays,
 } from '~/domain/refunds'
+import { REFUND_PAYMENT_DAYS } from '~/domain/refund-times'
 
 const START = new Date('2026-12-01T10:00:00.000Z')
 const at = (days: number, ms = 0) => new Date(START.getTime() + days * MS_PER_DAY + ms)

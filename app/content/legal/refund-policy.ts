@@ -1,6 +1,6 @@
 import type { BusinessDetails } from '~/domain/business-details'
 import type { LegalDocument } from './document'
-import { GATEWAY_REFUND_MAX_WORKING_DAYS, GATEWAY_REFUND_MIN_WORKING_DAYS } from '~/domain/refunds'
+import { GATEWAY_REFUND_MAX_WORKING_DAYS, GATEWAY_REFUND_MIN_WORKING_DAYS } from '~/domain/refund-times'
 import { MANUAL_PAYMENT_EXPIRY_DAYS, REFUND_PAYMENT_DAYS, REGULATOR_SUSPENSION_REFUND_THRESHOLD_DAYS } from './rules'
 
 export const REFUND_POLICY_UPDATED = '26 November 2026'

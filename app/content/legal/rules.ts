@@ -27,7 +27,7 @@ export {
   SERVICE_DEFICIENCY_BUSINESS_DAYS as SERVICE_DEFICIENCY_RESOLUTION_BUSINESS_DAYS,
 } from '~/domain/complaints'
 export { MANUAL_PAYMENT_EXPIRY_DAYS } from '~/domain/payment-status'
-export { REFUND_PAYMENT_DAYS } from '~/domain/refunds'
+export { REFUND_PAYMENT_DAYS } from '~/domain/refund-times'
 /**
  * The original store (docs/product.md section 9): account data kept 90 days after termination (records the law requires
  * are kept longer).

@@ -3,7 +3,7 @@ import { readCartSnapshot, sameServices } from '~/domain/cart'
 import { CheckoutAnswerSchema, type CheckoutAnswer } from '~/domain/checkout-request'
 import { PAYMENT_START_FAILED_MESSAGE, PAYMENT_VERIFY_FAILED_MESSAGE } from '~/domain/gateway-checkout'
 import { statusesFor, type PaidSource } from '~/domain/payment-status'
-import { hasControlCharacter } from '~/domain/plain-text'
+import { hasControlCharacter } from '~/domain/control-characters'
 import { prisma } from '../db.server'
 import { paymentGateway } from './gateway/choice.server'
 import {

@@ -1,6 +1,6 @@
 import { formatRupees } from '~/domain/money'
 import { MANUAL_PAYMENT_EXPIRY_DAYS, REJECTED_CLAIM_SHOWN_DAYS } from '~/domain/payment-status'
-import { refundRouteText } from '~/domain/refunds'
+import { refundRouteText } from '~/domain/refund-times'
 import { renderEmail, type EmailContext, type RenderedEmail } from './render-email.server'
 
 // The e-mails customers get, each from the facts it reports. Dates come formatted (DD-MM-YYYY, India time).
