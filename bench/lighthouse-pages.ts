@@ -7,22 +7,9 @@ import { randomInt } from 'node:crypto'
 import { BROWSER_USER_AGENT } from './browser'
 import type { LighthousePage } from './lighthouse'
 import { benchDatabaseUrl, BENCH_PG_DIR } from './servers'
+import { REGULATORY_PATHS } from '../tests/support/public-pages'
 import { ASHA_RAO, PNG_1X1, uniqueMobile, uniquePan } from '../tests/support/sample-customer'
 
-/** The regulatory pages: the footer's links (the complaint form among them), and the other documents SEBI requires. */
-export const REGULATORY_PATHS = [
-  '/complaints/new',
-  '/disclosure',
-  '/disclaimer',
-  '/terms-and-conditions',
-  '/mitc',
-  '/investor-charter',
-  '/grievance-redressal',
-  '/privacy-policy',
-  '/refund-policy',
-  '/complaint-board',
-  '/performance-report',
-] as const
 
 /** Services in the cart of /pay and bought for /subscriptions. */
 const SERVICES_BOUGHT = 2

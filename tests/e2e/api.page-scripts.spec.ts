@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { REGULATORY_PATHS } from '../support/public-pages'
 
 // A customer page preloads the layout's script files and its own route's, and no form library it
 // does not use (decision 022): each further file costs a round trip on a slow network, and the
@@ -8,20 +9,7 @@ import { expect, test } from '@playwright/test'
 
 const LAYOUT_FILES = ['entry.client', 'rolldown-runtime', 'framework', 'root', 'shared']
 
-const PAGES_WITHOUT_FORM_LIBRARIES = [
-  '/services',
-  '/complaints/new',
-  '/disclosure',
-  '/disclaimer',
-  '/terms-and-conditions',
-  '/mitc',
-  '/investor-charter',
-  '/grievance-redressal',
-  '/privacy-policy',
-  '/refund-policy',
-  '/complaint-board',
-  '/performance-report',
-]
+const PAGES_WITHOUT_FORM_LIBRARIES = ['/services', ...REGULATORY_PATHS]
 
 /** The script files a page preloads, by chunk name (the file name less its 8-character hash). */
 function preloadedChunks(html: string): string[] {
