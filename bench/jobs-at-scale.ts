@@ -1,9 +1,10 @@
-// BENCH_ONLY=at-scale, the jobs (docs/testing.md, At scale): reconciliation of 10,000 gateway orders due for it
-// and expiry of 10,000 manual claims past their days, on the large data set, each job's work run to
+// BENCH_ONLY=at-scale, the jobs (docs/testing.md, At scale): reconciliation of 10,000 gateway orders due for it,
+// expiry of 10,000 manual claims past their days and 10,000 renewal reminders due, on the large data set, each job's work run to
 // the end here (as the settle-payments job runs it in a store instance) while a loop on a thread of
 // its own times the admin payments list and the long-time customer's /subscriptions, one request at a
 // time; the same loop before each job gives the p95 to compare with. The rows are the bench's own
-// (idempotency key `bench-jobs:...`) and are deleted afterwards, so every run makes them again.
+// (idempotency key `bench-jobs:...`; the reminders' subscriptions by their grant reason) and are deleted
+// afterwards, so every run makes them again.
 import { Worker } from 'node:worker_threads'
 import { LONG_TIME_CUSTOMER_MOBILE } from './at-scale'
 import { BUDGETS, check, info, ms } from './budgets'
@@ -83,7 +84,7 @@ function timePagesOnThread(pages: TimedPage[], rounds: number | null) {
 async function storeFunctions() {
   process.env.DEMO_MODE = '1'
   process.env.EMBEDDED_PG_DIR = BENCH_PG_DIR
-  const [db, session, reconciliation, claims, cacheSync, sandbox, paymentStatus, queue] = await Promise.all([
+  const [db, session, reconciliation, claims, cacheSync, sandbox, paymentStatus, queue, reminders] = await Promise.all([
     import('../app/server/db.server'),
     import('../app/server/session.server'),
     import('../app/server/payments/reconciliation.server'),
@@ -92,6 +93,7 @@ async function storeFunctions() {
     import('../app/demo/razorpay-sandbox.server'),
     import('../app/domain/payment-status'),
     import('../app/server/jobs/queue.server'),
+    import('../app/server/payments/renewal-reminders.server'),
   ])
   return {
     prisma: db.prisma,
@@ -102,13 +104,48 @@ async function storeFunctions() {
     sandbox,
     paymentStatus,
     settleQueue: queue.SETTLE_PAYMENTS_QUEUE,
+    reminders,
   }
 }
 
 type Store = Awaited<ReturnType<typeof storeFunctions>>
 
+const REMINDERS_GRANT_REASON = `${BENCH_KEY_PREFIX}renewal reminders`
+const REMINDERS_SERVICE_NAME = 'Bench: renewal reminders'
+
 async function deleteBenchRows(store: Store): Promise<number> {
-  return store.prisma.$executeRaw`DELETE FROM payments WHERE idempotency_key LIKE ${`${BENCH_KEY_PREFIX}%`}`
+  return (
+    (await store.prisma.$executeRaw`DELETE FROM payments WHERE idempotency_key LIKE ${`${BENCH_KEY_PREFIX}%`}`) +
+    (await store.prisma.$executeRaw`DELETE FROM subscriptions WHERE grant_reason = ${REMINDERS_GRANT_REASON}`)
+  )
+}
+
+/**
+ * 10,000 running subscriptions ending in 6 days, one per seeded customer, each due its week-before
+ * reminder; of a service of the bench's own, so no later period of the data set renews them.
+ */
+async function makeDueReminders(store: Store, now: Date) {
+  await store.prisma.$executeRaw`
+    INSERT INTO services (name, description, price_paise, duration_days, sort_order, risk_level, delivery)
+    VALUES (${REMINDERS_SERVICE_NAME}, ARRAY['Bench renewal reminders'], 100000, 30, 998, 'HIGH',
+            'Research on the website and by e-mail')
+    ON CONFLICT (name) DO NOTHING`
+  await store.prisma.$executeRaw`
+    INSERT INTO subscriptions (user_id, service_id, starts_at, ends_at, grant_reason, granted_by)
+    SELECT u.id, svc.id, ${new Date(now.getTime() - 24 * 86_400_000)}, ${new Date(now.getTime() + 6 * 86_400_000)},
+           ${REMINDERS_GRANT_REASON}, u.id
+    FROM (SELECT id FROM users WHERE phone LIKE ${`${LARGE_SEED_PHONE_PREFIX}%`} ORDER BY phone LIMIT ${DUE_ROWS}) u
+    CROSS JOIN (SELECT id FROM services WHERE name = ${REMINDERS_SERVICE_NAME}) svc`
+}
+
+/** Whether the reminder job's read of due rows uses subscriptions_reminder_due_idx (its plan, as EXPLAIN gives it). */
+async function remindersReadByIndex(store: Store, now: Date): Promise<boolean> {
+  const plan = await store.prisma.$queryRaw<{ 'QUERY PLAN': string }[]>`
+    EXPLAIN SELECT s.id FROM subscriptions s
+     WHERE s.ended_at IS NULL AND s.reminder_stage < 3
+       AND s.ends_at > ${new Date(now.getTime() - 86_400_000)} AND s.ends_at <= ${new Date(now.getTime() + 7 * 86_400_000)}
+     ORDER BY s.ends_at, s.id LIMIT ${store.reminders.REMINDER_BATCH_ROWS}`
+  return plan.some((line) => line['QUERY PLAN'].includes('subscriptions_reminder_due_idx'))
 }
 
 /** Gateway orders this many ms old: past RECONCILE_AFTER_MS, inside the late-authorisation window. */
@@ -358,6 +395,26 @@ export async function measureJobsAtScale(origin: string, adminMobile: string): P
       secondsPerDueRows < BUDGETS.atScaleJobSeconds && ordersLeft === 0,
       `${report.checked} asked about in ${reconciled.seconds.toFixed(1)} s: ${report.abandoned} given up, ${report.paid} paid, ${report.errors} errors (${errorLines} lines not printed); ${ordersLeft} of the bench's still open`,
     )
+
+    // Last: the reminders queue an e-mail each, which the store's workers then send.
+    await makeDueReminders(store, new Date())
+    const byIndex = await remindersReadByIndex(store, new Date())
+    const reminded = await timeJobAgainstPages('renewal reminders', timedPages, () =>
+      store.reminders.sendRenewalReminders({ now: new Date() }),
+    )
+    const benchReminded = (
+      await store.prisma.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM subscriptions WHERE grant_reason = ${REMINDERS_GRANT_REASON} AND reminder_stage >= 1`
+    )[0]!.n
+    check(
+      `renewal reminders, ${DUE_ROWS.toLocaleString('en-IN')} due`,
+      `${reminded.seconds.toFixed(1)} s`,
+      `< ${BUDGETS.atScaleJobSeconds} s`,
+      reminded.seconds < BUDGETS.atScaleJobSeconds && benchReminded === DUE_ROWS && byIndex,
+      `${reminded.result} reminders queued (the data set's own due ones too); ${benchReminded} of the bench's reminded; ` +
+        `due rows read ${byIndex ? 'by subscriptions_reminder_due_idx' : 'WITHOUT the index'}`,
+    )
+
     const overlapping = await storeRunsDuring(store, jobsFrom, new Date())
     if (overlapping > 0)
       info(
