@@ -83,7 +83,8 @@ type SandboxRefund = {
 
 type SandboxPlan = { id: string; periodDays: number; amountPaise: number; name: string; createdAtSeconds: number }
 
-type SandboxSubscriptionStatus = 'created' | 'authenticated' | 'active' | 'halted' | 'cancelled' | 'completed'
+type SandboxSubscriptionStatus =
+  'created' | 'authenticated' | 'active' | 'pending' | 'halted' | 'cancelled' | 'completed'
 
 type SandboxSubscription = {
   id: string
@@ -621,7 +622,8 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
           return [signed('subscription.authenticated', null)]
         case 'charge':
         case 'fail': {
-          if (subscription.status !== 'authenticated' && subscription.status !== 'active') refuse('charged')
+          // A pending subscription is one whose charge failed: Razorpay retries it.
+          if (!['authenticated', 'active', 'pending'].includes(subscription.status)) refuse('charged')
           const order: SandboxOrder = {
             id: sandboxId('order'),
             amountPaise: plan.amountPaise,
@@ -644,7 +646,10 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
           }
           state.payments.set(charged.id, charged)
           subscription.lastPaymentId = charged.id
-          if (action === 'fail') return [signed('payment.failed', charged.id)]
+          if (action === 'fail') {
+            subscription.status = 'pending'
+            return [signed('payment.failed', charged.id), signed('subscription.pending', charged.id)]
+          }
           payOrder(order, charged)
           subscription.status = 'active'
           subscription.paidCount += 1
@@ -656,7 +661,7 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
           return [signed('payment.captured', charged.id), signed('subscription.charged', charged.id)]
         }
         case 'halt':
-          if (subscription.status !== 'active' && subscription.status !== 'authenticated') refuse('halted')
+          if (!['authenticated', 'active', 'pending'].includes(subscription.status)) refuse('halted')
           subscription.status = 'halted'
           subscription.chargeAtSeconds = null
           return [signed('subscription.halted', null)]

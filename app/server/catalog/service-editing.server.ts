@@ -5,6 +5,11 @@ import { recordAudit } from '../audit.server'
 import { invalidate } from '../cache.server'
 import { prisma } from '../db.server'
 import { ACTIVE_SERVICES_CACHE_KEY } from './services.server'
+import {
+  afterMandatesEndedForNewTerms,
+  endMandatesForNewTerms,
+  type MandateEndedForNewTerms,
+} from '../payments/mandate-lifecycle.server'
 
 const serviceSelect = {
   id: true,
@@ -93,6 +98,11 @@ export async function createService(actorId: string, form: ServiceForm, now = ne
   }
 }
 
+/**
+ * Changes a service. A new price or period never changes a running automatic renewal silently: its
+ * mandates at the old terms end in the same transaction (audited), and after commit are cancelled at
+ * the gateway and each customer asked to authorise the new amount (docs/payments.md, "Renewals and mandates").
+ */
 export async function updateService(
   actorId: string,
   serviceId: string,
@@ -105,9 +115,13 @@ export async function updateService(
       const [before] = await tx.$queryRaw<
         { id: string }[]
       >`SELECT id::text FROM services WHERE id = ${serviceId}::uuid FOR UPDATE`
-      if (!before) return false
+      if (!before) return null
       const old = await tx.service.findUniqueOrThrow({ where: { id: serviceId }, select: serviceSelect })
       const updated = await tx.service.update({ where: { id: serviceId }, data: form, select: serviceSelect })
+      const endedMandates: MandateEndedForNewTerms[] =
+        updated.pricePaise !== old.pricePaise || updated.durationDays !== old.durationDays
+          ? await endMandatesForNewTerms(tx, updated, actorId, now)
+          : []
       await recordAudit(
         tx,
         {
@@ -120,10 +134,11 @@ export async function updateService(
         },
         now,
       )
-      return true
+      return { updated, endedMandates }
     })
     if (!changed) return NOT_FOUND
     await invalidate(ACTIVE_SERVICES_CACHE_KEY)
+    await afterMandatesEndedForNewTerms(changed.endedMandates, changed.updated)
     return { ok: true, serviceId }
   } catch (error) {
     if (isUniqueViolation(error)) return NAME_TAKEN

@@ -57,7 +57,10 @@ export const TERMS_NOTICES_QUEUE = 'terms-notices'
 /** Daily: the retention job erases the personal data whose period in the privacy policy has ended (retention.server.ts). */
 export const RETENTION_QUEUE = 'erase-expired-data'
 
-/** Every 15 minutes: the renewal reminders due (app/server/payments/renewal-reminders.server.ts). */
+/**
+ * Every 15 minutes: the renewal reminders due (app/server/payments/renewal-reminders.server.ts), then
+ * the check of the mandates' coming charges against the limits (mandate-lifecycle.server.ts).
+ */
 export const RENEWAL_REMINDERS_QUEUE = 'renewal-reminders'
 /** Adds the insight change rows into their month tables (decision 045). */
 export const INSIGHT_FOLD_QUEUE = 'insight-fold'

@@ -27,6 +27,7 @@ import { sendTermsNotices } from '../account/terms-versions.server'
 import { sendDocumentNotices } from '../account/document-versions.server'
 import { renewalSmsEnabled, researchSmsEnabled, type NoticeSms, type OtpSms } from '../messaging/sms.server'
 import { sendRenewalReminders } from '../payments/renewal-reminders.server'
+import { checkUpcomingMandateCharges } from '../payments/mandate-lifecycle.server'
 import { sendEmail, sendNoticeSms, settleSmsJob } from '../messaging/delivery.server'
 import { pruneExpiredRows } from './prune.server'
 import { sendDueResearchDeliveries } from '../research/deliveries.server'
@@ -100,6 +101,10 @@ export async function startJobWorkers(): Promise<void> {
   await boss.work(RENEWAL_REMINDERS_QUEUE, async () => {
     const sent = await sendRenewalReminders()
     if (sent > 0) log.info(`Renewal reminders: ${sent} sent`)
+    // The same run checks the mandates' coming charges against the limits; each stop is claimed by
+    // the mandate's row (mandate-lifecycle.server.ts), so runs at once stop and tell once.
+    const stopped = await checkUpcomingMandateCharges()
+    if (stopped > 0) log.info(`Mandate charges checked: ${stopped} automatic renewals stopped before a charge`)
   })
   // The delivery rows are the queue: runs at once, here or on another instance, claim different rows.
   if (!researchSmsEnabled())

@@ -66,7 +66,10 @@ export async function mandateChargeRefusal(
   return overCap ?? null
 }
 
-/** In the paying transaction: the mandate whose charge was refused is cancelled; its gateway id, to cancel there after commit. */
+/**
+ * In the paying transaction: the mandate whose charge was refused is cancelled (one cancelled already
+ * keeps when and why); its gateway id, to cancel there after commit.
+ */
 export async function cancelMandateInTransaction(
   tx: Prisma.TransactionClient,
   mandateId: string,
@@ -74,7 +77,8 @@ export async function cancelMandateInTransaction(
   now: Date,
 ): Promise<string | null> {
   const [row] = await tx.$queryRaw<{ gateway_subscription_id: string }[]>`
-    UPDATE mandates SET state = 'CANCELLED', cancelled_at = ${now}, cancel_reason = ${reason}
+    UPDATE mandates SET state = 'CANCELLED', cancelled_at = COALESCE(cancelled_at, ${now}),
+           cancel_reason = COALESCE(cancel_reason, ${reason})
      WHERE id = ${mandateId}::uuid
      RETURNING gateway_subscription_id`
   return row?.gateway_subscription_id ?? null

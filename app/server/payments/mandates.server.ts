@@ -139,6 +139,8 @@ export async function turnOnAutoRenew(
     const mandateId = await prisma.$transaction(async (tx) => {
       // The purchase locks: a payment or a closing at the same moment is before or after, not during.
       await lockFamilyPurchases(tx, userId)
+      // A price change at the same moment (updateService holds the row) ends this mandate or is seen here.
+      await tx.$queryRaw`SELECT id::text FROM services WHERE id = ${serviceId}::uuid FOR SHARE`
       const again = await autoRenewOffer(tx, userId, serviceId, now)
       if (consentSha256(again.consentText) !== shownSha256)
         throw new MandateError('The terms of automatic renewal have changed. Please read them again and confirm.', 409)

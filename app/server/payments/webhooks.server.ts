@@ -9,6 +9,7 @@ import { payOrLog } from './core.server'
 import { matchesOrder, recordGatewayFailure, type GatewayDeps } from './checkout.server'
 import { recordGatewayRefundStatus } from './refunds/gateway-refund.server'
 import { processSubscriptionEvent } from './mandates.server'
+import { noticeFailedMandateCharge } from './mandate-lifecycle.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
 const log = loggerFor('payments')
@@ -116,6 +117,9 @@ async function processRefundEvent(type: string, event: unknown, now: Date): Prom
 async function processWebhookEvent(type: string, event: unknown, now: Date): Promise<WebhookResult['outcome']> {
   if (type.startsWith('refund.')) return processRefundEvent(type, event, now)
   const gatewayPayment = paymentEntityOf(event)
+  // A failed charge: the customer is told once (the gateway retries; .halted when it gave up).
+  if (type === 'subscription.pending') return noticeFailedMandateCharge(type, event)
+  if (type === 'subscription.halted') await noticeFailedMandateCharge(type, event)
   if (type.startsWith('subscription.')) return processSubscriptionEvent(type, event, gatewayPayment, now)
   if (!gatewayPayment?.orderId) return 'ignored'
   if (type === 'payment.failed') {

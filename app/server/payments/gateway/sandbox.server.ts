@@ -43,7 +43,11 @@ export type SandboxOutcome = 'captured' | 'authorized' | 'failed'
 export type SandboxWebhookEvent = 'payment.captured' | 'payment.failed' | 'order.paid' | 'payment.authorized'
 /** Razorpay Subscriptions' events the store handles (docs/payments.md, "Renewals and mandates"). */
 export type SandboxSubscriptionEvent =
-  'subscription.authenticated' | 'subscription.charged' | 'subscription.halted' | 'subscription.cancelled'
+  | 'subscription.authenticated'
+  | 'subscription.charged'
+  | 'subscription.pending'
+  | 'subscription.halted'
+  | 'subscription.cancelled'
 /** What the sandbox can make happen to a subscription, as the customer's bank or Razorpay would. */
 export type SandboxSubscriptionAction = 'authorise' | 'charge' | 'fail' | 'halt' | 'cancel'
 export type WebhookDelivery = {
@@ -96,8 +100,9 @@ export type SandboxGateway = PaymentGateway & {
   /**
    * What happens to a subscription outside the API, with the signed webhooks Razorpay sends for it,
    * in its order: `authorise` (the customer's authorisation: subscription.authenticated), `charge`
-   * (a charge at the period's start: payment.captured, subscription.charged), `fail` (a charge the
-   * bank refused: payment.failed), `halt` (retries exhausted: subscription.halted), `cancel`
+   * (a charge at the period's start, or a retry of a failed one: payment.captured, subscription.charged),
+   * `fail` (a charge the bank refused: payment.failed, subscription.pending while Razorpay retries),
+   * `halt` (retries exhausted: subscription.halted), `cancel`
    * (subscription.cancelled). Refused (SandboxError) for an unknown subscription or one whose state
    * does not allow it (nothing is charged on a cancelled or halted one).
    */

@@ -15,6 +15,8 @@ import {
   type PeriodRow,
 } from './periods.server'
 import { queueGatewayRefund } from './gateway-refund.server'
+import { cancelLiveMandateIn, cancelMandatesAtGateway } from '../mandate-lifecycle.server'
+import { lockFamilyPurchases } from '../purchase-lock.server'
 
 // Ending subscriptions and giving back the unexpired part (docs/payments.md, "Refunds"). The
 // subscription's new end, the refund row and its ledger row (credit note) are one transaction; the
@@ -106,6 +108,8 @@ export type EndedService = {
   serviceName: string
   endedAt: Date
   refunds: { id: string; amountPaise: number; status: 'DUE' | 'PENDING'; creditNote: string }[]
+  /** The gateway subscriptions of the automatic renewal ended with it, cancelled there after commit. */
+  cancelledMandates: string[]
 }
 
 type EndSubscriptionInput = {
@@ -124,8 +128,9 @@ type EndSubscriptionInput = {
 /**
  * Ends every period of a customer's service still running at `at` (the current one and renewals
  * not yet started): each one's end becomes `at`, and each paid one gets its refund and credit note,
- * in one transaction under the customer's subscription lock (the one purchases take). Then queues
- * the gateway refunds and the customer's e-mail. Ending what has already ended is NothingToEndError.
+ * in one transaction under the customer's subscription lock (the one purchases take); its automatic
+ * renewal (a live mandate) stops in the same transaction. Then cancels that mandate at the gateway and
+ * queues the gateway refunds and the customer's e-mail. Ending what has already ended is NothingToEndError.
  */
 export async function endSubscription(input: EndSubscriptionInput): Promise<EndedService> {
   const ended = await prisma.$transaction((tx) => endSubscriptionIn(tx, input))
@@ -150,9 +155,19 @@ export async function endSubscriptionIn(
     now,
   }: EndSubscriptionInput,
 ): Promise<EndedService> {
+  // The purchase locks before the subscription lock, as markPaymentPaid takes them: a mandate's
+  // charge being paid at the same moment (it holds the mandate's row) is before or after, never a deadlock.
+  await lockFamilyPurchases(tx, userId)
   await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${subscriptionsCacheKey(userId)}, 0))::text`
   const periods = await runningPeriods(tx, userId, serviceId, now)
   if (periods.length === 0) throw new NothingToEndError()
+  const cancelledMandates = await cancelLiveMandateIn(tx, {
+    userId,
+    serviceId,
+    reason: note ? `The subscription was ended: ${note}` : 'The subscription was ended',
+    adminId: by.kind === 'admin' ? by.adminId : null,
+    now,
+  })
   const refunds: EndedService['refunds'] = []
   for (const period of periods) {
     const refundPaise = refundOf(period, now)
@@ -205,12 +220,17 @@ export async function endSubscriptionIn(
           serviceId,
           periods: periods.map((period) => ({ id: period.id, endsAt: period.endsAt.toISOString() })),
         },
-        after: { endedAt: now.toISOString(), reason: note, refunds },
+        after: {
+          endedAt: now.toISOString(),
+          reason: note,
+          refunds,
+          ...(cancelledMandates.length > 0 ? { automaticRenewalStopped: true } : {}),
+        },
       },
       now,
     )
   }
-  return { userId, serviceName: periods[0]!.service.name, endedAt: now, refunds }
+  return { userId, serviceName: periods[0]!.service.name, endedAt: now, refunds, cancelledMandates }
 }
 
 /**
@@ -239,6 +259,7 @@ function bankRefundPayee(
 /** After the transaction that ended a service committed: caches, gateway refunds, the customer's e-mail. */
 export async function afterEnding(ended: EndedService): Promise<void> {
   await invalidate(subscriptionsCacheKey(ended.userId))
+  await cancelMandatesAtGateway(ended.cancelledMandates)
   for (const refund of ended.refunds) {
     if (refund.status === 'PENDING') await queueGatewayRefund(refund.id)
   }
