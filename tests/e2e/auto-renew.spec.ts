@@ -19,6 +19,7 @@ type OutboxMessage = { subject: string; body: string }
 
 test('turn on with consent, authorise, the pre-debit notice, a charge with its invoice, stop', async ({
   customerWithProfile: { page, userId },
+  otherAdmin: { page: admin },
   request,
 }) => {
   const email = `autopay-${randomInt(0, 1e9)}@example.in`
@@ -103,6 +104,12 @@ test('turn on with consent, authorise, the pre-debit notice, a charge with its i
   await page.goto('/invoices')
   await expect(page.getByRole('link', { name: /^Tax invoice INV\/\d{4}\/\d{6}$/ })).toHaveCount(1)
 
+  // The admin's customer page lists it, with its Stop.
+  await admin.goto(`/admin/customers/${userId}`)
+  const adminMandates = admin.getByRole('region', { name: 'Automatic renewals' })
+  await expect(adminMandates.getByText(`${PREMIUM}: Renews automatically: Rs. 2,999 every 30 days;`)).toBeVisible()
+  await expect(adminMandates.getByRole('button', { name: 'Stop automatic renewal' })).toBeVisible()
+
   // Stopped from /subscriptions: nothing more is charged; the paid period stays.
   await page.goto('/subscriptions')
   await page.getByRole('button', { name: `Stop automatic renewal of ${PREMIUM}` }).click()
@@ -115,4 +122,7 @@ test('turn on with consent, authorise, the pre-debit notice, a charge with its i
       (await client.query<{ state: string }>('SELECT state FROM mandates WHERE user_id = $1', [userId])).rows[0]!.state,
   )
   expect(state).toBe('CANCELLED')
+  await admin.reload()
+  await expect(adminMandates.getByText(/stopped .* \(Stopped by the customer\)/)).toBeVisible()
+  await expect(adminMandates.getByRole('button', { name: 'Stop automatic renewal' })).toHaveCount(0)
 })
