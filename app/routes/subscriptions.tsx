@@ -361,7 +361,7 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
                 {subscription.autoRenew && !subscription.autoRenew.mandateId ? (
                   <Link
                     to={`/subscriptions/${subscription.serviceId}/auto-renew`}
-                    aria-label={`Renew ${subscription.name} automatically`}
+                    aria-label={`Renew automatically: ${subscription.name}`}
                     className="text-sm font-medium text-green-700 underline dark:text-green-400"
                   >
                     Renew automatically

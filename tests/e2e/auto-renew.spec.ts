@@ -36,7 +36,7 @@ test('turn on with consent, authorise, the pre-debit notice, a charge with its i
   })
 
   await page.goto('/subscriptions')
-  await page.getByRole('link', { name: `Renew ${PREMIUM} automatically` }).click()
+  await page.getByRole('link', { name: `Renew automatically: ${PREMIUM}` }).click()
   await expect(page.getByRole('heading', { level: 1, name: `Renew ${PREMIUM} automatically` })).toBeVisible()
   await expect(page.getByText('The most any one charge can take is Rs. 2,999.')).toBeVisible()
   await expect(page.getByText(/^Amount: Rs\. 2,999 \(GST included\), charged every 30 days/)).toBeVisible()
@@ -116,7 +116,7 @@ test('turn on with consent, authorise, the pre-debit notice, a charge with its i
   await expect(
     page.getByText(`Automatic renewal of ${PREMIUM} is stopped: nothing more will be charged.`),
   ).toBeVisible()
-  await expect(page.getByRole('link', { name: `Renew ${PREMIUM} automatically` })).toBeVisible()
+  await expect(page.getByRole('link', { name: `Renew automatically: ${PREMIUM}` })).toBeVisible()
   const state = await withE2eDatabase(
     async (client) =>
       (await client.query<{ state: string }>('SELECT state FROM mandates WHERE user_id = $1', [userId])).rows[0]!.state,
