@@ -27,6 +27,9 @@ export default [
   // Where research reaches the customer besides the site: e-mail, SMS, Telegram (linked here).
   route('account/research-channels', 'routes/account.research-channels.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),
+  // Automatic renewal of a service held (docs/payments.md, "Renewals and mandates"): its consent, its state, its stop;
+  // also where the sandbox's authorisation page returns.
+  route('subscriptions/:serviceId/auto-renew', 'routes/subscriptions.auto-renew.tsx'),
   // The research delivered to the customer (docs/research.md): only items on whose roll they are.
   route('research', 'routes/research.tsx'),
   route('research/:itemId', 'routes/research.item.tsx'),
@@ -112,6 +115,9 @@ export default [
     route('payments/manual-payment', 'routes/api.v1/payments.manual-payment.ts'),
     route('payments/pending-payments', 'routes/api.v1/payments.pending-payments.ts'),
     route('subscriptions/get-active-subscriptions', 'routes/api.v1/subscriptions.get-active-subscriptions.ts'),
+    route('mandates', 'routes/api.v1/mandates.ts'),
+    route('mandates/create', 'routes/api.v1/mandates.create.ts'),
+    route('mandates/cancel', 'routes/api.v1/mandates.cancel.ts'),
     route('research', 'routes/api.v1/research.ts'),
     route('research/:itemId', 'routes/api.v1/research.item.ts'),
     route('*', 'routes/api.v1/not-found.ts'),

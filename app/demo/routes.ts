@@ -13,5 +13,6 @@ export function demoRoutes() {
     route('dev/sandbox/pay', 'demo/sandbox.pay.ts'),
     route('dev/sandbox/checkout', 'demo/sandbox.checkout.tsx'),
     route('dev/sandbox/checkout.js', 'demo/sandbox.checkout-script.ts'),
+    route('dev/sandbox/authorise', 'demo/sandbox.authorise.tsx'),
   ]
 }

@@ -6,6 +6,8 @@ import { useIsPending } from '~/components/use-is-pending'
 import { BankAccountDetails } from '~/components/bank-account-details'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
+import { StopAutoRenewForm } from '~/components/stop-auto-renew-form'
+import { autoRenewStatusText } from '~/domain/auto-renew-status'
 import { BankReferenceFormSchema } from '~/domain/bank-reference'
 import { whatsappHref, type BankAccount } from '~/domain/business-details'
 import { payAgainNotice } from '~/domain/cart'
@@ -27,6 +29,7 @@ import {
 import { activeSubscriptions, recentlyEndedSubscriptions } from '~/server/payments/subscriptions.server'
 import { refundsInProgress } from '~/server/payments/refunds/customer-refunds.server'
 import { pendingPayments } from '~/server/payments/core.server'
+import { customerMandates } from '~/server/payments/auto-renew.server'
 import type { Route } from './+types/subscriptions'
 
 export const meta: Route.MetaFunction = () => [{ title: 'My subscriptions | Research Store' }]
@@ -65,12 +68,14 @@ export async function loader({ request }: Route.LoaderArgs) {
       ? await redirectWithFlash('/subscriptions?from=payment', confirmation)
       : redirect('/subscriptions')
   }
-  const [pending, active, rejected, refunds] = await Promise.all([
+  const [pending, active, rejected, refunds, mandates] = await Promise.all([
     pendingPayments(user.id, now, { fresh }),
     activeSubscriptions(user.id, now, { fresh }),
     recentlyRejectedClaims(user.id, now),
     refundsInProgress(user.id, now),
+    customerMandates(user.id, { liveOnly: true }),
   ])
+  const mandateOf = new Map(mandates.map((mandate) => [mandate.serviceId, mandate]))
   // "Pay again" replaces the cart: what it holds is said beside the button before it is pressed.
   const cart = rejected.length > 0 ? (await pricedCart(await readCart(request))).items : []
   // Read from the entry activeSubscriptions just cached: one read of the customer's subscriptions.
@@ -119,6 +124,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       description: subscription.description,
       endsOn: formatIndiaDate(subscription.endsAt),
       renewPath: subscription.onSale ? renewalPath(subscription.serviceId) : null,
+      autoRenew: autoRenewOf(mandateOf.get(subscription.serviceId), subscription.onSale),
     })),
     recentlyEnded: recentlyEnded.map((subscription) => ({
       serviceId: subscription.serviceId,
@@ -140,6 +146,15 @@ export async function loader({ request }: Route.LoaderArgs) {
     whatsappNumber,
     whatsappLink: whatsappHref(whatsappNumber),
   }
+}
+
+/** A running service's automatic renewal: its live mandate's state and stop, else the way to turn it on while on sale. */
+function autoRenewOf(
+  mandate: (Parameters<typeof autoRenewStatusText>[0] & { id: string }) | undefined,
+  onSale: boolean,
+) {
+  if (mandate) return { mandateId: mandate.id, status: autoRenewStatusText(mandate) }
+  return onSale ? { mandateId: null, status: null } : null
 }
 
 /**
@@ -322,8 +337,36 @@ export default function Subscriptions({ loaderData, actionData }: Route.Componen
               <h2 className="text-lg font-semibold capitalize">{subscription.name}</h2>
               <ServiceDescription lines={subscription.description} className="mt-2" />
               <p className="mt-3 font-medium">Ends on {subscription.endsOn}</p>
+              {subscription.autoRenew?.mandateId ? (
+                <div className="mt-3 space-y-2 text-sm">
+                  <p>{subscription.autoRenew.status}</p>
+                  <div className="flex flex-wrap items-center gap-4">
+                    <StopAutoRenewForm
+                      serviceId={subscription.serviceId}
+                      mandateId={subscription.autoRenew.mandateId}
+                      serviceName={subscription.name}
+                    />
+                    <Link
+                      to={`/subscriptions/${subscription.serviceId}/auto-renew`}
+                      aria-label={`Details of automatic renewal of ${subscription.name}`}
+                      className="font-medium text-green-700 underline dark:text-green-400"
+                    >
+                      Details
+                    </Link>
+                  </div>
+                </div>
+              ) : null}
               <p className="mt-3 flex flex-wrap gap-4">
                 {subscription.renewPath ? <RenewLink to={subscription.renewPath} name={subscription.name} /> : null}
+                {subscription.autoRenew && !subscription.autoRenew.mandateId ? (
+                  <Link
+                    to={`/subscriptions/${subscription.serviceId}/auto-renew`}
+                    aria-label={`Renew automatically: ${subscription.name}`}
+                    className="text-sm font-medium text-green-700 underline dark:text-green-400"
+                  >
+                    Renew automatically
+                  </Link>
+                ) : null}
                 <Link
                   to={`/subscriptions/${subscription.serviceId}/end`}
                   aria-label={`End subscription to ${subscription.name}`}

@@ -37,6 +37,13 @@ import {
 import { decideKraRecord, kraRecordStateOf, profileAndRecord } from '~/server/kyc/kra-record.server'
 import { CONSENT_DOCUMENTS } from '~/domain/consent'
 import { AdminEndSubscriptionForm } from '~/components/admin-end-subscription'
+import { AdminMandates } from '~/components/admin-mandates'
+import { autoRenewStatusText } from '~/domain/auto-renew-status'
+import {
+  ADMIN_STOP_REASON_MAX_LENGTH,
+  customerMandates,
+  stopAutoRenewAsAdmin,
+} from '~/server/payments/auto-renew.server'
 import type { Route } from './+types/customer'
 import { SENT_MESSAGES_SHOWN, sentMessagesOf } from '~/server/messaging/message-archive.server'
 
@@ -63,6 +70,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const acceptances = await acceptanceHistory(customer.id)
   const adminViews = await adminViewsOf(customer.id)
   const messages = await sentMessagesOf(customer.id, SENT_MESSAGES_SHOWN)
+  const mandates = await customerMandates(customer.id)
   const now = new Date()
   const recordState = kraRecordStateOf(customer)
   // Formatted here, on the server, so the page reads the same with and without JavaScript.
@@ -133,6 +141,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         admin: [view.admin.name, view.admin.phone].filter(Boolean).join(', ') || view.admin.id,
       })),
     },
+    mandates: mandates.map((mandate) => ({
+      id: mandate.id,
+      serviceName: mandate.serviceName,
+      live: mandate.state !== 'CANCELLED',
+      status: autoRenewStatusText(mandate),
+      createdAt: formatIndiaDateTime(mandate.createdAt),
+      ended: mandate.cancelledAt
+        ? `stopped ${formatIndiaDateTime(mandate.cancelledAt)}${mandate.cancelReason ? ` (${mandate.cancelReason})` : ''}`
+        : null,
+    })),
+    mandateReasonMaxLength: ADMIN_STOP_REASON_MAX_LENGTH,
     messagesShown: SENT_MESSAGES_SHOWN,
     messages: messages.map((message, index) => ({
       key: `${message.sentAt.getTime()}-${index}`,
@@ -185,6 +204,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       'fee-cap-exempt': feeCap,
       'fee-cap-unexempt': feeCap,
       'kra-record-decide': () => decideRecord(admin.id, params.userId, formData),
+      'mandate-stop': () => stopMandate(admin.id, params.userId, formData),
     },
     () => grant(admin.id, params.userId, formData),
   )
@@ -257,6 +277,15 @@ async function decideRecord(adminId: string, userId: string, formData: FormData)
     { form: 'kra-record' as const, message: outcome.message, ok: outcome.ok },
     outcome.ok ? 200 : outcome.status,
   )
+}
+
+async function stopMandate(adminId: string, userId: string, formData: FormData) {
+  const mandateId = String(formData.get('mandateId') ?? '')
+  const outcome = await stopAutoRenewAsAdmin(adminId, userId, {
+    mandateId,
+    reason: String(formData.get('reason') ?? ''),
+  })
+  return data({ form: 'mandate' as const, mandateId, message: outcome.message, ok: outcome.ok }, outcome.status)
 }
 
 async function setFeeCap(adminId: string, userId: string, formData: FormData) {
@@ -426,6 +455,12 @@ export default function AdminCustomer({ loaderData, actionData }: Route.Componen
           <AdminEndSubscriptionForm key={service.serviceId} userId={customer.id} {...service} />
         ))}
       </section>
+
+      <AdminMandates
+        mandates={loaderData.mandates}
+        reasonMaxLength={loaderData.mandateReasonMaxLength}
+        answer={actionData?.form === 'mandate' ? actionData : undefined}
+      />
 
       <section aria-labelledby="grant-heading" className="mt-8 max-w-xl">
         <h2 id="grant-heading" className="text-xl font-semibold">

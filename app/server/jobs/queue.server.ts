@@ -62,6 +62,8 @@ export const RETENTION_QUEUE = 'erase-expired-data'
  * the check of the mandates' coming charges against the limits (mandate-lifecycle.server.ts).
  */
 export const RENEWAL_REMINDERS_QUEUE = 'renewal-reminders'
+/** Every 15 minutes: the pre-debit notices of automatic renewals' charges due (payments/pre-debit-notices.server.ts). */
+export const PRE_DEBIT_NOTICES_QUEUE = 'pre-debit-notices'
 /** Adds the insight change rows into their month tables (decision 045). */
 export const INSIGHT_FOLD_QUEUE = 'insight-fold'
 /** Recomputes /admin/insights' cohort table. */
@@ -116,6 +118,7 @@ export function jobQueue(): Promise<PgBoss> {
     await boss.createQueue(TERMS_NOTICES_QUEUE)
     await boss.createQueue(RETENTION_QUEUE)
     await boss.createQueue(RENEWAL_REMINDERS_QUEUE)
+    await boss.createQueue(PRE_DEBIT_NOTICES_QUEUE)
     await boss.createQueue(RESEARCH_DELIVERIES_QUEUE)
     await boss.createQueue(RESEARCH_SCHEDULED_QUEUE)
     await boss.createQueue(INSIGHT_FOLD_QUEUE)

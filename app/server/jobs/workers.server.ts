@@ -9,6 +9,7 @@ import {
   INSIGHT_COHORTS_QUEUE,
   INSIGHT_FOLD_QUEUE,
   jobQueue,
+  PRE_DEBIT_NOTICES_QUEUE,
   PRUNE_QUEUE,
   RENEWAL_REMINDERS_QUEUE,
   RESEARCH_DELIVERIES_QUEUE,
@@ -28,6 +29,7 @@ import { sendDocumentNotices } from '../account/document-versions.server'
 import { renewalSmsEnabled, researchSmsEnabled, type NoticeSms, type OtpSms } from '../messaging/sms.server'
 import { sendRenewalReminders } from '../payments/renewal-reminders.server'
 import { checkUpcomingMandateCharges } from '../payments/mandate-lifecycle.server'
+import { sendPreDebitNotices } from '../payments/pre-debit-notices.server'
 import { sendEmail, sendNoticeSms, settleSmsJob } from '../messaging/delivery.server'
 import { pruneExpiredRows } from './prune.server'
 import { sendDueResearchDeliveries } from '../research/deliveries.server'
@@ -52,6 +54,8 @@ const COMPLAINT_BOARD_REMINDER_SCHEDULE_CRON = '35 3 * * *'
 const TERMS_NOTICES_SCHEDULE_CRON = '41 * * * *'
 /** Every 15 minutes: a reminder goes at most that long after its moment (docs/limits.md). */
 const RENEWAL_REMINDERS_SCHEDULE_CRON = '*/15 * * * *'
+/** Every 15 minutes: a charge's notice goes within 15 minutes of its window opening (docs/limits.md). */
+const PRE_DEBIT_NOTICES_SCHEDULE_CRON = '*/15 * * * *'
 /** 21:07 UTC is 02:37 in India, a quiet hour. */
 const RETENTION_SCHEDULE_CRON = '7 21 * * *'
 /** Every minute: a published item's e-mails start going within a minute (docs/limits.md). */
@@ -105,6 +109,12 @@ export async function startJobWorkers(): Promise<void> {
     // the mandate's row (mandate-lifecycle.server.ts), so runs at once stop and tell once.
     const stopped = await checkUpcomingMandateCharges()
     if (stopped > 0) log.info(`Mandate charges checked: ${stopped} automatic renewals stopped before a charge`)
+  })
+  // Each charge's notice is claimed by the statement that picks its mandate: sent once across instances.
+  await boss.schedule(PRE_DEBIT_NOTICES_QUEUE, PRE_DEBIT_NOTICES_SCHEDULE_CRON)
+  await boss.work(PRE_DEBIT_NOTICES_QUEUE, async () => {
+    const sent = await sendPreDebitNotices()
+    if (sent > 0) log.info(`Pre-debit notices: ${sent} sent`)
   })
   // The delivery rows are the queue: runs at once, here or on another instance, claim different rows.
   if (!researchSmsEnabled())

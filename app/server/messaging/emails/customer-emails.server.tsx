@@ -278,6 +278,36 @@ export function renewalReminderEmail(
   )
 }
 
+/**
+ * The pre-debit notice of an automatic renewal's charge (RBI's e-mandate rules: at least 24 hours
+ * before): the amount, the day, what it pays and how to stop it.
+ */
+export function preDebitNoticeEmail(
+  notice: { name: string | null; serviceName: string; amountPaise: number; chargeOn: string; periodDays: number },
+  context: EmailContext,
+): RenderedEmail {
+  const amount = `Rs. ${formatRupees(notice.amountPaise)}`
+  return renderEmail(
+    {
+      template: 'pre-debit-notice',
+      subject: `Automatic renewal: ${amount} will be charged on ${notice.chargeOn} for ${notice.serviceName}`,
+      name: notice.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `On ${notice.chargeOn} your automatic renewal of ${notice.serviceName} will charge ${amount} (GST included) through Razorpay, as you authorised. It pays the next ${notice.periodDays} days from the end of the period already paid.`,
+        },
+        {
+          kind: 'paragraph',
+          text: 'Do not want it? Choose "Stop automatic renewal" on your Subscriptions page before that day: nothing more is charged, and the period already paid runs to its end.',
+        },
+        { kind: 'action', label: 'Review or stop automatic renewal', path: '/subscriptions' },
+      ],
+    },
+    context,
+  )
+}
+
 /** The copy of what the customer acknowledged on completing the profile: each document's version, the time, and its text. */
 export function onboardingCopyEmail(
   copy: { name: string | null; acceptedAt: string; documents: { title: string; version: string; text: string }[] },
