@@ -7,7 +7,7 @@ import { BankAccountDetails } from '~/components/bank-account-details'
 import { Modal } from '~/components/modal'
 import { ServiceDescription } from '~/components/service-description'
 import { BankReferenceFormSchema } from '~/domain/bank-reference'
-import { whatsappHref, type BankAccount } from '~/domain/business-details'
+import { type BankAccount, siteTitle, whatsappHref } from '~/domain/business-details'
 import { payAgainNotice } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
 import { renewalPath } from '~/domain/renewal-reminders'
@@ -29,7 +29,7 @@ import { refundsInProgress } from '~/server/payments/refunds/customer-refunds.se
 import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/subscriptions'
 
-export const meta: Route.MetaFunction = () => [{ title: 'My subscriptions | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'My subscriptions') }]
 
 const INFO_DIALOG = 'verification-info'
 /**
