@@ -30,6 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const termsNotice = terms?.mustAccept ?? terms?.announced ?? null
   const registration: RegistrationDetails = {
     name: businessDetails.name,
+    brandName: businessDetails.brandName,
     sebiRegistrationNumber: businessDetails.sebiRegistrationNumber,
     bseEnlistmentNumber: businessDetails.bseEnlistmentNumber,
     grievanceOfficer: businessDetails.grievanceOfficer,
@@ -87,7 +88,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="flex min-h-dvh flex-col bg-white text-gray-900 antialiased dark:bg-gray-950 dark:text-gray-100">
         <NavigationProgress loading={loading} />
         {rootData?.demoMode ? <DemoBanner /> : null}
-        <SiteHeader user={rootData?.user ?? null} />
+        <SiteHeader user={rootData?.user ?? null} registration={rootData?.registration ?? null} />
         {rootData?.termsBanner ? <TermsBanner banner={rootData.termsBanner} /> : null}
         {rootData?.documentsBanner.length ? <DocumentsBanner documents={rootData.documentsBanner} /> : null}
         <main aria-busy={loading || undefined} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">

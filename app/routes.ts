@@ -24,6 +24,8 @@ export default [
   // A complete profile's e-mail address, changed with a code sent to the new address.
   route('account/email', 'routes/account.email.tsx'),
   route('account/nominee', 'routes/account.nominee.tsx'),
+  // An accredited investor's own opt-in to be outside the fee cap, for the certificate the analyst recorded.
+  route('account/accredited-investor', 'routes/account.accredited-investor.tsx'),
   // Where research reaches the customer besides the site: e-mail, SMS, Telegram (linked here).
   route('account/research-channels', 'routes/account.research-channels.tsx'),
   route('subscriptions/:serviceId/end', 'routes/subscriptions.end.tsx'),

@@ -10,12 +10,19 @@ import { startJobWorkers } from '~/server/jobs/workers.server'
 import { publishCurrentTerms } from '~/server/account/terms-versions.server'
 import { publishCurrentDocuments } from '~/server/account/document-versions.server'
 import { stopJobs } from '~/server/jobs/queue.server'
-import { isCrossSiteWrite } from '~/server/http/origin.server'
+import { CROSS_SITE_REFUSAL_MESSAGE, isCrossSiteWrite } from '~/server/http/origin.server'
 import { limitRequestBodies, withLimitedBodies } from '~/server/http/body-limit.server'
 import { lingeringClose } from '~/server/http/lingering-close.server'
 import { privateWhenSignedIn } from '~/server/http/private-pages.server'
 import { uploadSlots } from '~/server/http/upload-slots.server'
-import { isXsrfValid, newXsrfToken, readCookie, XSRF_COOKIE, XSRF_HEADER } from '~/server/http/xsrf.server'
+import {
+  isXsrfValid,
+  newXsrfToken,
+  readCookie,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+  XSRF_REFUSAL_MESSAGE,
+} from '~/server/http/xsrf.server'
 import { loggerFor } from '~/server/operations/logger.server'
 import { mayReadMetrics } from '~/server/operations/metrics.server'
 import { ROUTE_PATTERN_LOCAL } from '~/server/operations/request-log.server'
@@ -69,7 +76,7 @@ app.use((req, res, next) => {
     req.get('host') ?? '',
   )
   if (!crossSite) return next()
-  const message = 'Forbidden: this request was sent from another site.'
+  const message = CROSS_SITE_REFUSAL_MESSAGE
   if (req.path.startsWith('/api/')) res.status(403).json({ message })
   else res.status(403).type('text/plain').send(message)
 })
@@ -90,7 +97,7 @@ app.use('/api/v1', (req, res, next) => {
     res.cookie(XSRF_COOKIE, newXsrfToken(), { path: '/', sameSite: 'lax', secure: req.secure, httpOnly: false })
   }
   if (req.method === 'GET' || req.method === 'HEAD' || isXsrfValid(token, req.get(XSRF_HEADER))) return next()
-  res.status(403).json({ message: `Send the ${XSRF_COOKIE} cookie's value in the ${XSRF_HEADER} header.` })
+  res.status(403).json({ message: XSRF_REFUSAL_MESSAGE })
 })
 
 // Given as a function, React Router re-derives its route tables on every request: only the dev

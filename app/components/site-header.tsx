@@ -1,5 +1,6 @@
 import { useEffect, type MouseEvent } from 'react'
 import { Form, Link, NavLink, useLocation } from 'react-router'
+import type { RegistrationDetails } from '~/domain/business-details'
 import { withRedirectTo } from '~/domain/redirect'
 import avatarDark from '~/assets/avatar-dark.svg'
 import avatarLight from '~/assets/avatar-light.svg'
@@ -38,7 +39,14 @@ function closeMenu(event: MouseEvent<HTMLAnchorElement>) {
  * each other without JavaScript. With JavaScript, following one of their links closes them, and so
  * does any client-side navigation.
  */
-export function SiteHeader({ user }: { user: HeaderUser | null }) {
+export function SiteHeader({
+  user,
+  registration,
+}: {
+  user: HeaderUser | null
+  /** The brand and the registered name (the root loader's business details); null when it failed. */
+  registration: Pick<RegistrationDetails, 'name' | 'brandName'> | null
+}) {
   const location = useLocation()
   // Signing in from a page comes back to it; on /auth itself the link keeps where it was going.
   const signInHref =
@@ -54,8 +62,23 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
         {/* The home page is a signed-in customer's; a visitor's home is the catalogue, not the sign-in page. */}
         <Link to={user ? '/' : '/services'} className="shrink-0">
-          <ThemedImage light={logoLight} dark={logoDark} alt="Research Store home" size={56} className="h-auto w-14" />
+          <ThemedImage
+            light={logoLight}
+            dark={logoDark}
+            alt={registration ? `${registration.brandName} home` : 'Home'}
+            size={56}
+            className="h-auto w-14"
+          />
         </Link>
+        {registration ? (
+          // The logo's text: the brand, and the name registered with SEBI when the brand is another.
+          <p className="hidden leading-tight sm:block">
+            <span className="font-semibold">{registration.brandName}</span>
+            {registration.brandName !== registration.name ? (
+              <span className="block text-xs text-gray-600 dark:text-gray-300">{registration.name}</span>
+            ) : null}
+          </p>
+        ) : null}
         <nav aria-label="Main" className="hidden flex-1 items-center gap-1 xl:flex">
           {NAV_LINKS.map((link) => (
             <NavLink key={link.to} to={link.to} className={navLinkClass}>

@@ -1,10 +1,11 @@
+import { siteTitle } from '~/domain/business-details'
 import { data } from 'react-router'
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacter } from '~/domain/control-characters'
 import { isOutboxEnabled, listOutboxMessages } from '~/server/messaging/outbox.server'
 import type { Route } from './+types/outbox'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Dev outbox | Research Store' },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: siteTitle(matches, 'Dev outbox') },
   { name: 'robots', content: 'noindex' },
 ]
 

@@ -69,6 +69,8 @@ type SandboxPayment = {
   amountPaise: number
   currency: string
   status: GatewayPaymentStatus
+  /** How the customer paid (Razorpay's `method`): card unless a test chose another. */
+  method: string
   createdAtSeconds: number
 }
 
@@ -207,7 +209,7 @@ function paymentEntity(payment: SandboxPayment) {
     order_id: payment.orderId,
     invoice_id: null,
     international: false,
-    method: 'card',
+    method: payment.method,
     amount_refunded: payment.status === 'refunded' ? payment.amountPaise : 0,
     refund_status: payment.status === 'refunded' ? 'full' : null,
     captured: payment.status === 'captured' || payment.status === 'refunded',
@@ -540,7 +542,7 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
     failNextRefunds(count) {
       state.failingRefunds = count
     },
-    pay(orderId, outcome = 'captured') {
+    pay(orderId, outcome = 'captured', method = 'card') {
       const target = order(orderId)
       if (target.status === 'paid') {
         throw new SandboxError(
@@ -554,6 +556,7 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
         amountPaise: target.amountPaise,
         currency: target.currency,
         status: outcome,
+        method,
         createdAtSeconds: nowSeconds(),
       }
       state.payments.set(created.id, created)
@@ -642,6 +645,8 @@ export function sandboxGateway(mode: Pick<Env, 'DEMO_MODE' | 'NODE_ENV'> = env):
             amountPaise: plan.amountPaise,
             currency: 'INR',
             status: action === 'charge' ? 'captured' : 'failed',
+            // A mandate's charge: the card the customer authorised (markPaymentPaid does not check a charge's method).
+            method: 'card',
             createdAtSeconds: nowSeconds(),
           }
           state.payments.set(charged.id, charged)

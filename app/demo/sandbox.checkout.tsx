@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, redirect } from 'react-router'
 import { formatRupees } from '~/domain/money'
 import { readForm } from '~/server/http/form-data.server'
@@ -5,8 +6,8 @@ import { demoSandbox } from '~/server/payments/gateway/choice.server'
 import { SandboxError } from '~/server/payments/gateway/sandbox.server'
 import type { Route } from './+types/sandbox.checkout'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Sandbox checkout | Research Store' },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: siteTitle(matches, 'Sandbox checkout') },
   { name: 'robots', content: 'noindex' },
 ]
 

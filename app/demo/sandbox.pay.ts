@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { apiError, postOnly, readJsonBody } from '~/server/api/requests.server'
 import { demoSandbox } from '~/server/payments/gateway/choice.server'
 import {
+  SANDBOX_PAYMENT_METHODS,
   SandboxError,
   WEBHOOK_EVENTS_FOR_OUTCOME,
   webhookHeaders,
@@ -12,6 +13,9 @@ import type { Route } from './+types/sandbox.pay'
 const Body = z.object({
   orderId: z.string({ error: 'Send orderId.' }).min(1, 'Send orderId.'),
   outcome: z.enum(['captured', 'authorized', 'failed']).default('captured'),
+  method: z
+    .enum(SANDBOX_PAYMENT_METHODS, { error: `method is one of ${SANDBOX_PAYMENT_METHODS.join(', ')}.` })
+    .default('card'),
   webhook: z.enum(['payment.captured', 'payment.failed', 'order.paid', 'payment.authorized']).optional(),
   deliverWebhook: z.boolean({ error: 'deliverWebhook is true or false.' }).default(false),
 })
@@ -24,15 +28,15 @@ export const loader = postOnly
  * would send for that payment (`webhook`: raw body and headers, for the caller to POST to
  * /webhooks/razorpay, as often as it likes); or, with `deliverWebhook`, the sandbox itself posts
  * Razorpay's events for the outcome to this store's /webhooks/razorpay, one after the other, and
- * reports each answer (`webhookDeliveries`).
+ * reports each answer (`webhookDeliveries`). `method` is how the customer paid (card unless given).
  */
 export async function action({ request }: Route.ActionArgs) {
   const sandbox = await demoSandbox()
   if (!sandbox) return apiError(404, 'Not Found')
-  const { orderId, outcome, webhook, deliverWebhook } = await readJsonBody(request, Body)
+  const { orderId, outcome, method, webhook, deliverWebhook } = await readJsonBody(request, Body)
   let razorpayResponse: ReturnType<typeof sandbox.pay>
   try {
-    razorpayResponse = sandbox.pay(orderId, outcome)
+    razorpayResponse = sandbox.pay(orderId, outcome, method)
   } catch (error) {
     if (error instanceof SandboxError) return apiError(error.status, error.message)
     throw error

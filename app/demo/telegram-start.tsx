@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, Form } from 'react-router'
 import { Field, FormMessage, StatusButton } from '~/components/forms'
 import { isOutboxEnabled } from '~/server/messaging/outbox.server'
@@ -8,8 +9,8 @@ import type { Route } from './+types/telegram-start'
 // The customer pressing Start in Telegram, for the fake bot (demo mode and tests): the deep link's
 // token, sent as Telegram would, with the webhook secret, through the real webhook handler.
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Fake Telegram | Research Store' },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: siteTitle(matches, 'Fake Telegram') },
   { name: 'robots', content: 'noindex' },
 ]
 

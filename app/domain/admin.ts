@@ -1,5 +1,9 @@
 import { z } from 'zod'
-import { FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from './fee-cap'
+import {
+  ACCREDITATION_CERTIFICATE_MAX_LENGTH,
+  FEE_CAP_EXEMPTION_REASON_MAX_LENGTH,
+  FEE_CAP_EXEMPTIONS,
+} from './fee-cap'
 import { PayerAccountNameSchema, UtrSchema } from './bank-reference'
 import { plainText } from './plain-text'
 
@@ -148,19 +152,43 @@ export type GrantSubscription = z.infer<typeof GrantSubscriptionSchema>
 const FEE_CAP_REASON_MESSAGE =
   'Give the grounds, such as the accreditation certificate or the entity and its registration.'
 
-/** The admin's two buttons on a customer's page: mark exempt from the fee cap (with a reason), or remove the mark. */
+export const ACCREDITATION_CERTIFICATE_MESSAGE = "Give the accreditation certificate's number."
+export const ACCREDITATION_VALID_UNTIL_MESSAGE = "Give the certificate's last valid day."
+
+/**
+ * The admin's two buttons on a customer's page: mark exempt from the fee cap (with a reason), or
+ * remove the mark. An accredited investor's mark also takes the certificate's number and last
+ * valid day; the server refuses a day already past (setFeeCapExemption).
+ */
 export const FeeCapExemptionSchema = z.discriminatedUnion('intent', [
-  z.object({
-    intent: z.literal('fee-cap-exempt'),
-    exemption: z.enum(FEE_CAP_EXEMPTIONS, { error: 'Choose accredited investor or non-individual client.' }),
-    reason: plainText(z.string({ error: FEE_CAP_REASON_MESSAGE }), { multiLine: true })
-      .trim()
-      .min(3, FEE_CAP_REASON_MESSAGE)
-      .max(
-        FEE_CAP_EXEMPTION_REASON_MAX_LENGTH,
-        `Keep the reason under ${FEE_CAP_EXEMPTION_REASON_MAX_LENGTH} characters.`,
-      ),
-  }),
+  z
+    .object({
+      intent: z.literal('fee-cap-exempt'),
+      exemption: z.enum(FEE_CAP_EXEMPTIONS, { error: 'Choose accredited investor or non-individual client.' }),
+      reason: plainText(z.string({ error: FEE_CAP_REASON_MESSAGE }), { multiLine: true })
+        .trim()
+        .min(3, FEE_CAP_REASON_MESSAGE)
+        .max(
+          FEE_CAP_EXEMPTION_REASON_MAX_LENGTH,
+          `Keep the reason under ${FEE_CAP_EXEMPTION_REASON_MAX_LENGTH} characters.`,
+        ),
+      certificate: plainText(z.string())
+        .trim()
+        .min(3, ACCREDITATION_CERTIFICATE_MESSAGE)
+        .max(
+          ACCREDITATION_CERTIFICATE_MAX_LENGTH,
+          `Keep the certificate number under ${ACCREDITATION_CERTIFICATE_MAX_LENGTH} characters.`,
+        )
+        .optional(),
+      validUntil: z.iso.date({ error: 'Give the day as a date, like 2028-03-31.' }).optional(),
+    })
+    .superRefine((value, context) => {
+      if (value.exemption !== 'ACCREDITED_INVESTOR') return
+      if (!value.certificate)
+        context.addIssue({ code: 'custom', path: ['certificate'], message: ACCREDITATION_CERTIFICATE_MESSAGE })
+      if (!value.validUntil)
+        context.addIssue({ code: 'custom', path: ['validUntil'], message: ACCREDITATION_VALID_UNTIL_MESSAGE })
+    }),
   z.object({ intent: z.literal('fee-cap-unexempt') }),
 ])
 export type FeeCapExemptionChange = z.infer<typeof FeeCapExemptionSchema>

@@ -40,6 +40,8 @@ export type BankAccount = { accountNumber: string; ifsc: string; accountName: st
 export type BusinessDetails = {
   /** The name registered with SEBI. */
   name: string
+  /** The name customers know the store by (BRAND_NAME; the registered name when unset): page titles, the logo, SMS. */
+  brandName: string
   /** SEBI registration number of the research analyst, INH followed by nine digits. */
   sebiRegistrationNumber: string
   /** The date SEBI granted the registration (YYYY-MM-DD). */
@@ -79,8 +81,31 @@ export type BusinessDetails = {
 /** What the footer of every page shows; kept small because it is serialised into every page. */
 export type RegistrationDetails = Pick<
   BusinessDetails,
-  'name' | 'sebiRegistrationNumber' | 'bseEnlistmentNumber' | 'grievanceOfficer'
+  'name' | 'brandName' | 'sebiRegistrationNumber' | 'bseEnlistmentNumber' | 'grievanceOfficer'
 >
+
+/**
+ * The brand with the registered name beside it when they differ ("Research Store (Asha Rao Research)"):
+ * how an SMS names its sender and the header's logo text names the store. SEBI registers the name, not the brand.
+ */
+export function brandWithRegisteredName(details: Pick<BusinessDetails, 'name' | 'brandName'>): string {
+  return details.brandName === details.name ? details.name : `${details.brandName} (${details.name})`
+}
+
+/**
+ * A page's title: "<page> | <brand>", the brand from the root loader's business details (the
+ * first match); the page alone when the root has none (its loader failed), the brand alone for the home page.
+ */
+export function siteTitle(
+  matches: readonly ({ id: string; loaderData?: unknown } | undefined)[],
+  page?: string,
+): string {
+  const root = matches.find((match) => match?.id === 'root')?.loaderData as
+    { registration?: { brandName?: string } } | undefined
+  const brand = root?.registration?.brandName
+  if (!page) return brand ?? 'Home'
+  return brand ? `${page} | ${brand}` : page
+}
 
 /** A `tel:` address for a phone number as written for people ("+91 00000 00000" -> "tel:+910000000000"). */
 export function telHref(phone: string): string {

@@ -24,6 +24,58 @@ export const FEE_CAP_EXEMPTION_LABELS: Record<FeeCapExemption, string> = {
 }
 
 export const FEE_CAP_EXEMPTION_REASON_MAX_LENGTH = 500
+export const ACCREDITATION_CERTIFICATE_MAX_LENGTH = 60
+
+/**
+ * Where a customer stands against the cap: the admin's mark, and for an accredited investor the
+ * certificate's last valid day (YYYY-MM-DD) and whether the customer opted in for that certificate.
+ */
+export type FeeCapStanding = {
+  exemption: FeeCapExemption | null
+  accreditationValidUntil: string | null
+  optedIn: boolean
+}
+
+/**
+ * Whether the cap counts this customer's purchases at `now`. A non-individual client is outside it on
+ * the admin's mark. An accredited investor is outside it only with a certificate on record, valid on
+ * `now`'s India date (the cap applies again the day after its last valid day), and their own opt-in
+ * for it: the admin's word alone is not the client's consent to be treated as one.
+ */
+export function feeCapApplies(standing: FeeCapStanding, now: Date): boolean {
+  if (standing.exemption === 'NON_INDIVIDUAL') return false
+  if (standing.exemption !== 'ACCREDITED_INVESTOR') return true
+  const valid = standing.accreditationValidUntil !== null && indiaIsoDate(now) <= standing.accreditationValidUntil
+  return !(valid && standing.optedIn)
+}
+
+/** Why the cap still applies to a customer the admin marked an accredited investor, or null when it does not. */
+export function accreditationGap(standing: FeeCapStanding, now: Date): string | null {
+  if (standing.exemption !== 'ACCREDITED_INVESTOR') return null
+  if (standing.accreditationValidUntil === null) return 'no accreditation certificate is on record'
+  if (indiaIsoDate(now) > standing.accreditationValidUntil) return 'the accreditation certificate has expired'
+  if (!standing.optedIn) return 'the customer has not opted in yet'
+  return null
+}
+
+/**
+ * What the customer confirms to be treated as an accredited investor (their opt-in, recorded with
+ * this text's SHA-256): the certificate on record, what the cap is, and that it applies again on withdrawal or expiry.
+ */
+export function accreditedOptInText(accreditation: {
+  certificate: string
+  validUntil: string
+  business: string
+}): string {
+  return [
+    `I confirm that I am an accredited investor, with accreditation certificate ${accreditation.certificate} valid until ${formatIndiaDate(indiaMidnight(accreditation.validUntil))}.`,
+    `I choose to be treated as an accredited investor by ${accreditation.business}: the yearly limit SEBI sets on the fees a research analyst may charge an individual client and their family will not apply to the fees I pay.`,
+    'I can withdraw this choice at any time; the limit applies again from then, and after my certificate’s last valid day.',
+  ].join(' ')
+}
+
+/** The version an opt-in is recorded under: the text's own fingerprint (each certificate's text differs). */
+export const accreditedOptInVersion = (textSha256: string) => `accredited-${textSha256.slice(0, 12)}`
 
 // The rule itself: what counts in the window, and the refusal. app/server/payments/purchase-limits.server.ts
 // reads the family's payments and open orders and claims and applies it (docs/regulatory.md).

@@ -35,6 +35,33 @@ export const PAYMENT_VERIFY_FAILED_MESSAGE = 'Error verifying payment'
 export const GATEWAY_ALLOWED_METHODS = ['card', 'netbanking', 'upi'] as const
 export const GATEWAY_HIDDEN_METHODS = ['wallet', 'emi', 'cardless_emi', 'paylater', 'app'] as const
 
+/**
+ * Whether a capture the gateway reports (its payment's `method`) may become subscriptions. Any
+ * other method (one of the hidden ones, or one Razorpay adds later) is paid, invoiced and refunded
+ * in full by markPaymentPaid. Null (not reported) is not refused: only a reported method is.
+ */
+export function isGatewayMethodAllowed(method: string | null): boolean {
+  return method === null || (GATEWAY_ALLOWED_METHODS as readonly string[]).includes(method)
+}
+
+const GATEWAY_METHOD_WORDS: Record<string, string> = {
+  wallet: 'a wallet',
+  emi: 'EMI',
+  cardless_emi: 'cardless EMI',
+  paylater: 'pay later',
+  app: 'a payment app',
+}
+
+/** A refused method as the customer's e-mail and the page name it ("a wallet", "EMI"). */
+export function gatewayMethodWords(method: string): string {
+  return GATEWAY_METHOD_WORDS[method] ?? `"${method.slice(0, 40)}"`
+}
+
+/** Why a capture by a refused method was refunded, as the refund note, the e-mail and the page say it. */
+export function refusedMethodReason(method: string): string {
+  return `Paid by ${gatewayMethodWords(method)}: our fees are paid only by card, netbanking or UPI, from an account in your name`
+}
+
 /** checkout.js's `config` option that hides the methods the store does not take. */
 export const CHECKOUT_METHODS_CONFIG = {
   display: {

@@ -61,7 +61,8 @@ export function kraRecordAllowsPayment(state: KraRecordState): boolean {
   return state.kind === 'match' || state.kind === 'accepted'
 }
 
-const FIELD_WORDS = (differences: readonly KraRecordField[]) =>
+/** "name", "date of birth" or "name and date of birth": what differs, in words. */
+export const kraRecordFieldWords = (differences: readonly KraRecordField[]) =>
   differences.length === 2 ? 'name and date of birth' : differences[0] === 'dob' ? 'date of birth' : 'name'
 
 /**
@@ -77,7 +78,7 @@ export function kraRecordPaymentRefusal(
   const correction =
     place === 'kyc-details-page' ? 'ask for a correction below' : 'ask for a correction on your KYC details page'
   const checkAgain = place === 'kyc-details-page' ? 'check your KYC again' : 'check your KYC again there'
-  const fields = FIELD_WORDS(state.differences)
+  const fields = kraRecordFieldWords(state.differences)
   const differs = `You cannot pay yet: the ${fields} the KYC registration agency (KRA) holds for your PAN ${state.differences.length === 2 ? 'are' : 'is'} not the ${fields} in your profile.`
   if (state.kind === 'correction-asked')
     return `${differs} The analyst has checked it and asks you to correct your details: ${correction}, or, if the KRA's record is wrong, update it through your broker or mutual fund and ${checkAgain}. Questions: ${supportEmail}.`

@@ -126,3 +126,14 @@ export function adultBirthDateMissingMessage(dateOfBirth: Date | null, where: st
     ? `Save your details first (name, e-mail, date of birth and PAN, ${where}): the PAN card and the agreement come after them.`
     : `You must be ${MINIMUM_AGE_YEARS} or older to subscribe: the PAN card and the agreement are refused.`
 }
+
+const MISSING_STEP: Record<Exclude<ProfileStep, 'complete'>, string> = {
+  details: 'your name, e-mail, date of birth and PAN',
+  'pan-card': 'your PAN card',
+  agreement: 'the agreement',
+}
+
+/** The API's 403 of a paying call before the profile is complete, naming the first missing step (docs/api.md, "403 answers"). */
+export function profileIncompleteMessage(step: Exclude<ProfileStep, 'complete'>): string {
+  return `Complete your details before paying: ${MISSING_STEP[step]} is missing.`
+}

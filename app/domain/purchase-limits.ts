@@ -158,3 +158,6 @@ export function advanceExcess({
   const excessPaise = Math.min(pricePaise, Math.floor((pricePaise * excessDays) / durationDays))
   return { cappedEndsAt, excessDays, excessPaise }
 }
+
+/** A purchase by a closed account (a 403; docs/api.md, "403 answers"). */
+export const ACCOUNT_CLOSED_MESSAGE = 'This account is closed: nothing can be bought with it.'

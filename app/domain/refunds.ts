@@ -10,7 +10,13 @@ import { REFUND_PAYMENT_DAYS, refundRouteText } from './refund-times'
 
 /** Why a refund was made; stored on the refund row. */
 export type RefundReason =
-  'CUSTOMER_ENDED' | 'ADMIN_ENDED' | 'SERVICES_STOPPED' | 'ADVANCE_LIMIT' | 'ACCOUNT_CLOSED' | 'MANDATE_CHARGE_REFUSED'
+  | 'CUSTOMER_ENDED'
+  | 'ADMIN_ENDED'
+  | 'SERVICES_STOPPED'
+  | 'ADVANCE_LIMIT'
+  | 'ACCOUNT_CLOSED'
+  | 'MANDATE_CHARGE_REFUSED'
+  | 'GATEWAY_METHOD_REFUSED'
 
 /** The period a subscription row covers and what its cart line cost. */
 export type RefundablePeriod = {

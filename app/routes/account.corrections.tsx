@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { maskPan } from '~/domain/pan'
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
@@ -28,7 +29,7 @@ import { recheckKyc } from '~/server/account/profile.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account.corrections'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Your KYC details | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Your KYC details') }]
 
 const STATUS_LABELS = { PENDING: 'Waiting for our team', APPROVED: 'Approved', REJECTED: 'Rejected' } as const
 

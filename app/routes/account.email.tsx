@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
@@ -12,7 +13,7 @@ import { readForm } from '~/server/http/form-data.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account.email'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Change your e-mail address | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Change your e-mail address') }]
 
 /** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
@@ -11,7 +12,7 @@ import { readForm } from '~/server/http/form-data.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account.nominee'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Nominee for your data rights | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Nominee for your data rights') }]
 
 /** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {

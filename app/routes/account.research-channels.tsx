@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, Link } from 'react-router'
 import { FormMessage } from '~/components/forms'
 import { ResearchChannelsForm } from '~/components/research-channels-form'
@@ -16,7 +17,7 @@ import {
 } from '~/server/research/channels.server'
 import type { Route } from './+types/account.research-channels'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Research channels | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Research channels') }]
 
 export function headers({ parentHeaders }: Route.HeadersArgs) {
   return privatePageHeaders(parentHeaders)

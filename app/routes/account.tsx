@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
@@ -25,6 +26,7 @@ import {
   describeClosingServices,
 } from '~/server/account/closing.server'
 import { customerData } from '~/server/account/your-data.server'
+import { accreditationOf } from '~/server/account/accreditation.server'
 import { researchChannelsOf } from '~/server/research/channels.server'
 import { ResearchChannelsForm } from '~/components/research-channels-form'
 import { requireUser } from '~/server/auth/sign-in.server'
@@ -36,7 +38,7 @@ import { signOutHeaders } from '~/server/auth/sign-out.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/account'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Your data | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Your data') }]
 
 /** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {
@@ -50,10 +52,11 @@ const onDay = (iso: string | null) => (iso ? formatIndiaDate(new Date(iso)) : ''
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const now = new Date()
-  const [found, plan, researchChannels] = await Promise.all([
+  const [found, plan, researchChannels, accreditation] = await Promise.all([
     customerData(user.id, now),
     closingPlan(user.id, now),
     researchChannelsOf(user.id),
+    accreditationOf(user.id, now),
   ])
   const held = found!
   return {
@@ -81,6 +84,14 @@ export async function loader({ request }: Route.LoaderArgs) {
       relation: FAMILY_RELATION_LABELS[member.relation].toLowerCase(),
     })),
     dataNominee: held.dataNominee,
+    accreditation: accreditation
+      ? {
+          certificate: accreditation.certificate,
+          validUntil: accreditation.validUntil,
+          optedInAt: accreditation.optedInAt,
+          feeCapApplies: accreditation.feeCapApplies,
+        }
+      : null,
     acceptances: held.acceptances.map((row) => ({
       key: `${row.document}-${row.version}-${row.acceptedAt}`,
       document: enumWords(row.document),
@@ -307,6 +318,25 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </Link>
         </p>
       </Section>
+
+      {loaderData.accreditation ? (
+        <Section title="Accredited investor" id="accredited-investor">
+          <p className="text-sm">
+            Your accreditation certificate {loaderData.accreditation.certificate}, valid until{' '}
+            {loaderData.accreditation.validUntil}, is on record.{' '}
+            {loaderData.accreditation.feeCapApplies
+              ? 'The yearly fee limit applies to you.'
+              : 'The yearly fee limit does not apply to your fees.'}
+          </p>
+          <p className="text-sm">
+            <Link to="/account/accredited-investor" className="underline">
+              {loaderData.accreditation.optedInAt
+                ? 'See or withdraw your choice as an accredited investor'
+                : 'Choose to be treated as an accredited investor'}
+            </Link>
+          </p>
+        </Section>
+      ) : null}
 
       <Section title="What you accepted">
         <Rows

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useState } from 'react'
@@ -32,7 +33,7 @@ import { requestOtp, resendCooldownMs } from '~/server/auth/one-time-codes.serve
 import { createSession } from '~/server/session.server'
 import type { Route } from './+types/auth'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Login or sign up | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Login or sign up') }]
 
 /** A refused check's `Retry-After` reaches the browser, beside the layout's headers (the flash cookie's clearing). */
 export function headers({ parentHeaders, actionHeaders }: Route.HeadersArgs) {

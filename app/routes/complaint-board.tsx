@@ -1,10 +1,11 @@
+import { siteTitle } from '~/domain/business-details'
 import { Link } from 'react-router'
 import { MonthTable, TrendTable } from '~/components/complaint-board-tables'
 import { getComplaintBoard } from '~/server/complaints/board-history.server'
 import type { Route } from './+types/complaint-board'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Complaint Board | Research Store' },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: siteTitle(matches, 'Complaint Board') },
   {
     name: 'description',
     content: 'Complaints received, resolved and pending, in the format SEBI requires of research analysts.',

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, Form, Link, redirect, useSearchParams } from 'react-router'
 import {
   CheckboxField,
@@ -17,7 +18,7 @@ import { PAN_CARD_ACCEPT } from '~/domain/pan-card-image'
 import { complaintPageAction, complaintPageState } from '~/server/complaints/filing-steps.server'
 import type { Route } from './+types/complaints.new'
 
-export const meta: Route.MetaFunction = () => [{ title: 'File a complaint | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'File a complaint') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   return complaintPageState(request)

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { Link } from 'react-router'
 import { LinkedText } from '~/components/legal-document-view'
 import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/complaint-escalation'
@@ -5,7 +6,7 @@ import { requireUser } from '~/server/auth/sign-in.server'
 import { complaintsOf } from '~/server/complaints/register.server'
 import type { Route } from './+types/complaints'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Your complaints | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Your complaints') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, Form, Link, redirect } from 'react-router'
 import { CheckboxField, FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
@@ -18,7 +19,7 @@ import { readForm } from '~/server/http/form-data.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/consents.accept'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Before your next payment | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Before your next payment') }]
 
 type DocumentToAcknowledge = { kind: ConsentDocumentKind; version: string; changedOn: string | null; changed: boolean }
 

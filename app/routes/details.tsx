@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { currentAgreement, currentConsentDocuments } from '~/server/account/agreement-document.server'
@@ -43,7 +44,7 @@ import { redirectWithFlash } from '~/server/http/flash.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/details'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Your details | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Your details') }]
 
 const STEP_TITLES: Record<Exclude<ProfileStep, 'complete'>, string> = {
   details: 'Step 1 of 3: Your details',

@@ -1,10 +1,11 @@
+import { siteTitle } from '~/domain/business-details'
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { disclosure } from '~/content/legal/disclosure'
 import { businessDetails } from '~/server/business.server'
 import { researchPublicKey } from '~/server/research/signing.server'
 import type { Route } from './+types/disclosure'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Disclosure | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Disclosure') }]
 
 // The text comes as loader data, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md).
 export function loader() {

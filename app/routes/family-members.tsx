@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
@@ -13,7 +14,7 @@ import { readForm } from '~/server/http/form-data.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/family-members'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Family members | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Family members') }]
 
 /** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {

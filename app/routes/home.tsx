@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { Link } from 'react-router'
 import { personName } from '~/domain/names'
 import { requireCompleteProfile } from '~/server/auth/sign-in.server'
@@ -5,7 +6,7 @@ import { activeSubscriptions } from '~/server/payments/subscriptions.server'
 import { pendingPayments } from '~/server/payments/core.server'
 import type { Route } from './+types/home'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches) }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)

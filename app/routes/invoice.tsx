@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, Link } from 'react-router'
 import { TaxDocument } from '~/components/tax-document'
 import { requireUser } from '~/server/auth/sign-in.server'
@@ -6,9 +7,12 @@ import { privatePageHeaders } from '~/server/http/private-pages.server'
 import { PrintButton } from '~/components/print-button'
 import type { Route } from './+types/invoice'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
   {
-    title: `${loaderData ? `${loaderData.document.title} ${loaderData.document.number}` : 'Document'} | Research Store`,
+    title: siteTitle(
+      matches,
+      `${loaderData ? `${loaderData.document.title} ${loaderData.document.number}` : 'Document'}`,
+    ),
   },
 ]
 

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { Link } from 'react-router'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { formatSignedRupees } from '~/domain/money'
@@ -7,7 +8,7 @@ import { customerDocuments } from '~/server/payments/tax-documents.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
 import type { Route } from './+types/invoices'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Invoices | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Invoices') }]
 
 /** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {

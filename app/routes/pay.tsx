@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef, useState, type MouseEvent } from 'react'
@@ -60,7 +61,7 @@ import type { SessionUser } from '~/server/session.server'
 import { getActiveServices } from '~/server/catalog/services.server'
 import type { Route } from './+types/pay'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Payment | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Payment') }]
 
 const MANUAL_DIALOG = 'manual'
 /** The KYC refusal's paragraph, which the disabled pay buttons name as the reason they are disabled. */

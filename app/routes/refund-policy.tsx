@@ -1,9 +1,10 @@
+import { siteTitle } from '~/domain/business-details'
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { refundPolicy } from '~/content/legal/refund-policy'
 import { businessDetails } from '~/server/business.server'
 import type { Route } from './+types/refund-policy'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Refund Policy | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Refund Policy') }]
 
 // The text comes as loader data, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md).
 export function loader() {

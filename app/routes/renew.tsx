@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, Link, redirect } from 'react-router'
 import { requirePayingCustomer } from '~/server/auth/sign-in.server'
 import { addRenewalToCart } from '~/server/payments/cart.server'
@@ -7,7 +8,7 @@ import type { Route } from './+types/renew'
 // here), the service goes in the cart and /pay opens, saying the new period. A plain GET, so a link
 // in an e-mail or SMS works without JavaScript.
 
-export const meta: Route.MetaFunction = () => [{ title: 'Renew | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Renew') }]
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requirePayingCustomer(request)

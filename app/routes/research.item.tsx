@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, Link } from 'react-router'
 import { ResearchItemArticle } from '~/components/research-item-view'
 import { isUuid } from '~/domain/uuid'
@@ -7,8 +8,8 @@ import { markResearchRead, researchItemForCustomer } from '~/server/research/del
 import { researchItemView } from '~/server/research/items.server'
 import type { Route } from './+types/research.item'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `${loaderData ? loaderData.item.title : 'Research'} | Research Store` },
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+  { title: siteTitle(matches, `${loaderData ? loaderData.item.title : 'Research'}`) },
 ]
 
 /** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */

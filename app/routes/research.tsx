@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { Form, Link } from 'react-router'
 import { FormMessage, SelectField, StatusButton } from '~/components/forms'
 import { InvalidCursorNotice, Pager } from '~/components/pager'
@@ -9,7 +10,7 @@ import { privatePageHeaders } from '~/server/http/private-pages.server'
 import { researchListFor } from '~/server/research/delivered.server'
 import type { Route } from './+types/research'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Research | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Research') }]
 
 /** Personal data: never cached, document or .data (app/server/http/private-pages.server.ts). */
 export function headers({ parentHeaders }: Route.HeadersArgs) {

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { useEffect, useState, type MouseEvent } from 'react'
 import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from 'react-router'
 import { CheckboxButton, FormMessage, primaryButtonClass, Spinner } from '~/components/forms'
@@ -18,8 +19,8 @@ import { getSessionUser } from '~/server/session.server'
 import { activeSubscriptions } from '~/server/payments/subscriptions.server'
 import type { Route } from './+types/services'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Services | Research Store' },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: siteTitle(matches, 'Services') },
   { name: 'description', content: 'Research subscriptions from a SEBI-registered research analyst.' },
 ]
 

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { CheckboxField, Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
@@ -24,7 +25,7 @@ import {
 } from '~/server/payments/refunds/end-subscription.server'
 import type { Route } from './+types/subscriptions.end'
 
-export const meta: Route.MetaFunction = () => [{ title: 'End subscription | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'End subscription') }]
 
 const ALREADY_ENDED = { tone: 'info', message: 'This subscription has already ended.' } as const
 

@@ -9,7 +9,7 @@ import { ServiceDescription } from '~/components/service-description'
 import { StopAutoRenewForm } from '~/components/stop-auto-renew-form'
 import { autoRenewStatusText } from '~/domain/auto-renew-status'
 import { BankReferenceFormSchema } from '~/domain/bank-reference'
-import { whatsappHref, type BankAccount } from '~/domain/business-details'
+import { type BankAccount, siteTitle, whatsappHref } from '~/domain/business-details'
 import { payAgainNotice } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
 import { renewalPath } from '~/domain/renewal-reminders'
@@ -32,7 +32,7 @@ import { pendingPayments } from '~/server/payments/core.server'
 import { customerMandates } from '~/server/payments/auto-renew.server'
 import type { Route } from './+types/subscriptions'
 
-export const meta: Route.MetaFunction = () => [{ title: 'My subscriptions | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'My subscriptions') }]
 
 const INFO_DIALOG = 'verification-info'
 /**

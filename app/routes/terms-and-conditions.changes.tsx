@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { Link } from 'react-router'
 import { formatIndiaDateTime } from '~/domain/dates'
 import { diffLines } from '~/domain/text-diff'
@@ -5,7 +6,9 @@ import { termsChange } from '~/server/account/terms-versions.server'
 import { getSessionUser } from '~/server/session.server'
 import type { Route } from './+types/terms-and-conditions.changes'
 
-export const meta: Route.MetaFunction = () => [{ title: 'What changed in the Terms and Conditions | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: siteTitle(matches, 'What changed in the Terms and Conditions') },
+]
 
 /**
  * The change summary of the terms (docs/regulatory.md, A new version of the terms): the announced version against the

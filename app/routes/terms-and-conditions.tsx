@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { HtmlOnce } from '~/components/html-once'
 import { LegalDocumentView } from '~/components/legal-document-view'
 import { agreementDocument } from '~/server/account/agreement-document.server'
@@ -6,7 +7,7 @@ import { businessDetails } from '~/server/business.server'
 import { forHtmlOnly } from '~/server/http/html-only.server'
 import type { Route } from './+types/terms-and-conditions'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Terms and Conditions | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Terms and Conditions') }]
 
 // The text comes from the loader, not in the route's JavaScript (docs/decisions/021-legal-text-as-loader-data.md),
 // and once: in the HTML of the page, or in the loader data of a client navigation (decision 044).

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, Form, Link } from 'react-router'
 import { FormMessage, StatusButton } from '~/components/forms'
 import { useIsPending } from '~/components/use-is-pending'
@@ -19,7 +20,9 @@ import { activeSubscriptions } from '~/server/payments/subscriptions.server'
 import { termsForCustomer } from '~/server/account/terms-versions.server'
 import type { Route } from './+types/terms.accept'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Accept the new Terms and Conditions | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: siteTitle(matches, 'Accept the new Terms and Conditions') },
+]
 
 /**
  * Where a customer accepts a new version of the terms (docs/regulatory.md, A new version of the terms): sent here from

@@ -58,6 +58,13 @@ const financialYear = z
 
 const BusinessEnvSchema = z.object({
   BUSINESS_NAME: text,
+  /** The name customers know the store by (page titles, the logo's text, SMS); unset: the registered name. */
+  BRAND_NAME: z
+    .string()
+    .trim()
+    .min(2, 'must be at least 2 characters')
+    .max(40, 'must be at most 40 characters')
+    .optional(),
   SEBI_REGISTRATION_NUMBER: z
     .string()
     .trim()
@@ -189,6 +196,7 @@ function parseGstRegistration(
  */
 export const DEMO_BUSINESS_ENV: Record<BusinessVariable, string> = {
   BUSINESS_NAME: 'Demo Research Analyst',
+  BRAND_NAME: 'Research Store',
   SEBI_REGISTRATION_NUMBER: 'INH000000000',
   SEBI_REGISTRATION_DATE: '2000-01-01',
   BSE_ENLISTMENT_NUMBER: '00000',
@@ -237,7 +245,7 @@ export const DEMO_BUSINESS_ENV: Record<BusinessVariable, string> = {
  * What a deployment may leave unset: the original store's hours (docs/product.md section 9), and the
  * performance reports (none until a PaRRVA has verified one).
  */
-const OPTIONAL_VARIABLES: readonly BusinessVariable[] = ['WORKING_HOURS', 'PERFORMANCE_REPORT_LINKS']
+const OPTIONAL_VARIABLES: readonly BusinessVariable[] = ['WORKING_HOURS', 'PERFORMANCE_REPORT_LINKS', 'BRAND_NAME']
 
 /**
  * Demo values a real business may share (the original store's hours and city, docs/product.md sections 2 and 9): not
@@ -292,6 +300,7 @@ export function parseBusinessDetails(
   }
   return {
     name: values.BUSINESS_NAME,
+    brandName: values.BRAND_NAME ?? values.BUSINESS_NAME,
     sebiRegistrationNumber: values.SEBI_REGISTRATION_NUMBER,
     sebiRegistrationDate: values.SEBI_REGISTRATION_DATE,
     bseEnlistmentNumber: values.BSE_ENLISTMENT_NUMBER,

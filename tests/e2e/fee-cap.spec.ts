@@ -90,3 +90,36 @@ test('a family near the fee cap: /pay says so before paying and refuses both way
     ),
   ).toBe(0)
 })
+
+test('an accredited investor whose certificate the analyst recorded opts in on their account page, then withdraws', async ({
+  customerWithProfile: { page, userId },
+}) => {
+  await withE2eDatabase((client) =>
+    client.query(
+      `UPDATE users SET fee_cap_exemption = 'ACCREDITED_INVESTOR', fee_cap_exemption_reason = 'Certificate seen',
+         accreditation_certificate = 'AI-E2E-0042', accreditation_valid_until = '2099-12-31' WHERE id = $1`,
+      [userId],
+    ),
+  )
+  await page.goto('/account')
+  await expect(page.getByText('The yearly fee limit applies to you.')).toBeVisible()
+  await page.getByRole('link', { name: 'Choose to be treated as an accredited investor' }).click()
+  await expect(page.getByRole('heading', { name: 'Accredited investor' })).toBeVisible()
+  await expect(page.getByText(/accreditation certificate AI-E2E-0042 valid until 31-12-2099/)).toBeVisible()
+  await expectNoSeriousA11yViolations(page)
+
+  await page.getByLabel('I confirm this statement and choose to be treated as an accredited investor.').check()
+  await page.getByRole('button', { name: 'Record my choice' }).click()
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: 'Recorded: you are treated as an accredited investor until 31-12-2099.' }),
+  ).toBeVisible()
+  await expect(page.getByText('The fee limit does not apply to your fees.')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Withdraw my choice' }).click()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Withdrawn: the fee cap applies to you again.' }),
+  ).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Record my choice' })).toBeVisible()
+})

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
 
 const HEADER_LINKS = [
@@ -43,7 +44,11 @@ test.describe('header at the xl breakpoint', () => {
 
   test('the logo links a visitor to the services and is 56 px wide; the avatar is 40 px', async ({ page }) => {
     await page.goto('/services')
-    const logo = page.getByRole('link', { name: 'Research Store home' })
+    const logo = page.getByRole('link', { name: `${E2E_BUSINESS_DETAILS.brandName} home` })
+    // The logo's text: the brand, with the registered name beside it; the page's title carries the brand too.
+    await expect(page.getByRole('banner').getByText(E2E_BUSINESS_DETAILS.brandName, { exact: true })).toBeVisible()
+    await expect(page.getByRole('banner').getByText(E2E_BUSINESS_DETAILS.name, { exact: true })).toBeVisible()
+    await expect(page).toHaveTitle(`Services | ${E2E_BUSINESS_DETAILS.brandName}`)
     // The home page is a signed-in customer's (tests/e2e/messages-and-ways-on.spec.ts); a visitor's is the catalogue.
     await expect(logo).toHaveAttribute('href', '/services')
     expect((await logo.getByRole('img').boundingBox())?.width).toBe(56)

@@ -211,7 +211,7 @@ for (const { path, heading, shows } of PAGES) {
     const response = await page.goto(path)
     expect(response?.status()).toBe(200)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
-    await expect(page).toHaveTitle(`${heading} | Research Store`)
+    await expect(page).toHaveTitle(`${heading} | ${details.brandName}`)
     const main = page.getByRole('main')
     for (const expected of shows) {
       await expect(main.getByText(expected).first(), String(expected)).toBeVisible()

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test'
 import { CHECKOUT_OUTCOME_MESSAGES } from '../../app/domain/gateway-checkout'
 import { expectNoSeriousA11yViolations } from './axe'
+import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expect, test } from './fixtures'
 import {
   completeAgreementStep,
@@ -89,13 +90,13 @@ test('a request the store cannot read gets a 400 page that says why, not "Intern
 
 test('the logo takes a visitor to the services, not to the sign-in page', async ({ page }) => {
   await page.goto('/investor-charter')
-  await page.getByRole('link', { name: 'Research Store home' }).click()
+  await page.getByRole('link', { name: `${E2E_BUSINESS_DETAILS.brandName} home` }).click()
   await expect(page).toHaveURL(/\/services$/)
 })
 
 test('the logo takes a signed-in customer home', async ({ customerWithProfile: { page } }) => {
   await page.goto('/investor-charter')
-  await page.getByRole('link', { name: 'Research Store home' }).click()
+  await page.getByRole('link', { name: `${E2E_BUSINESS_DETAILS.brandName} home` }).click()
   await expect(page).toHaveURL(/\/$/)
   await expect(page.getByRole('heading', { level: 1, name: /hello, asha rao/i })).toBeVisible()
 })

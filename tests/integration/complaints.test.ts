@@ -10,6 +10,7 @@ import {
   CONTACT_NOT_CONFIRMED_MESSAGE,
   SAME_COMPLAINT_WINDOW_MS,
 } from '~/domain/complaints'
+import { brandWithRegisteredName } from '~/domain/business-details'
 import { indiaIsoDate } from '~/domain/dates'
 import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/complaint-escalation'
 import { businessDetails } from '~/server/business.server'
@@ -344,7 +345,9 @@ describe('the register', () => {
     const texts = await prisma.$queryRaw<{ data: { text: string } }[]>`
       SELECT data FROM pgboss.job WHERE name = 'send-notice-sms' AND data->>'to' = ${phone}`
     const answer = texts.map((job) => job.data.text).find((text) => text.includes('We apologise.'))
-    expect(answer).toBe(`Research Store: We apologise. ${COMPLAINT_ESCALATION_LADDER}`)
+    // Named by the brand with the registered name (business details), not a brand written into the code.
+    expect(answer).toBe(`${brandWithRegisteredName(businessDetails)}: We apologise. ${COMPLAINT_ESCALATION_LADDER}`)
+    expect(answer).toContain(businessDetails.name)
   })
 
   it('enters a SCORES complaint with its own reference (audited), and 404s for customers', async () => {

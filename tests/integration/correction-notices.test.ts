@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { brandWithRegisteredName } from '~/domain/business-details'
 import * as adminCustomer from '~/routes/admin/customer'
+import { businessDetails } from '~/server/business.server'
 import { decideCorrectionRequest, fileCorrectionRequest } from '~/server/account/corrections.server'
 import { prisma } from '~/server/db.server'
 import { sendEmail, sendNoticeSms } from '~/server/messaging/delivery.server'
@@ -98,7 +100,7 @@ describe('the customer is told of the decision on a correction request', () => {
       {
         to: phone,
         userId,
-        text: 'Research Store: we did not approve your correction request (PAN). Reason: Not your PAN.',
+        text: `${brandWithRegisteredName(businessDetails)}: we did not approve your correction request (PAN). Reason: Not your PAN.`,
       },
     ])
   })

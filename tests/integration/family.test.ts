@@ -270,19 +270,34 @@ describe('fee cap exemption (admin)', () => {
     const marked = (await post(admin.cookie, userId, {
       intent: 'fee-cap-exempt',
       exemption: 'ACCREDITED_INVESTOR',
-      reason: 'Accreditation certificate AI-2026-0042 from NSDL, valid to 31-03-2028',
+      reason: 'Accreditation certificate from NSDL, seen on 26-11-2026',
+      certificate: 'AI-2026-0042',
+      validUntil: '2099-03-31',
     })) as { message: string; ok: boolean }
-    expect(marked).toMatchObject({ ok: true, message: 'Marked exempt from the fee cap: Accredited investor.' })
+    expect(marked).toMatchObject({
+      ok: true,
+      message:
+        'Marked exempt from the fee cap: Accredited investor. The cap still applies until the customer opts in on their account page.',
+    })
     expect(await prisma.user.findUniqueOrThrow({ where: { id: userId } })).toMatchObject({
       feeCapExemption: 'ACCREDITED_INVESTOR',
-      feeCapExemptionReason: 'Accreditation certificate AI-2026-0042 from NSDL, valid to 31-03-2028',
+      feeCapExemptionReason: 'Accreditation certificate from NSDL, seen on 26-11-2026',
+      accreditationCertificate: 'AI-2026-0042',
+      accreditationValidUntil: new Date('2099-03-31T00:00:00Z'),
+      accreditationOptInId: null,
     })
     const page = await customerRoute.loader(
       routeArgs(getRequest(`/admin/customers/${userId}`, admin.cookie), { userId }),
     )
     expect(page.customer.feeCap).toEqual({
       exemption: 'Accredited investor',
-      reason: 'Accreditation certificate AI-2026-0042 from NSDL, valid to 31-03-2028',
+      reason: 'Accreditation certificate from NSDL, seen on 26-11-2026',
+      accreditation: {
+        certificate: 'AI-2026-0042',
+        validUntil: '31-03-2099',
+        optedIn: null,
+        standing: 'The fee cap applies: the customer has not opted in yet.',
+      },
     })
     expect(page.customer.family).toEqual([{ pan: spouse, relation: 'Spouse' }])
 
@@ -291,6 +306,8 @@ describe('fee cap exemption (admin)', () => {
     expect(await prisma.user.findUniqueOrThrow({ where: { id: userId } })).toMatchObject({
       feeCapExemption: null,
       feeCapExemptionReason: null,
+      accreditationCertificate: null,
+      accreditationValidUntil: null,
     })
     expect(
       await prisma.auditLog.findMany({
@@ -303,10 +320,13 @@ describe('fee cap exemption (admin)', () => {
       {
         actorId: admin.userId,
         action: 'customer.fee-cap-exemption.set',
-        before: { exemption: null, reason: null },
+        before: { exemption: null, reason: null, certificate: null, validUntil: null, optInId: null },
         after: {
           exemption: 'ACCREDITED_INVESTOR',
-          reason: 'Accreditation certificate AI-2026-0042 from NSDL, valid to 31-03-2028',
+          reason: 'Accreditation certificate from NSDL, seen on 26-11-2026',
+          certificate: 'AI-2026-0042',
+          validUntil: '2099-03-31',
+          optInId: null,
         },
       },
       {
@@ -314,9 +334,12 @@ describe('fee cap exemption (admin)', () => {
         action: 'customer.fee-cap-exemption.remove',
         before: {
           exemption: 'ACCREDITED_INVESTOR',
-          reason: 'Accreditation certificate AI-2026-0042 from NSDL, valid to 31-03-2028',
+          reason: 'Accreditation certificate from NSDL, seen on 26-11-2026',
+          certificate: 'AI-2026-0042',
+          validUntil: '2099-03-31',
+          optInId: null,
         },
-        after: { exemption: null, reason: null },
+        after: { exemption: null, reason: null, certificate: null, validUntil: null, optInId: null },
       },
     ])
   })
@@ -331,6 +354,28 @@ describe('fee cap exemption (admin)', () => {
     })) as Reply
     expect(noReason.init.status).toBe(400)
     expect(noReason.data.result.error?.reason).toBeTruthy()
+    // An accredited investor's mark needs the certificate and its last valid day, one not yet past.
+    const noCertificate = (await post(admin.cookie, customer.userId, {
+      intent: 'fee-cap-exempt',
+      exemption: 'ACCREDITED_INVESTOR',
+      reason: 'Certificate seen',
+    })) as Reply
+    expect(noCertificate.init.status).toBe(400)
+    expect(noCertificate.data.result.error).toMatchObject({
+      certificate: ["Give the accreditation certificate's number."],
+      validUntil: ["Give the certificate's last valid day."],
+    })
+    const expired = (await post(admin.cookie, customer.userId, {
+      intent: 'fee-cap-exempt',
+      exemption: 'ACCREDITED_INVESTOR',
+      reason: 'Certificate seen',
+      certificate: 'AI-2020-0001',
+      validUntil: '2021-03-31',
+    })) as Reply
+    expect(expired.init.status).toBe(400)
+    expect(expired.data.result.error?.validUntil).toEqual([
+      "The certificate's last valid day, 31-03-2021, has passed: the fee cap applies.",
+    ])
     await expect(
       post(customer.cookie, customer.userId, { intent: 'fee-cap-exempt', exemption: 'NON_INDIVIDUAL', reason: 'Me' }),
     ).rejects.toMatchObject({ init: { status: 404 } })

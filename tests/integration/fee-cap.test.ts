@@ -18,8 +18,19 @@ import {
   recordTestRefund,
   STATEMENT_ENTRY,
 } from '../support/payment-fixtures'
+import * as accreditedRoute from '~/routes/account.accredited-investor'
+import {
+  accreditationOf,
+  NO_CERTIFICATE_MESSAGE,
+  OPT_IN_NOT_CONFIRMED_MESSAGE,
+  OPT_IN_TEXT_CHANGED_MESSAGE,
+  optInAsAccreditedInvestor,
+  withdrawAccreditedOptIn,
+} from '~/server/account/accreditation.server'
+import { setFeeCapExemption } from '~/server/admin/customers.server'
 import { formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
 import { uniquePan } from '../support/sample-customer'
+import { queuedEmails } from '../support/queued-emails'
 import { signedInUser } from '../support/sessions'
 
 // The tests run with the E2E business details: GST-registered at 18%, so a price of Rs 1,18,000 is
@@ -145,7 +156,7 @@ describe('the family fee cap at every way in', () => {
     const more = await createService('More', 236_000, 30)
     await prisma.user.update({
       where: { id: customer.id },
-      data: { feeCapExemption: 'ACCREDITED_INVESTOR', feeCapExemptionReason: 'Accreditation certificate seen' },
+      data: { feeCapExemption: 'NON_INDIVIDUAL', feeCapExemptionReason: 'A private trust, deed seen' },
     })
     await expect(startGatewayPayment(customer.id, [more.id], { gateway, now })).resolves.toMatchObject({
       amountPaise: 236_000,
@@ -249,5 +260,163 @@ describe('/pay and the JSON API', () => {
       expect((await response.json()).message).toContain('Your family has Rs 1,000 of it left')
     }
     expect(await prisma.payment.count({ where: { userId } })).toBe(0)
+  })
+})
+
+describe("an accredited investor's exemption", () => {
+  const origin = { ip: '203.0.113.7', userAgent: 'vitest', channel: 'PAGE' as const }
+  const accredited = (certificate = 'AI-2026-0042', validUntil = '2027-03-31') =>
+    ({
+      intent: 'fee-cap-exempt',
+      exemption: 'ACCREDITED_INVESTOR',
+      reason: 'Certificate from NSDL seen',
+      certificate,
+      validUntil,
+    }) as const
+
+  it("lifts the cap only with the certificate on record and the customer's own opt-in, until its last valid day", async () => {
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const customer = await customerWithPan()
+    await paid(customer.id, 17_700_000) // Rs 1,50,000 before GST: no room for Rs 2,000 more
+    const [more, again, afterExpiry] = await Promise.all([
+      createService('More', 236_000, 30),
+      createService('Again', 236_000, 30),
+      createService('Expired', 236_000, 30),
+    ])
+
+    const email = `accredited-${customer.id.slice(0, 8)}@example.in`
+    await prisma.user.update({ where: { id: customer.id }, data: { email } })
+    expect(await setFeeCapExemption(admin.userId, customer.id, accredited(), now)).toMatchObject({ ok: true })
+    // The customer is told how to opt in.
+    expect(await queuedEmails(email)).toEqual([
+      expect.objectContaining({
+        subject: 'Your accreditation certificate is on record: choose whether to use it',
+        body: expect.stringContaining('/account/accredited-investor'),
+      }),
+    ])
+    // The admin's word alone: the cap still applies.
+    expect(await refusal(createManualPayment(customer.id, [more.id], { now }))).toMatchObject({ code: 'fee-cap' })
+
+    const shown = await accreditationOf(customer.id, now)
+    expect(shown).toMatchObject({
+      certificate: 'AI-2026-0042',
+      validUntil: '31-03-2027',
+      expired: false,
+      optedInAt: null,
+      feeCapApplies: true,
+    })
+    expect(shown!.statement).toContain('accreditation certificate AI-2026-0042 valid until 31-03-2027')
+    expect(
+      await optInAsAccreditedInvestor(
+        customer.id,
+        { confirmed: true, shownSha256: shown!.statementSha256 },
+        origin,
+        now,
+      ),
+    ).toEqual({ ok: true, message: 'Recorded: you are treated as an accredited investor until 31-03-2027.' })
+
+    const user = await prisma.user.findUniqueOrThrow({ where: { id: customer.id } })
+    const acceptance = await prisma.acceptance.findUniqueOrThrow({ where: { id: user.accreditationOptInId! } })
+    expect(acceptance).toMatchObject({
+      userId: customer.id,
+      kind: 'ACCREDITED_INVESTOR_OPT_IN',
+      textSha256: shown!.statementSha256,
+      version: `accredited-${shown!.statementSha256.slice(0, 12)}`,
+      acceptedAt: now,
+      ip: '203.0.113.7',
+      channel: 'PAGE',
+    })
+    expect(
+      await prisma.auditLog.count({
+        where: { subjectId: customer.id, action: 'customer.accredited-investor.opt-in', actorId: customer.id },
+      }),
+    ).toBe(1)
+    await expect(createManualPayment(customer.id, [more.id], { now })).resolves.toMatchObject({ created: true })
+
+    // The day after the certificate's last valid day, the cap applies again.
+    const lastDay = new Date('2027-03-31T18:00:00Z') // 31-03-2027 23:30 IST
+    const dayAfter = new Date('2027-03-31T18:31:00Z') // 01-04-2027 00:01 IST
+    expect((await accreditationOf(customer.id, lastDay))!.feeCapApplies).toBe(false)
+    expect(await accreditationOf(customer.id, dayAfter)).toMatchObject({ expired: true, feeCapApplies: true })
+    expect(await refusal(createManualPayment(customer.id, [afterExpiry.id], { now: dayAfter }))).toMatchObject({
+      code: 'fee-cap',
+    })
+
+    // Withdrawn: the cap applies again at once, audited.
+    expect(await withdrawAccreditedOptIn(customer.id, now)).toMatchObject({ ok: true })
+    expect(await refusal(createManualPayment(customer.id, [again.id], { now }))).toMatchObject({ code: 'fee-cap' })
+    expect(
+      await prisma.auditLog.count({
+        where: { subjectId: customer.id, action: 'customer.accredited-investor.withdraw' },
+      }),
+    ).toBe(1)
+  })
+
+  it('refuses an opt-in with no certificate, without the box ticked, or to a statement that has changed; a new certificate asks again', async () => {
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const customer = await customerWithPan()
+    expect(await optInAsAccreditedInvestor(customer.id, { confirmed: true, shownSha256: 'x' }, origin, now)).toEqual({
+      ok: false,
+      status: 409,
+      message: NO_CERTIFICATE_MESSAGE,
+    })
+    await setFeeCapExemption(admin.userId, customer.id, accredited('AI-1'), now)
+    const first = (await accreditationOf(customer.id, now))!
+    expect(
+      await optInAsAccreditedInvestor(
+        customer.id,
+        { confirmed: false, shownSha256: first.statementSha256 },
+        origin,
+        now,
+      ),
+    ).toEqual({ ok: false, status: 400, message: OPT_IN_NOT_CONFIRMED_MESSAGE })
+    await optInAsAccreditedInvestor(customer.id, { confirmed: true, shownSha256: first.statementSha256 }, origin, now)
+
+    // The admin records a renewed certificate: the opt-in was for the old one.
+    await setFeeCapExemption(admin.userId, customer.id, accredited('AI-2', '2028-03-31'), now)
+    expect(await accreditationOf(customer.id, now)).toMatchObject({
+      certificate: 'AI-2',
+      optedInAt: null,
+      feeCapApplies: true,
+    })
+    expect(
+      await optInAsAccreditedInvestor(
+        customer.id,
+        { confirmed: true, shownSha256: first.statementSha256 },
+        origin,
+        now,
+      ),
+    ).toEqual({ ok: false, status: 409, message: OPT_IN_TEXT_CHANGED_MESSAGE })
+    expect(await prisma.acceptance.count({ where: { userId: customer.id, kind: 'ACCREDITED_INVESTOR_OPT_IN' } })).toBe(
+      1,
+    )
+  })
+
+  it("takes the opt-in on the customer's page without JavaScript, and refuses an intent it does not have", async () => {
+    const admin = await signedInUser({ role: 'ADMIN' })
+    const customer = await signedInUser({ completeProfile: true })
+    await setFeeCapExemption(admin.userId, customer.userId, accredited('AI-PAGE-7', '2099-12-31'))
+    const page = await accreditedRoute.loader(routeArgs(getRequest('/account/accredited-investor', customer.cookie)))
+    expect(page.accreditation).toMatchObject({ certificate: 'AI-PAGE-7', validUntil: '31-12-2099', optedInAt: null })
+    const post = (fields: Record<string, string>) =>
+      accreditedRoute.action(routeArgs(formRequest('/account/accredited-investor', fields, customer.cookie)))
+
+    expect(await post({ intent: 'become-exempt' })).toMatchObject({
+      init: { status: 409 },
+      data: { message: 'Choose what to do.' },
+    })
+    expect(await post({ intent: 'opt-in', statementSha256: page.accreditation!.statementSha256 })).toMatchObject({
+      init: { status: 400 },
+      data: { message: OPT_IN_NOT_CONFIRMED_MESSAGE },
+    })
+    const saved = (await post({
+      intent: 'opt-in',
+      confirm: 'on',
+      statementSha256: page.accreditation!.statementSha256,
+    })) as Response
+    expect(saved.status).toBe(302)
+    expect(saved.headers.get('Location')).toBe('/account/accredited-investor')
+    const after = await accreditedRoute.loader(routeArgs(getRequest('/account/accredited-investor', customer.cookie)))
+    expect(after.accreditation).toMatchObject({ feeCapApplies: false, optedInAt: expect.any(String) })
   })
 })

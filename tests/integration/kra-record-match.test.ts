@@ -10,6 +10,7 @@ import { serializeCart } from '~/server/payments/cart.server'
 import { startGatewayPayment } from '~/server/payments/checkout.server'
 import { createManualPayment } from '~/server/payments/manual-claims.server'
 import { createService } from '../support/payment-fixtures'
+import { queuedEmails } from '../support/queued-emails'
 import { formRequest, getRequest, jsonRequest, routeArgs } from '../support/route-requests'
 import { ASHA_RAO } from '../support/sample-customer'
 import { signedInUser } from '../support/sessions'
@@ -153,6 +154,39 @@ describe('a KRA record with another name or date of birth', () => {
     expect((await apiCreateOrder(cookie, service.id)).status).toBe(200)
     await prisma.user.update({ where: { id: userId }, data: { kycNameOnRecord: 'SOMEONE ELSE ENTIRELY' } })
     await expect(startGatewayPayment(userId, [service.id])).rejects.toMatchObject({ code: 'kyc' })
+  })
+
+  it('tells the customer the decision by e-mail, with what to do next', async () => {
+    const asked = await customerWhoseRecordDiffers('otherName')
+    const accepted = await customerWhoseRecordDiffers('otherDob')
+    const askedEmail = `kra-asked-${asked.userId.slice(0, 8)}@example.in`
+    const acceptedEmail = `kra-accepted-${accepted.userId.slice(0, 8)}@example.in`
+    await prisma.user.update({ where: { id: asked.userId }, data: { email: askedEmail } })
+    await prisma.user.update({ where: { id: accepted.userId }, data: { email: acceptedEmail } })
+    const admin = await signedInUser({ role: 'ADMIN' })
+
+    await decide(admin.cookie, asked.userId, 'CORRECTION_ASKED')
+    await decide(admin.cookie, accepted.userId, 'ACCEPTED')
+
+    const [askedNotice] = await queuedEmails(askedEmail)
+    expect(await queuedEmails(askedEmail)).toHaveLength(1)
+    expect(askedNotice).toMatchObject({
+      subject: 'Your KYC record was checked: please correct your details',
+      template: 'kra-record-decided',
+      userId: asked.userId,
+    })
+    expect(askedNotice!.body).toContain('The name the KYC registration agency (KRA) holds')
+    expect(askedNotice!.body).toContain('ask for a correction on your KYC details page')
+    expect(askedNotice!.body).toContain('update it through your broker or mutual fund')
+    expect(askedNotice!.body).toContain('/account/corrections')
+    const [acceptedNotice] = await queuedEmails(acceptedEmail)
+    expect(acceptedNotice).toMatchObject({ subject: 'Your KYC record was checked: you can pay again' })
+    expect(acceptedNotice!.body).toContain('The date of birth the KYC registration agency (KRA) holds')
+
+    // A refused decision (nothing to decide any more) tells no one.
+    await prisma.user.update({ where: { id: accepted.userId }, data: { kycDobOnRecord: null } })
+    expect(await decide(admin.cookie, accepted.userId, 'ACCEPTED')).toMatchObject({ init: { status: 409 } })
+    expect(await queuedEmails(acceptedEmail)).toHaveLength(1)
   })
 
   it('refuses a decision with nothing to decide, or none named', async () => {

@@ -25,6 +25,7 @@ const paymentEntity = (overrides: Record<string, unknown> = {}) => ({
   status: 'captured',
   order_id: 'order_1',
   error_description: null,
+  method: 'upi',
   ...overrides,
 })
 
@@ -73,6 +74,7 @@ describe('Razorpay client against a local fake API', () => {
         currency: 'INR',
         status: 'failed',
         errorDescription: 'Payment failed',
+        method: 'upi',
       },
       {
         id: 'pay_1',
@@ -81,6 +83,7 @@ describe('Razorpay client against a local fake API', () => {
         currency: 'INR',
         status: 'captured',
         errorDescription: null,
+        method: 'upi',
       },
     ])
     expect(await gateway.fetchPayment('pay_1')).toMatchObject({ id: 'pay_1', status: 'captured' })

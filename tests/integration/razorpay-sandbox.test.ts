@@ -109,6 +109,7 @@ describe("the sandbox's fake of Razorpay's API, called by the real SDK client", 
         currency: 'INR',
         status: 'failed',
         errorDescription: 'Payment failed',
+        method: 'card',
       },
       {
         id: paid.razorpay_payment_id,
@@ -117,6 +118,7 @@ describe("the sandbox's fake of Razorpay's API, called by the real SDK client", 
         currency: 'INR',
         status: 'captured',
         errorDescription: null,
+        method: 'card',
       },
     ])
     expect(await gateway.fetchPayment(paid.razorpay_payment_id)).toMatchObject({

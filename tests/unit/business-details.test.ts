@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { telHref, whatsappHref } from '~/domain/business-details'
+import { brandWithRegisteredName, siteTitle, telHref, whatsappHref } from '~/domain/business-details'
 import { DEMO_BUSINESS_ENV, parseBusinessDetails } from '~/server/business.server'
 import { E2E_BUSINESS_DETAILS, E2E_BUSINESS_ENV } from '../fixtures/business-details'
 
@@ -95,6 +95,8 @@ describe('parseBusinessDetails', () => {
     const details = parseBusinessDetails(DEPLOYMENT, { demoMode: false })
     expect(details).toEqual({
       name: 'Asha Kulkarni',
+      // No BRAND_NAME: the brand is the registered name.
+      brandName: 'Asha Kulkarni',
       sebiRegistrationNumber: 'INH000012345',
       sebiRegistrationDate: '2018-04-02',
       bseEnlistmentNumber: '5123',
@@ -226,6 +228,27 @@ describe('parseBusinessDetails', () => {
 
   it('parses the end-to-end server configuration into the details its specs expect', () => {
     expect(parseBusinessDetails(E2E_BUSINESS_ENV, { demoMode: false })).toEqual(E2E_BUSINESS_DETAILS)
+  })
+
+  it('takes the brand from BRAND_NAME, refuses the demo brand in a deployment, and names the registered name beside it', () => {
+    const branded = parseBusinessDetails({ ...DEPLOYMENT, BRAND_NAME: ' Asha Research ' }, { demoMode: false })
+    expect(branded.brandName).toBe('Asha Research')
+    expect(brandWithRegisteredName(branded)).toBe('Asha Research (Asha Kulkarni)')
+    expect(brandWithRegisteredName(parseBusinessDetails(DEPLOYMENT, { demoMode: false }))).toBe('Asha Kulkarni')
+    expect(() => parseBusinessDetails({ ...DEPLOYMENT, BRAND_NAME: 'Research Store' }, { demoMode: false })).toThrow(
+      /BRAND_NAME is still its demo value/,
+    )
+    expect(() => parseBusinessDetails({ ...DEPLOYMENT, BRAND_NAME: 'x'.repeat(41) }, { demoMode: false })).toThrow(
+      /BRAND_NAME: must be at most 40 characters/,
+    )
+    expect(demo({}).brandName).toBe('Research Store')
+  })
+
+  it('titles a page with the brand the root loader gives, or the page alone without it', () => {
+    const matches = [{ id: 'root', loaderData: { registration: { brandName: 'Asha Research' } } }, undefined]
+    expect(siteTitle(matches, 'Privacy Policy')).toBe('Privacy Policy | Asha Research')
+    expect(siteTitle(matches)).toBe('Asha Research')
+    expect(siteTitle([], 'Privacy Policy')).toBe('Privacy Policy')
   })
 
   it('keeps the demo values valid', () => {

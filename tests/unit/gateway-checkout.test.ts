@@ -4,6 +4,9 @@ import {
   CHECKOUT_METHODS_CONFIG,
   checkoutMessageTone,
   GATEWAY_ALLOWED_METHODS,
+  GATEWAY_HIDDEN_METHODS,
+  isGatewayMethodAllowed,
+  refusedMethodReason,
   PAYMENT_START_FAILED_MESSAGE,
   PAYMENT_VERIFY_FAILED_MESSAGE,
 } from '~/domain/gateway-checkout'
@@ -25,5 +28,26 @@ describe('the methods the gateway takes', () => {
     expect(hidden).toEqual(expect.arrayContaining(['wallet', 'emi', 'cardless_emi', 'paylater']))
     for (const allowed of GATEWAY_ALLOWED_METHODS) expect(hidden).not.toContain(allowed)
     expect(CHECKOUT_METHODS_CONFIG.display.preferences.show_default_blocks).toBe(true)
+  })
+})
+
+describe('a capture the gateway reports with its method', () => {
+  it('is allowed by card, netbanking or UPI, or with no method reported', () => {
+    for (const method of GATEWAY_ALLOWED_METHODS) expect(isGatewayMethodAllowed(method)).toBe(true)
+    expect(isGatewayMethodAllowed(null)).toBe(true)
+  })
+
+  it('is refused by every hidden method, and by one Razorpay adds later', () => {
+    for (const method of GATEWAY_HIDDEN_METHODS) expect(isGatewayMethodAllowed(method)).toBe(false)
+    expect(isGatewayMethodAllowed('crypto')).toBe(false)
+    expect(isGatewayMethodAllowed('')).toBe(false)
+    expect(isGatewayMethodAllowed('CARD')).toBe(false)
+  })
+
+  it('says why in words, quoting a method it has no words for, cut short', () => {
+    expect(refusedMethodReason('paylater')).toBe(
+      'Paid by pay later: our fees are paid only by card, netbanking or UPI, from an account in your name',
+    )
+    expect(refusedMethodReason('x'.repeat(100))).toContain(`"${'x'.repeat(40)}"`)
   })
 })

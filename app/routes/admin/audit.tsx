@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { InvalidCursorNotice, Pager } from '~/components/pager'
 import { ADMIN_PAGE_SIZE } from '~/domain/admin'
 import { formatIndiaDateTime } from '~/domain/dates'
@@ -6,7 +7,7 @@ import { requireAdmin } from '~/server/auth/admin-role.server'
 import { auditEntriesPage } from '~/server/audit.server'
 import type { Route } from './+types/audit'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Audit log | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Audit log | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
@@ -16,8 +17,8 @@ import { complaintMonthForAdmin, saveComplaintMonth } from '~/server/complaints/
 import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/complaint-board-month'
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [
-  { title: `Complaint figures for ${loaderData?.month.label ?? 'a month'} | Admin | Research Store` },
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
+  { title: siteTitle(matches, `Complaint figures for ${loaderData?.month.label ?? 'a month'} | Admin`) },
 ]
 
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { MonthTable } from '~/components/complaint-board-tables'
@@ -17,7 +18,7 @@ import { readComplaintHistory } from '~/server/complaints/board-history.server'
 import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/complaint-board'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Complaint board | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Complaint board | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { FormMessage, repliedField, SelectField, StatusButton, TextareaField } from '~/components/forms'
@@ -11,8 +12,8 @@ import { complaintForAdmin, takeComplaintStep } from '~/server/complaints/regist
 import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/complaint'
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${data?.complaint.reference ?? 'Complaint'} | Admin | Research Store` },
+export const meta: Route.MetaFunction = ({ data, matches }) => [
+  { title: siteTitle(matches, `${data?.complaint.reference ?? 'Complaint'} | Admin`) },
 ]
 
 async function loadComplaint(id: string) {

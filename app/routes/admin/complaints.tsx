@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import {
@@ -24,7 +25,7 @@ import { fileComplaint } from '~/server/complaints/filing.server'
 import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/complaints'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Complaints | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Complaints | Admin') }]
 
 const FILTERS = [
   { value: 'due', label: `Overdue or due in ${COMPLAINT_DUE_SOON_DAYS} days` },

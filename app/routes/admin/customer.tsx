@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
@@ -6,7 +7,12 @@ import { useIsPending } from '~/components/use-is-pending'
 import { FeeCapExemptionSchema, GRANT_REASON_MAX_LENGTH, GrantSubscriptionSchema } from '~/domain/admin'
 import { formatIndiaDate, formatIndiaDateTime, formatIsoDate } from '~/domain/dates'
 import { FAMILY_RELATION_LABELS } from '~/domain/family-relations'
-import { FEE_CAP_EXEMPTION_LABELS, FEE_CAP_EXEMPTION_REASON_MAX_LENGTH, FEE_CAP_EXEMPTIONS } from '~/domain/fee-cap'
+import {
+  ACCREDITATION_CERTIFICATE_MAX_LENGTH,
+  FEE_CAP_EXEMPTION_LABELS,
+  FEE_CAP_EXEMPTION_REASON_MAX_LENGTH,
+  FEE_CAP_EXEMPTIONS,
+} from '~/domain/fee-cap'
 import { formatRupees } from '~/domain/money'
 import { taxDocumentHref } from '~/domain/tax-documents'
 import { requireAdmin } from '~/server/auth/admin-role.server'
@@ -19,6 +25,7 @@ import {
   setFeeCapExemption,
 } from '~/server/admin/customers.server'
 import { acceptanceHistory } from '~/server/account/acceptances.server'
+import { accreditationForAdmin } from '~/server/account/accreditation.server'
 import { dispatchIntent, readForm } from '~/server/http/form-data.server'
 import { correctionRequestsOf, decideCorrectionRequest } from '~/server/account/corrections.server'
 import {
@@ -47,8 +54,8 @@ import {
 import type { Route } from './+types/customer'
 import { SENT_MESSAGES_SHOWN, sentMessagesOf } from '~/server/messaging/message-archive.server'
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [
-  { title: `${loaderData?.customer.name ?? 'Customer'} | Admin | Research Store` },
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
+  { title: siteTitle(matches, `${loaderData?.customer.name ?? 'Customer'} | Admin`) },
 ]
 
 const PROFILE_STEP_LABELS = {
@@ -73,6 +80,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const mandates = await customerMandates(customer.id)
   const now = new Date()
   const recordState = kraRecordStateOf(customer)
+  const accreditation = await accreditationForAdmin(customer, now)
   // Formatted here, on the server, so the page reads the same with and without JavaScript.
   return {
     customer: {
@@ -102,7 +110,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           }
         : null,
       feeCap: customer.feeCapExemption
-        ? { exemption: FEE_CAP_EXEMPTION_LABELS[customer.feeCapExemption], reason: customer.feeCapExemptionReason }
+        ? {
+            exemption: FEE_CAP_EXEMPTION_LABELS[customer.feeCapExemption],
+            reason: customer.feeCapExemptionReason,
+            accreditation,
+          }
         : null,
       family: customer.familyMembers.map((member) => ({
         pan: member.pan,
@@ -294,7 +306,18 @@ async function setFeeCap(adminId: string, userId: string, formData: FormData) {
     return data({ form: 'fee-cap' as const, result: submission.reply(), message: null, ok: false }, 400)
   const outcome = await setFeeCapExemption(adminId, userId, submission.value)
   if (!outcome.ok)
-    return data({ form: 'fee-cap' as const, result: submission.reply(), message: outcome.message, ok: false }, 404)
+    return data(
+      {
+        form: 'fee-cap' as const,
+        result:
+          outcome.status === 400
+            ? submission.reply({ fieldErrors: { validUntil: [outcome.message] } })
+            : submission.reply(),
+        message: outcome.message,
+        ok: false,
+      },
+      outcome.status,
+    )
   return { form: 'fee-cap' as const, result: submission.reply({ resetForm: true }), message: outcome.message, ok: true }
 }
 
@@ -681,7 +704,7 @@ function FeeCapForm({
   const [form, fields] = useForm({
     id: 'fee-cap',
     lastResult: answer?.result,
-    defaultValue: { exemption: '', reason: '' },
+    defaultValue: { exemption: '', reason: '', certificate: '', validUntil: '' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: FeeCapExemptionSchema }),
@@ -696,6 +719,17 @@ function FeeCapForm({
         <p>
           Exempt: {feeCap.exemption}. Reason: {feeCap.reason}
         </p>
+        {feeCap.accreditation ? (
+          <>
+            <p>
+              Certificate {feeCap.accreditation.certificate}, valid until {feeCap.accreditation.validUntil}.{' '}
+              {feeCap.accreditation.optedIn
+                ? `The customer opted in on ${feeCap.accreditation.optedIn}.`
+                : 'The customer has not opted in.'}
+            </p>
+            <p className="font-medium">{feeCap.accreditation.standing}</p>
+          </>
+        ) : null}
         <StatusButton name="intent" value="fee-cap-unexempt" variant="secondary" status={pending ? 'pending' : 'idle'}>
           Remove the exemption
         </StatusButton>
@@ -721,9 +755,25 @@ function FeeCapForm({
       />
       <TextareaField
         label="Grounds for the exemption"
-        hint="Such as the accreditation certificate's number and validity, or the entity and its registration."
+        hint="Such as who issued the accreditation certificate and what you saw, or the entity and its registration."
         errors={fields.reason.errors}
         textareaProps={{ ...getTextareaProps(fields.reason), rows: 3, maxLength: FEE_CAP_EXEMPTION_REASON_MAX_LENGTH }}
+      />
+      <Field
+        label="Accreditation certificate number"
+        hint="Accredited investors only. The cap applies until the customer opts in on their account page."
+        errors={fields.certificate.errors}
+        inputProps={{
+          ...getInputProps(fields.certificate, { type: 'text' }),
+          maxLength: ACCREDITATION_CERTIFICATE_MAX_LENGTH,
+          autoComplete: 'off',
+        }}
+      />
+      <Field
+        label="Certificate valid until"
+        hint="Accredited investors only: its last valid day. The cap applies again the day after."
+        errors={fields.validUntil.errors}
+        inputProps={getInputProps(fields.validUntil, { type: 'date' })}
       />
       <StatusButton status={pending ? 'pending' : 'idle'}>Mark exempt from the fee cap</StatusButton>
     </Form>

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { maskPan } from '~/domain/pan'
 import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, StatusButton } from '~/components/forms'
@@ -10,7 +11,7 @@ import { requireAdmin } from '~/server/auth/admin-role.server'
 import { searchCustomers } from '~/server/admin/customers.server'
 import type { Route } from './+types/customers'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Customers | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Customers | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { Form } from 'react-router'
 import { z } from 'zod'
 import { Field, RadioGroupField, StatusButton } from '~/components/forms'
@@ -6,7 +7,7 @@ import { indiaIsoDate } from '~/domain/dates'
 import { requireAdmin } from '~/server/auth/admin-role.server'
 import type { Route } from './+types/export'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Export | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Export | Admin') }]
 
 /**
  * The form is a GET to /admin/export.csv, which answers the file (a download; this page stays).

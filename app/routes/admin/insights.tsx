@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { InsightChart } from '~/components/insight-chart'
 import { formatIndiaDateTime } from '~/domain/dates'
@@ -14,7 +15,7 @@ import { funnelChart, moneyChart, renewalsChart, subscribersChart } from '~/serv
 import { requireAdmin } from '~/server/auth/admin-role.server'
 import type { Route } from './+types/insights'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Insights | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Insights | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

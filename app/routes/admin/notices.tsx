@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { randomUUID } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
@@ -27,7 +28,7 @@ import { redirectWithFlash } from '~/server/http/flash.server'
 import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/notices'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Notices | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Notices | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

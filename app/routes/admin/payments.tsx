@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
@@ -37,7 +38,7 @@ import { requireAdmin } from '~/server/auth/admin-role.server'
 import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/payments'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Payments | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Payments | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

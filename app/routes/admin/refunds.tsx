@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { Field, FormMessage, repliedField, StatusButton } from '~/components/forms'
@@ -17,7 +18,7 @@ import {
 } from '~/server/payments/refunds/refund-queue.server'
 import type { Route } from './+types/refunds'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Refunds | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Refunds | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
@@ -63,6 +64,7 @@ const REASONS: Record<RefundQueueRow['reason'], string> = {
   ADVANCE_LIMIT: 'beyond the one-year advance limit',
   ACCOUNT_CLOSED: 'paid after the account was closed',
   MANDATE_CHARGE_REFUSED: 'automatic renewal charge not applied',
+  GATEWAY_METHOD_REFUSED: 'paid by a method we do not take',
 }
 
 export default function AdminRefunds({ loaderData, actionData }: Route.ComponentProps) {

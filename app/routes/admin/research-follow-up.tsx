@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { Field, FormMessage, RadioGroupField, repliedField, StatusButton, TextareaField } from '~/components/forms'
@@ -21,8 +22,8 @@ import type { Route } from './+types/research-follow-up'
 // A correction, withdrawal or call follow-up of a published item (docs/research.md): saved as a
 // draft naming its original; its page previews it and publishes it to the original's roll.
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `Follow-up of ${loaderData?.original.title ?? 'research'} | Admin | Research Store` },
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+  { title: siteTitle(matches, `Follow-up of ${loaderData?.original.title ?? 'research'} | Admin`) },
 ]
 
 async function originalOr404(itemId: string) {

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { data, Form, Link } from 'react-router'
 import { FormMessage, StatusButton } from '~/components/forms'
 import { ResearchFollowUpLink } from '~/components/research-follow-up-link'
@@ -21,8 +22,8 @@ import type { Route } from './+types/research-item'
 // reach, Publish now and Schedule; a scheduled one with Cancel; a published one with its roll,
 // delivery log and Retry, and whether its signature still verifies (docs/research.md).
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `${loaderData ? loaderData.item.title : 'Research'} | Admin | Research Store` },
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+  { title: siteTitle(matches, `${loaderData ? loaderData.item.title : 'Research'} | Admin`) },
 ]
 
 async function itemOr404(itemId: string) {

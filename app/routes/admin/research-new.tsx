@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
 import { ErrorList, Field, FormMessage, repliedField, StatusButton, TextareaField } from '~/components/forms'
@@ -19,8 +20,8 @@ import type { Route } from './+types/research-new'
 // JavaScript. Saving makes a draft; its page previews it and publishes it. ?kind=call is the form
 // for a call: the same fields, the body as its rationale, and the call's terms.
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `New research ${loaderData?.kind ?? 'report'} | Admin | Research Store` },
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+  { title: siteTitle(matches, `New research ${loaderData?.kind ?? 'report'} | Admin`) },
 ]
 
 const kindOf = (value: unknown) => (value === 'call' ? 'call' : 'report')

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { Form, Link } from 'react-router'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { FormMessage, SelectField, StatusButton } from '~/components/forms'
@@ -6,7 +7,9 @@ import { requireAdmin } from '~/server/auth/admin-role.server'
 import { trackRecordPage } from './research-track-record.server'
 import type { Route } from './+types/research-track-record'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Track record | Research | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: siteTitle(matches, 'Track record | Research | Admin') },
+]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

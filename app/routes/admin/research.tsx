@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { Link } from 'react-router'
 import { ColumnHeaders, ScrollableTable } from '~/components/data-table'
 import { FormMessage } from '~/components/forms'
@@ -8,7 +9,7 @@ import { requireAdmin } from '~/server/auth/admin-role.server'
 import { researchListPage } from './research-desk.server'
 import type { Route } from './+types/research'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Research | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Research | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, redirect } from 'react-router'
@@ -13,8 +14,8 @@ import type { Route } from './+types/service-edit'
 
 // One module for /admin/services/new (no serviceId) and /admin/services/:serviceId.
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [
-  { title: `${loaderData?.service ? `Edit ${loaderData.service.name}` : 'New service'} | Admin | Research Store` },
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) => [
+  { title: siteTitle(matches, `${loaderData?.service ? `Edit ${loaderData.service.name}` : 'New service'} | Admin`) },
 ]
 
 export async function loader({ request, params }: Route.LoaderArgs) {

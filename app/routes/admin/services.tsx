@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import { FormMessage, primaryButtonClass, secondaryButtonClass, StatusButton } from '~/components/forms'
@@ -10,7 +11,7 @@ import { servicesForAdmin, setServiceOnSale } from '~/server/catalog/service-edi
 import { readForm } from '~/server/http/form-data.server'
 import type { Route } from './+types/services'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Services | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Services | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

@@ -1,3 +1,4 @@
+import { siteTitle } from '~/domain/business-details'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { Field, FormMessage, repliedField, StatusButton, TextareaField } from '~/components/forms'
@@ -11,7 +12,7 @@ import { readForm } from '~/server/http/form-data.server'
 import { stopAllServices, stopAllServicesPreview } from '~/server/payments/refunds/stop-all-services.server'
 import type { Route } from './+types/stop-services'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Stop all services | Admin | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Stop all services | Admin') }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)

@@ -5,7 +5,7 @@ import {
   type GrantSubscription,
 } from '~/domain/admin'
 import { readCartSnapshot } from '~/domain/cart'
-import { formatIndiaDate } from '~/domain/dates'
+import { formatIndiaDate, indiaIsoDate, indiaMidnight } from '~/domain/dates'
 import { FEE_CAP_EXEMPTION_LABELS } from '~/domain/fee-cap'
 import { profileStep } from '~/domain/profile'
 import { isUuid } from '~/domain/uuid'
@@ -17,7 +17,7 @@ import { panKeys, prisma } from '../db.server'
 import { keysetSql, readKeysetPage } from '../keyset.server'
 import { decryptPan, panLookupHash } from '../kyc/pan-crypto.server'
 import { kraRecordSelect } from '../kyc/kra-record.server'
-import { notifySubscriptionGranted } from '../messaging/customer-notices.server'
+import { notifyAccreditationRecorded, notifySubscriptionGranted } from '../messaging/customer-notices.server'
 import { grantSubscription } from '../payments/subscriptions.server'
 
 const listSelect = { id: true, name: true, phone: true, email: true, pan: true, role: true } as const
@@ -95,6 +95,9 @@ export async function customerForAdmin(userId: string) {
       agreementVersion: true,
       feeCapExemption: true,
       feeCapExemptionReason: true,
+      accreditationCertificate: true,
+      accreditationValidUntil: true,
+      accreditationOptInId: true,
       kycStatus: true,
       kycCheckedAt: true,
       kycReference: true,
@@ -174,12 +177,14 @@ export async function panCardKeyForAdmin(
   return key
 }
 
-export type FeeCapExemptionOutcome = { ok: true; message: string } | { ok: false; status: 404; message: string }
+export type FeeCapExemptionOutcome = { ok: true; message: string } | { ok: false; status: 400 | 404; message: string }
 
 /**
- * Marks a customer as outside SEBI's family fee cap (an accredited investor or a non-individual
- * client), with the reason, or removes the mark; audited with before and after in the same
- * transaction, the user's row locked so two admins' changes come one after the other.
+ * Marks a customer as outside SEBI's family fee cap (an accredited investor, with the certificate's
+ * number and last valid day, or a non-individual client), with the reason, or removes the mark;
+ * audited with before and after in the same transaction, the user's row locked so two admins'
+ * changes come one after the other. Any change clears the customer's opt-in as an accredited
+ * investor: it was given for the certificate then on record (app/server/account/accreditation.server.ts).
  */
 export async function setFeeCapExemption(
   actorId: string,
@@ -188,18 +193,44 @@ export async function setFeeCapExemption(
   now = new Date(),
 ): Promise<FeeCapExemptionOutcome> {
   if (!isUuid(userId)) return { ok: false, status: 404, message: 'That customer does not exist.' }
+  const accreditation =
+    change.intent === 'fee-cap-exempt' && change.exemption === 'ACCREDITED_INVESTOR'
+      ? { certificate: change.certificate ?? null, validUntil: change.validUntil ?? null }
+      : { certificate: null, validUntil: null }
+  if (accreditation.validUntil && accreditation.validUntil < indiaIsoDate(now))
+    return {
+      ok: false,
+      status: 400,
+      message: `The certificate's last valid day, ${formatIndiaDate(indiaMidnight(accreditation.validUntil))}, has passed: the fee cap applies.`,
+    }
   const after =
     change.intent === 'fee-cap-exempt'
-      ? { exemption: change.exemption, reason: change.reason }
-      : { exemption: null, reason: null }
+      ? { exemption: change.exemption, reason: change.reason, ...accreditation, optInId: null }
+      : { exemption: null, reason: null, certificate: null, validUntil: null, optInId: null }
   const found = await prisma.$transaction(async (tx) => {
-    const [user] = await tx.$queryRaw<{ exemption: string | null; reason: string | null }[]>`
-      SELECT "fee_cap_exemption"::text AS "exemption", "fee_cap_exemption_reason" AS "reason"
+    const [user] = await tx.$queryRaw<
+      {
+        exemption: string | null
+        reason: string | null
+        certificate: string | null
+        validUntil: string | null
+        optInId: string | null
+      }[]
+    >`
+      SELECT "fee_cap_exemption"::text AS "exemption", "fee_cap_exemption_reason" AS "reason",
+             "accreditation_certificate" AS "certificate", "accreditation_valid_until"::text AS "validUntil",
+             "accreditation_opt_in_id"::text AS "optInId"
       FROM "users" WHERE "id" = ${userId}::uuid FOR UPDATE`
     if (!user) return false
     await tx.user.update({
       where: { id: userId },
-      data: { feeCapExemption: after.exemption, feeCapExemptionReason: after.reason },
+      data: {
+        feeCapExemption: after.exemption,
+        feeCapExemptionReason: after.reason,
+        accreditationCertificate: after.certificate,
+        accreditationValidUntil: after.validUntil ? new Date(`${after.validUntil}T00:00:00Z`) : null,
+        accreditationOptInId: null,
+      },
     })
     await recordAudit(
       tx,
@@ -209,7 +240,7 @@ export async function setFeeCapExemption(
           change.intent === 'fee-cap-exempt' ? 'customer.fee-cap-exemption.set' : 'customer.fee-cap-exemption.remove',
         subjectType: 'User',
         subjectId: userId,
-        before: { exemption: user.exemption, reason: user.reason },
+        before: user,
         after,
       },
       now,
@@ -217,12 +248,19 @@ export async function setFeeCapExemption(
     return true
   })
   if (!found) return { ok: false, status: 404, message: 'That customer does not exist.' }
+  if (after.certificate && after.validUntil)
+    await notifyAccreditationRecorded(userId, {
+      certificate: after.certificate,
+      validUntil: formatIndiaDate(indiaMidnight(after.validUntil)),
+    })
   return {
     ok: true,
     message:
-      change.intent === 'fee-cap-exempt'
-        ? `Marked exempt from the fee cap: ${FEE_CAP_EXEMPTION_LABELS[change.exemption]}.`
-        : 'The fee cap applies to this customer again.',
+      change.intent !== 'fee-cap-exempt'
+        ? 'The fee cap applies to this customer again.'
+        : accreditation.certificate
+          ? `Marked exempt from the fee cap: ${FEE_CAP_EXEMPTION_LABELS[change.exemption]}. The cap still applies until the customer opts in on their account page.`
+          : `Marked exempt from the fee cap: ${FEE_CAP_EXEMPTION_LABELS[change.exemption]}.`,
   }
 }
 

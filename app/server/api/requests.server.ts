@@ -1,7 +1,7 @@
 import type { AppLoadContext } from 'react-router'
 import type { z } from 'zod'
 import { PAISE_PER_RUPEE } from '~/domain/money'
-import { profileStep, type ProfileStep } from '~/domain/profile'
+import { profileIncompleteMessage, profileStep } from '~/domain/profile'
 import { CONTROL_CHARACTER_MESSAGE, jsonHasControlCharacter } from '~/domain/control-characters'
 import { PaymentError } from '../payments/core.server'
 import { getSessionUser, type SessionUser } from '../session.server'
@@ -38,12 +38,6 @@ export async function requireApiUser(request: Request): Promise<SessionUser> {
   return user
 }
 
-const MISSING_STEP: Record<Exclude<ProfileStep, 'complete'>, string> = {
-  details: 'your name, e-mail, date of birth and PAN',
-  'pan-card': 'your PAN card',
-  agreement: 'the agreement',
-}
-
 /**
  * Paying needs a complete profile (the one rule: profileStep; 403 names the first missing step),
  * the terms in force accepted (termsToAccept, the check every paying path makes; 403 names the
@@ -53,7 +47,7 @@ const MISSING_STEP: Record<Exclude<ProfileStep, 'complete'>, string> = {
 export async function requireApiCustomer(request: Request, now = new Date()): Promise<SessionUser> {
   const user = await requireApiUser(request)
   const step = profileStep(user)
-  if (step !== 'complete') throw apiError(403, `Complete your details before paying: ${MISSING_STEP[step]} is missing.`)
+  if (step !== 'complete') throw apiError(403, profileIncompleteMessage(step))
   const terms = await termsToAccept(user, now)
   if (terms) throw apiError(403, termsNotAcceptedMessage(terms.version))
   const missing = await consentsMissingToPay(user.id)

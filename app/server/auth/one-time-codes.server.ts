@@ -2,6 +2,7 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { MS_PER_MINUTE } from '~/domain/durations'
 import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
 import { OTP_DIGITS, OTP_RESEND_MEMORY_MS, otpResendWaitMs } from '~/domain/sign-in'
+import { brandNames } from '../brand.server'
 import { prisma } from '../db.server'
 import { enqueueEmail, enqueueOtpSms } from '../jobs/queue.server'
 import { consumeRateLimits, describeWait, rateLimitWaitMs, type RateLimitRule } from '../rate-limit.server'
@@ -100,11 +101,12 @@ export async function requestOtp({
     await send(code)
     return { ok: true }
   }
+  const { brand } = await brandNames()
   await enqueueOtpSms(
     {
       to: phone,
       code,
-      text: `${code} is your Research Store sign-in code. It expires in ${OTP_VALID_MINUTES} minutes. Our team will never ask you for this code.`,
+      text: `${code} is your ${brand} sign-in code. It expires in ${OTP_VALID_MINUTES} minutes. Our team will never ask you for this code.`,
     },
     OTP_TTL_MS,
   )
@@ -158,12 +160,13 @@ export async function requestEmailCode({
       createdAt: now,
     },
   })
+  const { brand } = await brandNames()
   await enqueueEmail({
     to: email,
     template: 'email-change-code',
     secret: code,
     subject: 'Confirm your new e-mail address',
-    body: `${code} is your Research Store code to confirm this e-mail address. It expires in ${OTP_VALID_MINUTES} minutes. If you did not ask to change your e-mail address, ignore this message.`,
+    body: `${code} is your ${brand} code to confirm this e-mail address. It expires in ${OTP_VALID_MINUTES} minutes. If you did not ask to change your e-mail address, ignore this message.`,
   })
   return { ok: true }
 }

@@ -1,6 +1,7 @@
 import { COMPLAINT_ESCALATION_LADDER } from '~/content/legal/complaint-escalation'
 import { getErrorMessage } from '~/domain/error-message'
 import { renderEmail } from '~/server/messaging/emails/render-email.server'
+import { brandNames } from '../brand.server'
 import { prisma } from '../db.server'
 import { emailContext, notifyCustomer } from '../messaging/customer-notices.server'
 import { enqueueNoticeSms } from '../jobs/queue.server'
@@ -44,7 +45,11 @@ export async function tellComplainant(complaintId: string, subject: string, text
       return
     }
     const phone = complaint.contactPhone ?? complaint.user?.phone ?? null
-    if (phone) await enqueueNoticeSms({ to: phone, text: `Research Store: ${text} ${COMPLAINT_ESCALATION_LADDER}` })
+    if (phone)
+      await enqueueNoticeSms({
+        to: phone,
+        text: `${(await brandNames()).sender}: ${text} ${COMPLAINT_ESCALATION_LADDER}`,
+      })
   } catch (error) {
     log.error(`Could not tell the complainant of ${complaintId}: ${getErrorMessage(error)}`)
   }

@@ -1,6 +1,7 @@
 import { createCookie } from 'react-router'
 import { type ComplaintContact } from '~/domain/complaints'
 import { OTP_VALID_MINUTES } from '~/domain/one-time-codes'
+import { brandNames } from '../brand.server'
 import { env } from '../env.server'
 import { enqueueEmail } from '../jobs/queue.server'
 import { serverSecret } from '../secrets.server'
@@ -33,11 +34,12 @@ export const forgetComplaintContact = () => complaintContactCookie.serialize('',
 
 /** The e-mail that carries a visitor's confirmation code. */
 export async function emailComplaintCode(email: string, code: string): Promise<void> {
+  const { brand } = await brandNames()
   await enqueueEmail({
     to: email,
     template: 'complaint-contact-code',
     secret: code,
     subject: 'Your code to file a complaint',
-    body: `${code} is your code to file a complaint with Research Store. It expires in ${OTP_VALID_MINUTES} minutes. Our team will never ask you for this code.`,
+    body: `${code} is your code to file a complaint with ${brand}. It expires in ${OTP_VALID_MINUTES} minutes. Our team will never ask you for this code.`,
   })
 }

@@ -1,5 +1,8 @@
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
+/** The 403 of a write from another site (docs/api.md, "403 answers"). */
+export const CROSS_SITE_REFUSAL_MESSAGE = 'Forbidden: this request was sent from another site.'
+
 /**
  * A state-changing request sent by another site: its Origin names another host, or, without an
  * Origin, the browser marks it cross-site (Sec-Fetch-Site). Requests with neither header come from

@@ -3,6 +3,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 /** The existing clients' cookie/header pair (axios' defaults): the cookie is readable by the client's script. */
 export const XSRF_COOKIE = 'XSRF-TOKEN'
 export const XSRF_HEADER = 'X-XSRF-TOKEN'
+/** The 403 of a state-changing call without the pair (docs/api.md, "403 answers"). */
+export const XSRF_REFUSAL_MESSAGE = `Send the ${XSRF_COOKIE} cookie's value in the ${XSRF_HEADER} header.`
 
 export function newXsrfToken(): string {
   return randomBytes(24).toString('base64url')

@@ -2,6 +2,7 @@ import { calendarDateOf } from '~/domain/dates'
 import { isUuid } from '~/domain/uuid'
 import {
   KRA_RECORD_REVIEW_LABELS,
+  kraRecordFieldWords,
   kraRecordState,
   type KraRecordReview,
   type KraRecordReviewedFor,
@@ -11,6 +12,7 @@ import {
 import type { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from '../audit.server'
 import { prisma } from '../db.server'
+import { notifyKraRecordDecided } from '../messaging/customer-notices.server'
 
 // The KRA's record must match the profile (decision 047): what the KRA holds beside the profile,
 // where that stands (app/domain/kra-record-match.ts), and the admin's decision on a difference.
@@ -70,7 +72,8 @@ export type KraRecordDecisionOutcome = { ok: true; message: string } | { ok: fal
  * The admin's decision on a KRA record that differs from the profile: accepted (the same person:
  * paying is allowed) or the customer asked to correct their details. Made on the values read under
  * the row's lock and kept with them, so a later change of the profile or the record asks again.
- * Audited (`customer.kra-record.accept` / `customer.kra-record.ask-correction`) in the same transaction.
+ * Audited (`customer.kra-record.accept` / `customer.kra-record.ask-correction`) in the same transaction;
+ * after it commits the customer is e-mailed the decision and what to do next.
  */
 export async function decideKraRecord(
   actorId: string,
@@ -79,7 +82,7 @@ export async function decideKraRecord(
   now = new Date(),
 ): Promise<KraRecordDecisionOutcome> {
   if (!isUuid(userId)) return { ok: false, status: 404, message: 'That customer does not exist.' }
-  return prisma.$transaction(async (tx): Promise<KraRecordDecisionOutcome> => {
+  const outcome = await prisma.$transaction(async (tx): Promise<KraRecordDecisionOutcome & { fields?: string }> => {
     const locked = await tx.$queryRaw<
       { id: string }[]
     >`SELECT "id" FROM "users" WHERE "id" = ${userId}::uuid FOR UPDATE`
@@ -116,6 +119,14 @@ export async function decideKraRecord(
       },
       now,
     )
-    return { ok: true, message: `Decided: ${KRA_RECORD_REVIEW_LABELS[decision].toLowerCase()}.` }
+    return {
+      ok: true,
+      message: `Decided: ${KRA_RECORD_REVIEW_LABELS[decision].toLowerCase()}.`,
+      fields: kraRecordFieldWords(state.differences),
+    }
   })
+  if (!outcome.ok) return outcome
+  // Never fails the decision: it is made; notifyCustomer logs a failure to queue the e-mail.
+  await notifyKraRecordDecided(userId, { accepted: decision === 'ACCEPTED', fields: outcome.fields ?? 'details' })
+  return { ok: true, message: outcome.message }
 }

@@ -1,11 +1,15 @@
 import { readCartSnapshot } from '~/domain/cart'
 import { getErrorMessage } from '~/domain/error-message'
 import { formatIndiaDate, formatIndiaDateTime } from '~/domain/dates'
+import { refusedMethodReason } from '~/domain/gateway-checkout'
 import { REMINDER_STAGES, renewalPath, smsQuietUntil, type ReminderStage } from '~/domain/renewal-reminders'
 import {
   advanceExcessRefundedEmail,
   claimReceivedEmail,
   closedAccountRefundEmail,
+  accreditationRecordedEmail,
+  gatewayMethodRefundEmail,
+  kraRecordDecidedEmail,
   mandateChargeRefundedEmail,
   correctionDecidedEmail,
   emailChangedEmail,
@@ -16,6 +20,7 @@ import {
   subscriptionGrantedEmail,
 } from '~/server/messaging/emails/customer-emails.server'
 import type { EmailContext, RenderedEmail } from '~/server/messaging/emails/render-email.server'
+import { brandNames } from '../brand.server'
 import { prisma } from '../db.server'
 import { env } from '../env.server'
 import { isOutboxEnabled } from './outbox.server'
@@ -270,16 +275,58 @@ export async function notifyCorrectionDecided(userId: string, decision: Correcti
         ...correctionDecidedEmail({ name: user.name, ...decision }, await emailContext()),
       })
     const fields = decision.changes.map((change) => change.label).join(', ')
+    const { sender } = await brandNames()
     await enqueueNoticeSms({
       to: user.phone,
       text: decision.approved
-        ? `Research Store: we approved your correction request (${fields}). See your details at /account/corrections.`
-        : `Research Store: we did not approve your correction request (${fields}). Reason: ${(decision.reason ?? '').trim()}`,
+        ? `${sender}: we approved your correction request (${fields}). See your details at /account/corrections.`
+        : `${sender}: we did not approve your correction request (${fields}). Reason: ${(decision.reason ?? '').trim()}`,
       userId,
     })
     return true
   } catch (error) {
     log.error(`Could not tell ${userId} of the correction decision: ${getErrorMessage(error)}`)
+    return false
+  }
+}
+
+/** The admin recorded an accredited investor's certificate: how to opt in. Dropped if the account is closed meanwhile. */
+export async function notifyAccreditationRecorded(
+  userId: string,
+  recorded: { certificate: string; validUntil: string },
+): Promise<boolean> {
+  try {
+    const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } })
+    if (!user) return false
+    return await notifyCustomer({
+      email: user.email,
+      userId,
+      ...accreditationRecordedEmail({ name: user.name, ...recorded }, await emailContext()),
+    })
+  } catch (error) {
+    log.error(`Could not tell ${userId} of the recorded accreditation: ${getErrorMessage(error)}`)
+    return false
+  }
+}
+
+/**
+ * The analyst's decision on a KRA record that differs (decision 047), by e-mail with what to do
+ * next. Carries the account's id: dropped if the account is closed by the time it is sent.
+ */
+export async function notifyKraRecordDecided(
+  userId: string,
+  decision: { accepted: boolean; fields: string },
+): Promise<boolean> {
+  try {
+    const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } })
+    if (!user) return false
+    return await notifyCustomer({
+      email: user.email,
+      userId,
+      ...kraRecordDecidedEmail({ name: user.name, ...decision }, await emailContext()),
+    })
+  } catch (error) {
+    log.error(`Could not tell ${userId} of the KRA record decision: ${getErrorMessage(error)}`)
     return false
   }
 }
@@ -358,6 +405,32 @@ export async function notifyMandateChargeRefunded(
   })
 }
 
+/** A checkout's capture by a refused method, refunded in full (docs/payments.md, "Gateway payment methods"). */
+export async function notifyGatewayMethodRefund(
+  paymentId: string,
+  refund: { amountPaise: number; creditNote: string },
+  method: string,
+): Promise<boolean> {
+  const payment = await prisma.payment.findUnique({
+    where: { id: paymentId },
+    select: { cart: true, user: { select: { name: true, email: true } } },
+  })
+  if (!payment) return false
+  return notifyCustomer({
+    email: payment.user.email,
+    ...gatewayMethodRefundEmail(
+      {
+        name: payment.user.name,
+        serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
+        amountPaise: refund.amountPaise,
+        creditNote: refund.creditNote,
+        reason: refusedMethodReason(method),
+      },
+      await emailContext(),
+    ),
+  })
+}
+
 const REMINDER_STAGE_NAMES = {
   [REMINDER_STAGES.WEEK_BEFORE]: 'week-before',
   [REMINDER_STAGES.DAY_BEFORE]: 'day-before',
@@ -402,7 +475,7 @@ export async function notifyRenewalReminder(
     await enqueueNoticeSms(
       {
         to: user.phone,
-        text: `Research Store: ${news}. Renew: ${context.origin ?? ''}${path}`,
+        text: `${(await brandNames()).sender}: ${news}. Renew: ${context.origin ?? ''}${path}`,
         userId: user.id,
         template: 'renewal-reminder',
       },

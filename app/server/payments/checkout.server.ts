@@ -64,7 +64,7 @@ export async function payIfCaptured(
   const attempts = await gateway.fetchOrderPayments(payment.gatewayOrderId)
   const captured = capturedAttempt(attempts, payment)
   if (!captured) return { attempts, captured: false, paid: false }
-  return { attempts, captured: true, paid: await payOrLog(payment.id, captured.id, now, 'reconciliation') }
+  return { attempts, captured: true, paid: await payOrLog(payment.id, captured, now, 'reconciliation') }
 }
 
 export type StartedGatewayPayment = {
@@ -186,7 +186,7 @@ async function paidMeanwhile(
   }
   const captured = capturedAttempt(attempts, payment)
   if (!captured) return false
-  await payOrLog(payment.id, captured.id, now, 'reconciliation')
+  await payOrLog(payment.id, captured, now, 'reconciliation')
   return true
 }
 
@@ -242,6 +242,7 @@ export async function verifyCheckoutPayment(
   if (gatewayPayment.status !== 'captured') return { status: 'pending', paymentId: payment.id }
   const result = await markPaymentPaid(payment.id, {
     gatewayPaymentId: gatewayPayment.id,
+    gatewayMethod: gatewayPayment.method,
     paidAt: deps.now ?? new Date(),
     source,
   })

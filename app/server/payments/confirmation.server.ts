@@ -27,9 +27,19 @@ export async function paymentConfirmationFlash(paymentId: string): Promise<Flash
       cart: true,
       subscriptions: { select: { serviceId: true, endsAt: true } },
       ledgerEntries: { where: { kind: 'PAYMENT' }, select: { documentNumber: true } },
+      refunds: { where: { kind: 'WHOLE_PAYMENT' }, select: { note: true } },
     },
   })
   if (payment?.status !== 'PAID') return null
+  const refused = payment.refunds[0]
+  if (refused) {
+    // Paid at the gateway but not applied (a refused method): refunded in full, and e-mailed.
+    return {
+      tone: 'error',
+      message: `Payment of Rs. ${formatRupees(payment.amountPaise)} received but not accepted: no subscription was started, and all of it is being refunded. We have e-mailed you the details.`,
+      ...(refused.note ? { details: [refused.note] } : {}),
+    }
+  }
   const names = new Map(readCartSnapshot(payment.cart).map((item) => [item.serviceId, item.name]))
   const reference = payment.gatewayPaymentId ?? payment.utr
   const invoice = payment.ledgerEntries[0]?.documentNumber

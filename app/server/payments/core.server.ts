@@ -1,5 +1,6 @@
 import { cartTotalPaise, readCartSnapshot, type CartItem } from '~/domain/cart'
 import { formatIndiaDate } from '~/domain/dates'
+import { isGatewayMethodAllowed } from '~/domain/gateway-checkout'
 import { formatRupees } from '~/domain/money'
 import {
   isPendingForCustomer,
@@ -16,6 +17,7 @@ import { prisma } from '../db.server'
 import {
   notifyAdvanceExcessRefund,
   notifyClosedAccountRefund,
+  notifyGatewayMethodRefund,
   notifyMandateChargeRefunded,
   notifyPaymentConfirmed,
 } from '../messaging/customer-notices.server'
@@ -26,7 +28,13 @@ import { recordPaymentInLedger } from './ledger.server'
 import { afterExcessRefund, refundAdvanceExcess, type AdvanceExcessRefund } from './refunds/advance-excess.server'
 import { lockFamilyPurchases } from './purchase-lock.server'
 import { cancelAtGateway, cancelMandateInTransaction, mandateChargeRefusal } from './mandate-charges.server'
-import { afterWholePaymentRefund, refundWholePayment, type WholePaymentRefund } from './refunds/whole-payment.server'
+import {
+  afterWholePaymentRefund,
+  refundWholePayment,
+  type WholePaymentRefund,
+  type WholePaymentRefundCause,
+} from './refunds/whole-payment.server'
+import type { GatewayPayment } from './gateway/razorpay.server'
 
 // The core of payments: the one path to "paid", the customer's pending list, and what every kind
 // of payment shares (the priced cart, the refusals). Gateway payments, webhooks, reconciliation
@@ -173,18 +181,23 @@ function refusalMessage(
  * in, a payment pays (and is invoiced) exactly once. It takes the customer's purchase lock first
  * (the one purchases and closing the account take), so a payment and a closing are one after the
  * other: a gateway capture for a closed account is paid and refunded in full, with no subscription;
- * the team's confirmation of a closed account's claim is refused (closedAccountPayment).
+ * the team's confirmation of a closed account's claim is refused (closedAccountPayment). A gateway
+ * capture by a method the store does not take (`gatewayMethod`, isGatewayMethodAllowed) is paid
+ * and refunded in full the same way, whichever path reports it first.
  */
 export async function markPaymentPaid(
   paymentId: string,
   {
     gatewayPaymentId,
+    gatewayMethod = null,
     paidAt,
     source,
     beforePaid,
     onPaid,
   }: {
     gatewayPaymentId?: string
+    /** How the customer paid at the gateway, as the gateway reports it (card, upi, wallet, ...). */
+    gatewayMethod?: string | null
     paidAt: Date
     source: PaidSource
     /** Runs inside the paying transaction before anything is written; throwing refuses the payment (the admin's limit check). */
@@ -209,6 +222,7 @@ export async function markPaymentPaid(
       const noRefunds = {
         excessRefunds: [] as AdvanceExcessRefund[],
         wholeRefund: null as WholePaymentRefund | null,
+        refundCause: null as WholePaymentRefundCause | null,
         refusedCharge: null as RefusedCharge | null,
       }
       if (payment.status === 'PAID') return { alreadyPaid: true, paymentId, userId: payment.user_id, ...noRefunds }
@@ -233,9 +247,21 @@ export async function markPaymentPaid(
               paidAt,
             })
           : null
-      if (closedAt || chargeRefusal) {
-        // Money the gateway took for a closed account, or a mandate charge that cannot be applied:
-        // honoured (PAID, invoiced), no subscription, all refunded.
+      // A checkout's capture by a method the store does not take (docs/payments.md, "Gateway payment methods").
+      const refusedMethod =
+        payment.method === 'GATEWAY' && !payment.mandate_id && !isGatewayMethodAllowed(gatewayMethod)
+          ? gatewayMethod
+          : null
+      const refundCause: WholePaymentRefundCause | null = closedAt
+        ? { kind: 'account-closed', closedAt }
+        : chargeRefusal && payment.mandate_id
+          ? { kind: 'mandate-charge-refused', mandateId: payment.mandate_id, why: chargeRefusal }
+          : refusedMethod !== null
+            ? { kind: 'gateway-method-refused', method: refusedMethod }
+            : null
+      if (refundCause) {
+        // Money the gateway took for a closed account, a mandate charge that cannot be applied, or
+        // a capture by a refused method: honoured (PAID, invoiced), no subscription, all refunded.
         await tx.payment.update({
           where: { id: paymentId },
           data: { status: 'PAID', paidAt, paidVia: source, ...(gatewayPaymentId ? { gatewayPaymentId } : {}) },
@@ -250,10 +276,7 @@ export async function markPaymentPaid(
           paymentId,
           userId: payment.user_id,
           amountPaise: payment.amount_paise,
-          because:
-            closedAt || !payment.mandate_id || !chargeRefusal
-              ? { kind: 'account-closed', closedAt: closedAt ?? paidAt }
-              : { kind: 'mandate-charge-refused', mandateId: payment.mandate_id, why: chargeRefusal },
+          because: refundCause,
           via: source,
           now: paidAt,
         })
@@ -262,7 +285,15 @@ export async function markPaymentPaid(
           ? await cancelMandateInTransaction(tx, payment.mandate_id, chargeRefusal ?? 'The account was closed', paidAt)
           : null
         const refusedCharge = chargeRefusal ? { why: chargeRefusal, gatewaySubscriptionId } : null
-        return { alreadyPaid: false, paymentId, userId: payment.user_id, excessRefunds: [], wholeRefund, refusedCharge }
+        return {
+          alreadyPaid: false,
+          paymentId,
+          userId: payment.user_id,
+          excessRefunds: [],
+          wholeRefund,
+          refundCause,
+          refusedCharge,
+        }
       }
       const items = readCartSnapshot(payment.cart)
       await beforePaid?.(tx, { userId: payment.user_id, items })
@@ -286,6 +317,7 @@ export async function markPaymentPaid(
         userId: payment.user_id,
         excessRefunds,
         wholeRefund: null,
+        refundCause: null,
         refusedCharge: null,
       }
     },
@@ -305,18 +337,28 @@ export async function markPaymentPaid(
       ),
     )
   }
-  if (result.wholeRefund) {
+  if (result.wholeRefund && result.refundCause) {
     const refund = result.wholeRefund
+    const cause = result.refundCause
     metrics.paymentsPaid.inc({ via: source })
+    const why =
+      cause.kind === 'account-closed'
+        ? 'for a closed account'
+        : cause.kind === 'gateway-method-refused'
+          ? `by a refused method (${cause.method})`
+          : 'as a mandate charge that cannot be applied'
     log.warn(
       { paymentId, refundId: refund.id, amountPaise: refund.amountPaise },
-      `Payment ${paymentId} arrived via ${source} for a closed account; refund ${refund.id} of all ${refund.amountPaise} paise`,
+      `Payment ${paymentId} arrived via ${source} ${why}; refund ${refund.id} of all ${refund.amountPaise} paise`,
     )
     await afterWholePaymentRefund(refund)
     if (result.refusedCharge?.gatewaySubscriptionId) await cancelAtGateway(result.refusedCharge.gatewaySubscriptionId)
-    const notice = result.refusedCharge
-      ? notifyMandateChargeRefunded(paymentId, refund, result.refusedCharge.why)
-      : notifyClosedAccountRefund(paymentId, refund)
+    const notice =
+      cause.kind === 'gateway-method-refused'
+        ? notifyGatewayMethodRefund(paymentId, refund, cause.method)
+        : result.refusedCharge
+          ? notifyMandateChargeRefunded(paymentId, refund, result.refusedCharge.why)
+          : notifyClosedAccountRefund(paymentId, refund)
     await notice.catch((error: unknown) =>
       log.error({ err: error, paymentId, refundId: refund.id }, `The refund e-mail for ${refund.id} was not queued`),
     )
@@ -334,12 +376,19 @@ export async function markPaymentPaid(
 /** A refusal by markPaymentPaid (a final state) is logged, not retried forever. True when this call paid. */
 export async function payOrLog(
   paymentId: string,
-  gatewayPaymentId: string,
+  captured: Pick<GatewayPayment, 'id' | 'method'>,
   paidAt: Date,
   source: PaidSource,
 ): Promise<boolean> {
   try {
-    return !(await markPaymentPaid(paymentId, { gatewayPaymentId, paidAt, source })).alreadyPaid
+    return !(
+      await markPaymentPaid(paymentId, {
+        gatewayPaymentId: captured.id,
+        gatewayMethod: captured.method,
+        paidAt,
+        source,
+      })
+    ).alreadyPaid
   } catch (error) {
     if (!(error instanceof PaymentStateError)) throw error
     log.error({ paymentId, via: source }, `${source} could not pay ${paymentId}: ${error.message}`)

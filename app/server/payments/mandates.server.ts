@@ -9,7 +9,7 @@ import {
   mandateTotalCount,
   type MandateTerms,
 } from '~/domain/mandates'
-import { advanceRefusalMessage, advanceRefusals } from '~/domain/purchase-limits'
+import { ACCOUNT_CLOSED_MESSAGE, advanceRefusalMessage, advanceRefusals } from '~/domain/purchase-limits'
 import type { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from '../audit.server'
 import { prisma } from '../db.server'
@@ -68,7 +68,7 @@ export async function autoRenewOffer(
       409,
     )
   const owner = await db.user.findUnique({ where: { id: userId }, select: { closedAt: true } })
-  if (!owner || owner.closedAt) throw new MandateError('This account is closed: nothing can be bought with it.', 403)
+  if (!owner || owner.closedAt) throw new MandateError(ACCOUNT_CLOSED_MESSAGE, 403)
   const kyc = await kycRefusalFor(db, userId)
   if (kyc) throw new MandateError(kyc, 403)
   const live = await db.mandate.findFirst({

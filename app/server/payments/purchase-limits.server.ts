@@ -1,9 +1,19 @@
 import { cartTotalPaise, readCartSnapshot, type CartItem } from '~/domain/cart'
-import { feeCapRefusal, feeCapRefusalMessage, feeCapWindowStart, taxableValuePaise } from '~/domain/fee-cap'
+import {
+  feeCapApplies,
+  feeCapRefusal,
+  feeCapRefusalMessage,
+  feeCapWindowStart,
+  taxableValuePaise,
+  type FeeCapExemption,
+  type FeeCapStanding,
+} from '~/domain/fee-cap'
+import { calendarDateOf } from '~/domain/dates'
 import { kycAllowsPayment, kycPaymentRefusal } from '~/domain/kyc'
 import { kraRecordPaymentRefusal } from '~/domain/kra-record-match'
 import { GATEWAY_LATE_AUTHORISATION_WINDOW_MS, openManualClaimWhere } from '~/domain/payment-status'
 import {
+  ACCOUNT_CLOSED_MESSAGE,
   advanceRefusalMessage,
   advanceRefusals,
   committedEnds,
@@ -74,9 +84,22 @@ export async function readCommittedEnds(
   )
 }
 
+/** A customer row's standing against the cap (feeCapApplies). */
+export function feeCapStandingOf(customer: {
+  feeCapExemption: FeeCapExemption | null
+  accreditationValidUntil: Date | null
+  accreditationOptInId: string | null
+}): FeeCapStanding {
+  return {
+    exemption: customer.feeCapExemption,
+    accreditationValidUntil: customer.accreditationValidUntil ? calendarDateOf(customer.accreditationValidUntil) : null,
+    optedIn: customer.accreditationOptInId !== null,
+  }
+}
+
 /**
  * SEBI's family fee cap: the refusal message for a purchase of `items` by `userId`, or undefined
- * when it fits (or the customer is exempt). Counts the family's payments in the window (before
+ * when it fits (or the customer is outside it: feeCapApplies). Counts the family's payments in the window (before
  * GST, less refunds) and its open gateway orders and claims (before GST at the current rate), all
  * but `excludePaymentId`.
  */
@@ -90,8 +113,11 @@ export async function feeCapRefusalFor(
     excludePaymentId,
   }: { userId: string; familyIds: readonly string[]; items: readonly CartItem[]; now: Date; excludePaymentId?: string },
 ): Promise<string | undefined> {
-  const customer = await db.user.findUnique({ where: { id: userId }, select: { feeCapExemption: true } })
-  if (customer?.feeCapExemption) return undefined
+  const customer = await db.user.findUnique({
+    where: { id: userId },
+    select: { feeCapExemption: true, accreditationValidUntil: true, accreditationOptInId: true },
+  })
+  if (customer && !feeCapApplies(feeCapStandingOf(customer), now)) return undefined
   const window = env.FEE_CAP_WINDOW
   const rateBasisPoints = businessDetails.gst?.rateBasisPoints ?? 0
   const paid = await taxableFeesByPayment(db, familyIds, feeCapWindowStart(now, window))
@@ -124,8 +150,6 @@ export async function kycRefusalFor(db: Db = prisma, userId: string): Promise<st
   if (!kycAllowsPayment(customer?.kycStatus)) return kycPaymentRefusal(customer?.kycStatus)
   return customer ? kraRecordPaymentRefusal(kraRecordStateOf(customer), businessDetails.supportEmail) : undefined
 }
-
-export const ACCOUNT_CLOSED_MESSAGE = 'This account is closed: nothing can be bought with it.'
 
 /**
  * THE check of a purchase's limits, inside the transaction that records it (the order, the claim,

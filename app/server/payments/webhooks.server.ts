@@ -26,6 +26,7 @@ type WebhookPaymentEntity = {
   currency?: unknown
   status?: unknown
   error_description?: unknown
+  method?: unknown
 }
 
 function paymentEntityOf(event: unknown): GatewayPayment | null {
@@ -38,6 +39,7 @@ function paymentEntityOf(event: unknown): GatewayPayment | null {
     currency: String(entity.currency),
     status: String(entity.status) as GatewayPayment['status'],
     errorDescription: typeof entity.error_description === 'string' ? entity.error_description : null,
+    method: typeof entity.method === 'string' ? entity.method : null,
   }
 }
 
@@ -142,6 +144,6 @@ async function processWebhookEvent(type: string, event: unknown, now: Date): Pro
     log.error(`Webhook ${type} for payment ${payment.id} is not a matching capture; ignored`)
     return 'ignored'
   }
-  await payOrLog(payment.id, gatewayPayment.id, now, 'webhook')
+  await payOrLog(payment.id, gatewayPayment, now, 'webhook')
   return 'processed'
 }

@@ -206,6 +206,33 @@ export function mandateChargeRefundedEmail(
   )
 }
 
+/** A checkout's capture by a method the store does not take, refunded in full (docs/payments.md, "Gateway payment methods"). */
+export function gatewayMethodRefundEmail(
+  refund: { name: string | null; serviceNames: string[]; amountPaise: number; creditNote: string; reason: string },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      template: 'gateway-method-refund',
+      subject: 'Your payment is being refunded: please pay by card, netbanking or UPI',
+      name: refund.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `We received Rs. ${formatRupees(refund.amountPaise)} for ${refund.serviceNames.join(', ')}, but we cannot accept it, so no subscription was started.`,
+        },
+        { kind: 'note', label: 'Reason', text: refund.reason },
+        {
+          kind: 'paragraph',
+          text: `We are refunding all of it, Rs. ${formatRupees(refund.amountPaise)}, back to where you paid from, in the gateway's usual time for that method (credit note ${refund.creditNote}). To subscribe, pay again by card, netbanking or UPI, or by bank transfer.`,
+        },
+        { kind: 'action', label: 'Choose services', path: '/services' },
+      ],
+    },
+    context,
+  )
+}
+
 export function subscriptionEndedEmail(
   ended: {
     name: string | null
@@ -394,6 +421,74 @@ export function documentChangedEmail(
         { kind: 'action', label: `Read the ${notice.title}`, path: notice.path },
         { kind: 'action', label: 'Acknowledge it', path: '/consents/accept?redirectTo=%2Faccount' },
       ],
+    },
+    context,
+  )
+}
+
+/** The admin recorded an accredited investor's certificate: the cap still applies until the customer opts in. */
+export function accreditationRecordedEmail(
+  recorded: { name: string | null; certificate: string; validUntil: string },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      template: 'accreditation-recorded',
+      subject: 'Your accreditation certificate is on record: choose whether to use it',
+      name: recorded.name,
+      blocks: [
+        {
+          kind: 'paragraph',
+          text: `We recorded your accreditation certificate ${recorded.certificate}, valid until ${recorded.validUntil}. SEBI's yearly limit on the fees a research analyst may charge an individual client and their family still applies to you until you choose, on your account page, to be treated as an accredited investor. You can withdraw that choice there at any time.`,
+        },
+        { kind: 'action', label: 'Read the statement and choose', path: '/account/accredited-investor' },
+      ],
+    },
+    context,
+  )
+}
+
+/**
+ * The analyst's decision on a KRA record whose name or date of birth is not the profile's (decision
+ * 047): accepted (paying works again), or a correction asked, with what to do next.
+ */
+export function kraRecordDecidedEmail(
+  decision: { name: string | null; accepted: boolean; fields: string },
+  context: EmailContext,
+): RenderedEmail {
+  return renderEmail(
+    {
+      template: 'kra-record-decided',
+      subject: decision.accepted
+        ? 'Your KYC record was checked: you can pay again'
+        : 'Your KYC record was checked: please correct your details',
+      name: decision.name,
+      blocks: decision.accepted
+        ? [
+            {
+              kind: 'paragraph',
+              text: `The ${decision.fields} the KYC registration agency (KRA) holds for your PAN is not written as in your profile. Our analyst checked it and accepted that the record is yours, so you can pay for services again.`,
+            },
+            { kind: 'action', label: 'Choose services', path: '/services' },
+          ]
+        : [
+            {
+              kind: 'paragraph',
+              text: `The ${decision.fields} the KYC registration agency (KRA) holds for your PAN is not the one in your profile. Our analyst checked it and asks you to correct your details; until then you cannot pay for services.`,
+            },
+            {
+              kind: 'list',
+              items: [
+                'If your profile is wrong: ask for a correction on your KYC details page.',
+                "If the KRA's record is wrong: update it through your broker or mutual fund, then check your KYC again on the same page.",
+              ],
+            },
+            {
+              kind: 'paragraph',
+              text: `Questions: reply to this e-mail or write to ${context.business.supportEmail}.`,
+            },
+            { kind: 'action', label: 'Your KYC details', path: '/account/corrections' },
+          ],
     },
     context,
   )

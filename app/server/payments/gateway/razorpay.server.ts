@@ -79,6 +79,8 @@ export type GatewayPayment = {
   currency: string
   status: GatewayPaymentStatus
   errorDescription: string | null
+  /** How the customer paid (card, netbanking, upi, wallet, emi, ...); null when not reported. */
+  method: string | null
 }
 
 export type CreateOrderInput = {
@@ -230,6 +232,7 @@ type SdkPayment = {
   currency: string
   status: string
   error_description?: string | null
+  method?: string | null
 }
 
 function fromSdkPayment(payment: SdkPayment): GatewayPayment {
@@ -240,6 +243,7 @@ function fromSdkPayment(payment: SdkPayment): GatewayPayment {
     currency: payment.currency,
     status: payment.status as GatewayPaymentStatus,
     errorDescription: payment.error_description ?? null,
+    method: typeof payment.method === 'string' ? payment.method : null,
   }
 }
 

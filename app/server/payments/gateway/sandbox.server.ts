@@ -1,4 +1,5 @@
 import type { CheckoutAnswer } from '~/domain/checkout-request'
+import { GATEWAY_ALLOWED_METHODS, GATEWAY_HIDDEN_METHODS } from '~/domain/gateway-checkout'
 import type { Env } from '../../env.server'
 import type { PaymentGateway } from './razorpay.server'
 import { serverSecret } from '../../secrets.server'
@@ -40,6 +41,9 @@ export class SandboxError extends Error {
 }
 
 export type SandboxOutcome = 'captured' | 'authorized' | 'failed'
+/** The methods Razorpay reports that the sandbox can pay with: the store's and the ones it refuses. */
+export const SANDBOX_PAYMENT_METHODS = [...GATEWAY_ALLOWED_METHODS, ...GATEWAY_HIDDEN_METHODS] as const
+export type SandboxPaymentMethod = (typeof SANDBOX_PAYMENT_METHODS)[number]
 export type SandboxWebhookEvent = 'payment.captured' | 'payment.failed' | 'order.paid' | 'payment.authorized'
 /** Razorpay Subscriptions' events the store handles (docs/payments.md, "Renewals and mandates"). */
 export type SandboxSubscriptionEvent =
@@ -87,9 +91,10 @@ export type SandboxGateway = PaymentGateway & {
   /**
    * What checkout.js does when the customer pays: a gateway payment for the order with this
    * outcome, and the three fields the checkout posts back, signed with the sandbox key secret.
-   * Refused (SandboxError) for an unknown order and for one already paid.
+   * Refused (SandboxError) for an unknown order and for one already paid. `method` is how the
+   * customer paid, as the gateway then reports it (card unless given; a test may choose wallet, emi, ...).
    */
-  pay(orderId: string, outcome?: SandboxOutcome): CheckoutAnswer
+  pay(orderId: string, outcome?: SandboxOutcome, method?: SandboxPaymentMethod): CheckoutAnswer
   /**
    * A payment reported failed or authorized is captured later (late authorisation). If another
    * payment paid the order meanwhile, Razorpay refunds this one instead.
