@@ -24,7 +24,7 @@ import { brandNames } from '../brand.server'
 import { prisma } from '../db.server'
 import { env } from '../env.server'
 import { isOutboxEnabled } from './outbox.server'
-import { enqueueEmail, enqueueNoticeSms } from '../jobs/queue.server'
+import { enqueueEmail, enqueueEmails, enqueueNoticeSms } from '../jobs/queue.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
 const log = loggerFor('messaging')
@@ -437,51 +437,72 @@ const REMINDER_STAGE_NAMES = {
   [REMINDER_STAGES.ENDED]: 'ended',
 } as const
 
+export type RenewalReminder = {
+  user: { id: string; name: string | null; email: string | null; phone: string }
+  service: { id: string; name: string }
+  endsAt: Date
+  stage: ReminderStage
+}
+
 /**
- * A renewal reminder (docs/payments.md, "Renewals"): by e-mail at once, and by SMS when `sms` (a
- * DLT template for it, or the dev outbox), held until 09:00 India time when `now` is in the night.
- * Each links to the one-tap renewal. Both carry the account's id: dropped if it is closed meanwhile.
- * Never throws: a failure to queue is logged (the stage is recorded; it is not sent twice).
+ * Renewal reminders (docs/payments.md, "Renewals"): by e-mail at once, all of them queued in one
+ * statement per thousand (a run may claim 10,000), and by SMS when `sms` (a DLT template for it, or
+ * the dev outbox), held until 09:00 India time when `now` is in the night. Each links to the one-tap
+ * renewal. All carry the account's id: dropped if it is closed meanwhile. Never throws: a failure to
+ * queue is logged (the stages are recorded; they are not sent twice).
  */
-export async function notifyRenewalReminder(
-  reminder: {
-    user: { id: string; name: string | null; email: string | null; phone: string }
-    service: { id: string; name: string }
-    endsAt: Date
-    stage: ReminderStage
-  },
+export async function notifyRenewalReminders(
+  reminders: RenewalReminder[],
   { now, sms, context }: { now: Date; sms: boolean; context: EmailContext },
 ): Promise<void> {
-  const { user, service, stage } = reminder
-  const endsOn = formatIndiaDate(reminder.endsAt)
-  const path = renewalPath(service.id)
-  if (user.email)
-    await notifyCustomer({
-      email: user.email,
-      userId: user.id,
-      ...renewalReminderEmail(
-        { name: user.name, serviceName: service.name, endsOn, stage: REMINDER_STAGE_NAMES[stage], renewPath: path },
-        context,
-      ),
-    })
-  if (!sms) return
-  const news =
-    stage === REMINDER_STAGES.ENDED
-      ? `your ${service.name} subscription ended on ${endsOn}`
-      : stage === REMINDER_STAGES.DAY_BEFORE
-        ? `your ${service.name} subscription ends tomorrow, ${endsOn}`
-        : `your ${service.name} subscription ends on ${endsOn}`
+  const emails = reminders.flatMap(({ user, service, endsAt, stage }) =>
+    user.email
+      ? [
+          {
+            to: user.email,
+            userId: user.id,
+            ...renewalReminderEmail(
+              {
+                name: user.name,
+                serviceName: service.name,
+                endsOn: formatIndiaDate(endsAt),
+                stage: REMINDER_STAGE_NAMES[stage],
+                renewPath: renewalPath(service.id),
+              },
+              context,
+            ),
+          },
+        ]
+      : [],
+  )
   try {
-    await enqueueNoticeSms(
-      {
-        to: user.phone,
-        text: `${(await brandNames()).sender}: ${news}. Renew: ${context.origin ?? ''}${path}`,
-        userId: user.id,
-        template: 'renewal-reminder',
-      },
-      { startAfter: smsQuietUntil(now) ?? undefined },
-    )
+    await enqueueEmails(emails)
   } catch (error) {
-    log.error({ err: error, userId: user.id }, 'Could not queue a renewal reminder SMS')
+    log.error({ err: error, reminders: emails.length }, 'Could not queue renewal reminder e-mails')
+  }
+  if (!sms) return
+  const sender = (await brandNames()).sender
+  const startAfter = smsQuietUntil(now) ?? undefined
+  for (const { user, service, endsAt, stage } of reminders) {
+    const endsOn = formatIndiaDate(endsAt)
+    const news =
+      stage === REMINDER_STAGES.ENDED
+        ? `your ${service.name} subscription ended on ${endsOn}`
+        : stage === REMINDER_STAGES.DAY_BEFORE
+          ? `your ${service.name} subscription ends tomorrow, ${endsOn}`
+          : `your ${service.name} subscription ends on ${endsOn}`
+    try {
+      await enqueueNoticeSms(
+        {
+          to: user.phone,
+          text: `${sender}: ${news}. Renew: ${context.origin ?? ''}${renewalPath(service.id)}`,
+          userId: user.id,
+          template: 'renewal-reminder',
+        },
+        { startAfter },
+      )
+    } catch (error) {
+      log.error({ err: error, userId: user.id }, 'Could not queue a renewal reminder SMS')
+    }
   }
 }

@@ -6,12 +6,12 @@ import {
   type ReminderStage,
 } from '~/domain/renewal-reminders'
 import { prisma } from '../db.server'
-import { emailContext, notifyRenewalReminder } from '../messaging/customer-notices.server'
+import { emailContext, notifyRenewalReminders, type RenewalReminder } from '../messaging/customer-notices.server'
 import { renewalSmsEnabled } from '../messaging/sms.server'
 
 // The renewal reminders job (docs/payments.md, "Renewals"), run every 15 minutes by the job runtime
 // (app/server/jobs/workers.server.ts). Further channels (Telegram, once a customer can link one) are
-// one more send in notifyRenewalReminder, behind the same claim.
+// one more send in notifyRenewalReminders, behind the same claim.
 
 /** Subscriptions read per statement. */
 export const REMINDER_BATCH_ROWS = 500
@@ -74,7 +74,7 @@ export async function sendRenewalReminders({
 
 async function claimAndSend(
   due: (Candidate & { stage: ReminderStage })[],
-  options: Parameters<typeof notifyRenewalReminder>[1],
+  options: Parameters<typeof notifyRenewalReminders>[1],
 ): Promise<number> {
   const claimed = await prisma.$queryRaw<{ id: string }[]>`
     UPDATE subscriptions s SET reminder_stage = claim.stage
@@ -96,13 +96,11 @@ async function claimAndSend(
   ])
   const userById = new Map(users.map((user) => [user.id, user]))
   const serviceById = new Map(services.map((service) => [service.id, service]))
-  let sent = 0
-  for (const row of rows) {
+  const reminders: RenewalReminder[] = rows.flatMap((row) => {
     const user = userById.get(row.user_id)
     const service = serviceById.get(row.service_id)
-    if (!user || user.closedAt || !service) continue
-    await notifyRenewalReminder({ user, service, endsAt: row.ends_at, stage: row.stage }, options)
-    sent++
-  }
-  return sent
+    return user && !user.closedAt && service ? [{ user, service, endsAt: row.ends_at, stage: row.stage }] : []
+  })
+  await notifyRenewalReminders(reminders, options)
+  return reminders.length
 }
