@@ -16,9 +16,10 @@ type RouteModule = {
 const routeModules = import.meta.glob<RouteModule>('../../app/routes/api.v1/*.ts', { eager: true })
 const callName = (file: string) => file.replace(/^.*\/api\.v1\//, '').replace(/\.ts$/, '')
 
-/** The existing clients' GET calls (docs/api.md) (and the agreement and research); every other call is POST. */
+/** The existing clients' GET calls (docs/api.md) (and the agreement, mandates and research); every other call is POST. */
 const GET_CALLS = new Set([
   'agreement',
+  'mandates',
   'research',
   'research.item',
   'users.current-user',
