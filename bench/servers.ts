@@ -147,6 +147,15 @@ async function startServer({ name, command, args, cwd, env, probeUrl, timeoutMs 
   return { server, readyMs: performance.now() - started }
 }
 
+/** What `npm start` gives Node after `exec node`: its flags (decision 057), then scripts/start.mjs. */
+function npmStartArgs(): string[] {
+  const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start
+  const args = /^exec node (.+)$/.exec(start)?.[1]
+  if (!args) throw new Error(`package.json's start script is not "exec node ...": ${start}`)
+  return args.split(' ')
+}
+
 /** The store's production server (scripts/start.mjs, as `npm start` runs it) on the embedded database, or DATABASE_URL if set. */
 export async function startStore(port: number, extraEnv: Record<string, string> = {}) {
   const databaseDir = path.join(ROOT, BENCH_PG_DIR)
@@ -164,7 +173,7 @@ export async function startStore(port: number, extraEnv: Record<string, string> 
   const { server, readyMs } = await startServer({
     name: 'store',
     command: process.execPath,
-    args: ['scripts/start.mjs'],
+    args: npmStartArgs(),
     cwd: ROOT,
     env,
     probeUrl: `http://localhost:${port}/services`,
