@@ -14,6 +14,9 @@ export const BUDGETS = {
   cls: 0.02,
   throughputRatio: 0.6,
   p99Ratio: 2,
+  // The store process's resident set (issue 29 item 8): once started and warmed up, and at its peak during the SSR load.
+  idleRssBytes: 200_000_000,
+  ssrLoadPeakRssBytes: 350_000_000,
   // `npm start` on an installed tree; the embedded database once its data folder exists.
   startupToFirstPageMs: 20_000,
   embeddedDatabaseStartMs: 3_000,

@@ -19,7 +19,7 @@ export type LoadComparison = {
   medianP99Ratio: number
 }
 
-const CONNECTIONS = 50
+export const CONNECTIONS = 50
 const WARM_UP_S = 3
 
 async function hammer(app: LoadRun['app'], url: string, durationS: number): Promise<LoadRun> {
@@ -36,6 +36,22 @@ async function hammer(app: LoadRun['app'], url: string, durationS: number): Prom
     ok: result['2xx'],
     failed,
   }
+}
+
+/**
+ * The store alone under the same load, for BENCH_ONLY=memory (no floor to compare with): the warm-up,
+ * then `rounds` runs of `durationS`, as long as the store's share of compareLoad.
+ */
+export async function loadStoreOnly(options: {
+  storeUrl: string
+  durationS: number
+  rounds: number
+}): Promise<LoadRun[]> {
+  await hammer('store', options.storeUrl, WARM_UP_S)
+  const runs: LoadRun[] = []
+  for (let index = 0; index < options.rounds; index++)
+    runs.push(await hammer('store', options.storeUrl, options.durationS))
+  return runs
 }
 
 /** The nearest-rank percentile (p in 0..100) of `values`. */

@@ -4,7 +4,8 @@
 // the budgets in bench/budgets.ts (where they come from: docs/testing.md, "Benchmark").
 // Exits non-zero only when something could not be measured; a figure over budget is reported.
 // BENCH_ONLY=large-bodies builds and starts the store and takes only the oversized-bodies and held-uploads
-// figures (BENCH_ONLY=held-uploads only the held uploads');
+// figures (BENCH_ONLY=held-uploads only the held uploads'); BENCH_ONLY=memory builds and starts the store and takes
+// only its idle RSS and its peak RSS under the SSR load (the store alone, no floor);
 // BENCH_ONLY=lighthouse builds and starts the store and the floor and takes only the Lighthouse figures of
 // every customer page; BENCH_ONLY=at-scale takes the figures on a large data set (DATABASE_URL filled by
 // db:seed:large); BENCH_ONLY=at-scale-jobs takes only its jobs' figures there, BENCH_ONLY=at-scale-metrics
@@ -24,7 +25,8 @@ import { LARGE_BODY_BYTES_PER_CLIENT, LARGE_BODY_CLIENTS, measureLargeBodies } f
 import { comparePages, type PageFigures } from './lighthouse'
 import { measureResearchAtScale, RESEARCH_BENCH_READER_ITEMS, RESEARCH_BENCH_SUBSCRIBERS } from './research-at-scale'
 import { customerPages } from './lighthouse-pages'
-import { compareLoad } from './load'
+import { compareLoad, CONNECTIONS, loadStoreOnly } from './load'
+import { type IdleMemory, measureIdleMemory, watchPeakMemory } from './memory'
 import { type FirstLoad, measureFirstLoad, measureHtml } from './measure-bytes'
 import { type ChunkSize, layoutJs, routeJsBeyondLayout } from './route-weight'
 import { FLOOR_DIR, freePort, RESULTS_DIR, ROOT, runBuild, startFloor, startStore } from './servers'
@@ -40,6 +42,7 @@ const BENCH_SELECTIONS = [
   'all',
   'large-bodies',
   'held-uploads',
+  'memory',
   'lighthouse',
   'at-scale',
   'at-scale-jobs',
@@ -111,6 +114,7 @@ async function main() {
   if (config.only === 'large-bodies' || config.only === 'held-uploads') return largeBodiesOnly()
   if (config.only.startsWith('at-scale')) return atScaleOnly()
   if (config.only === 'lighthouse') return lighthouseOnly()
+  if (config.only === 'memory') return memoryOnly()
   results.chromium = chromiumVersion()
   console.log(`Bench: Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`)
   console.log(
@@ -119,7 +123,7 @@ async function main() {
 
   await buildStoreAndFloor()
 
-  section('Servers (the store as npm start runs it: node scripts/start.ts, built already)')
+  section('Servers (the store as npm start runs it: node scripts/start.mjs, built already)')
   const store = await startStore(await freePort(3400))
   info('store', store.server.origin, store.database)
   check(
@@ -127,7 +131,7 @@ async function main() {
     ms(store.startupToFirst200Ms),
     `≤ ${ms(BUDGETS.startupToFirstPageMs)}`,
     store.startupToFirst200Ms <= BUDGETS.startupToFirstPageMs,
-    store.rebuiltOnStart ? 'includes a rebuild by scripts/start.ts' : '',
+    store.rebuiltOnStart ? 'includes a rebuild by scripts/start.mjs' : '',
   )
   if (store.embeddedDatabaseStartMs === null) info('embedded database start', 'n/a', store.database)
   else if (store.firstDatabaseStart) {
@@ -156,6 +160,9 @@ async function main() {
   }
   const storeUrl = `${store.server.origin}/services`
   const floorUrl = `${floor.origin}/`
+
+  // Before anything else reaches the store, so that idle is the started store's.
+  const idle = await measureIdleMemorySection(store.server)
 
   section('Bytes, first visit (compressed body bytes on the wire; JS and CSS as Chromium received them)')
   if (hasChromium()) await measureBytes(storeUrl, floorUrl)
@@ -196,6 +203,7 @@ async function main() {
 
   section(`SSR load: GET /services vs floor /, 50 connections, ${config.durationS} s per run, ABBA (${loadAverage()})`)
   if (config.rounds > 0) {
+    const peakMemory = watchPeakMemory(store.server.pid)
     const load = await compareLoad({
       floorUrl,
       storeUrl,
@@ -222,6 +230,7 @@ async function main() {
       `≤ ${times(BUDGETS.p99Ratio)}`,
       load.medianP99Ratio <= BUDGETS.p99Ratio,
     )
+    checkPeakMemory(idle, peakMemory.stop(), 'after the sections above')
   } else info('skipped', 'BENCH_ROUNDS=0')
 
   await measureLighthouseSection(store.server.origin, floorUrl)
@@ -237,12 +246,75 @@ async function largeBodiesOnly() {
     'store (npm run build)',
     `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`,
   )
-  section('Server (the store as npm start runs it: node scripts/start.ts, built already)')
+  section('Server (the store as npm start runs it: node scripts/start.mjs, built already)')
   const store = await startStore(await freePort(3400))
   info('store', store.server.origin, store.database)
   if (config.only === 'large-bodies') await measureLargeBodiesSection(store.server)
   await measureHeldUploadsSection(store.server)
   printSummary()
+}
+
+async function memoryOnly() {
+  console.log(`Bench (BENCH_ONLY=memory): Node ${process.version}, ${loadAverage()}`)
+  section('Build')
+  info(
+    'store (npm run build)',
+    `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`,
+  )
+  section('Server (the store as npm start runs it: node scripts/start.mjs, built already)')
+  const store = await startStore(await freePort(3400))
+  info('store', store.server.origin, store.database)
+  const idle = await measureIdleMemorySection(store.server)
+  section(
+    `SSR load on the store alone: GET /services, ${CONNECTIONS} connections, ${config.rounds} runs of ${config.durationS} s after a warm-up (${loadAverage()})`,
+  )
+  if (config.rounds === 0) {
+    info('skipped', 'BENCH_ROUNDS=0')
+    return printSummary()
+  }
+  const peakMemory = watchPeakMemory(store.server.pid)
+  const runs = await loadStoreOnly({
+    storeUrl: `${store.server.origin}/services`,
+    durationS: config.durationS,
+    rounds: config.rounds,
+  })
+  for (const [index, run] of runs.entries())
+    console.log(
+      `  run ${index + 1}  ${run.requestsPerSec.toFixed(1).padStart(6)} req/s  p50 ${ms(run.p50Ms).padStart(6)}  p99 ${ms(run.p99Ms).padStart(6)}${run.failed ? `  ${run.failed} failed` : ''}`,
+    )
+  checkPeakMemory(idle, peakMemory.stop(), 'the store alone')
+  printSummary()
+}
+
+/** The started store's resident set after a warm-up, with its split from /metrics. */
+async function measureIdleMemorySection(server: { origin: string; pid: number }): Promise<IdleMemory> {
+  section(
+    `Memory: the store process's RSS (from /proc) after 10 rounds of /, /services, /auth and /healthz and a 2 s pause (${loadAverage()})`,
+  )
+  const idle = await measureIdleMemory(server.origin, server.pid)
+  results.memory = { idle }
+  const split = idle.split
+  check(
+    'store RSS idle',
+    mb(idle.rssBytes),
+    `≤ ${mb(BUDGETS.idleRssBytes)}`,
+    idle.rssBytes <= BUDGETS.idleRssBytes,
+    split
+      ? `JS heap ${mb(split.heapUsedBytes)} used of ${mb(split.heapTotalBytes)}, external ${mb(split.externalBytes)}, the rest (code, native, WebAssembly) ${mb(idle.rssBytes - split.heapTotalBytes - split.externalBytes)}`
+      : 'no split: /metrics did not answer',
+  )
+  return idle
+}
+
+function checkPeakMemory(idle: IdleMemory, peakRssBytes: number, note: string) {
+  results.memory = { idle, ssrLoadPeakRssBytes: peakRssBytes }
+  check(
+    'store RSS peak, SSR load',
+    mb(peakRssBytes),
+    `≤ ${mb(BUDGETS.ssrLoadPeakRssBytes)}`,
+    peakRssBytes <= BUDGETS.ssrLoadPeakRssBytes,
+    `${mb(peakRssBytes - idle.rssBytes)} above idle; ${note}`,
+  )
 }
 
 /** Builds the store as `npm run build` does and the bare floor app, printing how long each took. */
@@ -264,7 +336,7 @@ async function lighthouseOnly() {
     `Bench (BENCH_ONLY=lighthouse): Node ${process.version}, ${results.chromium ?? 'no Chromium'}, ${loadAverage()}`,
   )
   await buildStoreAndFloor()
-  section('Servers (the store as npm start runs it: node scripts/start.ts, built already)')
+  section('Servers (the store as npm start runs it: node scripts/start.mjs, built already)')
   const store = await startStore(await freePort(3400))
   info('store', store.server.origin, store.database)
   const floor = await startFloor(await freePort(3401))

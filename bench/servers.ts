@@ -147,7 +147,16 @@ async function startServer({ name, command, args, cwd, env, probeUrl, timeoutMs 
   return { server, readyMs: performance.now() - started }
 }
 
-/** The store's production server (scripts/start.ts) on the embedded database, or DATABASE_URL if set. */
+/** What `npm start` gives Node after `exec node`: its flags (decision 057), then scripts/start.mjs. */
+function npmStartArgs(): string[] {
+  const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start
+  const args = /^exec node (.+)$/.exec(start)?.[1]
+  if (!args) throw new Error(`package.json's start script is not "exec node ...": ${start}`)
+  return args.split(' ')
+}
+
+/** The store's production server (scripts/start.mjs, as `npm start` runs it) on the embedded database, or DATABASE_URL if set. */
 export async function startStore(port: number, extraEnv: Record<string, string> = {}) {
   const databaseDir = path.join(ROOT, BENCH_PG_DIR)
   const firstDatabaseStart = !process.env.DATABASE_URL && !existsSync(databaseDir)
@@ -164,13 +173,13 @@ export async function startStore(port: number, extraEnv: Record<string, string> 
   const { server, readyMs } = await startServer({
     name: 'store',
     command: process.execPath,
-    args: ['--import', 'tsx', 'scripts/start.ts'],
+    args: npmStartArgs(),
     cwd: ROOT,
     env,
     probeUrl: `http://localhost:${port}/services`,
     timeoutMs: 180_000,
   })
-  // scripts/start.ts rebuilds when a source file is newer than the build (someone editing during
+  // scripts/start.mjs rebuilds when a source file is newer than the build (someone editing during
   // the bench), and that build then counts in the startup time.
   const log = readFileSync(server.logFile, 'utf8')
   const rebuiltOnStart = /No build yet|Sources changed/.test(log)

@@ -1,6 +1,8 @@
-// `npm start`: build if needed, provide the database (embedded when DATABASE_URL is unset), apply
-// migrations, seed the demo catalogue in demo mode, and serve the production build.
+// The server entry of `npm start`: provide the database (embedded when DATABASE_URL is unset), apply
+// migrations, seed the demo catalogue in demo mode, and serve the production build. `npm run build`
+// compiles it to build/start.js, which scripts/start.mjs runs once the build is up to date (decision 057).
 import type { Server } from 'node:http'
+import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { AppBundle } from '../server/http'
 import { onShutdown, stopServing } from './graceful-shutdown'
@@ -12,11 +14,11 @@ const { answersLoopbackHostsOnly, listenHost } = await import('../app/server/htt
 const log = (await import('../app/server/operations/logger.server')).loggerFor('start')
 const env = await loadEnvironment({ businessDetails: true })
 
-const { buildIfNeeded, SERVER_BUILD } = await import('./build-if-needed')
 const { prepareDatabase } = await import('./db/prepare')
 const { builtAssets, createHttpApp } = await import('../server/http')
 
-buildIfNeeded()
+// From the working folder, as the static files are (server/http.ts): the shutdown test serves a stand-in from its own.
+const SERVER_BUILD = path.resolve('build/server/index.js')
 
 const database = await prepareDatabase(env)
 let server: Server | undefined

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import pg from 'pg'
@@ -9,7 +10,15 @@ import { loggerFor } from '../../app/server/operations/logger.server'
 
 const migrationLog = loggerFor('migrations')
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations')
+/** The nearest folder at or above `from` with a package.json: this module runs from scripts/db/ and, compiled into build/start.js, from build/. */
+function packageRoot(from: string): string {
+  for (let folder = from; ; folder = path.dirname(folder)) {
+    if (existsSync(path.join(folder, 'package.json'))) return folder
+    if (path.dirname(folder) === folder) throw new Error(`No package.json at or above ${from}`)
+  }
+}
+
+export const MIGRATIONS_DIR = path.join(packageRoot(import.meta.dirname), 'prisma/migrations')
 
 // The key `prisma migrate deploy` takes too, so our runner and Prisma's never interleave.
 const MIGRATION_ADVISORY_LOCK_KEY = 72707369

@@ -1,7 +1,5 @@
 import type { Env } from '../../app/server/env.server'
 import { panKeysFromEnv } from '../../app/server/kyc/pan-keys.server'
-import { seedDemoData } from '../../prisma/seed'
-import { createScriptPrisma } from '../prisma-client'
 import { provideDatabase, type ProvidedDatabase } from './database'
 import { migrate } from './migrate'
 
@@ -25,6 +23,11 @@ export async function prepareDatabase(
     const panKeys = panKeysFromEnv(env)
     await migrate(database.url, { panKeys })
     if (env.DEMO_MODE) {
+      // Loaded in demo mode only: a deployment never seeds, and needs no second Prisma client (decision 057).
+      const [{ seedDemoData }, { createScriptPrisma }] = await Promise.all([
+        import('../../prisma/seed'),
+        import('../prisma-client'),
+      ])
       const prisma = createScriptPrisma(database.url, panKeys)
       await seedDemoData(prisma).finally(() => prisma.$disconnect())
     }

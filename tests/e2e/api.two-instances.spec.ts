@@ -1,5 +1,5 @@
 // Two store processes on one PostgreSQL, as behind a load balancer: the end-to-end server is
-// instance A; this file starts instance B (`scripts/start.ts`, the same build and settings) on the
+// instance A; this file starts instance B (`scripts/start.mjs`, the same build and settings) on the
 // next port and the same database. Cookies do not depend on the port, so one signed-in client
 // speaks to both.
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -31,7 +31,7 @@ test.beforeAll(async () => {
   test.setTimeout(180_000)
   const port = Number(new URL(test.info().project.use.baseURL!).port) + 1
   instanceBUrl = `http://localhost:${port}`
-  instanceB = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  instanceB = spawn(process.execPath, ['scripts/start.mjs'], {
     env: {
       ...process.env,
       ...E2E_BUSINESS_ENV,

@@ -1,5 +1,5 @@
-// Playwright's web server: a fresh database on the test server, then `scripts/start.ts` against it
-// (which migrates and seeds it in demo mode). The database is dropped again on exit.
+// Playwright's web server: a fresh database on the test server, then `npm start`'s scripts/start.mjs
+// against it (which builds when needed, then migrates and seeds it in demo mode). The database is dropped again on exit.
 import { spawn } from 'node:child_process'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { e2eDatabaseUrlFile } from './database'
@@ -20,7 +20,7 @@ const urlFile = e2eDatabaseUrlFile(process.env.PORT)
 await mkdir('.data', { recursive: true })
 await writeFile(urlFile, databaseUrl)
 
-const store = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+const store = spawn(process.execPath, ['scripts/start.mjs'], {
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: databaseUrl, DEMO_MODE: '1' },
 })
