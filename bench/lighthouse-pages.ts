@@ -10,7 +10,6 @@ import { benchDatabaseUrl, BENCH_PG_DIR } from './servers'
 import { REGULATORY_PATHS } from '../tests/support/public-pages'
 import { ASHA_RAO, PNG_1X1, uniqueMobile, uniquePan } from '../tests/support/sample-customer'
 
-
 /** Services in the cart of /pay and bought for /subscriptions. */
 const SERVICES_BOUGHT = 2
 
