@@ -108,7 +108,7 @@ test('an admin confirms a manual payment and the customer then has the subscript
   await page.goto('/subscriptions')
   await expect(page.getByRole('heading', { level: 1, name: 'My Subscription(s)' })).toBeVisible()
   await expect(subscriptionCard(page, CLAIMED_SERVICE.name)).toContainText(
-    new RegExp(`Ends on (${[...endsOn].join('|')})RenewEnd subscription$`),
+    new RegExp(`Ends on (${[...endsOn].join('|')})RenewRenew automaticallyEnd subscription$`),
   )
   await expect(pendingSection(page)).toHaveCount(0)
   expect(await emailsTo(request, customer.email, { except: [CLAIM_RECEIVED] })).toEqual([
