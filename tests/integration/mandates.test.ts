@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { sandboxGateway } from '~/demo/razorpay-sandbox.server'
 import { SEBI_FEE_CAP_PAISE } from '~/domain/fee-cap'
 import { prisma } from '~/server/db.server'
 import { webhookSignature } from '~/server/payments/gateway/razorpay.server'
@@ -14,57 +13,17 @@ import {
 } from '~/server/payments/mandates.server'
 import { sendRenewalReminders } from '~/server/payments/renewal-reminders.server'
 import { handleWebhook } from '~/server/payments/webhooks.server'
-import { createService, createUser } from '../support/payment-fixtures'
+import { createService } from '../support/payment-fixtures'
+import { authorised, customerWithPeriod, DAY, deliver, eventOf, gateway, turnOn } from '../support/mandates'
 import { queuedEmails } from '../support/queued-emails'
 
 // Automatic renewal through Razorpay Subscriptions (docs/payments.md, "Renewals and mandates"):
 // turning it on with its consent, and the webhooks' rules and races: forged, replayed, charged
 // twice, charged for a cancelled mandate, charged before its period may start.
 
-const gateway = sandboxGateway()
-const DAY = 86_400_000
 const origin = { ip: '203.0.113.9', userAgent: 'vitest', channel: 'PAGE' as const }
 
-/** A KYC-validated customer with an e-mail, holding a period of a 30-day service that ends `endsInDays` from now. */
-async function customerWithPeriod({ endsInDays = 20, pricePaise = 300_000 } = {}) {
-  const userId = await createUser()
-  const email = `autopay-${userId.slice(0, 8)}@example.in`
-  await prisma.user.update({ where: { id: userId }, data: { email } })
-  const service = await createService('Equity', pricePaise, 30)
-  const now = Date.now()
-  await prisma.subscription.create({
-    data: {
-      userId,
-      serviceId: service.id,
-      startsAt: new Date(now - 10 * DAY),
-      endsAt: new Date(now + endsInDays * DAY),
-      grantReason: 'test period',
-      grantedById: userId,
-    },
-  })
-  return { userId, email, service }
-}
-
-async function turnOn(userId: string, serviceId: string) {
-  const offer = await autoRenewOffer(prisma, userId, serviceId, new Date())
-  return turnOnAutoRenew(
-    userId,
-    serviceId,
-    { shownSha256: consentSha256(offer.consentText), origin },
-    new Date(),
-    gateway,
-  )
-}
-
-const deliver = (delivery: WebhookDelivery) => handleWebhook(delivery.rawBody, delivery.signature, { gateway })
-
-async function authorised(userId: string, serviceId: string) {
-  const started = await turnOn(userId, serviceId)
-  for (const delivery of gateway.subscriptionEvent(started.gatewaySubscriptionId, 'authorise')) await deliver(delivery)
-  return started
-}
-
-const chargedEvent = (deliveries: WebhookDelivery[]) => deliveries.find((d) => d.event === 'subscription.charged')!
+const chargedEvent = (deliveries: WebhookDelivery[]) => eventOf(deliveries, 'subscription.charged')
 
 describe('turning automatic renewal on', () => {
   it('records the consent as an acceptance and a mandate waiting for authorisation, charging from the current end', async () => {

@@ -379,11 +379,13 @@ export async function notifyClosedAccountRefund(
   })
 }
 
-/** A mandate's charge refunded in full instead of applied (docs/payments.md, "Renewals and mandates"). */
-export async function notifyMandateChargeRefunded(
+/**
+ * The e-mail of a payment refunded in full instead of applied, written by `email` from the payment's
+ * customer and the services its cart named.
+ */
+async function notifyRefundedInFull(
   paymentId: string,
-  refund: { amountPaise: number; creditNote: string },
-  why: string,
+  email: (payment: { name: string | null; serviceNames: string[] }, context: EmailContext) => RenderedEmail,
 ): Promise<boolean> {
   const payment = await prisma.payment.findUnique({
     where: { id: paymentId },
@@ -392,43 +394,33 @@ export async function notifyMandateChargeRefunded(
   if (!payment) return false
   return notifyCustomer({
     email: payment.user.email,
-    ...mandateChargeRefundedEmail(
-      {
-        name: payment.user.name,
-        serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
-        amountPaise: refund.amountPaise,
-        creditNote: refund.creditNote,
-        why,
-      },
+    ...email(
+      { name: payment.user.name, serviceNames: readCartSnapshot(payment.cart).map((item) => item.name) },
       await emailContext(),
     ),
   })
 }
 
+/** A mandate's charge refunded in full instead of applied (docs/payments.md, "Renewals and mandates"). */
+export function notifyMandateChargeRefunded(
+  paymentId: string,
+  refund: { amountPaise: number; creditNote: string },
+  why: string,
+): Promise<boolean> {
+  return notifyRefundedInFull(paymentId, (payment, context) =>
+    mandateChargeRefundedEmail({ ...payment, ...refund, why }, context),
+  )
+}
+
 /** A checkout's capture by a refused method, refunded in full (docs/payments.md, "Gateway payment methods"). */
-export async function notifyGatewayMethodRefund(
+export function notifyGatewayMethodRefund(
   paymentId: string,
   refund: { amountPaise: number; creditNote: string },
   method: string,
 ): Promise<boolean> {
-  const payment = await prisma.payment.findUnique({
-    where: { id: paymentId },
-    select: { cart: true, user: { select: { name: true, email: true } } },
-  })
-  if (!payment) return false
-  return notifyCustomer({
-    email: payment.user.email,
-    ...gatewayMethodRefundEmail(
-      {
-        name: payment.user.name,
-        serviceNames: readCartSnapshot(payment.cart).map((item) => item.name),
-        amountPaise: refund.amountPaise,
-        creditNote: refund.creditNote,
-        reason: refusedMethodReason(method),
-      },
-      await emailContext(),
-    ),
-  })
+  return notifyRefundedInFull(paymentId, (payment, context) =>
+    gatewayMethodRefundEmail({ ...payment, ...refund, reason: refusedMethodReason(method) }, context),
+  )
 }
 
 const REMINDER_STAGE_NAMES = {
