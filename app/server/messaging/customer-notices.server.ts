@@ -290,45 +290,43 @@ export async function notifyCorrectionDecided(userId: string, decision: Correcti
   }
 }
 
-/** The admin recorded an accredited investor's certificate: how to opt in. Dropped if the account is closed meanwhile. */
-export async function notifyAccreditationRecorded(
+/**
+ * An e-mail to the customer `userId`, written by `email` from their name. Carries the account's id:
+ * dropped if the account is closed by the time it is sent. Never throws: a failure is logged.
+ */
+async function notifyAccountHolder(
   userId: string,
-  recorded: { certificate: string; validUntil: string },
+  what: string,
+  email: (name: string | null, context: EmailContext) => RenderedEmail,
 ): Promise<boolean> {
   try {
     const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } })
     if (!user) return false
-    return await notifyCustomer({
-      email: user.email,
-      userId,
-      ...accreditationRecordedEmail({ name: user.name, ...recorded }, await emailContext()),
-    })
+    return await notifyCustomer({ email: user.email, userId, ...email(user.name, await emailContext()) })
   } catch (error) {
-    log.error(`Could not tell ${userId} of the recorded accreditation: ${getErrorMessage(error)}`)
+    log.error(`Could not tell ${userId} of ${what}: ${getErrorMessage(error)}`)
     return false
   }
 }
 
-/**
- * The analyst's decision on a KRA record that differs (decision 047), by e-mail with what to do
- * next. Carries the account's id: dropped if the account is closed by the time it is sent.
- */
-export async function notifyKraRecordDecided(
+/** The admin recorded an accredited investor's certificate: how to opt in. */
+export function notifyAccreditationRecorded(
+  userId: string,
+  recorded: { certificate: string; validUntil: string },
+): Promise<boolean> {
+  return notifyAccountHolder(userId, 'the recorded accreditation', (name, context) =>
+    accreditationRecordedEmail({ name, ...recorded }, context),
+  )
+}
+
+/** The analyst's decision on a KRA record that differs (decision 047), by e-mail with what to do next. */
+export function notifyKraRecordDecided(
   userId: string,
   decision: { accepted: boolean; fields: string },
 ): Promise<boolean> {
-  try {
-    const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true } })
-    if (!user) return false
-    return await notifyCustomer({
-      email: user.email,
-      userId,
-      ...kraRecordDecidedEmail({ name: user.name, ...decision }, await emailContext()),
-    })
-  } catch (error) {
-    log.error(`Could not tell ${userId} of the KRA record decision: ${getErrorMessage(error)}`)
-    return false
-  }
+  return notifyAccountHolder(userId, 'the KRA record decision', (name, context) =>
+    kraRecordDecidedEmail({ name, ...decision }, context),
+  )
 }
 
 /**
