@@ -239,7 +239,8 @@ async function main() {
   if (unmeasured.length) throw new Error(`not measured: ${unmeasured.join('; ')}`)
 }
 
-async function largeBodiesOnly() {
+/** The store alone, built and started as `npm start` runs it, for the selections that measure only the store. */
+async function buildAndStartStoreAlone() {
   console.log(`Bench (BENCH_ONLY=${config.only}): Node ${process.version}, ${loadAverage()}`)
   section('Build')
   info(
@@ -249,21 +250,18 @@ async function largeBodiesOnly() {
   section('Server (the store as npm start runs it: node scripts/start.mjs, built already)')
   const store = await startStore(await freePort(3400))
   info('store', store.server.origin, store.database)
+  return store
+}
+
+async function largeBodiesOnly() {
+  const store = await buildAndStartStoreAlone()
   if (config.only === 'large-bodies') await measureLargeBodiesSection(store.server)
   await measureHeldUploadsSection(store.server)
   printSummary()
 }
 
 async function memoryOnly() {
-  console.log(`Bench (BENCH_ONLY=memory): Node ${process.version}, ${loadAverage()}`)
-  section('Build')
-  info(
-    'store (npm run build)',
-    `${((await runBuild('build-store', 'npm', ['run', 'build'], ROOT)) / 1000).toFixed(1)} s`,
-  )
-  section('Server (the store as npm start runs it: node scripts/start.mjs, built already)')
-  const store = await startStore(await freePort(3400))
-  info('store', store.server.origin, store.database)
+  const store = await buildAndStartStoreAlone()
   const idle = await measureIdleMemorySection(store.server)
   section(
     `SSR load on the store alone: GET /services, ${CONNECTIONS} connections, ${config.rounds} runs of ${config.durationS} s after a warm-up (${loadAverage()})`,
