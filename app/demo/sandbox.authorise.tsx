@@ -1,11 +1,12 @@
 import { data, Form, redirect } from 'react-router'
+import { siteTitle } from '~/domain/business-details'
 import { readForm } from '~/server/http/form-data.server'
 import { demoSandbox } from '~/server/payments/gateway/choice.server'
 import { SandboxError, type SandboxSubscriptionAction } from '~/server/payments/gateway/sandbox.server'
 import type { Route } from './+types/sandbox.authorise'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Sandbox mandate | Research Store' },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: siteTitle(matches, 'Sandbox mandate') },
   { name: 'robots', content: 'noindex' },
 ]
 

@@ -3,6 +3,7 @@ import { CheckboxField, FormMessage, StatusButton } from '~/components/forms'
 import { StopAutoRenewForm } from '~/components/stop-auto-renew-form'
 import { useIsPending } from '~/components/use-is-pending'
 import { autoRenewStatusText, autoRenewStoppedMessage } from '~/domain/auto-renew-status'
+import { siteTitle } from '~/domain/business-details'
 import { isUuid } from '~/domain/uuid'
 import { requireCompleteProfile, requirePayingCustomer } from '~/server/auth/sign-in.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
@@ -18,7 +19,7 @@ import { GatewayError } from '~/server/payments/gateway/razorpay.server'
 import { MandateError, turnOnAutoRenew } from '~/server/payments/mandates.server'
 import type { Route } from './+types/subscriptions.auto-renew'
 
-export const meta: Route.MetaFunction = () => [{ title: 'Renew automatically | Research Store' }]
+export const meta: Route.MetaFunction = ({ matches }) => [{ title: siteTitle(matches, 'Renew automatically') }]
 
 /** The box the customer ticks to give the separate consent; its value is checked, not only its presence. */
 const CONSENT_FIELD = 'consent'

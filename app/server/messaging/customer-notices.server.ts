@@ -427,8 +427,37 @@ const REMINDER_STAGE_NAMES = {
   [REMINDER_STAGES.ENDED]: 'ended',
 } as const
 
+/**
+ * The open accounts and services that rows claimed by a notice job name (`user_id`, `service_id`),
+ * read in two queries for the whole batch: each row with its customer and service, closed accounts
+ * and rows whose service is gone left out.
+ */
+export async function withCustomerAndService<Row extends { user_id: string; service_id: string }>(
+  rows: Row[],
+): Promise<(Row & { user: NoticeRecipient; service: { id: string; name: string } })[]> {
+  const [users, services] = await Promise.all([
+    prisma.user.findMany({
+      where: { id: { in: [...new Set(rows.map((row) => row.user_id))] }, closedAt: null },
+      select: { id: true, name: true, email: true, phone: true },
+    }),
+    prisma.service.findMany({
+      where: { id: { in: [...new Set(rows.map((row) => row.service_id))] } },
+      select: { id: true, name: true },
+    }),
+  ])
+  const userById = new Map(users.map((user) => [user.id, user]))
+  const serviceById = new Map(services.map((service) => [service.id, service]))
+  return rows.flatMap((row) => {
+    const user = userById.get(row.user_id)
+    const service = serviceById.get(row.service_id)
+    return user && service ? [{ ...row, user, service }] : []
+  })
+}
+
+export type NoticeRecipient = { id: string; name: string | null; email: string | null; phone: string }
+
 export type RenewalReminder = {
-  user: { id: string; name: string | null; email: string | null; phone: string }
+  user: NoticeRecipient
   service: { id: string; name: string }
   endsAt: Date
   stage: ReminderStage

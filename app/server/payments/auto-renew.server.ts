@@ -6,7 +6,7 @@ import { loggerFor } from '../operations/logger.server'
 import { paymentGateway } from './gateway/choice.server'
 import type { PaymentGateway } from './gateway/razorpay.server'
 import { mandateConsentVersion, type MandateTerms } from '~/domain/mandates'
-import { autoRenewOffer, consentSha256, stopAutoRenew } from './mandates.server'
+import { autoRenewOffer, consentSha256, LIVE_STATES, stopAutoRenew } from './mandates.server'
 
 // What the customer's pages, the admin's customer page and the JSON API read and do with a
 // customer's automatic renewals (docs/payments.md, "Renewals and mandates"); the rules and the
@@ -49,7 +49,7 @@ const SUMMARY = {
   cancelReason: true,
 } as const
 
-const LIVE: MandateState[] = ['CREATED', 'ACTIVE', 'HALTED']
+const LIVE: MandateState[] = [...LIVE_STATES]
 /** Mandates shown per customer (the admin's page and the API): the live ones and the latest ended. */
 export const MANDATES_LISTED_MAX = 20
 
@@ -127,6 +127,15 @@ export async function pendingAuthorisationUrl(
   }
 }
 
+/** The mandate `mandateId` if it is `userId`'s (null for a malformed id or another's mandate). */
+async function mandateOfCustomer(userId: string, mandateId: string) {
+  if (!isUuid(mandateId) || !isUuid(userId)) return null
+  return prisma.mandate.findFirst({
+    where: { id: mandateId, userId },
+    select: { id: true, service: { select: { name: true } } },
+  })
+}
+
 /**
  * The customer stops their own mandate: null when it is not theirs (or no mandate at all), else
  * whether it was still live and is now stopped (stopAutoRenew).
@@ -136,11 +145,7 @@ export async function stopOwnAutoRenew(
   mandateId: string,
   now = new Date(),
 ): Promise<{ stopped: boolean; serviceName: string } | null> {
-  if (!isUuid(mandateId)) return null
-  const mandate = await prisma.mandate.findFirst({
-    where: { id: mandateId, userId },
-    select: { id: true, service: { select: { name: true } } },
-  })
+  const mandate = await mandateOfCustomer(userId, mandateId)
   if (!mandate) return null
   const stopped = await stopAutoRenew(mandate.id, { kind: 'customer' }, now)
   return { stopped, serviceName: mandate.service.name }
@@ -162,11 +167,7 @@ export async function stopAutoRenewAsAdmin(
   const why = reason.trim()
   if (!why || why.length > ADMIN_STOP_REASON_MAX_LENGTH)
     return { ok: false, status: 400, message: `Give a reason, at most ${ADMIN_STOP_REASON_MAX_LENGTH} characters.` }
-  if (!isUuid(mandateId) || !isUuid(userId)) return { ok: false, status: 404, message: 'There is no such mandate.' }
-  const mandate = await prisma.mandate.findFirst({
-    where: { id: mandateId, userId },
-    select: { id: true, service: { select: { name: true } } },
-  })
+  const mandate = await mandateOfCustomer(userId, mandateId)
   if (!mandate) return { ok: false, status: 404, message: 'There is no such mandate.' }
   const stopped = await stopAutoRenew(mandate.id, { kind: 'admin', adminId, reason: why }, now)
   return {

@@ -10,7 +10,8 @@ import {
   type MandateTerms,
 } from '~/domain/mandates'
 import { ACCOUNT_CLOSED_MESSAGE, advanceRefusalMessage, advanceRefusals } from '~/domain/purchase-limits'
-import type { Prisma } from '~/generated/prisma/client'
+import type { MandateState, Prisma } from '~/generated/prisma/client'
+import { recordedUserAgent } from '~/domain/consent'
 import { recordAudit } from '../audit.server'
 import { prisma } from '../db.server'
 import { loggerFor } from '../operations/logger.server'
@@ -46,7 +47,8 @@ export class MandateError extends Error {
 
 type Db = Prisma.TransactionClient | typeof prisma
 
-const LIVE_STATES = ['CREATED', 'ACTIVE', 'HALTED'] as const
+/** A mandate that may still be charged: waiting for authorisation, authorised, or halted by failed charges. */
+export const LIVE_STATES = ['CREATED', 'ACTIVE', 'HALTED'] as const satisfies readonly MandateState[]
 
 /** What the customer is asked to consent to, or why they cannot turn automatic renewal on now (MandateError). */
 export async function autoRenewOffer(
@@ -152,7 +154,7 @@ export async function turnOnAutoRenew(
           textSha256: shownSha256,
           acceptedAt: now,
           ip: origin.ip,
-          userAgent: origin.userAgent,
+          userAgent: recordedUserAgent(origin.userAgent),
           channel: origin.channel,
         },
         select: { id: true },
@@ -383,22 +385,4 @@ export async function processSubscriptionEvent(
     default:
       return 'ignored'
   }
-}
-
-export type CustomerMandate = {
-  id: string
-  serviceId: string
-  state: 'CREATED' | 'ACTIVE' | 'HALTED'
-  amountPaise: number
-  periodDays: number
-  nextChargeAt: Date | null
-}
-
-/** The customer's live mandates, for /subscriptions. */
-export async function liveMandates(userId: string): Promise<CustomerMandate[]> {
-  const rows = await prisma.mandate.findMany({
-    where: { userId, state: { in: [...LIVE_STATES] } },
-    select: { id: true, serviceId: true, state: true, amountPaise: true, periodDays: true, nextChargeAt: true },
-  })
-  return rows.map((row) => ({ ...row, state: row.state as CustomerMandate['state'] }))
 }

@@ -3,8 +3,9 @@ import { PRE_DEBIT_NOTICE_MIN_HOURS, PRE_DEBIT_NOTICE_WINDOW_HOURS } from '~/dom
 import { formatRupees } from '~/domain/money'
 import { smsQuietUntil } from '~/domain/renewal-reminders'
 import { prisma } from '../db.server'
-import { enqueueNoticeSms } from '../jobs/queue.server'
-import { emailContext, notifyCustomer } from '../messaging/customer-notices.server'
+import { brandNames } from '../brand.server'
+import { enqueueEmails, enqueueNoticeSms } from '../jobs/queue.server'
+import { emailContext, withCustomerAndService } from '../messaging/customer-notices.server'
 import { preDebitNoticeEmail } from '../messaging/emails/customer-emails.server'
 import { renewalSmsEnabled } from '../messaging/sms.server'
 import { loggerFor } from '../operations/logger.server'
@@ -59,48 +60,47 @@ export async function sendPreDebitNotices({
       RETURNING m.id::text AS id, m.user_id::text AS user_id, m.service_id::text AS service_id,
                 m.amount_paise, m.period_days, m.next_charge_at`
     if (claimed.length === 0) return sent
-    const [users, services] = await Promise.all([
-      prisma.user.findMany({
-        where: { id: { in: [...new Set(claimed.map((row) => row.user_id))] } },
-        select: { id: true, name: true, email: true, phone: true, closedAt: true },
-      }),
-      prisma.service.findMany({
-        where: { id: { in: [...new Set(claimed.map((row) => row.service_id))] } },
-        select: { id: true, name: true },
-      }),
-    ])
-    const userById = new Map(users.map((user) => [user.id, user]))
-    const serviceById = new Map(services.map((service) => [service.id, service]))
-    for (const row of claimed) {
-      const user = userById.get(row.user_id)
-      const service = serviceById.get(row.service_id)
-      if (!user || user.closedAt || !service) continue
-      const hoursLeft = (row.next_charge_at.getTime() - now.getTime()) / MS_PER_HOUR
+    const notices = await withCustomerAndService(claimed)
+    for (const { id, next_charge_at: chargeAt } of notices) {
+      const hoursLeft = (chargeAt.getTime() - now.getTime()) / MS_PER_HOUR
       // Only when the customer authorised long after turning it on: still told, and the team sees it.
       if (hoursLeft < PRE_DEBIT_NOTICE_MIN_HOURS)
-        log.error(`The pre-debit notice of mandate ${row.id} goes only ${hoursLeft.toFixed(1)} hours before its charge`)
-      const chargeOn = formatIndiaDate(row.next_charge_at)
-      if (user.email)
-        await notifyCustomer({
-          email: user.email,
-          userId: user.id,
-          ...preDebitNoticeEmail(
-            {
-              name: user.name,
-              serviceName: service.name,
-              amountPaise: row.amount_paise,
-              chargeOn,
-              periodDays: row.period_days,
-            },
-            context,
-          ),
-        })
-      if (sms) {
+        log.error(`The pre-debit notice of mandate ${id} goes only ${hoursLeft.toFixed(1)} hours before its charge`)
+    }
+    try {
+      await enqueueEmails(
+        notices.flatMap(({ user, service, amount_paise, period_days, next_charge_at }) =>
+          user.email
+            ? [
+                {
+                  to: user.email,
+                  userId: user.id,
+                  ...preDebitNoticeEmail(
+                    {
+                      name: user.name,
+                      serviceName: service.name,
+                      amountPaise: amount_paise,
+                      chargeOn: formatIndiaDate(next_charge_at),
+                      periodDays: period_days,
+                    },
+                    context,
+                  ),
+                },
+              ]
+            : [],
+        ),
+      )
+    } catch (error) {
+      log.error({ err: error, notices: notices.length }, 'Could not queue pre-debit notice e-mails')
+    }
+    if (sms) {
+      const { sender } = await brandNames()
+      for (const { user, service, amount_paise, next_charge_at } of notices) {
         try {
           await enqueueNoticeSms(
             {
               to: user.phone,
-              text: `Research Store: Rs. ${formatRupees(row.amount_paise)} will be charged on ${chargeOn} to renew ${service.name} automatically. To stop it: ${context.origin ?? ''}/subscriptions`,
+              text: `${sender}: Rs. ${formatRupees(amount_paise)} will be charged on ${formatIndiaDate(next_charge_at)} to renew ${service.name} automatically. To stop it: ${context.origin ?? ''}/subscriptions`,
               userId: user.id,
               template: 'renewal-reminder',
             },
@@ -110,8 +110,8 @@ export async function sendPreDebitNotices({
           log.error({ err: error, userId: user.id }, 'Could not queue a pre-debit notice SMS')
         }
       }
-      sent++
     }
+    sent += notices.length
     if (claimed.length < batchRows) return sent
   }
 }

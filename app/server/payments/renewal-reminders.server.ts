@@ -6,7 +6,12 @@ import {
   type ReminderStage,
 } from '~/domain/renewal-reminders'
 import { prisma } from '../db.server'
-import { emailContext, notifyRenewalReminders, type RenewalReminder } from '../messaging/customer-notices.server'
+import {
+  emailContext,
+  notifyRenewalReminders,
+  type RenewalReminder,
+  withCustomerAndService,
+} from '../messaging/customer-notices.server'
 import { renewalSmsEnabled } from '../messaging/sms.server'
 
 // The renewal reminders job (docs/payments.md, "Renewals"), run every 15 minutes by the job runtime
@@ -84,23 +89,14 @@ async function claimAndSend(
   if (claimed.length === 0) return 0
   const mine = new Set(claimed.map((row) => row.id))
   const rows = due.filter((row) => mine.has(row.id))
-  const [users, services] = await Promise.all([
-    prisma.user.findMany({
-      where: { id: { in: [...new Set(rows.map((row) => row.user_id))] } },
-      select: { id: true, name: true, email: true, phone: true, closedAt: true },
+  const reminders: RenewalReminder[] = (await withCustomerAndService(rows)).map(
+    ({ user, service, ends_at, stage }) => ({
+      user,
+      service,
+      endsAt: ends_at,
+      stage,
     }),
-    prisma.service.findMany({
-      where: { id: { in: [...new Set(rows.map((row) => row.service_id))] } },
-      select: { id: true, name: true },
-    }),
-  ])
-  const userById = new Map(users.map((user) => [user.id, user]))
-  const serviceById = new Map(services.map((service) => [service.id, service]))
-  const reminders: RenewalReminder[] = rows.flatMap((row) => {
-    const user = userById.get(row.user_id)
-    const service = serviceById.get(row.service_id)
-    return user && !user.closedAt && service ? [{ user, service, endsAt: row.ends_at, stage: row.stage }] : []
-  })
+  )
   await notifyRenewalReminders(reminders, options)
   return reminders.length
 }
