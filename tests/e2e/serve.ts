@@ -10,8 +10,9 @@ import {
   provideTestServer,
   uniqueDatabaseName,
 } from '../support/test-database'
+import { freePorts } from '../support/ports'
 
-const server = await provideTestServer({ dataDir: '.data/postgres-e2e', port: 25431 })
+const server = await provideTestServer({ dataDir: '.data/postgres-e2e', port: (await freePorts(1))[0]! })
 await dropDatabasesOfDeadRuns(server.url)
 const databaseName = uniqueDatabaseName('e2e')
 const databaseUrl = await createDatabase(server.url, databaseName)

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest'
 import { type ProvidedDatabase, startEmbeddedPostgres } from '../../scripts/db/database'
 import { migrate } from '../../scripts/db/migrate'
 import type { WriteKind } from '../fixtures/store-write-load'
-import { cleanUpAfterEach, freePorts, isRunning } from '../support/processes'
+import { freePorts } from '../support/ports'
+import { cleanUpAfterEach, isRunning } from '../support/processes'
 
 // The store's own PostgreSQL is killed outright (SIGKILL to the postmaster, as an out-of-memory
 // killer or a power cut would) while customers write; the store starts it again on the same data folder.

@@ -6,7 +6,8 @@ import path from 'node:path'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { startEmbeddedPostgres } from '../../scripts/db/database'
-import { cleanUpAfterEach, freePorts, isRunning } from '../support/processes'
+import { freePorts } from '../support/ports'
+import { cleanUpAfterEach, isRunning } from '../support/processes'
 
 const GRACE_MS = 300
 const cleanUp = cleanUpAfterEach()

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SHUTDOWN_GRACE_MS } from '../../scripts/graceful-shutdown'
-import { cleanUpAfterEach, freePorts, isRunning } from '../support/processes'
+import { freePorts } from '../support/ports'
+import { cleanUpAfterEach, isRunning } from '../support/processes'
 
 // `npm start` (scripts/start.ts, run for real with its embedded PostgreSQL) gets SIGTERM, as from a
 // deployment or `docker stop`, while customers are in the middle of slow uploads. The store serves

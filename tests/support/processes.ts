@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process'
-import { createServer } from 'node:net'
 import { afterEach } from 'vitest'
 
 /**
@@ -12,15 +11,6 @@ export function cleanUpAfterEach(): (cleanup: () => Promise<void> | void) => voi
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
   return (cleanup) => void cleanups.push(cleanup)
-}
-
-/** `count` distinct ports free now (all held open together, so none is handed out twice). */
-export async function freePorts(count: number): Promise<number[]> {
-  const probes = Array.from({ length: count }, () => createServer())
-  await Promise.all(probes.map((probe) => new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))))
-  const ports = probes.map((probe) => (probe.address() as { port: number }).port)
-  await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))))
-  return ports
 }
 
 /** Whether `pid` is a live process (a zombie, dead but not yet reaped, is not). */
