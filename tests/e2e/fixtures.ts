@@ -71,16 +71,30 @@ async function newPage(browser: Browser): Promise<Page> {
 
 // Each is `{ page, phone, userId }`: the test's own `page` (already signed in, nothing loaded yet),
 // except otherAdmin's, which is a page of its own.
-export const test = base.extend<{
-  /** A new customer who has not started the profile wizard. */
-  customer: SignedInPage
-  /** A new customer with all three profile steps done (Asha Rao's details). */
-  customerWithProfile: SignedInPage
-  /** A new admin (role ADMIN, as ADMIN_PHONES gives it at sign-in). */
-  admin: SignedInPage
-  /** A second person in the test: an admin in a browser context of their own, with this project's settings. */
-  otherAdmin: SignedInPage
-}>({
+export const test = base.extend<
+  {
+    /** A new customer who has not started the profile wizard. */
+    customer: SignedInPage
+    /** A new customer with all three profile steps done (Asha Rao's details). */
+    customerWithProfile: SignedInPage
+    /** A new admin (role ADMIN, as ADMIN_PHONES gives it at sign-in). */
+    admin: SignedInPage
+    /** A second person in the test: an admin in a browser context of their own, with this project's settings. */
+    otherAdmin: SignedInPage
+  },
+  { serverModules: void }
+>({
+  // Loading the app's server modules (Prisma's compiler among them) took a worker's first test 50 s
+  // of its 60 at a load average of 30: loaded once per worker, on a clock of its own.
+  serverModules: [
+    // Playwright reads a fixture's dependencies from its first parameter, which must be a pattern.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      await serverFunctions()
+      await use()
+    },
+    { scope: 'worker', auto: true, timeout: 180_000 },
+  ],
   customer: async ({ page }, use) => use(await signInTestPage(page, {})),
   customerWithProfile: async ({ page }, use) => use(await signInTestPage(page, { completeProfile: true })),
   admin: async ({ page }, use) => use(await signInTestPage(page, { role: 'ADMIN' })),
