@@ -18,7 +18,7 @@ export async function storeFunctions() {
   process.env.DEMO_MODE = '1'
   process.env.EMBEDDED_PG_DIR = BENCH_PG_DIR
   process.env.DATABASE_URL ??= benchDatabaseUrl()
-  const [db, session, profile, signing, agreement, business, consent, services, cart, claims, schema] =
+  const [db, session, profile, signing, agreement, business, consent, services, cart, claims, schema, received] =
     await Promise.all([
       import('../app/server/db.server'),
       import('../app/server/session.server'),
@@ -31,8 +31,9 @@ export async function storeFunctions() {
       import('../app/server/payments/cart.server'),
       import('../app/server/payments/manual-claims.server'),
       import('../app/domain/profile'),
+      import('../app/server/http/received-file.server'),
     ])
-  return { db, session, profile, signing, agreement, business, consent, services, cart, claims, schema }
+  return { db, session, profile, signing, agreement, business, consent, services, cart, claims, schema, received }
 }
 
 type StoreFunctions = Awaited<ReturnType<typeof storeFunctions>>
@@ -52,7 +53,7 @@ export async function customerAt(app: StoreFunctions, step: WizardStep): Promise
   if (step === 'agreement' || step === 'complete') {
     await app.profile.savePanCard(user, {
       ok: true,
-      bytes: PNG_1X1,
+      file: await app.received.receivedFileOf(PNG_1X1),
       contentType: 'image/png',
       extension: 'png',
       size: PNG_1X1.length,

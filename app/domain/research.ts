@@ -86,9 +86,6 @@ export const ResearchFormSchema = z.object({
 })
 export type ResearchForm = z.infer<typeof ResearchFormSchema> & { call?: CallRecord }
 
-/** A PDF read from the form, checked (app/server/research/attachment.server.ts), not yet stored. */
-export type ResearchAttachmentUpload = { bytes: Uint8Array; name: string }
-
 /** A price typed in rupees ("1,520.50"), as paise. */
 export const rupeesField = (label: string) =>
   z.string({ error: `Enter the ${label}.` }).transform((typed, context) => {

@@ -24,6 +24,7 @@ import { correctionRequestsOf, fileCorrectionRequest, kycDetailsOf } from '~/ser
 import { redirectWithFlash } from '~/server/http/flash.server'
 import { readForm } from '~/server/http/form-data.server'
 import { readPanCardUpload } from '~/server/kyc/pan-card-image.server'
+import { discardReceivedFile } from '~/server/http/received-file.server'
 import { PAN_CARD_ACCEPT, PAN_CARD_MESSAGES } from '~/domain/pan-card-image'
 import { recheckKyc } from '~/server/account/profile.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
@@ -99,7 +100,19 @@ async function readCorrectionForm(request: Request) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireCompleteProfile(request)
-  const { formData, panCard, refusal } = await readCorrectionForm(request)
+  const read = await readCorrectionForm(request)
+  try {
+    return await answerCorrectionForm(user, read)
+  } finally {
+    // A new PAN card image is moved into storage by now, or not to be kept (decision 058).
+    await discardReceivedFile(read.panCard?.file)
+  }
+}
+
+async function answerCorrectionForm(
+  user: { id: string },
+  { formData, panCard, refusal }: Awaited<ReturnType<typeof readCorrectionForm>>,
+) {
   if (formData.get('intent') === 'recheck') {
     const outcome = await recheckKyc(user.id)
     if (!outcome.ok) return data({ error: outcome.message, result: undefined }, outcome.status)

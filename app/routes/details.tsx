@@ -39,6 +39,7 @@ import { familyMembersOf } from '~/server/account/family-members.server'
 import { readForm } from '~/server/http/form-data.server'
 import { forHtmlOnly } from '~/server/http/html-only.server'
 import { readPanCardUpload } from '~/server/kyc/pan-card-image.server'
+import { discardReceivedFile } from '~/server/http/received-file.server'
 import { PAN_CARD_LOCKED_MESSAGE, recheckKyc, savePanCard, saveProfileDetails } from '~/server/account/profile.server'
 import { redirectWithFlash } from '~/server/http/flash.server'
 import { privatePageHeaders } from '~/server/http/private-pages.server'
@@ -149,9 +150,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (underage) return data({ uploadError: underage }, { status: 409, headers: { Connection: 'close' } })
     const upload = await readPanCardUpload(request)
     if (!upload.ok) return data({ uploadError: upload.message }, { status: upload.status, headers: upload.headers })
-    const saved = await savePanCard(user, upload)
-    if (!saved.ok) return panCardLocked()
-    return nextStep
+    try {
+      const saved = await savePanCard(user, upload)
+      if (!saved.ok) return panCardLocked()
+      return nextStep
+    } finally {
+      // Moved into storage by now, or not to be kept (decision 058).
+      await discardReceivedFile(upload.file)
+    }
   }
 
   const formData = await readForm(request)

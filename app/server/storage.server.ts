@@ -1,9 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises'
+import { openAsBlob } from 'node:fs'
+import { copyFile, mkdir, open, readFile, rename, rm, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { AwsClient } from 'aws4fetch'
 import { env, type Env } from './env.server'
+
+/** A file on this machine's disk to be stored, with what was learnt of it while it arrived. */
+export type LocalFile = {
+  path: string
+  size: number
+  /** Hex SHA-256 of its content. */
+  sha256: string
+}
 
 export type StoredFile = {
   body: ReadableStream<Uint8Array>
@@ -19,6 +28,12 @@ export interface FileStorage {
   readonly kind: 'filesystem' | 's3'
   /** Stores `bytes` under `key`, replacing any file there; readers never see a partial file. */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>
+  /**
+   * Stores the local file `file` under `key` without reading it into memory (an upload received by
+   * readMultipartUpload), replacing any file there, and removes it from its place; readers never see
+   * a partial file. When this fails, `file` may still be there for the caller to delete.
+   */
+  putFile(key: string, file: LocalFile, contentType: string): Promise<void>
   /** The file under `key`, or null when there is none. */
   get(key: string): Promise<StoredFile | null>
   /** Deletes the file under `key`; deleting a missing file is not an error. */
@@ -62,12 +77,12 @@ function isMissingFileError(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
+const temporaryPathNextTo = (target: string) =>
+  path.join(path.dirname(target), `${TEMPORARY_PREFIX}${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`)
+
 /** Writes a temporary file next to `target` and renames it into place, so a crash leaves no half file. */
 async function writeFileAtomically(target: string, bytes: Uint8Array): Promise<void> {
-  const temporary = path.join(
-    path.dirname(target),
-    `${TEMPORARY_PREFIX}${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`,
-  )
+  const temporary = temporaryPathNextTo(target)
   try {
     const handle = await open(temporary, 'wx', STORED_FILE_MODE)
     try {
@@ -81,6 +96,35 @@ async function writeFileAtomically(target: string, bytes: Uint8Array): Promise<v
     await rm(temporary, { force: true })
     throw error
   }
+}
+
+/**
+ * Moves `source` to `target`: a rename when both are on one disk (uploads arrive inside UPLOADS_DIR),
+ * else a copy next to `target` renamed into place, then the source deleted.
+ */
+async function moveFileAtomically(source: string, target: string): Promise<void> {
+  try {
+    await rename(source, target)
+    return
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+  }
+  const temporary = temporaryPathNextTo(target)
+  try {
+    await copyFile(source, temporary)
+    const handle = await open(temporary, 'r+')
+    try {
+      await handle.chmod(STORED_FILE_MODE)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temporary, target)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    throw error
+  }
+  await rm(source, { force: true })
 }
 
 export function createFileSystemStorage(rootDir: string): FileStorage {
@@ -103,6 +147,13 @@ export function createFileSystemStorage(rootDir: string): FileStorage {
       // The content type first: a file is only visible once it is complete and typed.
       await writeFileAtomically(filePath + CONTENT_TYPE_SUFFIX, new TextEncoder().encode(contentType))
       await writeFileAtomically(filePath, bytes)
+    },
+
+    async putFile(key, file, contentType) {
+      const filePath = pathOf(key)
+      await mkdir(path.dirname(filePath), { recursive: true, mode: STORAGE_FOLDER_MODE })
+      await writeFileAtomically(filePath + CONTENT_TYPE_SUFFIX, new TextEncoder().encode(contentType))
+      await moveFileAtomically(file.path, filePath)
     },
 
     async get(key) {
@@ -178,10 +229,15 @@ export function createS3Storage(config: S3StorageConfig): FileStorage {
   async function send(
     method: 'PUT' | 'GET' | 'DELETE',
     key: string,
-    { body = new Uint8Array(), contentType }: { body?: Uint8Array; contentType?: string } = {},
+    {
+      body = new Uint8Array(),
+      bodySha256 = body instanceof Uint8Array ? sha256Hex(body) : undefined,
+      contentType,
+    }: { body?: Uint8Array | Blob; bodySha256?: string; contentType?: string } = {},
   ): Promise<Response> {
     const url = urlOf(key)
-    const headers: Record<string, string> = { 'X-Amz-Content-Sha256': sha256Hex(body) }
+    if (!bodySha256) throw new TypeError(`S3 ${method} ${key} needs the body's SHA-256`)
+    const headers: Record<string, string> = { 'X-Amz-Content-Sha256': bodySha256 }
     if (contentType) headers['Content-Type'] = contentType
     const timeout = new AbortController()
     const timer = setTimeout(() => timeout.abort(), S3_REQUEST_TIMEOUT_MS)
@@ -189,7 +245,8 @@ export function createS3Storage(config: S3StorageConfig): FileStorage {
       return await client.fetch(url, {
         method,
         headers,
-        body: method === 'PUT' ? (body as Uint8Array<ArrayBuffer>) : undefined,
+        // A Blob opened on a file (openAsBlob) is read from disk as it is sent, and again on a retry.
+        body: method === 'PUT' ? (body as Uint8Array<ArrayBuffer> | Blob) : undefined,
         signal: timeout.signal,
       })
     } catch (error) {
@@ -211,6 +268,14 @@ export function createS3Storage(config: S3StorageConfig): FileStorage {
       const response = await send('PUT', key, { body: bytes, contentType })
       if (!response.ok) throw await failure('PUT', key, response)
       await response.body?.cancel()
+    },
+
+    async putFile(key, file, contentType) {
+      const body = await openAsBlob(file.path)
+      const response = await send('PUT', key, { body, bodySha256: file.sha256, contentType })
+      if (!response.ok) throw await failure('PUT', key, response)
+      await response.body?.cancel()
+      await rm(file.path, { force: true })
     },
 
     async get(key) {

@@ -296,6 +296,7 @@ describe('the retention job', () => {
     const storage: FileStorage = {
       kind: 'filesystem',
       put: () => Promise.resolve(),
+      putFile: () => Promise.resolve(),
       get: () => Promise.resolve(null),
       delete: (key) => {
         storageDeleted.push(key)

@@ -25,6 +25,7 @@ import { cookieOf, formRequest, getRequest, jsonRequest, routeArgs } from '../su
 import { ASHA_RAO, uniquePan } from '../support/sample-customer'
 import { signedInUser } from '../support/sessions'
 import { TINY_PNG } from '../support/multipart'
+import { receivedFileOf } from '~/server/http/received-file.server'
 
 const detailsWith = (pan: string) => profileDetailsSchema(new Date()).parse({ ...ASHA_RAO, pan })
 const checkoutBody = (ids: string[], amount: number) => ({
@@ -294,7 +295,7 @@ describe('the PAN card image stays put once the profile is complete', () => {
     const stale = { id: userId, panCardKey: before.panCardKey }
     const upload = {
       ok: true as const,
-      bytes: TINY_PNG,
+      file: await receivedFileOf(TINY_PNG),
       contentType: 'image/png' as const,
       extension: 'png' as const,
       size: TINY_PNG.length,

@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { panCardResponse, readPanCardUpload, storePanCard } from '~/server/kyc/pan-card-image.server'
+import { receivedFileOf } from '~/server/http/received-file.server'
 import { createFileSystemStorage, getFileStorage, type FileStorage } from '~/server/storage.server'
 import { formRequest, jpegOfSize, PDF, TINY_PNG, TINY_WEBP } from '../support/multipart'
 
@@ -12,6 +13,9 @@ const defaultUploadsDir = vi.hoisted(() => {
   process.env.UPLOADS_DIR = folder
   return folder
 })
+
+/** An upload as readPanCardUpload hands it on: received to a temporary file. */
+const received = async (bytes: Uint8Array) => ({ file: await receivedFileOf(bytes) })
 
 const KEY_PATTERN = /^pan-cards\/user-1\/[0-9a-f]{32}\.(jpg|png|webp)$/
 const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer())
@@ -42,7 +46,7 @@ async function storedKeys(): Promise<string[]> {
 
 describe('storePanCard', () => {
   it('stores the image privately under a random key in the user folder', async () => {
-    const key = await storePanCard('user-1', { bytes: TINY_PNG }, null, { storage })
+    const key = await storePanCard('user-1', await received(TINY_PNG), null, { storage })
     expect(key).toMatch(KEY_PATTERN)
     expect(key.endsWith('.png')).toBe(true)
     expect((await stat(path.join(sandbox, key))).mode & 0o777).toBe(0o600)
@@ -51,23 +55,23 @@ describe('storePanCard', () => {
   })
 
   it('gives every upload a new key', async () => {
-    const first = await storePanCard('user-1', { bytes: TINY_PNG }, null, { storage })
-    const second = await storePanCard('user-1', { bytes: TINY_PNG }, null, { storage })
+    const first = await storePanCard('user-1', await received(TINY_PNG), null, { storage })
+    const second = await storePanCard('user-1', await received(TINY_PNG), null, { storage })
     expect(first).not.toBe(second)
   })
 
   it('replaces the previous file on re-upload', async () => {
-    const first = await storePanCard('user-1', { bytes: TINY_PNG }, null, { storage })
-    const second = await storePanCard('user-1', { bytes: TINY_WEBP }, first, { storage })
+    const first = await storePanCard('user-1', await received(TINY_PNG), null, { storage })
+    const second = await storePanCard('user-1', await received(TINY_WEBP), first, { storage })
     expect(second.endsWith('.webp')).toBe(true)
     expect(await storedKeys()).toEqual([second])
     expect(await storage.get(first)).toBeNull()
   })
 
   it('deletes the previous file only after recordKey saved the new key', async () => {
-    const first = await storePanCard('user-1', { bytes: TINY_PNG }, null, { storage })
+    const first = await storePanCard('user-1', await received(TINY_PNG), null, { storage })
     const recorded: string[] = []
-    const second = await storePanCard('user-1', { bytes: TINY_WEBP }, first, {
+    const second = await storePanCard('user-1', await received(TINY_WEBP), first, {
       storage,
       recordKey: async (key) => {
         expect(await storedKeys()).toEqual([first, key].sort())
@@ -79,8 +83,8 @@ describe('storePanCard', () => {
   })
 
   it('keeps the previous file, and removes the new one, when recordKey fails', async () => {
-    const first = await storePanCard('user-1', { bytes: TINY_PNG }, null, { storage })
-    const failingSave = storePanCard('user-1', { bytes: TINY_WEBP }, first, {
+    const first = await storePanCard('user-1', await received(TINY_PNG), null, { storage })
+    const failingSave = storePanCard('user-1', await received(TINY_WEBP), first, {
       storage,
       recordKey: async () => {
         throw new Error('database unavailable')
@@ -91,24 +95,24 @@ describe('storePanCard', () => {
   })
 
   it("never deletes another user's file passed as the previous key", async () => {
-    const theirs = await storePanCard('user-2', { bytes: TINY_PNG }, null, { storage })
-    await storePanCard('user-1', { bytes: TINY_PNG }, theirs, { storage })
+    const theirs = await storePanCard('user-2', await received(TINY_PNG), null, { storage })
+    await storePanCard('user-1', await received(TINY_PNG), theirs, { storage })
     expect(await storage.get(theirs)).not.toBeNull()
   })
 
   it('still succeeds when the previous file is already gone', async () => {
-    const key = await storePanCard('user-1', { bytes: TINY_PNG }, 'pan-cards/user-1/gone.png', { storage })
+    const key = await storePanCard('user-1', await received(TINY_PNG), 'pan-cards/user-1/gone.png', { storage })
     expect(key).toMatch(KEY_PATTERN)
   })
 
   it('refuses bytes that are not an accepted image, storing nothing', async () => {
-    await expect(storePanCard('user-1', { bytes: PDF }, null, { storage })).rejects.toThrow(TypeError)
+    await expect(storePanCard('user-1', await received(PDF), null, { storage })).rejects.toThrow(TypeError)
     expect(await storedKeys()).toEqual([])
   })
 
   it('uses the configured storage by default: UPLOADS_DIR on the filesystem', async () => {
     expect(getFileStorage().kind).toBe('filesystem')
-    const key = await storePanCard('user-1', { bytes: TINY_PNG })
+    const key = await storePanCard('user-1', await received(TINY_PNG))
     expect((await stat(path.join(defaultUploadsDir, key))).mode & 0o777).toBe(0o600)
     expect((await panCardResponse(key)).status).toBe(200)
   })
@@ -116,7 +120,7 @@ describe('storePanCard', () => {
 
 describe('panCardResponse', () => {
   it('serves the image with its type, inline, uncached and unsniffable', async () => {
-    const key = await storePanCard('user-1', { bytes: TINY_PNG }, null, { storage })
+    const key = await storePanCard('user-1', await received(TINY_PNG), null, { storage })
     const response = await panCardResponse(key, { storage })
     expect(response.status).toBe(200)
     expect(Object.fromEntries(response.headers)).toEqual({

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { readFile, rm } from 'node:fs/promises'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { PAN_CARD_MAX_BYTES, PAN_CARD_MESSAGES } from '~/domain/pan-card-image'
 import {
   PAN_CARD_FORM_FIELDS_MAX_BYTES,
@@ -7,6 +8,7 @@ import {
   readPanCardUpload,
   type PanCardUploadResult,
 } from '~/server/kyc/pan-card-image.server'
+import { discardReceivedFile } from '~/server/http/received-file.server'
 import {
   BOUNDARY,
   concatBytes,
@@ -21,6 +23,17 @@ import {
   TINY_WEBP,
   UPLOAD_URL,
 } from '../support/multipart'
+
+// Accepted uploads arrive in UPLOADS_DIR, read when env.server.ts is first imported, before this file runs.
+const uploadsDir = vi.hoisted(() => {
+  const folder = `${process.env.TMPDIR ?? '/tmp'}/rs-upload-reads-${process.pid}-${Date.now()}`
+  process.env.UPLOADS_DIR = folder
+  return folder
+})
+
+afterAll(async () => {
+  await rm(uploadsDir, { recursive: true, force: true })
+})
 
 const MB = 1024 * 1024
 const encoder = new TextEncoder()
@@ -58,7 +71,8 @@ describe('readPanCardUpload: accepted images', () => {
       )
       expect(result).toMatchObject({ ok: true, contentType, extension, size: image.length })
       if (!result.ok) return
-      expect(result.bytes).toEqual(image)
+      expect(new Uint8Array(await readFile(result.file.path))).toEqual(image)
+      await discardReceivedFile(result.file)
       expect(Object.fromEntries(result.fields)).toEqual({ intent: 'upload-pan-card', note: 'नमस्ते' })
     },
   )

@@ -24,6 +24,7 @@ function recordingStorage() {
   const storage: FileStorage = {
     kind: 'filesystem',
     put: () => Promise.resolve(),
+    putFile: () => Promise.resolve(),
     get: () => Promise.resolve(null),
     delete: (key) => {
       deleted.push(key)

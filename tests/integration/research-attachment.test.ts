@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -18,6 +19,7 @@ import { createResearchDraft, researchItemSelect } from '~/server/research/items
 import { publishResearchItem, verifyStoredResearchItem } from '~/server/research/publishing.server'
 import { eraseExpiredResearch } from '~/server/research/retention.server'
 import { getFileStorage } from '~/server/storage.server'
+import { receivedFileOf } from '~/server/http/received-file.server'
 import { TINY_PNG } from '../support/multipart'
 import { createService } from '../support/payment-fixtures'
 import { MINIMAL_PDF, pdfOfSize, RENAMED_EXE } from '../support/pdf'
@@ -117,7 +119,7 @@ async function publishedWithAttachment(at = new Date()) {
       otherConflict: 'None',
     },
     at,
-    { bytes: MINIMAL_PDF, name: 'Banks tables.pdf' },
+    { file: await receivedFileOf(MINIMAL_PDF), name: 'Banks tables.pdf' },
   )
   if (!draft.ok) throw new Error(draft.message)
   const published = await publishResearchItem(draft.id, admin.userId, at)
@@ -204,6 +206,8 @@ describe('the attachment on the analyst form: bad input first', () => {
     expect(refused.data.result.error.serviceIds).toEqual(['Choose at least one service.'])
     expect(refused.data.result.error.attachment).toEqual([RESEARCH_ATTACHMENT_MESSAGES.chooseAgain])
     expect(await storedFileCount()).toBe(files)
+    // Nor is it left where it arrived (decision 058).
+    expect(await readdir(path.join(process.env.UPLOADS_DIR!, '.incoming')).catch(() => [])).toEqual([])
   })
 
   it('saves a draft without an attachment when no file is chosen', async () => {

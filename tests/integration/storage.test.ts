@@ -14,11 +14,21 @@ import {
   STORED_FILE_MODE,
   type FileStorage,
 } from '~/server/storage.server'
+import { receivedFileOf } from '~/server/http/received-file.server'
 import { startFakeS3 } from '../support/fake-s3'
+import { jpegOfSize } from '../support/multipart'
 
 const bytesOf = async (body: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(body).arrayBuffer())
 const modeOf = async (target: string) => (await stat(target)).mode & 0o777
 const IMAGE = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 5])
+/** An upload large enough to be read and sent in many pieces. */
+const LARGE_IMAGE = jpegOfSize(3 * 1024 * 1024 + 17)
+const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+const exists = (target: string) =>
+  stat(target).then(
+    () => true,
+    () => false,
+  )
 
 const TRAVERSAL_KEYS = [
   '../escaped.jpg',
@@ -93,6 +103,17 @@ describe('filesystem storage', () => {
     expect(await filesUnder(root)).toEqual(['pan-cards/user-1/abc.jpg.content-type'])
   })
 
+  it('moves a received file into place (putFile): its bytes intact, readable by the owner only, nothing left where it arrived', async () => {
+    const received = await receivedFileOf(LARGE_IMAGE, { folder: path.join(root, '.incoming') })
+    await storage.putFile('pan-cards/user-1/big.jpg', received, 'image/jpeg')
+    const stored = await storage.get('pan-cards/user-1/big.jpg')
+    expect(stored).toMatchObject({ contentType: 'image/jpeg', size: LARGE_IMAGE.length })
+    expect(sha256Of(await bytesOf(stored!.body))).toBe(sha256Of(LARGE_IMAGE))
+    expect(await modeOf(path.join(root, 'pan-cards/user-1/big.jpg'))).toBe(0o600)
+    expect(await exists(received.path)).toBe(false)
+    expect(await filesUnder(root)).toEqual(['pan-cards/user-1/big.jpg', 'pan-cards/user-1/big.jpg.content-type'])
+  })
+
   it('answers null for a missing file and deletes quietly what is not there', async () => {
     expect(await storage.get('pan-cards/user-1/missing.jpg')).toBeNull()
     expect(await storage.get('pan-cards/nobody/missing.jpg')).toBeNull()
@@ -165,6 +186,47 @@ describe('S3-compatible storage', () => {
     )
     // Private by default: no ACL header would make the object public.
     expect(request!.headers['x-amz-acl']).toBeUndefined()
+  })
+
+  it('streams a received file up (putFile), signed over the SHA-256 taken as it arrived, and deletes it here', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'rs-incoming-'))
+    try {
+      const received = await receivedFileOf(LARGE_IMAGE, { folder })
+      expect(received.sha256).toBe(sha256Of(LARGE_IMAGE))
+      await storage.putFile('pan-cards/user-1/big.jpg', received, 'image/jpeg')
+      const [request] = fake.requests
+      expect(request).toMatchObject({ method: 'PUT', path: '/research-store-test/pan-cards/user-1/big.jpg' })
+      expect(request!.signatureValid).toBe(true)
+      expect(request!.headers).toMatchObject({
+        'content-type': 'image/jpeg',
+        'content-length': String(LARGE_IMAGE.length),
+        'x-amz-content-sha256': sha256Of(LARGE_IMAGE),
+      })
+      expect(sha256Of(fake.objects.get('pan-cards/user-1/big.jpg')!.body)).toBe(sha256Of(LARGE_IMAGE))
+      expect(await readdir(folder)).toEqual([])
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
+  it('sends a received file whole again when the provider answers a server error, and keeps it when the PUT fails', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'rs-incoming-'))
+    try {
+      let failures = 1
+      fake.setOverride(() =>
+        failures-- > 0 ? { status: 503, body: '<Error><Code>SlowDown</Code></Error>' } : undefined,
+      )
+      await storage.putFile('pan-cards/user-1/big.jpg', await receivedFileOf(LARGE_IMAGE, { folder }), 'image/jpeg')
+      expect(fake.requests.map((request) => request.body.length)).toEqual([LARGE_IMAGE.length, LARGE_IMAGE.length])
+      expect(sha256Of(fake.objects.get('pan-cards/user-1/big.jpg')!.body)).toBe(sha256Of(LARGE_IMAGE))
+
+      fake.setOverride(() => ({ status: 403, body: '<Error><Code>AccessDenied</Code></Error>' }))
+      const refused = await receivedFileOf(IMAGE, { folder })
+      await expect(storage.putFile('pan-cards/user-1/small.jpg', refused, 'image/jpeg')).rejects.toThrow(StorageError)
+      expect(await exists(refused.path)).toBe(true)
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
   })
 
   it('GETs an object back with its content type and size', async () => {

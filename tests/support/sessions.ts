@@ -6,6 +6,7 @@ import { agreementSigning } from '~/server/account/agreement.server'
 import { businessDetails } from '~/server/business.server'
 import { prisma } from '~/server/db.server'
 import { savePanCard, saveProfileDetails } from '~/server/account/profile.server'
+import { receivedFileOf } from '~/server/http/received-file.server'
 import { createSession } from '~/server/session.server'
 import { ASHA_RAO, PNG_1X1, uniqueMobile, uniquePan } from './sample-customer'
 
@@ -69,7 +70,7 @@ export async function signedInUser({
   if (completeProfile) {
     await savePanCard(user, {
       ok: true,
-      bytes: PNG_1X1,
+      file: await receivedFileOf(PNG_1X1),
       contentType: 'image/png',
       extension: 'png',
       size: PNG_1X1.length,

@@ -12,7 +12,8 @@ import {
   RESEARCH_ATTACHMENT_MESSAGES,
 } from '~/domain/research-attachment'
 import { requireAdmin } from '~/server/auth/admin-role.server'
-import { readResearchForm } from '~/server/research/attachment.server'
+import { readResearchForm, type ResearchFormRead } from '~/server/research/attachment.server'
+import { discardReceivedFile } from '~/server/http/received-file.server'
 import { createResearchDraft, researchServiceChoices } from '~/server/research/items.server'
 import type { Route } from './+types/research-new'
 
@@ -35,6 +36,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const read = await readResearchForm(request)
+  try {
+    return await answerResearchForm(admin.id, read)
+  } finally {
+    // The PDF is moved into storage by now, or not to be kept (decision 058).
+    if (read.ok) await discardReceivedFile(read.attachment?.file)
+  }
+}
+
+async function answerResearchForm(adminId: string, read: ResearchFormRead) {
   const schema = kindOf(read.fields.get('kind')) === 'call' ? CallFormSchema : ResearchFormSchema
   const submission = parseWithZod(read.fields, { schema })
   const onAttachment = (message: string) => ({ fieldErrors: { [RESEARCH_ATTACHMENT_FIELD_NAME]: [message] } })
@@ -48,7 +58,7 @@ export async function action({ request }: Route.ActionArgs) {
       { result: submission.reply(read.attachment ? onAttachment(RESEARCH_ATTACHMENT_MESSAGES.chooseAgain) : {}) },
       400,
     )
-  const draft = await createResearchDraft(admin.id, submission.value, new Date(), read.attachment)
+  const draft = await createResearchDraft(adminId, submission.value, new Date(), read.attachment)
   if (!draft.ok) return data({ result: submission.reply({ fieldErrors: { [draft.field]: [draft.message] } }) }, 400)
   return redirect(`/admin/research/${draft.id}`)
 }

@@ -2,6 +2,7 @@ import { adultBirthDateMissingMessage, hasAdultBirthDate, profileStep } from '~/
 import { SAVE_DETAILS_AT } from '~/server/api/wire-shapes.server'
 import { apiError, apiPost, postOnly, requireApiUser } from '~/server/api/requests.server'
 import { readPanCardUpload } from '~/server/kyc/pan-card-image.server'
+import { discardReceivedFile } from '~/server/http/received-file.server'
 import { PAN_CARD_LOCKED_MESSAGE, savePanCard } from '~/server/account/profile.server'
 import type { Route } from './+types/users.set-pancard'
 
@@ -23,7 +24,12 @@ export const action = apiPost(async ({ request }: Route.ActionArgs) => {
   }
   const upload = await readPanCardUpload(request)
   if (!upload.ok) return apiError(upload.status, upload.message, { headers: upload.headers })
-  const saved = await savePanCard(user, upload)
-  if (!saved.ok) return apiError(saved.status, saved.message)
-  return Response.json({ message: 'PAN card saved.', data: { pancard: '/details/pan-card' } })
+  try {
+    const saved = await savePanCard(user, upload)
+    if (!saved.ok) return apiError(saved.status, saved.message)
+    return Response.json({ message: 'PAN card saved.', data: { pancard: '/details/pan-card' } })
+  } finally {
+    // Moved into storage by now, or not to be kept (decision 058).
+    await discardReceivedFile(upload.file)
+  }
 })

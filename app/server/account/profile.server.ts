@@ -2,7 +2,6 @@ import type { DeclaredFamilyMember } from '~/domain/family-relations'
 import { KYC_RECHECK_WINDOW_MS, KYC_RECHECKS_PER_WINDOW, KYC_UNAVAILABLE_MESSAGE } from '~/domain/kyc'
 import { panTakenMessage, profileStep, type ProfileDetails } from '~/domain/profile'
 import { Prisma } from '~/generated/prisma/client'
-import { createHash } from 'node:crypto'
 import { recordAudit } from '../audit.server'
 import { consumeRateLimits, describeWait } from '../rate-limit.server'
 import { businessDetails } from '../business.server'
@@ -230,7 +229,7 @@ export async function savePanCard(
               subjectType: 'User',
               subjectId: user.id,
               before: { panCardKey: user.panCardKey },
-              after: { panCardKey: key, sha256: createHash('sha256').update(upload.bytes).digest('hex') },
+              after: { panCardKey: key, sha256: upload.file.sha256 },
             },
             now,
           )

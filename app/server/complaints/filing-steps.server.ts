@@ -25,6 +25,7 @@ import { prisma } from '../db.server'
 import { readForm } from '../http/form-data.server'
 import { checkTypedCode, requestOtp } from '../auth/one-time-codes.server'
 import { readPanCardUpload } from '../kyc/pan-card-image.server'
+import { discardReceivedFile, type ReceivedFile } from '../http/received-file.server'
 import { getSessionUser } from '../session.server'
 
 // The steps of /complaints/new: a visitor confirms a phone or e-mail with a code, then files;
@@ -45,10 +46,12 @@ const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(reques
 
 async function readComplaintRequest(
   request: Request,
-): Promise<{ ok: true; fields: FormData; attachment: Uint8Array | null } | { ok: false; answer: ComplaintPageAnswer }> {
+): Promise<
+  { ok: true; fields: FormData; attachment: ReceivedFile | null } | { ok: false; answer: ComplaintPageAnswer }
+> {
   if (!isMultipart(request)) return { ok: true, fields: await readForm(request), attachment: null }
   const upload = await readPanCardUpload(request, { fieldName: ATTACHMENT_FIELD_NAME, messages: ATTACHMENT_MESSAGES })
-  if (upload.ok) return { ok: true, fields: upload.fields, attachment: upload.bytes }
+  if (upload.ok) return { ok: true, fields: upload.fields, attachment: upload.file }
   // No file chosen: the attachment is optional.
   if (upload.status === 400 && upload.message === ATTACHMENT_MESSAGES.missing)
     return { ok: true, fields: upload.fields, attachment: null }
@@ -77,7 +80,23 @@ export async function complaintPageAction(
     return { status: 403, formError: CONTACT_NOT_CONFIRMED_MESSAGE, headers: { Connection: 'close' } }
   const read = await readComplaintRequest(request)
   if (!read.ok) return read.answer
-  const { fields } = read
+  try {
+    return await answerComplaintForm(read, { user, pending, clientIp, now })
+  } finally {
+    // The attachment is moved into storage by now, or not to be kept (decision 058).
+    await discardReceivedFile(read.attachment)
+  }
+}
+
+async function answerComplaintForm(
+  { fields, attachment }: { fields: FormData; attachment: ReceivedFile | null },
+  {
+    user,
+    pending,
+    clientIp,
+    now,
+  }: { user: { id: string } | null; pending: PendingContact | null; clientIp: string; now: Date },
+): Promise<ComplaintPageAnswer> {
   const intent = fields.get('intent')
 
   if (!user && intent === 'send') {
@@ -130,7 +149,7 @@ export async function complaintPageAction(
     contactPhone: pending?.kind === 'phone' ? pending.phone : null,
     contactEmail: pending?.kind === 'email' ? pending.email : null,
     receivedAt: now,
-    attachment: read.attachment ? { bytes: read.attachment } : null,
+    attachment,
   })
   return { status: 303, redirectTo: `/complaints/new?filed=${filed.reference}` }
 }

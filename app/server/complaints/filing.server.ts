@@ -11,6 +11,7 @@ import { recordAudit } from '../audit.server'
 import { prisma } from '../db.server'
 import { env } from '../env.server'
 import { getFileStorage, type FileStorage } from '../storage.server'
+import type { ReceivedFile } from '../http/received-file.server'
 import { sniffPanCardImageType } from '~/domain/pan-card-image'
 import { tellComplainant } from './complainant-messages.server'
 
@@ -42,14 +43,15 @@ export type NewComplaint = {
   receivedAt: Date
   /** The admin who entered it (SCORES, other sources): audited. */
   enteredBy?: string
-  attachment?: { bytes: Uint8Array } | null
+  /** An image received with the form (readPanCardUpload), moved into storage when filed. */
+  attachment?: ReceivedFile | null
 }
 
-async function storeAttachment(bytes: Uint8Array, storage: FileStorage): Promise<string> {
-  const imageType = sniffPanCardImageType(bytes)
+async function storeAttachment(file: ReceivedFile, storage: FileStorage): Promise<string> {
+  const imageType = sniffPanCardImageType(file.ends)
   if (!imageType) throw new TypeError('A complaint attachment must be a JPEG, PNG or WebP image')
   const key = `${COMPLAINT_ATTACHMENT_PREFIX}/${randomBytes(16).toString('hex')}.${imageType.extension}`
-  await storage.put(key, bytes, imageType.contentType)
+  await storage.putFile(key, file, imageType.contentType)
   return key
 }
 
@@ -92,7 +94,7 @@ export async function fileComplaint(
   complaint: NewComplaint,
   { storage = getFileStorage() }: { storage?: FileStorage } = {},
 ): Promise<FiledComplaint> {
-  const attachmentKey = complaint.attachment ? await storeAttachment(complaint.attachment.bytes, storage) : null
+  const attachmentKey = complaint.attachment ? await storeAttachment(complaint.attachment, storage) : null
   const dueOn = complaintDueOn(complaint.category, indiaIsoDate(complaint.receivedAt), holidays())
   let filed: FiledComplaint & { again: boolean }
   try {

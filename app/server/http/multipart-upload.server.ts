@@ -1,13 +1,10 @@
-import {
-  getMultipartBoundary,
-  MaxFileSizeExceededError,
-  MaxTotalSizeExceededError,
-  MultipartParser,
-  type MultipartPart,
-} from '@remix-run/multipart-parser'
+import { getMultipartBoundary, MultipartPart } from '@remix-run/multipart-parser'
+import { MultipartScanner } from './multipart-scanner.server'
+import { discardReceivedFile, receiveFile, type FileReceiver, type ReceivedFile } from './received-file.server'
 
 // A form with one file, read as a stream (docs/uploads.md): the PAN card, a complaint's image and a
-// research item's PDF. Each caller checks the file's content itself.
+// research item's PDF. The file goes to a temporary file as it arrives, never whole into memory
+// (decision 058); each caller checks its content itself (ReceivedFile.ends) and stores or discards it.
 
 export type UploadLimits = {
   /** The file's own cap. */
@@ -19,8 +16,6 @@ export type UploadLimits = {
 }
 
 export type UploadMessages = { tooLarge: string; empty: string; unreadable: string }
-
-export type UploadedFile = { bytes: Uint8Array; filename: string }
 
 export type UploadRefusal = {
   ok: false
@@ -37,34 +32,50 @@ export type UploadRefusal = {
   headers: Record<string, string>
 }
 
-export type UploadRead = { ok: true; file: UploadedFile | null; fields: FormData } | UploadRefusal
+/** An accepted read: `file` is the caller's to store (FileStorage.putFile) or discard (discardReceivedFile). */
+export type UploadRead = { ok: true; file: ReceivedFile | null; fields: FormData } | UploadRefusal
 
 const PART_HEADER_MAX_BYTES = 8 * 1024
 
-/** MultipartParser.finish() throws until the closing boundary has been parsed. */
-function hasReachedClosingBoundary(parser: MultipartParser): boolean {
-  try {
-    parser.finish()
-    return true
-  } catch {
-    return false
-  }
-}
+/** The file or the fields are over their caps. */
+class UploadTooLargeError extends Error {}
+/** Writing the temporary file failed: the server's fault, not the client's, so it is thrown on. */
+class IncomingFileError extends Error {}
+
+const onDisk = <T>(work: Promise<T>): Promise<T> =>
+  work.catch((error: unknown) => {
+    throw new IncomingFileError('The upload could not be written to disk', { cause: error })
+  })
+
+const decodeUtf8 = (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(bytes)
 
 /** A refusal of a request whose body was read to its end (nothing left to drop). */
 export function refusalAfterReading(status: UploadRefusal['status'], message: string, fields: FormData): UploadRefusal {
   return { ok: false, status, message, fields, headers: {} }
 }
 
+/** What is done with the content of the part being read. */
+type CurrentPart =
+  | { kind: 'file'; receiver: FileReceiver; filename: string }
+  | { kind: 'text'; name: string; chunks: Buffer[] }
+  | { kind: 'skipped' }
+
 /**
  * Reads a multipart/form-data request with at most one file (in `fieldName`) as a stream: at most
- * `fileMaxBytes + fieldsMaxBytes` of the body are read. No file chosen is `file: null`; an empty
- * named file, an oversized file or body, a malformed or cut off body or another content type is a
- * refusal with a message for the person. Never throws on what a client sends.
+ * `fileMaxBytes + fieldsMaxBytes` of the body are read, the file's content goes to a temporary file
+ * in `incomingFolder` as it arrives and the other fields' text (at most `fieldsMaxBytes`) is kept.
+ * No file chosen is `file: null`; an empty named file, an oversized file or body, a malformed or cut
+ * off body or another content type is a refusal with a message for the person, and leaves no
+ * temporary file behind. Never throws on what a client sends.
  */
 export async function readMultipartUpload(
   request: Request,
-  { fieldName, limits, messages }: { fieldName: string; limits: UploadLimits; messages: UploadMessages },
+  {
+    fieldName,
+    limits,
+    messages,
+    incomingFolder,
+  }: { fieldName: string; limits: UploadLimits; messages: UploadMessages; incomingFolder?: string },
 ): Promise<UploadRead> {
   const fields = new FormData()
   let bodyEnded = !request.body
@@ -86,53 +97,94 @@ export async function readMultipartUpload(
   const declaredTooLarge = Number(request.headers.get('Content-Length')) > requestMaxBytes
   const readLimitBytes = declaredTooLarge ? limits.fieldsMaxBytes : requestMaxBytes
 
-  const parser = new MultipartParser(boundary, {
-    maxFileSize: limits.fileMaxBytes,
-    maxTotalSize: requestMaxBytes,
-    maxParts: limits.maxParts,
-    maxHeaderSize: PART_HEADER_MAX_BYTES,
-  })
-  let file: MultipartPart | undefined
+  const scanner = new MultipartScanner(boundary, { maxHeaderBytes: PART_HEADER_MAX_BYTES })
+  let current: CurrentPart = { kind: 'skipped' }
+  let file: ReceivedFile | undefined
+  let parts = 0
+  let fieldBytes = 0
   let sawEmptyNamedFile = false
+
+  const startPart = async (header: Uint8Array): Promise<CurrentPart> => {
+    if (++parts > limits.maxParts) throw new Error('More parts than the form has')
+    // Parsed the way @remix-run/multipart-parser parses a part's headers (and throws on non-UTF-8).
+    const part = new MultipartPart(header, [])
+    if (part.name === fieldName) {
+      if (!part.isFile || file || declaredTooLarge) return { kind: 'skipped' }
+      return { kind: 'file', receiver: await onDisk(receiveFile(incomingFolder)), filename: part.filename ?? '' }
+    }
+    if (part.name && part.isText) return { kind: 'text', name: part.name, chunks: [] }
+    return { kind: 'skipped' }
+  }
+
+  const readContent = async (bytes: Uint8Array) => {
+    if (current.kind === 'file') {
+      if (current.receiver.size + bytes.length > limits.fileMaxBytes) throw new UploadTooLargeError()
+      await onDisk(current.receiver.write(bytes))
+    } else if (current.kind === 'text') {
+      fieldBytes += bytes.length
+      if (fieldBytes > limits.fieldsMaxBytes) throw new UploadTooLargeError()
+      current.chunks.push(Buffer.from(bytes))
+    }
+  }
+
+  const endPart = async () => {
+    const ended = current
+    current = { kind: 'skipped' }
+    if (ended.kind === 'text') fields.append(ended.name, decodeUtf8(Buffer.concat(ended.chunks)))
+    if (ended.kind !== 'file') return
+    if (ended.receiver.size > 0) {
+      file = await onDisk(ended.receiver.finish(ended.filename))
+    } else {
+      await ended.receiver.discard()
+      if (ended.filename) sawEmptyNamedFile = true
+    }
+  }
 
   // What is left of a refused body stays unread, never cancelled: under @react-router/node,
   // cancelling destroys the socket before our answer is written, and the browser then shows a
   // reset connection (and retries the upload) instead of the message.
   const reader = request.body.getReader()
   let bytesRead = 0
+  let refusal: UploadRefusal | undefined
+  const discardReceived = async () => {
+    if (current.kind === 'file') await current.receiver.discard()
+    await discardReceivedFile(file)
+  }
   try {
     while (true) {
       const chunk = await reader.read()
       if (chunk.done) {
         bodyEnded = true
-        parser.finish()
+        if (!scanner.done) throw new Error('The body ended before its closing boundary')
         break
       }
       bytesRead += chunk.value.byteLength
-      if (bytesRead > readLimitBytes) return refuse(413, messages.tooLarge)
-      // After the closing boundary comes only an epilogue, which RFC 2046 says to ignore.
-      if (hasReachedClosingBoundary(parser)) continue
-      for (const part of parser.write(chunk.value)) {
-        if (part.name === fieldName) {
-          if (!part.isFile || file) continue
-          if (part.size > 0) file = part
-          else if (part.filename) sawEmptyNamedFile = true
-        } else if (part.name && part.isText) {
-          fields.append(part.name, part.text)
-        }
+      if (bytesRead > readLimitBytes) {
+        refusal = refuse(413, messages.tooLarge)
+        break
+      }
+      for (const event of scanner.write(chunk.value)) {
+        if (event.kind === 'part') current = await startPart(event.header)
+        else if (event.kind === 'data') await readContent(event.bytes)
+        else await endPart()
       }
     }
   } catch (error) {
-    if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-      return refuse(413, messages.tooLarge)
+    if (error instanceof IncomingFileError) {
+      await discardReceived()
+      throw error.cause
     }
     // Malformed multipart, text that is not UTF-8, a body cut off or aborted by the client.
-    return refuse(400, messages.unreadable)
+    refusal = error instanceof UploadTooLargeError ? refuse(413, messages.tooLarge) : refuse(400, messages.unreadable)
   } finally {
     reader.releaseLock()
   }
 
-  if (declaredTooLarge) return refuse(413, messages.tooLarge)
-  if (!file) return sawEmptyNamedFile ? refuse(400, messages.empty) : { ok: true, file: null, fields }
-  return { ok: true, file: { bytes: file.bytes, filename: file.filename ?? '' }, fields }
+  if (!refusal && declaredTooLarge) refusal = refuse(413, messages.tooLarge)
+  if (!refusal && !file && sawEmptyNamedFile) refusal = refuse(400, messages.empty)
+  if (refusal) {
+    await discardReceived()
+    return refusal
+  }
+  return { ok: true, file: file ?? null, fields }
 }

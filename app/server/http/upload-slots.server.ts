@@ -3,11 +3,11 @@ import { readsItsOwnUpload } from './body-limit.server'
 
 /**
  * Uploads under way at once from one client address: a PAN card or a complaint's image takes one;
- * a person needs one, a family on one connection two. Each may hold up to 10 MB of the process
- * while it arrives (docs/uploads.md).
+ * a person needs one, a family on one connection two. Each is written to a temporary file as it
+ * arrives, up to 10 MB of disk (docs/uploads.md, decision 058).
  */
 export const UPLOADS_IN_FLIGHT_PER_ADDRESS_MAX = 2
-/** …and from everyone: with 10 MB each, at most about 40 MB of uploads in memory at once. */
+/** …and from everyone: at most about 40 MB of uploads on disk at once, and 4 connections held by them. */
 export const UPLOADS_IN_FLIGHT_MAX = 4
 /** What a client refused for want of a slot is told to wait: an upload takes seconds. */
 export const UPLOAD_SLOTS_RETRY_AFTER_S = 10

@@ -10,6 +10,7 @@ import {
 } from '~/domain/pan-card-image'
 import { getFileStorage, type FileStorage } from '../storage.server'
 import { readMultipartUpload, refusalAfterReading, type UploadRefusal } from '../http/multipart-upload.server'
+import { discardReceivedFile, type ReceivedFile } from '../http/received-file.server'
 import { loggerFor } from '~/server/operations/logger.server'
 
 const log = loggerFor('kyc')
@@ -25,7 +26,8 @@ export const PAN_CARD_KEY_PREFIX = 'pan-cards'
 
 export type PanCardUpload = {
   ok: true
-  bytes: Uint8Array
+  /** The image, received to a temporary file: storePanCard stores it, or the caller discards it. */
+  file: ReceivedFile
   contentType: PanCardContentType
   extension: PanCardImageType['extension']
   size: number
@@ -39,20 +41,24 @@ export type PanCardUploadResult = PanCardUpload | PanCardUploadRefusal
 
 /**
  * Reads a multipart/form-data PAN card upload from `request` as a stream: at most
- * PAN_CARD_REQUEST_MAX_BYTES of the body are read, and the image must be a JPEG, PNG or WebP by
- * its first bytes. Bad input (no file, an empty, oversized or non-image file, a malformed or cut
- * off body, another content type) becomes a refusal with a message for the person; this never
- * throws on what a client sends.
+ * PAN_CARD_REQUEST_MAX_BYTES of the body are read, the image goes to a temporary file (in
+ * `incomingFolder`, by default incomingUploadsFolder()) as it arrives, and it must be a JPEG, PNG or
+ * WebP by its first bytes. Bad input (no file, an empty, oversized or non-image file, a malformed
+ * or cut off body, another content type) becomes a refusal with a message for the person and
+ * leaves no temporary file; this never throws on what a client sends. An accepted image is the
+ * caller's to store (storePanCard) or discard (discardReceivedFile).
  */
 export async function readPanCardUpload(
   request: Request,
   {
     fieldName = PAN_CARD_FIELD_NAME,
     messages = PAN_CARD_MESSAGES,
+    incomingFolder,
   }: {
     fieldName?: string
     /** The refusals' wording (the complaint form's attachment has its own). */
     messages?: { [Key in keyof typeof PAN_CARD_MESSAGES]: string }
+    incomingFolder?: string
   } = {},
 ): Promise<PanCardUploadResult> {
   const read = await readMultipartUpload(request, {
@@ -63,18 +69,22 @@ export async function readPanCardUpload(
       maxParts: PAN_CARD_FORM_MAX_PARTS,
     },
     messages,
+    incomingFolder,
   })
   if (!read.ok) return read
-  if (!read.file) return refusalAfterReading(400, messages.missing, read.fields)
-  const bytes = read.file.bytes
-  const imageType = sniffPanCardImageType(bytes)
-  if (!imageType) return refusalAfterReading(415, messages.wrongType, read.fields)
+  const { file } = read
+  if (!file) return refusalAfterReading(400, messages.missing, read.fields)
+  const imageType = sniffPanCardImageType(file.ends)
+  if (!imageType) {
+    await discardReceivedFile(file)
+    return refusalAfterReading(415, messages.wrongType, read.fields)
+  }
   return {
     ok: true,
-    bytes,
+    file,
     contentType: imageType.contentType,
     extension: imageType.extension,
-    size: bytes.length,
+    size: file.size,
     fields: read.fields,
   }
 }
@@ -95,20 +105,21 @@ export type StorePanCardOptions = {
 }
 
 /**
- * Stores a PAN card image privately under a fresh random key (`pan-cards/<userId>/<random>.jpg`),
- * then deletes `previousKey`: re-uploading replaces the old file. Returns the new key.
+ * Stores a received PAN card image privately under a fresh random key
+ * (`pan-cards/<userId>/<random>.jpg`), moving it from where it was received, then deletes
+ * `previousKey`: re-uploading replaces the old file. Returns the new key.
  */
 export async function storePanCard(
   userId: string,
-  upload: { bytes: Uint8Array },
+  upload: { file: ReceivedFile },
   previousKey?: string | null,
   { recordKey, storage = getFileStorage() }: StorePanCardOptions = {},
 ): Promise<string> {
   // Sniffed again so that nothing but an accepted image can be stored through here.
-  const imageType = sniffPanCardImageType(upload.bytes)
+  const imageType = sniffPanCardImageType(upload.file.ends)
   if (!imageType) throw new TypeError('storePanCard needs a JPEG, PNG or WebP image; check it with readPanCardUpload')
   const key = `${panCardFolderOf(userId)}${randomBytes(16).toString('hex')}.${imageType.extension}`
-  await storage.put(key, upload.bytes, imageType.contentType)
+  await storage.putFile(key, upload.file, imageType.contentType)
 
   if (recordKey) {
     try {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import {
   attachmentDisposition,
   isPdf,
@@ -7,9 +7,9 @@ import {
   RESEARCH_ATTACHMENT_MESSAGES,
   researchAttachmentName,
 } from '~/domain/research-attachment'
-import type { ResearchAttachmentUpload } from '~/domain/research'
 import { readForm } from '../http/form-data.server'
 import { readMultipartUpload, refusalAfterReading, type UploadRefusal } from '../http/multipart-upload.server'
+import { discardReceivedFile, type ReceivedFile } from '../http/received-file.server'
 import { prisma } from '../db.server'
 import { loggerFor } from '../operations/logger.server'
 import { getFileStorage, type FileStorage } from '../storage.server'
@@ -29,6 +29,12 @@ export const RESEARCH_FORM_FIELDS_MAX_BYTES = 256 * 1024
 export const RESEARCH_FORM_MAX_PARTS = 200
 export const RESEARCH_ATTACHMENT_KEY_PREFIX = 'research-attachments'
 const PDF_CONTENT_TYPE = 'application/pdf'
+
+/**
+ * A PDF read from the form and checked, received to a temporary file, not yet stored: the caller
+ * stores it (storeResearchAttachment) or discards it (discardReceivedFile).
+ */
+export type ResearchAttachmentUpload = { file: ReceivedFile; name: string }
 
 export type ResearchFormRead =
   { ok: true; fields: FormData; attachment: ResearchAttachmentUpload | null } | UploadRefusal
@@ -52,13 +58,13 @@ export async function readResearchForm(request: Request): Promise<ResearchFormRe
     messages: RESEARCH_ATTACHMENT_MESSAGES,
   })
   if (!read.ok) return read
-  if (!read.file) return { ok: true, fields: read.fields, attachment: null }
-  if (!isPdf(read.file.bytes)) return refusalAfterReading(415, RESEARCH_ATTACHMENT_MESSAGES.wrongType, read.fields)
-  return {
-    ok: true,
-    fields: read.fields,
-    attachment: { bytes: read.file.bytes, name: researchAttachmentName(read.file.filename) },
+  const { file } = read
+  if (!file) return { ok: true, fields: read.fields, attachment: null }
+  if (!isPdf(file.ends)) {
+    await discardReceivedFile(file)
+    return refusalAfterReading(415, RESEARCH_ATTACHMENT_MESSAGES.wrongType, read.fields)
   }
+  return { ok: true, fields: read.fields, attachment: { file, name: researchAttachmentName(file.filename) } }
 }
 
 export type StoredResearchAttachment = {
@@ -68,21 +74,17 @@ export type StoredResearchAttachment = {
   attachmentSha256: string
 }
 
-/** Stores a checked PDF under a fresh random key; the columns the item keeps of it. */
+/** Stores a checked PDF under a fresh random key, moving it from where it was received; the columns the item keeps of it. */
 export async function storeResearchAttachment(
   upload: ResearchAttachmentUpload,
   storage: FileStorage = getFileStorage(),
 ): Promise<StoredResearchAttachment> {
   // Checked again so that nothing but a PDF can be stored through here.
-  if (!isPdf(upload.bytes)) throw new TypeError('storeResearchAttachment needs a PDF; check it with readResearchForm')
+  const { file } = upload
+  if (!isPdf(file.ends)) throw new TypeError('storeResearchAttachment needs a PDF; check it with readResearchForm')
   const attachmentKey = `${RESEARCH_ATTACHMENT_KEY_PREFIX}/${randomBytes(16).toString('hex')}.pdf`
-  await storage.put(attachmentKey, upload.bytes, PDF_CONTENT_TYPE)
-  return {
-    attachmentKey,
-    attachmentName: upload.name,
-    attachmentSize: upload.bytes.length,
-    attachmentSha256: createHash('sha256').update(upload.bytes).digest('hex'),
-  }
+  await storage.putFile(attachmentKey, file, PDF_CONTENT_TYPE)
+  return { attachmentKey, attachmentName: upload.name, attachmentSize: file.size, attachmentSha256: file.sha256 }
 }
 
 /** Deletes stored attachments (a draft not written, items erased); a failure is logged, not thrown. */

@@ -6,7 +6,6 @@ import {
   disclosureLines,
   formatFingerprint,
   researchAnalystLine,
-  type ResearchAttachmentUpload,
   type ResearchForm,
   type ResearchItemView,
   type ResearchRecord,
@@ -15,7 +14,7 @@ import type { Prisma } from '~/generated/prisma/client'
 import { recordAudit } from '../audit.server'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
-import { deleteResearchAttachments, storeResearchAttachment } from './attachment.server'
+import { deleteResearchAttachments, storeResearchAttachment, type ResearchAttachmentUpload } from './attachment.server'
 
 // Research items as the analyst writes them (docs/research.md): a draft is created from the form;
 // publishing (publishing.server.ts) freezes it. No function here changes a published item.
