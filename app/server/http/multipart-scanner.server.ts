@@ -17,6 +17,7 @@ export class MalformedMultipartError extends Error {
 
 const HEADER_END = Buffer.from('\r\n\r\n')
 const DASH = 0x2d
+const CR = 0x0d
 const EMPTY = Buffer.alloc(0)
 
 type ScannerState = 'opening' | 'after-boundary' | 'header' | 'content' | 'done'
@@ -38,6 +39,19 @@ export class MultipartScanner {
   /** Whether the closing boundary has been read; what follows it (the epilogue) is ignored. */
   get done(): boolean {
     return this.#state === 'done'
+  }
+
+  /**
+   * How many of the last bytes of `buffer` (from `from` on) are the start of a delimiter. Usually
+   * none, so that the next chunk is scanned as it came, without copying it after a carried tail.
+   */
+  #partialDelimiterAtEnd(buffer: Buffer, from: number): number {
+    const longest = Math.min(this.#delimiter.length - 1, buffer.length - from)
+    for (let length = longest; length > 0; length--) {
+      const start = buffer.length - length
+      if (buffer[start] === CR && buffer.compare(this.#delimiter, 0, length, start) === 0) return length
+    }
+    return 0
   }
 
   /** The events `chunk` completes. Throws MalformedMultipartError on a body that is not multipart. */
@@ -83,7 +97,7 @@ export class MultipartScanner {
           const delimiterAt = buffer.indexOf(this.#delimiter, at)
           if (delimiterAt === -1) {
             // The last bytes may be the start of a delimiter split across chunks: keep them back.
-            const safeEnd = Math.max(at, buffer.length - (this.#delimiter.length - 1))
+            const safeEnd = buffer.length - this.#partialDelimiterAtEnd(buffer, at)
             if (safeEnd > at) yield { kind: 'data', bytes: buffer.subarray(at, safeEnd) }
             at = safeEnd
             break scanning
