@@ -31,3 +31,18 @@ export function csvLine(row: readonly CsvCell[]): string {
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
   return CSV_BYTE_ORDER_MARK + [header, ...rows].map(csvLine).join('')
 }
+
+/**
+ * csvCell as SQL over a text expression (PostgreSQL), for files whose lines the database writes: the
+ * same guard and the same quoting (tests/integration/csv-sql.test.ts holds the two equal). `text` is
+ * repeated in the result, so it should be a column, not a computation.
+ */
+export function csvCellSql(text: string): string {
+  const guarded = `CASE WHEN ${text} ~ E'^[-=+@\\t\\r]' AND ${text} !~ '^[-+][0-9]+([.][0-9]+)?$' THEN '''' || ${text} ELSE ${text} END`
+  return `CASE WHEN ${text} IS NULL THEN '' WHEN ${guarded} ~ E'[",\\r\\n]' THEN '"' || replace(${guarded}, '"', '""') || '"' ELSE ${guarded} END`
+}
+
+/** csvLine as SQL: one record with its line end, each of `texts` (text expressions) a cell. */
+export function csvLineSql(texts: readonly string[]): string {
+  return `${texts.map(csvCellSql).join(` || ',' || `)} || E'\\r\\n'`
+}
