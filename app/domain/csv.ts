@@ -33,13 +33,17 @@ export function toCsv(header: readonly string[], rows: readonly (readonly CsvCel
 }
 
 /**
- * csvCell as SQL over a text expression (PostgreSQL), for files whose lines the database writes: the
- * same guard and the same quoting (tests/integration/csv-sql.test.ts holds the two equal). `text` is
+ * csvCell of a text column in SQL, for files whose lines PostgreSQL writes (trusted SQL in, trusted SQL out): NULL is
+ * empty; text that starts as a formula gets a leading ' unless it is only a signed number; text with a quote, comma or
+ * line break is quoted. tests/integration/admin-export.test.ts holds the two equal on hostile text. `column` is
  * repeated in the result, so it should be a column, not a computation.
  */
-export function csvCellSql(text: string): string {
-  const guarded = `CASE WHEN ${text} ~ E'^[-=+@\\t\\r]' AND ${text} !~ '^[-+][0-9]+([.][0-9]+)?$' THEN '''' || ${text} ELSE ${text} END`
-  return `CASE WHEN ${text} IS NULL THEN '' WHEN ${guarded} ~ E'[",\\r\\n]' THEN '"' || replace(${guarded}, '"', '""') || '"' ELSE ${guarded} END`
+export function csvCellSql(column: string): string {
+  const guarded = `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') AND ${column} !~ '^[+-][0-9]+(\\.[0-9]+)?$'
+    THEN '''' || ${column} ELSE ${column} END`
+  return `CASE WHEN ${column} IS NULL THEN ''
+    WHEN strpos(${column}, '"') > 0 OR strpos(${column}, ',') > 0 OR strpos(${column}, E'\\r') > 0 OR strpos(${column}, E'\\n') > 0
+    THEN '"' || replace(${guarded}, '"', '""') || '"' ELSE ${guarded} END`
 }
 
 /** csvLine as SQL: one record with its line end, each of `texts` (text expressions) a cell. */
