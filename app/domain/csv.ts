@@ -46,7 +46,13 @@ export function csvCellSql(column: string): string {
     THEN '"' || replace(${guarded}, '"', '""') || '"' ELSE ${guarded} END`
 }
 
-/** csvLine as SQL: one record with its line end, each of `texts` (text expressions) a cell. */
-export function csvLineSql(texts: readonly string[]): string {
-  return `${texts.map(csvCellSql).join(` || ',' || `)} || E'\\r\\n'`
+/**
+ * Cells PostgreSQL writes as they are: ids, enums, times and amounts it formats, which hold no comma, quote or line
+ * break and start with no formula character (a negative amount is a signed number, which csvCell leaves alone too).
+ */
+export const plainCellSql = (value: string) => `coalesce(${value}, '')`
+
+/** csvLine as SQL: one record with its line end, of cells already written by csvCellSql or plainCellSql. */
+export function csvLineSql(cells: readonly string[]): string {
+  return `${cells.join(` || ',' || `)} || E'\\r\\n'`
 }

@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { readCartSnapshot } from '~/domain/cart'
-import { csvCell, csvCellSql } from '~/domain/csv'
+import { csvCell, csvCellSql, plainCellSql } from '~/domain/csv'
 import { PAISE_PER_RUPEE } from '~/domain/money'
 import { maskPan } from '~/domain/pan'
 import { panKeys } from '../db.server'
@@ -157,12 +157,6 @@ const rupeesSql = (paise: string) => `((${paise})::numeric / ${PAISE_PER_RUPEE})
 /** "DD-MM-YYYY HH:MM IST" of a timestamptz column, as formatIndiaDateTime writes it; NULL stays NULL (trusted SQL). */
 const indiaDateTimeSql = (column: string) =>
   `to_char(${column} AT TIME ZONE 'Asia/Kolkata', 'DD-MM-YYYY HH24:MI') || ' IST'`
-
-/**
- * Cells PostgreSQL writes as they are: ids, enums, times and amounts it formats, which hold no comma, quote or line
- * break and start with no formula character (a negative amount is a signed number, which csvCell leaves alone too).
- */
-const plainCellSql = (value: string) => `coalesce(${value}, '')`
 
 /** A receipt's figure, empty for a payment without one. */
 const receiptRupeesSql = (paise: string) => plainCellSql(`CASE WHEN s.receipt IS NOT NULL THEN ${rupeesSql(paise)} END`)

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { CSV_BYTE_ORDER_MARK, type CsvCell, csvLine, csvLineSql } from '~/domain/csv'
+import { CSV_BYTE_ORDER_MARK, type CsvCell, csvCellSql, csvLine, csvLineSql, plainCellSql } from '~/domain/csv'
 import { indiaMidnight, MS_PER_DAY } from '~/domain/dates'
 import { canonicalResearchContent } from '~/domain/research'
 import {
@@ -253,9 +253,17 @@ const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
  * A table of the pack as PostgreSQL writes its lines (decision 059): `line` names the row's fields
  * as AuditPackRollRow and AuditPackDeliveryRow do, in their order, and `csvColumns` the CSV's cells
  * as rollCsvCells and deliveryCsvCells do, so a JSON line is JSON.stringify of the row and a CSV line
- * csvLine of its cells (tests/integration/research-audit-pack.test.ts holds them equal).
+ * csvLine of its cells (tests/integration/research-audit-pack.test.ts holds them equal). Only the
+ * `textColumns`, which hold what a customer or a provider wrote, are guarded and quoted: the others
+ * are ids, names of states, counts and times, which need neither (and cost PostgreSQL 4 times less).
  */
-type PackTable = { from: string; line: string; orderBy: string; csvColumns: readonly string[] }
+type PackTable = {
+  from: string
+  line: string
+  orderBy: string
+  csvColumns: readonly string[]
+  textColumns: ReadonlySet<string>
+}
 
 const ROLL: PackTable = {
   from: `research_items i
@@ -265,6 +273,7 @@ const ROLL: PackTable = {
     ${utc('r.delivered_at')} AS "deliveredAt"`,
   orderBy: 'i.published_at, i.id, r.user_id',
   csvColumns: ['itemId', 'userId', 'name', 'phone', 'email', 'deliveredAt'],
+  textColumns: new Set(['name', 'phone', 'email']),
 }
 
 const DELIVERIES: PackTable = {
@@ -288,6 +297,7 @@ const DELIVERIES: PackTable = {
     'providerMessageId',
     'lastError',
   ],
+  textColumns: new Set(['providerMessageId', 'lastError']),
 }
 
 /** The table's lines in `format`, one text per row, in the pack's order (ITEMS_IN_SCOPE standing for the scope). */
@@ -295,7 +305,11 @@ function linesSql(table: PackTable, format: 'json' | 'csv'): string {
   const text =
     format === 'json'
       ? `row_to_json(line)::text || E'\\n'`
-      : csvLineSql(table.csvColumns.map((column) => `line."${column}"::text`))
+      : csvLineSql(
+          table.csvColumns.map((column) =>
+            (table.textColumns.has(column) ? csvCellSql : plainCellSql)(`line."${column}"::text`),
+          ),
+        )
   return `SELECT ${text}
     FROM ${table.from}
     CROSS JOIN LATERAL (${table.line}) line
