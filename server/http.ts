@@ -65,6 +65,12 @@ export function builtAssets(clientDir = BUILT_CLIENT_DIR): RequestHandler {
 const PAGE_BROTLI_QUALITY = 6
 
 /**
+ * The app's long downloads, written a chunk at a time: the admin's CSV exports and the research audit packs (zips,
+ * which the compressor leaves as they are). Their chunks are released as they are written (released-chunks.server.ts).
+ */
+const isStreamedDownload = (path: string) => path.endsWith('.csv') || path.endsWith('/audit-pack')
+
+/**
  * Compression of the app's answers: pages and JSON at zlib's default level (brotli at PAGE_BROTLI_QUALITY); CSV downloads (the admin's exports,
  * up to hundreds of MB) at its fastest level, for the least CPU per byte on the store's two cores: it still sent
  * the 292 MB export of 1,000,000 payments as 76 MB.
@@ -84,7 +90,7 @@ function compressedAnswers(): RequestHandler {
   })
   const downloads = compression({ level: zlibConstants.Z_BEST_SPEED })
   return (req, res, next) => {
-    if (!req.path.endsWith('.csv')) return pages(req, res, next)
+    if (!isStreamedDownload(req.path)) return pages(req, res, next)
     // Installed after the compressor's, so React Router's writes come here first (app/server/http/released-chunks.server.ts).
     downloads(req, res, () => {
       const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean

@@ -31,3 +31,28 @@ export function csvLine(row: readonly CsvCell[]): string {
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
   return CSV_BYTE_ORDER_MARK + [header, ...rows].map(csvLine).join('')
 }
+
+/**
+ * csvCell of a text column in SQL, for files whose lines PostgreSQL writes (trusted SQL in, trusted SQL out): NULL is
+ * empty; text that starts as a formula gets a leading ' unless it is only a signed number; text with a quote, comma or
+ * line break is quoted. tests/integration/admin-export.test.ts holds the two equal on hostile text. `column` is
+ * repeated in the result, so it should be a column, not a computation.
+ */
+export function csvCellSql(column: string): string {
+  const guarded = `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') AND ${column} !~ '^[+-][0-9]+(\\.[0-9]+)?$'
+    THEN '''' || ${column} ELSE ${column} END`
+  return `CASE WHEN ${column} IS NULL THEN ''
+    WHEN strpos(${column}, '"') > 0 OR strpos(${column}, ',') > 0 OR strpos(${column}, E'\\r') > 0 OR strpos(${column}, E'\\n') > 0
+    THEN '"' || replace(${guarded}, '"', '""') || '"' ELSE ${guarded} END`
+}
+
+/**
+ * Cells PostgreSQL writes as they are: ids, enums, times and amounts it formats, which hold no comma, quote or line
+ * break and start with no formula character (a negative amount is a signed number, which csvCell leaves alone too).
+ */
+export const plainCellSql = (value: string) => `coalesce(${value}, '')`
+
+/** csvLine as SQL: one record with its line end, of cells already written by csvCellSql or plainCellSql. */
+export function csvLineSql(cells: readonly string[]): string {
+  return `${cells.join(` || ',' || `)} || E'\\r\\n'`
+}

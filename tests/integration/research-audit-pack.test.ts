@@ -4,8 +4,15 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
+import { csvLine } from '~/domain/csv'
 import { canonicalResearchContent } from '~/domain/research'
-import { parseAuditPackRecord } from '~/domain/research-audit-pack'
+import {
+  type AuditPackDeliveryRow,
+  type AuditPackRollRow,
+  deliveryCsvCells,
+  parseAuditPackRecord,
+  rollCsvCells,
+} from '~/domain/research-audit-pack'
 import * as rangePackRoute from '~/routes/admin/research-audit-pack'
 import * as itemPackRoute from '~/routes/admin/research-item-audit-pack'
 import { prisma } from '~/server/db.server'
@@ -305,4 +312,60 @@ describe('the audit pack of a date range', () => {
     })
     // It starts research:verify twice, each a Node process of its own.
   }, 120_000)
+})
+
+describe('the lines of the roll and the log', () => {
+  // PostgreSQL writes them (decision 059); they must be what the row types, JSON.stringify and csvLine say.
+  it('are JSON.stringify of each row and csvLine of its cells, whatever a name or a provider wrote', async () => {
+    const { itemId, admin, subscribers } = await publishedItem('Lines', new Date('2025-05-05T05:05:05.123Z'), 3)
+    const hostile = ['=1+2 "Rao", Asha\r\nback\\slash\ttab \u0001\u001f राम ₹ 😀', '-2.5', '+919876543210', '']
+    await prisma.user.update({ where: { id: subscribers[0]!.userId }, data: { name: hostile[0], email: '@x.example' } })
+    await prisma.user.update({ where: { id: subscribers[1]!.userId }, data: { name: hostile[1] } })
+    await prisma.user.update({ where: { id: subscribers[2]!.userId }, data: { name: hostile[3] } })
+    await prisma.researchDelivery.updateMany({
+      where: { itemId, userId: subscribers[0]!.userId },
+      data: {
+        status: 'FAILED',
+        attempts: 3,
+        failedAt: new Date('2025-05-05T06:00:00Z'),
+        lastError: hostile[0],
+        providerMessageId: '-abc,"d"',
+      },
+    })
+    await prisma.researchDelivery.updateMany({
+      where: { itemId, userId: subscribers[1]!.userId },
+      data: { status: 'SENT', attempts: 1, sentAt: new Date('2025-05-05T05:06:00Z'), providerMessageId: hostile[2] },
+    })
+    const files = await filesOf(await saved((await researchAuditPack(admin.userId, { itemId }))!.body))
+
+    const rollLines = files.get('roll.jsonl')!.split('\n').slice(0, -1)
+    const roll = rollLines.map((line) => JSON.parse(line) as AuditPackRollRow)
+    expect(rollLines).toEqual(roll.map((row) => JSON.stringify(row)))
+    expect(roll.map((row) => Object.keys(row))).toEqual(
+      roll.map(() => ['itemId', 'userId', 'name', 'phone', 'email', 'deliveredAt']),
+    )
+    expect(roll.map((row) => row.name).sort()).toEqual([...hostile.slice(0, 2), hostile[3]].sort())
+    expect(roll[0]!.deliveredAt).toBe('2025-05-05T05:05:05.123Z')
+    expect(files.get('roll.csv')).toBe(
+      '\uFEFFItem id,Customer id,Name,Phone,E-mail,Delivered (UTC)\r\n' +
+        roll.map((row) => csvLine(rollCsvCells(row))).join(''),
+    )
+
+    const deliveryLines = files.get('deliveries.jsonl')!.split('\n').slice(0, -1)
+    const deliveries = deliveryLines.map((line) => JSON.parse(line) as AuditPackDeliveryRow)
+    expect(deliveryLines).toEqual(deliveries.map((row) => JSON.stringify(row)))
+    expect(deliveries).toHaveLength(3)
+    expect(deliveries.map((row) => row.lastError)).toContain(hostile[0])
+    expect(deliveries.map((row) => row.providerMessageId)).toContain(hostile[2])
+    expect(deliveries.find((row) => row.status === 'SENT')).toMatchObject({
+      attempts: 1,
+      sentAt: '2025-05-05T05:06:00.000Z',
+    })
+    expect(files.get('deliveries.csv')!.split('\r\n', 1)[0]).toBe(
+      '\uFEFFDelivery id,Item id,Customer id,Channel,Status,Attempts,Queued (UTC),Sent (UTC),Delivered (UTC),Failed (UTC),Provider message id,Failure reason',
+    )
+    expect(files.get('deliveries.csv')!.slice(files.get('deliveries.csv')!.indexOf('\r\n') + 2)).toBe(
+      deliveries.map((row) => csvLine(deliveryCsvCells(row))).join(''),
+    )
+  })
 })

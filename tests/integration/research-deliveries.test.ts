@@ -69,6 +69,20 @@ describe('research deliveries by e-mail', () => {
     expect(rows.some((row) => row.userId === plain[0]!.userId)).toBe(false)
   })
 
+  it('names each delivery row by a UUID of version 7, its millisecond first, so a publication appends to the log', async () => {
+    const before = Date.now()
+    const { itemId } = await publishedTo(3)
+    const rows = await prisma.researchDelivery.findMany({ where: { itemId } })
+    expect(rows).toHaveLength(3)
+    for (const { id } of rows) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      const milliseconds = parseInt(id.replace(/-/g, '').slice(0, 12), 16)
+      // The database's clock, not this process's: within a minute of it.
+      expect(milliseconds).toBeGreaterThan(before - 60_000)
+      expect(milliseconds).toBeLessThan(Date.now() + 60_000)
+    }
+  })
+
   it('sends each e-mail once, with the item, its disclosures and signature, when two workers run at once', async () => {
     const { itemId, readers, now } = await publishedTo(4)
     const readerIds = readers.map((reader) => reader.userId)

@@ -18,6 +18,17 @@ const iso = (instant: Date | null) => (instant ? instant.toISOString() : null)
 const day = (instant: Date | null) => (instant ? instant.toISOString().slice(0, 10) : null)
 
 /** The customer's data as the download carries it (dates ISO 8601, amounts in paise); null when no such user. */
+type RollEntryWithDeliveries<Delivery> = { item: { title: string }; deliveries: Delivery[] }
+
+/** Every delivery on a customer's roll with its item's title, newest queued first (then by id). */
+function newestDeliveriesFirst<Delivery extends { id: string; queuedAt: Date }>(
+  roll: RollEntryWithDeliveries<Delivery>[],
+): (Delivery & { title: string })[] {
+  return roll
+    .flatMap(({ item, deliveries }) => deliveries.map((delivery) => ({ ...delivery, title: item.title })))
+    .sort((a, b) => b.queuedAt.getTime() - a.queuedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
 export async function customerData(userId: string, now = new Date()) {
   const user = await prisma.user.findUnique({
     where: { id: userId },
@@ -82,17 +93,22 @@ export async function customerData(userId: string, now = new Date()) {
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         select: customerRefundSelect,
       },
-      researchDeliveries: {
-        orderBy: [{ queuedAt: 'desc' }, { id: 'asc' }],
+      // Their deliveries through their roll: a delivery row's customer is its roll row's (decision 059).
+      researchRoll: {
         select: {
-          channel: true,
-          status: true,
-          queuedAt: true,
-          sentAt: true,
-          deliveredAt: true,
-          failedAt: true,
-          lastError: true,
-          roll: { select: { item: { select: { title: true } } } },
+          item: { select: { title: true } },
+          deliveries: {
+            select: {
+              id: true,
+              channel: true,
+              status: true,
+              queuedAt: true,
+              sentAt: true,
+              deliveredAt: true,
+              failedAt: true,
+              lastError: true,
+            },
+          },
         },
       },
       researchReads: {
@@ -207,8 +223,8 @@ export async function customerData(userId: string, now = new Date()) {
       }
     }),
     // Each research item sent to them, by channel (docs/research.md, "Delivery").
-    researchDeliveries: user.researchDeliveries.map((row) => ({
-      item: row.roll.item.title,
+    researchDeliveries: newestDeliveriesFirst(user.researchRoll).map((row) => ({
+      item: row.title,
       channel: row.channel,
       status: row.status,
       queuedAt: iso(row.queuedAt),

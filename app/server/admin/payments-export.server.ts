@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { readCartSnapshot } from '~/domain/cart'
-import { csvCell } from '~/domain/csv'
+import { csvCell, csvCellSql, plainCellSql } from '~/domain/csv'
 import { PAISE_PER_RUPEE } from '~/domain/money'
 import { maskPan } from '~/domain/pan'
 import { panKeys } from '../db.server'
@@ -151,31 +151,12 @@ function memoised(compute: (value: string) => string) {
   }
 }
 
-/**
- * csvCell (app/domain/csv.ts) of a text column in SQL (trusted SQL in, trusted SQL out): NULL is empty; text that
- * starts as a formula gets a leading ' unless it is only a signed number; text with a quote, comma or line break is
- * quoted. tests/integration/admin-export.test.ts holds the two equal on hostile text.
- */
-export function csvCellSql(column: string): string {
-  const guarded = `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') AND ${column} !~ '^[+-][0-9]+(\\.[0-9]+)?$'
-    THEN '''' || ${column} ELSE ${column} END`
-  return `CASE WHEN ${column} IS NULL THEN ''
-    WHEN strpos(${column}, '"') > 0 OR strpos(${column}, ',') > 0 OR strpos(${column}, E'\\r') > 0 OR strpos(${column}, E'\\n') > 0
-    THEN '"' || replace(${guarded}, '"', '""') || '"' ELSE ${guarded} END`
-}
-
 /** Rupees with two decimals of whole paise, as the export writes them; NULL stays NULL (trusted SQL). */
 const rupeesSql = (paise: string) => `((${paise})::numeric / ${PAISE_PER_RUPEE})::numeric(20, 2)::text`
 
 /** "DD-MM-YYYY HH:MM IST" of a timestamptz column, as formatIndiaDateTime writes it; NULL stays NULL (trusted SQL). */
 const indiaDateTimeSql = (column: string) =>
   `to_char(${column} AT TIME ZONE 'Asia/Kolkata', 'DD-MM-YYYY HH24:MI') || ' IST'`
-
-/**
- * Cells PostgreSQL writes as they are: ids, enums, times and amounts it formats, which hold no comma, quote or line
- * break and start with no formula character (a negative amount is a signed number, which csvCell leaves alone too).
- */
-const plainCellSql = (value: string) => `coalesce(${value}, '')`
 
 /** A receipt's figure, empty for a payment without one. */
 const receiptRupeesSql = (paise: string) => plainCellSql(`CASE WHEN s.receipt IS NOT NULL THEN ${rupeesSql(paise)} END`)

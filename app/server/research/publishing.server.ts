@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit.server'
 import { businessDetails } from '../business.server'
 import { prisma } from '../db.server'
-import type { Prisma } from '~/generated/prisma/client'
+import { Prisma } from '~/generated/prisma/client'
 import { copyOriginalRoll, followUpStillAllowed } from './follow-ups.server'
 import { researchItemSelect, researchRecordOf, type ResearchItemRow } from './items.server'
 import { entitledCustomersSql, researchChannelReachRows } from './reach.server'
@@ -106,14 +106,24 @@ async function takeRoll(tx: Prisma.TransactionClient, itemId: string, now: Date)
 }
 
 /**
+ * A UUID of version 7 (RFC 9562: the Unix time in milliseconds, then random bits), as PostgreSQL 18's
+ * uuidv7() makes one, written for the PostgreSQL 15 and later the store runs on. A publication's
+ * delivery rows then go to the end of the log's primary key instead of 100,000 random places in it
+ * (decision 059: 0.6 to 1.4 s of a publication's CPU).
+ */
+const TIME_ORDERED_UUID = Prisma.sql`encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+  placing substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6),
+  52, 1), 53, 1), 'hex')::uuid`
+
+/**
  * The delivery log's rows, with the roll (docs/research.md, "Delivery" and "Channels"): one QUEUED
  * row per recipient and channel they chose, due now; the research-deliveries job sends them. No
  * choice made: e-mail on (with an address), SMS off, Telegram off (research_channel_choices).
  */
 async function queueDeliveries(tx: Prisma.TransactionClient, itemId: string, now: Date): Promise<number> {
   return tx.$executeRaw`
-    INSERT INTO research_deliveries (item_id, user_id, channel, queued_at, next_attempt_at)
-    SELECT r.item_id, r.user_id, c.channel::"ResearchChannel", ${now}::timestamptz, ${now}::timestamptz
+    INSERT INTO research_deliveries (id, item_id, user_id, channel, queued_at, next_attempt_at)
+    SELECT ${TIME_ORDERED_UUID}, r.item_id, r.user_id, c.channel::"ResearchChannel", ${now}::timestamptz, ${now}::timestamptz
     FROM research_roll r
     JOIN users u ON u.id = r.user_id
     LEFT JOIN research_channel_choices p ON p.user_id = r.user_id
