@@ -147,13 +147,23 @@ async function startServer({ name, command, args, cwd, env, probeUrl, timeoutMs 
   return { server, readyMs: performance.now() - started }
 }
 
-/** What `npm start` gives Node after `exec node`: its flags (decision 057), then scripts/start.mjs. */
-function npmStartArgs(): string[] {
+/**
+ * What `npm start` runs (decision 057, 060): its environment (the `NAME=${NAME:-default}` assignments
+ * before `exec node`, the default unless this process has NAME set) and Node's arguments (its flags,
+ * then scripts/start.mjs).
+ */
+export function npmStartCommand(): { env: Record<string, string>; args: string[] } {
   const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
     .scripts.start
-  const args = /^exec node (.+)$/.exec(start)?.[1]
-  if (!args) throw new Error(`package.json's start script is not "exec node ...": ${start}`)
-  return args.split(' ')
+  const parts = /^((?:\w+=\S+ )*)exec node (.+)$/.exec(start)
+  if (!parts) throw new Error(`package.json's start script is not "[NAME=value ...] exec node ...": ${start}`)
+  const env: Record<string, string> = {}
+  for (const assignment of parts[1]!.trim().split(' ').filter(Boolean)) {
+    const [, name, value] = /^(\w+)=(.*)$/.exec(assignment)!
+    const withDefault = /^\$\{(\w+):-(.*)\}$/.exec(value!)
+    env[name!] = withDefault ? process.env[withDefault[1]!] || withDefault[2]! : value!
+  }
+  return { env, args: parts[2]!.split(' ') }
 }
 
 /** The store's production server (scripts/start.mjs, as `npm start` runs it) on the embedded database, or DATABASE_URL if set. */
@@ -163,7 +173,9 @@ export async function startStore(port: number, extraEnv: Record<string, string> 
   const database = process.env.DATABASE_URL
     ? 'DATABASE_URL'
     : `embedded PostgreSQL in ${BENCH_PG_DIR} (${firstDatabaseStart ? 'new data directory: includes initdb' : 'existing data directory'})`
+  const command = npmStartCommand()
   const env = {
+    ...command.env,
     NODE_ENV: 'production',
     PORT: String(port),
     EMBEDDED_PG_DIR: BENCH_PG_DIR,
@@ -173,7 +185,7 @@ export async function startStore(port: number, extraEnv: Record<string, string> 
   const { server, readyMs } = await startServer({
     name: 'store',
     command: process.execPath,
-    args: npmStartArgs(),
+    args: command.args,
     cwd: ROOT,
     env,
     probeUrl: `http://localhost:${port}/services`,
