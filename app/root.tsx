@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { SiteFooter } from './components/site-footer'
@@ -7,6 +7,7 @@ import { ErrorPage } from './components/error-page'
 import { FlashMessage } from './components/flash-message'
 import { NavigationProgress, useSlowNavigation } from './components/navigation-progress'
 import { SiteHeader } from './components/site-header'
+import { ScriptsAfterFirstPaint } from './components/scripts-after-first-paint'
 import type { RegistrationDetails } from './domain/business-details'
 import { useNonce } from './nonce'
 import { businessDetails } from './server/business.server'
@@ -97,7 +98,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         <SiteFooter registration={rootData?.registration ?? null} />
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScriptsAfterFirstPaint nonce={nonce} />
       </body>
     </html>
   )

@@ -11,11 +11,13 @@ const LAYOUT_FILES = ['entry.client', 'rolldown-runtime', 'framework', 'root', '
 
 const PAGES_WITHOUT_FORM_LIBRARIES = ['/services', ...REGULATORY_PATHS]
 
-/** The script files a page preloads, by chunk name (the file name less its 8-character hash). */
+/**
+ * The script files a page preloads, by chunk name (the file name less its 8-character hash): listed on its boot
+ * module, which preloads them once the page has painted (decision 061).
+ */
 function preloadedChunks(html: string): string[] {
-  return [...html.matchAll(/<link rel="modulepreload" href="\/assets\/([^"]+)\.js"/g)].map((match) =>
-    match[1]!.slice(0, -9),
-  )
+  const preloads = /<script[^>]* data-preloads="([^"]*)"/.exec(html)?.[1] ?? ''
+  return [...preloads.matchAll(/\/assets\/([^ ]+)\.js/g)].map((match) => match[1]!.slice(0, -9))
 }
 
 test('each public page preloads the layout and its own route only', async ({ request }) => {
