@@ -1,10 +1,10 @@
 import { defineConfig, devices } from '@playwright/test'
 import { E2E_BUSINESS_ENV } from './tests/fixtures/business-details'
 import { E2E_METRICS_TOKEN } from './tests/fixtures/metrics-token'
-import { firstFreePortPair } from './tests/support/ports'
+import { e2ePortSearchStart, firstFreePortPair } from './tests/support/ports'
 
 // Chosen once, by the runner: its workers inherit the variable and load this file with it set.
-process.env.E2E_PORT ??= String(firstFreePortPair(3100))
+process.env.E2E_PORT ??= String(firstFreePortPair(e2ePortSearchStart(process.cwd())))
 const PORT = Number(process.env.E2E_PORT)
 
 export default defineConfig({

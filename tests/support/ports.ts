@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { createServer } from 'node:net'
 
 /** `count` distinct ports free now (all held open together, so none is handed out twice). */
@@ -36,4 +37,13 @@ export function firstFreePortPair(from: number, tries = 100): number {
       encoding: 'utf8',
     }),
   )
+}
+
+/**
+ * Where a clone's end-to-end store looks for its port pair: 3100 plus an even offset below 1,000
+ * taken from the clone's folder. Two suites started together in two clones would otherwise both
+ * find 3100 free, since a store binds its port only once it is built.
+ */
+export function e2ePortSearchStart(folder: string): number {
+  return 3100 + 2 * (createHash('sha256').update(folder).digest().readUInt16BE(0) % 500)
 }

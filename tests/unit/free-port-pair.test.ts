@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { firstFreePortPair, freePorts } from '../support/ports'
+import { e2ePortSearchStart, firstFreePortPair, freePorts } from '../support/ports'
 
 const listening: Server[] = []
 afterEach(async () => {
@@ -28,4 +28,15 @@ test('a free pair is taken where the search starts', async () => {
   const [from] = (await freePorts(1)) as [number]
   const chosen = firstFreePortPair(from, 50)
   expect(firstFreePortPair(chosen, 50)).toBe(chosen)
+})
+
+test('two clones start their search for a port pair at different even ports', () => {
+  const starts = ['/work/one-clone', '/work/another-clone'].map(e2ePortSearchStart)
+  expect(starts[0]).not.toBe(starts[1])
+  for (const start of starts) {
+    expect(start % 2).toBe(0)
+    expect(start).toBeGreaterThanOrEqual(3100)
+    expect(start).toBeLessThan(4100)
+  }
+  expect(e2ePortSearchStart('/work/one-clone')).toBe(starts[0])
 })
