@@ -17,7 +17,6 @@ import { customerRefundOf, customerRefundSelect } from '../payments/refunds/cust
 const iso = (instant: Date | null) => (instant ? instant.toISOString() : null)
 const day = (instant: Date | null) => (instant ? instant.toISOString().slice(0, 10) : null)
 
-/** The customer's data as the download carries it (dates ISO 8601, amounts in paise); null when no such user. */
 type RollEntryWithDeliveries<Delivery> = { item: { title: string }; deliveries: Delivery[] }
 
 /** Every delivery on a customer's roll with its item's title, newest queued first (then by id). */
@@ -29,6 +28,7 @@ function newestDeliveriesFirst<Delivery extends { id: string; queuedAt: Date }>(
     .sort((a, b) => b.queuedAt.getTime() - a.queuedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
 
+/** The customer's data as the download carries it (dates ISO 8601, amounts in paise); null when no such user. */
 export async function customerData(userId: string, now = new Date()) {
   const user = await prisma.user.findUnique({
     where: { id: userId },
