@@ -80,10 +80,20 @@ function isMissingFileError(error: unknown): boolean {
 const temporaryPathNextTo = (target: string) =>
   path.join(path.dirname(target), `${TEMPORARY_PREFIX}${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`)
 
-/** Writes a temporary file next to `target` and renames it into place, so a crash leaves no half file. */
-async function writeFileAtomically(target: string, bytes: Uint8Array): Promise<void> {
+/** Writes a temporary file next to `target` with `write` and renames it into place, so a crash leaves no half file. */
+async function replaceAtomically(target: string, write: (temporary: string) => Promise<void>): Promise<void> {
   const temporary = temporaryPathNextTo(target)
   try {
+    await write(temporary)
+    await rename(temporary, target)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    throw error
+  }
+}
+
+async function writeFileAtomically(target: string, bytes: Uint8Array): Promise<void> {
+  await replaceAtomically(target, async (temporary) => {
     const handle = await open(temporary, 'wx', STORED_FILE_MODE)
     try {
       await handle.writeFile(bytes)
@@ -91,11 +101,7 @@ async function writeFileAtomically(target: string, bytes: Uint8Array): Promise<v
     } finally {
       await handle.close()
     }
-    await rename(temporary, target)
-  } catch (error) {
-    await rm(temporary, { force: true })
-    throw error
-  }
+  })
 }
 
 /**
@@ -109,8 +115,7 @@ async function moveFileAtomically(source: string, target: string): Promise<void>
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
   }
-  const temporary = temporaryPathNextTo(target)
-  try {
+  await replaceAtomically(target, async (temporary) => {
     await copyFile(source, temporary)
     const handle = await open(temporary, 'r+')
     try {
@@ -119,11 +124,7 @@ async function moveFileAtomically(source: string, target: string): Promise<void>
     } finally {
       await handle.close()
     }
-    await rename(temporary, target)
-  } catch (error) {
-    await rm(temporary, { force: true })
-    throw error
-  }
+  })
   await rm(source, { force: true })
 }
 
