@@ -1,4 +1,4 @@
-import { useEffect, type MouseEvent } from 'react'
+import { useEffect, useRef, type MouseEvent } from 'react'
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import type { RegistrationDetails } from '~/domain/business-details'
 import { withRedirectTo } from '~/domain/redirect'
@@ -53,7 +53,12 @@ export function SiteHeader({
     location.pathname === '/auth'
       ? withRedirectTo('/auth', new URLSearchParams(location.search).get('redirectTo'))
       : withRedirectTo('/auth', `${location.pathname}${location.search}`)
+  // On a navigation only: a menu opened before the page's scripts arrived (they come after its first
+  // paint) stays open when React hydrates the page.
+  const shownLocationKey = useRef(location.key)
   useEffect(() => {
+    if (shownLocationKey.current === location.key) return
+    shownLocationKey.current = location.key
     for (const menu of document.querySelectorAll<HTMLElement>('[popover]:popover-open')) menu.hidePopover()
   }, [location])
 

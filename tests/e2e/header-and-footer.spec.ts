@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { E2E_BUSINESS_DETAILS } from '../fixtures/business-details'
 import { expectNoSeriousA11yViolations } from './axe'
+import { hydrated } from './hydration'
 
 const HEADER_LINKS = [
   ['Services', '/services'],
@@ -130,6 +131,23 @@ test('the account menu offers Login/Sign up to a signed-out visitor', async ({ p
   // Back to the page the visitor was on once signed in (tests/e2e/sign-in.spec.ts follows it).
   await expect(login).toHaveAttribute('href', '/auth?redirectTo=%2Fservices')
   await expect(page.getByRole('link', { name: 'Subscriptions' })).toHaveCount(0)
+})
+
+test('a menu opened before the page has hydrated stays open when it hydrates @js-only', async ({ page }) => {
+  let releaseScripts!: () => void
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve))
+  await page.route('**/assets/*.js', async (route) => {
+    await scriptsHeld
+    await route.continue()
+  })
+  // Not 'load': that waits for the scripts held here.
+  await page.goto('/services', { waitUntil: 'domcontentloaded' })
+  await page.getByRole('button', { name: 'Account' }).click()
+  const login = page.getByRole('link', { name: 'Login/Sign up' })
+  await expect(login).toBeVisible()
+  releaseScripts()
+  await hydrated(page)
+  await expect(login).toBeVisible()
 })
 
 test('logo and avatar follow the system dark mode', async ({ page }) => {
