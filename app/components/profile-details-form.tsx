@@ -48,8 +48,10 @@ export function ProfileDetailsForm({
     lastResult,
     defaultValue: saved,
     constraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    // Until the checks arrive the server checks the form when it is saved, not a field when it is left:
+    // that would be a round trip that makes the form pending, and a press of Save meanwhile would be lost.
+    shouldValidate: parse ? 'onBlur' : 'onSubmit',
+    shouldRevalidate: parse ? 'onInput' : 'onSubmit',
     onValidate: parse ? ({ formData }) => parse(formData) : undefined,
   })
   const transformCase = (change: 'lower' | 'upper') => (event: React.FormEvent<HTMLInputElement>) => {

@@ -44,7 +44,8 @@ test('a service description with a 500-character line is accepted and wraps; one
   await page.getByRole('button', { name: 'Create service' }).click()
   await expect(page.getByText('Service created; it is on sale now.')).toBeVisible()
   try {
-    await page.goto(`/admin/services`)
+    // Hydrated, so that the edit page and its answer come through React, which moves the focus.
+    await gotoHydrated(page, '/admin/services')
     await page.getByRole('link', { name: `Edit ${name}` }).click()
     await expect(page.getByLabel('Description')).toHaveValue(`Weekly ideas\n${line}`)
 

@@ -43,6 +43,28 @@ test(
   },
 )
 
+test(
+  "Save pressed before step 1's checks have arrived saves the step, without a round trip per field",
+  { tag: '@js-only' },
+  async ({ customer: { page } }) => {
+    const intents: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST') intents.push(request.postDataBuffer()?.includes('__intent__') ? 'check' : 'save')
+    })
+    let releaseChecks = () => {}
+    const checksHeld = new Promise<void>((resolve) => (releaseChecks = resolve))
+    await page.route(/\/assets\/(details-form|zod)-[\w-]+\.js$/, async (route) => {
+      await checksHeld
+      await route.continue().catch(() => {})
+    })
+    await gotoHydrated(page, '/details')
+    // Leaving the PAN field for the button is the moment a field's check would be asked of the server.
+    await completeDetailsStep(page)
+    expect(intents).toEqual(['save'])
+    releaseChecks()
+  },
+)
+
 // Step 1's form (Conform and the family members' rows) is a chunk of its own, loaded only at step 1.
 const STEP_1_FORM = /^\/assets\/(conform|family-members-fieldset|profile-details-form)-[\w-]+\.js$/
 

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './axe'
 import { fillProfileDetails, latestCode, signIn, uniqueMobile, uniquePan, useOwnClientAddress } from './sign-in-helpers'
-import { gotoHydrated } from './hydration'
+import { gotoHydrated, hydrated } from './hydration'
 
 // Every test here signs in through /auth, its code sent by the job queue to the dev outbox.
 test.describe.configure({ timeout: 120_000 })
@@ -120,6 +120,9 @@ test('a number pasted with spaces and +91 is kept whole and signs in', async ({ 
 
 test('the details step shows each error next to its field and keeps what was typed', async ({ page, request }) => {
   await signIn(page, request)
+  // The PAN is uppercased as it is typed only once the page's script runs; /details may have come as a
+  // whole page, its scripts after the first paint.
+  await hydrated(page)
   await page
     .locator('form')
     .first()
