@@ -104,6 +104,65 @@ describe('publishing research', () => {
     expect(roll.map((row) => row.userId).sort()).toEqual([onEquity!.userId, onOptions!.userId, onBoth!.userId].sort())
   })
 
+  it('keeps every roll row naming a customer who exists: customers are never deleted, whoever asks (decision 063)', async () => {
+    const service = await createService('Equity', 100_000, 30)
+    const now = new Date()
+    const [onRoll, noRecords] = await Promise.all([signedInUser({ completeProfile: true }), signedInUser()])
+    await subscribe(onRoll.userId, service.id, new Date(now.getTime() - DAY_MS), new Date(now.getTime() + DAY_MS))
+    const { admin, itemId } = await draftFor([service.id])
+    expect(await publishResearchItem(itemId, admin.userId, now)).toMatchObject({ ok: true, rollSize: 1 })
+
+    // The roll holds no key to users: nothing may take a customer away, on a roll or not (erasure blanks them).
+    for (const userId of [onRoll.userId, noRecords.userId]) {
+      await expect(prisma.user.delete({ where: { id: userId } })).rejects.toThrow(/never deleted/)
+      await expect(prisma.$executeRaw`DELETE FROM users WHERE id = ${userId}::uuid`).rejects.toThrow(/never deleted/)
+    }
+    await expect(prisma.$executeRawUnsafe('TRUNCATE users CASCADE')).rejects.toThrow(/never deleted/)
+    expect(await prisma.user.count({ where: { id: { in: [onRoll.userId, noRecords.userId] } } })).toBe(2)
+    const roll = await prisma.researchRollEntry.findMany({
+      where: { itemId },
+      select: { user: { select: { id: true } } },
+    })
+    expect(roll).toEqual([{ user: { id: onRoll.userId } }])
+  })
+
+  it('keeps the roll on its item and each delivery on the roll, checked once a statement (decision 063)', async () => {
+    const service = await createService('Equity', 100_000, 30)
+    const now = new Date()
+    const [onRoll, offRoll] = await Promise.all([
+      signedInUser({ completeProfile: true }),
+      signedInUser({ completeProfile: true }),
+    ])
+    await subscribe(onRoll.userId, service.id, new Date(now.getTime() - DAY_MS), new Date(now.getTime() + DAY_MS))
+    const { admin, itemId } = await draftFor([service.id])
+    expect(await publishResearchItem(itemId, admin.userId, now)).toMatchObject({ ok: true, rollSize: 1 })
+    expect(await prisma.researchDelivery.count({ where: { itemId, userId: onRoll.userId } })).toBe(1)
+
+    const missingItemId = '00000000-0000-4000-8000-000000000063'
+    await expect(
+      prisma.$executeRaw`INSERT INTO research_roll (item_id, user_id, delivered_at)
+        VALUES (${itemId}::uuid, ${offRoll.userId}::uuid, ${now}), (${missingItemId}::uuid, ${offRoll.userId}::uuid, ${now})`,
+    ).rejects.toThrow(/names an item that does not exist/)
+    await expect(
+      prisma.$executeRaw`INSERT INTO research_deliveries (item_id, user_id, channel, queued_at, next_attempt_at)
+        VALUES (${itemId}::uuid, ${offRoll.userId}::uuid, 'EMAIL', ${now}, ${now})`,
+    ).rejects.toThrow(/not on the item's roll/)
+    await prisma.researchItemService.deleteMany({ where: { itemId } })
+    await expect(prisma.$executeRaw`DELETE FROM research_items WHERE id = ${itemId}::uuid`).rejects.toThrow(
+      /deleted only after its roll/,
+    )
+    await expect(prisma.$executeRaw`DELETE FROM research_roll WHERE item_id = ${itemId}::uuid`).rejects.toThrow(
+      /deleted only after its deliveries/,
+    )
+    expect(await prisma.researchRollEntry.count({ where: { itemId } })).toBe(1)
+    expect(await prisma.researchRollEntry.count({ where: { userId: offRoll.userId } })).toBe(0)
+
+    // In the retention job's order (deliveries, roll, item) each deletion is allowed.
+    await prisma.researchDelivery.deleteMany({ where: { itemId } })
+    await prisma.researchRollEntry.deleteMany({ where: { itemId } })
+    await prisma.researchItem.delete({ where: { id: itemId } })
+  })
+
   it('fails verification once a published item is altered in the database', async () => {
     const service = await createService('Equity', 100_000, 30)
     const { admin, itemId } = await draftFor([service.id])

@@ -110,7 +110,8 @@ export async function followUpStillAllowed(
 
 /**
  * A follow-up's roll, in the publishing transaction, by one set-based statement: the original's
- * roll as it stands (frozen when the original was published), delivered at `now`.
+ * roll as it stands (frozen when the original was published), delivered at `now`. The follow-up's
+ * own roll is empty (a draft, locked), so nothing conflicts (no ON CONFLICT: decision 063).
  */
 export async function copyOriginalRoll(
   tx: Prisma.TransactionClient,
@@ -122,6 +123,5 @@ export async function copyOriginalRoll(
     INSERT INTO research_roll (item_id, user_id, delivered_at)
     SELECT ${itemId}::uuid, r.user_id, ${now}::timestamptz
     FROM research_roll r
-    WHERE r.item_id = ${originalId}::uuid
-    ON CONFLICT DO NOTHING`
+    WHERE r.item_id = ${originalId}::uuid`
 }

@@ -95,14 +95,16 @@ export async function publishResearchItem(
 
 /**
  * The roll, in one set-based statement: every customer entitled at `now` (reach.server.ts), which
- * includes having accepted the terms binding them then (servable.server.ts).
+ * includes having accepted the terms binding them then (servable.server.ts). The item's roll is empty
+ * (it is a draft, locked) and the customers distinct, so nothing can conflict: no ON CONFLICT, whose
+ * speculative insertion probed the key and wrote one more WAL record a row (decision 063). A
+ * duplicate would be an error, as it should be.
  */
 async function takeRoll(tx: Prisma.TransactionClient, itemId: string, now: Date): Promise<number> {
   return tx.$executeRaw`
     INSERT INTO research_roll (item_id, user_id, delivered_at)
     SELECT ${itemId}::uuid, entitled.user_id, ${now}::timestamptz
-    FROM (${await entitledCustomersSql(itemId, now, tx)}) entitled
-    ON CONFLICT DO NOTHING`
+    FROM (${await entitledCustomersSql(itemId, now, tx)}) entitled`
 }
 
 /**
@@ -118,7 +120,9 @@ const TIME_ORDERED_UUID = Prisma.sql`encode(set_bit(set_bit(overlay(uuid_send(ge
 /**
  * The delivery log's rows, with the roll (docs/research.md, "Delivery" and "Channels"): one QUEUED
  * row per recipient and channel they chose, due now; the research-deliveries job sends them. No
- * choice made: e-mail on (with an address), SMS off, Telegram off (research_channel_choices).
+ * choice made: e-mail on (with an address), SMS off, Telegram off (research_channel_choices). The roll
+ * was taken by this transaction, one row a customer, so no (item, customer, channel) can repeat: no
+ * ON CONFLICT (every unique index was its arbiter, probed before each row; decision 063).
  */
 async function queueDeliveries(tx: Prisma.TransactionClient, itemId: string, now: Date): Promise<number> {
   return tx.$executeRaw`
@@ -128,8 +132,7 @@ async function queueDeliveries(tx: Prisma.TransactionClient, itemId: string, now
     JOIN users u ON u.id = r.user_id
     LEFT JOIN research_channel_choices p ON p.user_id = r.user_id
     CROSS JOIN LATERAL (VALUES ${researchChannelReachRows()}) AS c(channel, chosen)
-    WHERE r.item_id = ${itemId}::uuid AND c.chosen
-    ON CONFLICT DO NOTHING`
+    WHERE r.item_id = ${itemId}::uuid AND c.chosen`
 }
 
 export type Verification = 'verified' | 'altered' | 'draft' | 'not-found'
