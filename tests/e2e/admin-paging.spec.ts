@@ -94,6 +94,8 @@ async function walk(
 test('the payments list pages through its filter to the end and back, stable under a new payment', async ({
   admin: { page },
 }, testInfo) => {
+  // Three pages there and back, each read and one audited by axe: over a minute on a loaded machine.
+  test.slow()
   const year = yearOf(testInfo.project.name)
   const tag = `order_pager${year}_`
   const insertPayment = (client: pg.Client, orderIds: string[], times: string[], status = 'FAILED') =>
