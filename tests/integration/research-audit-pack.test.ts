@@ -261,7 +261,11 @@ describe('the audit pack of a date range', () => {
     await publishedItem('Outside the range', new Date('2025-02-01T00:00:00Z'), 1) // 1 Feb, India
     await publishedItem('Before the range', new Date('2024-12-31T18:00:00Z'), 1) // 31 Dec, India
 
-    const pack = await researchAuditPack(first.admin.userId, { from: '2025-01-01', to: '2025-01-31' }, { batchRows: 2 })
+    const pack = await researchAuditPack(
+      first.admin.userId,
+      { from: '2025-01-01', to: '2025-01-31' },
+      { batchBytes: 64 },
+    )
     const file = await saved(pack!.body)
     const files = await filesOf(file)
     const ids = files
