@@ -21,11 +21,10 @@ export type ZipEntrySource = { name: string; content: () => AsyncIterable<string
 const yazlsCrc32: { unsigned: (data: Buffer | string, previous?: number) => number } = createRequire(
   createRequire(import.meta.url).resolve('yazl'),
 )('buffer-crc32')
-export const zipCrc32 = (data: Buffer | string, previous = 0) => crc32(data, previous)
-yazlsCrc32.unsigned = zipCrc32
+yazlsCrc32.unsigned = crc32
 
-/** Whether yazl sums entries with zipCrc32 (after an upgrade of yazl it might no longer). */
-export const yazlSumsWithZlib = () => yazlsCrc32.unsigned === zipCrc32
+/** Whether yazl sums entries with zlib's CRC-32 (after an upgrade of yazl it might no longer). */
+export const yazlSumsWithZlib = () => yazlsCrc32.unsigned === crc32
 
 /** zlib's fastest level, as for the CSV downloads: the pack is CPU-bound on a shared machine. */
 const AUDIT_PACK_COMPRESSION_LEVEL = 1
