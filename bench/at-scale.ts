@@ -90,15 +90,15 @@ export async function sessionCookieFor(phone: string): Promise<string> {
   return cookie
 }
 
-/** The longest the bench waits for a run of the store's settle-payments to end before timing /metrics. */
+/** The longest the bench waits for a run of the store's settle-payments to end before timing /metrics or research. */
 const SETTLE_RUN_WAIT_MS = 5 * 60_000
 
 /**
  * The store runs settle-payments at its start and every 5 minutes, for minutes on the data set (its
- * sandbox does not know the data set's due orders): /metrics is timed once no run is active, so the
- * figure is the scrape's, not the job's CPU on the shared cores.
+ * sandbox does not know the data set's due orders): /metrics and research are timed once no run is
+ * active, so the figures are theirs, not the job's CPU on the shared cores.
  */
-async function awaitNoSettleRun(): Promise<void> {
+export async function awaitNoSettleRun(): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
   await client.connect()
   const started = Date.now()

@@ -10,7 +10,7 @@ import { BUDGETS, check, info, mb, ms } from './budgets'
 import { BROWSER_USER_AGENT } from './browser'
 import { percentile } from './load'
 import { signInThroughPages } from './verify-code'
-import { sessionCookieFor } from './at-scale'
+import { awaitNoSettleRun, sessionCookieFor } from './at-scale'
 
 export const RESEARCH_BENCH_SUBSCRIBERS = 100_000
 export const RESEARCH_BENCH_READER_ITEMS = 3_000
@@ -115,6 +115,7 @@ export async function measureResearchAtScale(server: { origin: string; pid: numb
     const now = new Date()
     const { serviceId, authorId } = await prepare(client, now)
     const admin = await signInThroughPages(origin, adminMobile)
+    await awaitNoSettleRun()
 
     // Publishing one item to every entitled subscriber, as the admin presses Publish now.
     const draft = await client.query<{ id: string }>(

@@ -133,7 +133,7 @@ test(
   { tag: '@js-only' },
   async ({ customerWithProfile: { page } }) => {
     await addToCart(page, ['Equity Premium'])
-    await page.goto('/pay')
+    await gotoHydrated(page, '/pay')
 
     const release = await holdPostsToPay(page)
     await page.getByRole('link', { name: 'Pay Manually' }).click()
@@ -153,7 +153,7 @@ test(
   { tag: '@js-only' },
   async ({ customerWithProfile: { page } }) => {
     await addToCart(page, ['Equity Premium'])
-    await page.goto('/pay')
+    await gotoHydrated(page, '/pay')
     const release = await holdPostsToPay(page)
     const website = page.getByRole('button', { name: 'Pay on Website' })
     await website.click()

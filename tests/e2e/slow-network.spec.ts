@@ -115,7 +115,7 @@ function expectPromptPending(timing: PendingTiming, label: string) {
 }
 
 test('signing in: "Send OTP" shows its pending state at once', { tag: '@js-only' }, async ({ page }) => {
-  await page.goto('/auth')
+  await gotoHydrated(page, '/auth')
   await page.getByLabel('Mobile number').fill(uniqueMobile())
   await throttle(page)
   expectPromptPending(await pressAndTimePending(page, page.getByRole('button', { name: 'Send OTP' })), 'Send OTP')
@@ -135,6 +135,7 @@ test(
     await page.getByRole('checkbox', { name: PREMIUM, exact: true }).click()
     await saved
     await page.reload()
+    await hydrated(page)
     await expect(page.getByRole('checkbox', { name: PREMIUM, exact: true })).toBeChecked()
     await throttle(page)
     const timing = await pressAndTimePending(page, page.getByRole('link', { name: 'Proceed to Pay' }))
