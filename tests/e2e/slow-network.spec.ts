@@ -210,7 +210,7 @@ test(
   '/details: a PAN card upload shows its progress, then the next step',
   { tag: '@js-only' },
   async ({ customer: { page } }) => {
-    await page.goto('/details')
+    await gotoHydrated(page, '/details')
     await completeDetailsStep(page)
     await throttle(page)
     // About 6 s at 400 kbit/s: a phone photo's worth, for the bar to be seen moving.
