@@ -40,6 +40,8 @@ export const BUDGETS = {
   // Research (BENCH_ONLY=at-scale-research): publishing to 100,000 subscribers, the roll and the delivery rows in
   // the publish transaction; the date-range audit pack (issue 30's budgets).
   atScaleResearchPublishMs: 3_000,
+  // E-mail deliveries through a mail server on loopback (bench/fake-smtp.ts), per instance of the store.
+  atScaleResearchEmailsPerSecond: 500,
   atScaleAuditPackRowsPerSecond: 50_000,
   atScaleAuditPackRssGrowthBytes: 64_000_000,
   // A Prometheus scrape of /metrics on the large data set (no full scan behind a gauge).

@@ -23,6 +23,7 @@ import { DUE_ROWS, measureJobsAtScale } from './jobs-at-scale'
 import { HELD_UPLOADS, HOLD_MS, measureHeldUploads } from './held-uploads'
 import { LARGE_BODY_BYTES_PER_CLIENT, LARGE_BODY_CLIENTS, measureLargeBodies } from './large-bodies'
 import { comparePages, type PageFigures } from './lighthouse'
+import { startFakeSmtp } from './fake-smtp'
 import { measureResearchAtScale, RESEARCH_BENCH_READER_ITEMS, RESEARCH_BENCH_SUBSCRIBERS } from './research-at-scale'
 import { customerPages } from './lighthouse-pages'
 import { compareLoad, CONNECTIONS, loadStoreOnly } from './load'
@@ -360,7 +361,10 @@ async function atScaleOnly() {
     `Server (npm start on DATABASE_URL, demo mode, with an admin number of this run in ADMIN_PHONES) (${loadAverage()})`,
   )
   const adminMobile = benchAdminMobile()
-  const store = await startStore(await freePort(3400), { ADMIN_PHONES: `+91${adminMobile}` })
+  // Research's figures include its e-mails, sent by the store to a mail server of the bench's.
+  const smtp = config.only === 'at-scale-research' ? await startFakeSmtp() : null
+  const mail: Record<string, string> = smtp ? { SMTP_URL: smtp.url, MAIL_FROM: 'research@bench.example' } : {}
+  const store = await startStore(await freePort(3400), { ADMIN_PHONES: `+91${adminMobile}`, ...mail })
   info('store', store.server.origin, store.database)
   if (config.only === 'at-scale-metrics') {
     section(`At scale: /metrics as Prometheus scrapes it, one request at a time (${loadAverage()})`)
@@ -372,7 +376,7 @@ async function atScaleOnly() {
     section(
       `At scale, research: publishing to ${RESEARCH_BENCH_SUBSCRIBERS.toLocaleString('en-IN')} subscribers, /research with ${RESEARCH_BENCH_READER_ITEMS.toLocaleString('en-IN')} items, the date-range audit pack (${loadAverage()})`,
     )
-    await measureResearchAtScale(store.server, adminMobile)
+    await measureResearchAtScale(store.server, adminMobile, smtp!)
     return printSummary()
   }
   if (config.only === 'at-scale-jobs') {
