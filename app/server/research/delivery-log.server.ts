@@ -51,7 +51,11 @@ export type RollRow = {
   channels: { channel: ResearchChannel; status: ResearchDeliveryStatus }[]
 }
 
-/** One page of the roll in customer-id order (the roll's primary key), each with its deliveries. */
+/**
+ * One page of the roll in customer-id order (the roll's primary key), each with its deliveries. The page is
+ * cut from the roll before anything is joined to it: planned for the few rows an average item has, a join
+ * first read a just-published roll of 100,000 whole, each row with its customer, to keep 51 (186 ms).
+ */
 export async function rollPage(itemId: string, page: PageRequest, size = ADMIN_PAGE_SIZE) {
   return readKeysetPage(
     page,
@@ -62,10 +66,14 @@ export async function rollPage(itemId: string, page: PageRequest, size = ADMIN_P
         SELECT r.user_id::text AS "userId", u.name, u.phone, r.delivered_at AS "deliveredAt",
                coalesce((SELECT json_agg(json_build_object('channel', d.channel, 'status', d.status) ORDER BY d.channel)
                          FROM research_deliveries d WHERE d.item_id = r.item_id AND d.user_id = r.user_id), '[]') AS channels
-        FROM research_roll r JOIN users u ON u.id = r.user_id
-        WHERE r.item_id = ${itemId}::uuid AND ${keyset.where}
-        ${keyset.orderBy}
-        LIMIT ${take}`
+        FROM (
+          SELECT r.item_id, r.user_id, r.delivered_at FROM research_roll r
+          WHERE r.item_id = ${itemId}::uuid AND ${keyset.where}
+          ${keyset.orderBy}
+          LIMIT ${take}
+        ) r
+        JOIN users u ON u.id = r.user_id
+        ${keyset.orderBy}`
     },
     (row) => ({ id: row.userId }),
   )
