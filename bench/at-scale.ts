@@ -13,13 +13,18 @@ import { BENCH_PG_DIR } from './servers'
 import { signInThroughPages } from './verify-code'
 
 const WARM_UP_REQUESTS = 5
-const TIMED_REQUESTS = 30
+export const TIMED_REQUESTS = 30
 export const LONG_TIME_CUSTOMER_MOBILE = '5500000001'
 const RSS_SAMPLE_MS = 50
 
 type Timed = { p50: number; p95: number; max: number }
 
-async function timeRequests(url: string, cookie: string | undefined, agent = BROWSER_USER_AGENT): Promise<Timed> {
+/** p50, p95 and max of GETs of `url` as a browser makes them, after a warm-up; anything but 200 ends the bench. */
+export async function timeRequests(
+  url: string,
+  cookie: string | undefined,
+  agent = BROWSER_USER_AGENT,
+): Promise<Timed> {
   const headers = { 'User-Agent': agent, ...(cookie ? { Cookie: cookie } : {}) }
   const once = async () => {
     const started = performance.now()
@@ -35,7 +40,7 @@ async function timeRequests(url: string, cookie: string | undefined, agent = BRO
 }
 
 /** The process's resident set in bytes, from /proc (Linux). */
-function rssBytes(pid: number): number {
+export function rssBytes(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)
   return line ? Number(line[1]) * 1024 : 0
 }

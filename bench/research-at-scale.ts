@@ -4,13 +4,11 @@
 // publishing one item to all of them through the admin's page, the reader's /research, and the
 // date-range audit pack of everything, with the store's memory sampled meanwhile. The published item is
 // removed at the end, so every run starts from the same rows and times the same work.
-import { readFileSync } from 'node:fs'
 import pg from 'pg'
 import { BUDGETS, check, info, mb, ms } from './budgets'
 import { BROWSER_USER_AGENT } from './browser'
-import { percentile } from './load'
 import { signInThroughPages } from './verify-code'
-import { awaitNoSettleRun, sessionCookieFor } from './at-scale'
+import { awaitNoSettleRun, rssBytes, sessionCookieFor, TIMED_REQUESTS, timeRequests } from './at-scale'
 import type { FakeSmtp } from './fake-smtp'
 
 export const RESEARCH_BENCH_SUBSCRIBERS = 100_000
@@ -19,8 +17,6 @@ const SUBSCRIBER_PHONE_PREFIX = '+9157'
 const READER_PHONE = `${SUBSCRIBER_PHONE_PREFIX}00000000`
 const SERVICE_NAME = 'Bench: Research at scale'
 const FIVE_YEARS_MS = 5 * 365 * 86_400_000
-const WARM_UP_REQUESTS = 5
-const TIMED_REQUESTS = 30
 const RSS_SAMPLE_MS = 50
 /** The research-deliveries job runs each minute: the first e-mail of a publication comes within this. */
 const FIRST_EMAIL_WAIT_MS = 90_000
@@ -52,26 +48,6 @@ async function emailsSentPerSecond(client: pg.Client, itemId: string): Promise<n
   const started = performance.now()
   await delay(EMAIL_WINDOW_MS)
   return ((await sent()) - first) / ((performance.now() - started) / 1000)
-}
-
-/** p50 and p95 of `once` after a warm-up. */
-async function timedRequests(once: () => Promise<number>): Promise<{ p50: number; p95: number }> {
-  for (let index = 0; index < WARM_UP_REQUESTS; index++) await once()
-  const samples: number[] = []
-  for (let index = 0; index < TIMED_REQUESTS; index++) samples.push(await once())
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95) }
-}
-
-/** A GET as the browser makes it, timed to its last byte; anything but 200 ends the bench. */
-async function timedGet(url: string, cookie: string): Promise<number> {
-  const started = performance.now()
-  const response = await fetch(url, {
-    headers: { Cookie: cookie, 'User-Agent': BROWSER_USER_AGENT },
-    redirect: 'manual',
-  })
-  await response.arrayBuffer()
-  if (response.status !== 200) throw new Error(`${new URL(url).pathname} answered ${response.status}, not 200`)
-  return performance.now() - started
 }
 
 /** The service, its subscribers and the reader's items, unless an earlier run added them. */
@@ -153,11 +129,6 @@ async function prepare(client: pg.Client, now: Date): Promise<{ serviceId: strin
   return { serviceId, authorId: author.rows[0]!.id }
 }
 
-function rssBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)
-  return line ? Number(line[1]) * 1024 : 0
-}
-
 /** `smtp`: the mail server the store was started with (SMTP_URL), so its e-mail deliveries can be timed. */
 export async function measureResearchAtScale(
   server: { origin: string; pid: number },
@@ -229,7 +200,7 @@ export async function measureResearchAtScale(
     )
 
     // The admin's page of the item: counts by channel and state, the roll's first page, the failed ones.
-    const itemPage = await timedRequests(() => timedGet(`${origin}/admin/research/${itemId}`, admin.cookie))
+    const itemPage = await timeRequests(`${origin}/admin/research/${itemId}`, admin.cookie)
     check(
       `admin item page, roll of ${RESEARCH_BENCH_SUBSCRIBERS.toLocaleString('en-IN')} p95`,
       ms(itemPage.p95),
@@ -240,7 +211,7 @@ export async function measureResearchAtScale(
 
     // The reader's /research with 3,000 items on their roll.
     const reader = await sessionCookieFor(READER_PHONE)
-    const research = await timedRequests(() => timedGet(`${origin}/research`, reader))
+    const research = await timeRequests(`${origin}/research`, reader)
     check(
       `/research, ${RESEARCH_BENCH_READER_ITEMS.toLocaleString('en-IN')} items p95`,
       ms(research.p95),
