@@ -18,6 +18,8 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     // Its reverse DNS look-up of each client would wait on a resolver this closed network does not answer.
     disableReverseLookup: true,
     logger: false,
+    // The store keeps its connections open (a pool): at the end, close them after a second, not smtp-server's 30.
+    closeTimeout: 1_000,
     onData(stream, _session, callback) {
       stream.resume()
       stream.on('end', () => {

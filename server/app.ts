@@ -10,6 +10,7 @@ import { startJobWorkers } from '~/server/jobs/workers.server'
 import { publishCurrentTerms } from '~/server/account/terms-versions.server'
 import { publishCurrentDocuments } from '~/server/account/document-versions.server'
 import { stopJobs } from '~/server/jobs/queue.server'
+import { closeMailProvider } from '~/server/messaging/mail.server'
 import { CROSS_SITE_REFUSAL_MESSAGE, isCrossSiteWrite } from '~/server/http/origin.server'
 import { limitRequestBodies, withLimitedBodies } from '~/server/http/body-limit.server'
 import { lingeringClose } from '~/server/http/lingering-close.server'
@@ -168,5 +169,6 @@ export async function startInstance(): Promise<void> {
 export async function closeApp(): Promise<void> {
   await cacheSync?.stop()
   await stopJobs()
+  closeMailProvider()
   await disconnectDatabase()
 }

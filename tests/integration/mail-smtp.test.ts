@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sendEmail } from '~/server/messaging/delivery.server'
 import { stopJobs } from '~/server/jobs/queue.server'
-import { MailDeliveryError, smtpMail } from '~/server/messaging/mail.server'
+import { MailDeliveryError, SMTP_POOL_CONNECTIONS, smtpMail, type MailProvider } from '~/server/messaging/mail.server'
 import { notifyPaymentConfirmed } from '~/server/messaging/customer-notices.server'
 import { prisma } from '~/server/db.server'
 import { markPaymentPaid } from '~/server/payments/core.server'
@@ -13,6 +13,8 @@ import { cartItemOf, createPaymentRow, createService, createUser } from '../supp
 type Received = { from: string; to: string[]; message: string }
 
 const received: Received[] = []
+/** Connections the fake server has accepted. */
+let connections = 0
 /** Recipients the fake server refuses for good, as a real one does an unknown mailbox. */
 const UNKNOWN_MAILBOX = 'nobody@example.in'
 let server: SMTPServer
@@ -23,6 +25,11 @@ beforeAll(async () => {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    disableReverseLookup: true,
+    onConnect(_session, callback) {
+      connections++
+      callback()
+    },
     onRcptTo(address, _session, callback) {
       if (address.address === UNKNOWN_MAILBOX)
         return callback(Object.assign(new Error('5.1.1 No such mailbox'), { responseCode: 550 }))
@@ -45,14 +52,23 @@ beforeAll(async () => {
   port = (server.server.address() as AddressInfo).port
 })
 
+/** Each test's provider keeps its connections: closed before the server, which would wait 30 s for them. */
+const opened: MailProvider[] = []
+const smtpTo = (options: Parameters<typeof smtpMail>[0]) => {
+  const mail = smtpMail(options)
+  opened.push(mail)
+  return mail
+}
+
 afterAll(async () => {
+  for (const mail of opened) mail.close?.()
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await stopJobs()
 })
 
 describe('SMTP mail (nodemailer)', () => {
   it('sends from MAIL_FROM to the customer with the subject and the text', async () => {
-    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'Research Store <store@example.in>' })
+    const mail = smtpTo({ url: `smtp://127.0.0.1:${port}`, from: 'Research Store <store@example.in>' })
     await mail.send({
       to: 'asha@example.in',
       template: 'test',
@@ -67,7 +83,7 @@ describe('SMTP mail (nodemailer)', () => {
   })
 
   it('sends the HTML part beside the plain text when there is one, replies going to support', async () => {
-    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
+    const mail = smtpTo({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
     await mail.send({
       to: 'ravi@example.in',
       template: 'test',
@@ -84,15 +100,32 @@ describe('SMTP mail (nodemailer)', () => {
     expect(message).toContain('Reply-To: help@example.in')
   })
 
+  it(`sends many messages at once on at most ${SMTP_POOL_CONNECTIONS} kept connections`, async () => {
+    const mail = smtpTo({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
+    const before = { connections, received: received.length }
+    const ids = await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        mail.send({ to: `reader-${index}@example.in`, template: 'test', subject: `Research ${index}`, body: 'Hi' }),
+      ),
+    )
+    expect(new Set(ids).size).toBe(40)
+    expect(received.length - before.received).toBe(40)
+    expect(connections - before.connections).toBeGreaterThan(0)
+    expect(connections - before.connections).toBeLessThanOrEqual(SMTP_POOL_CONNECTIONS)
+    // The next message goes on a kept connection.
+    await mail.send({ to: 'later@example.in', template: 'test', subject: 'Later', body: 'Hi' })
+    expect(connections - before.connections).toBeLessThanOrEqual(SMTP_POOL_CONNECTIONS)
+  })
+
   it('a 5xx refusal is final (the job drops it); a server that cannot be reached is retried', async () => {
-    const mail = smtpMail({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
+    const mail = smtpTo({ url: `smtp://127.0.0.1:${port}`, from: 'store@example.in' })
     const refused = await mail
       .send({ to: UNKNOWN_MAILBOX, template: 'test', subject: 'Hi', body: 'Hi' })
       .catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(MailDeliveryError)
     expect(refused).toMatchObject({ retryable: false, message: expect.stringContaining('550') })
 
-    const closed = smtpMail({ url: 'smtp://127.0.0.1:1', from: 'store@example.in', timeoutMs: 2_000 })
+    const closed = smtpTo({ url: 'smtp://127.0.0.1:1', from: 'store@example.in', timeoutMs: 2_000 })
     const unreachable = await closed
       .send({ to: 'asha@example.in', template: 'test', subject: 'Hi', body: 'Hi' })
       .catch((error: unknown) => error)

@@ -333,7 +333,7 @@ describe('a report with a PDF: kept with the draft, signed, served to its reader
   it('is mentioned with a link in the e-mail and the Telegram message, never attached', async () => {
     const { itemId } = await publishedWithAttachment()
     const item = await prisma.researchItem.findUniqueOrThrow({ where: { id: itemId }, select: researchItemSelect })
-    const email = researchEmail(item, 'Asha', CONTEXT)
+    const email = researchEmail(item, CONTEXT)('Asha')
     expect(email.body).toContain('This item has a PDF attachment: Banks tables.pdf')
     expect(email.body).toContain(`https://store.example/research/${itemId}/attachment`)
     expect(email.html).toContain(`https://store.example/research/${itemId}/attachment`)

@@ -91,7 +91,7 @@ describe('calls', () => {
     expect(shown.item.bodyHeading).toBe('Rationale')
     expect(shown.item.facts).toContainEqual({ label: 'Stop-loss', value: 'Rs. 1,450' })
     const row = await prisma.researchItem.findUniqueOrThrow({ where: { id: itemId }, select: researchItemSelect })
-    const email = researchEmail(row, 'Asha', await emailContext())
+    const email = researchEmail(row, await emailContext())('Asha')
     for (const line of ['Instrument: NSE: HDFCBANK', 'Action: Buy', 'Entry price: Rs. 1,500', 'Target: Rs. 1,600'])
       expect(email.body).toContain(line)
     expect(email.body).toContain('Stop-loss: Rs. 1,450')
@@ -165,7 +165,7 @@ describe('follow-ups, corrections and withdrawals', () => {
       where: { id: followUpId },
       select: researchItemSelect,
     })
-    const email = researchEmail(followUpRow, 'Asha', await emailContext())
+    const email = researchEmail(followUpRow, await emailContext())('Asha')
     expect(email.subject).toBe('Research: Stop-loss revised: Buy HDFC Bank')
     expect(email.body).toContain('Stop-loss revised of: Buy HDFC Bank')
     expect(email.body).toContain('New stop-loss: Rs. 1,480')

@@ -331,6 +331,37 @@ describe('publishing and delivering per channel', () => {
     expect(await reserveTelegramSlot(customers[0]!.chatId, at)).toBeGreaterThanOrEqual(TELEGRAM_CHAT_INTERVAL_MS)
   })
 
+  it('keeps the pace when a batch tries its Telegram sends at once: each books its own slot', async () => {
+    const customers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => linkedCustomer()))
+    for (const { userId } of customers)
+      await chooseResearchChannels(userId, { email: false, sms: false, telegram: true })
+    const { itemId, now } = await publishTo(customers.map(({ userId }) => userId))
+    const chats = new Set(customers.map(({ chatId }) => chatId))
+    const booked: number[] = []
+    let booking = 0
+    let mostBooking = 0
+    const bot = recordingBot()
+    const at = await momentAfterEveryBooking()
+    await drain(itemId, now, {
+      telegram: bot,
+      wait: async () => {},
+      clock: () => at,
+      pace: async (chatId, nowMs) => {
+        mostBooking = Math.max(mostBooking, ++booking)
+        const waitMs = await reserveTelegramSlot(chatId, nowMs)
+        booking--
+        if (chats.has(chatId)) booked.push(waitMs)
+        return waitMs
+      },
+    })
+    expect(bot.sent.filter(({ chatId }) => chats.has(chatId))).toHaveLength(6)
+    expect(mostBooking).toBeGreaterThan(1)
+    const waits = booked.sort((a, b) => a - b)
+    expect(waits[0]).toBe(0)
+    for (const [index, wait] of waits.slice(1).entries())
+      expect(wait - waits[index]!).toBeCloseTo(1000 / TELEGRAM_BOT_MESSAGES_PER_SECOND)
+  })
+
   it('puts the fake bot’s messages in the dev outbox', async () => {
     const customer = await linkedCustomer()
     await chooseResearchChannels(customer.userId, { email: false, sms: false, telegram: true })

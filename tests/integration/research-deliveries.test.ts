@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { customerData } from '~/server/account/your-data.server'
 import { prisma } from '~/server/db.server'
 import { MailDeliveryError, type Email } from '~/server/messaging/mail.server'
@@ -6,6 +6,8 @@ import { createResearchDraft } from '~/server/research/items.server'
 import { publishResearchItem } from '~/server/research/publishing.server'
 import {
   RESEARCH_DELIVERY_ATTEMPTS,
+  RESEARCH_DELIVERY_CLAIM_MS,
+  RESEARCH_DELIVERY_CONCURRENCY,
   researchDeliveryBackoffMs,
   sendDueResearchDeliveries,
 } from '~/server/research/deliveries.server'
@@ -111,6 +113,102 @@ describe('research deliveries by e-mail', () => {
     expect(email.body).toContain('Artificial intelligence tools used in preparing this report: Yes')
     expect(email.body).toMatch(/Signature fingerprint: [0-9a-f]{4}/i)
     expect(email.body).toContain(`/research/${itemId}`)
+  })
+
+  it(`tries e-mails several at once, never more than ${RESEARCH_DELIVERY_CONCURRENCY}`, async () => {
+    const { itemId, now } = await publishedTo(RESEARCH_DELIVERY_CONCURRENCY + 4)
+    let inFlight = 0
+    let most = 0
+    await drain(itemId, now, async () => {
+      most = Math.max(most, ++inFlight)
+      await new Promise((resolve) => setImmediate(resolve))
+      inFlight--
+      return 'msg-at-once'
+    })
+    // One run may work on two batches at once, sharing the bound; these rows fit in one.
+    expect(most).toBeGreaterThan(1)
+    expect(most).toBeLessThanOrEqual(RESEARCH_DELIVERY_CONCURRENCY)
+    const rows = await prisma.researchDelivery.findMany({ where: { itemId } })
+    expect(rows).toHaveLength(RESEARCH_DELIVERY_CONCURRENCY + 4)
+    expect(rows.every((row) => row.status === 'SENT' && row.attempts === 1)).toBe(true)
+  })
+
+  it('writes each row its own outcome when one batch is sent, put off and refused', async () => {
+    const { itemId, readers, now } = await publishedTo(3)
+    const [sentTo, laterTo, refusedTo] = readers.map((reader) => reader.userId)
+    await sendDueResearchDeliveries({
+      now,
+      send: async (email) => {
+        if (email.userId === laterTo) throw new MailDeliveryError('SMTP refused: 451 try later', true)
+        if (email.userId === refusedTo) throw new MailDeliveryError('SMTP refused: 550 no such mailbox', false)
+        return 'msg-sent'
+      },
+    })
+    const rowOf = (userId: string | undefined) =>
+      prisma.researchDelivery.findFirstOrThrow({ where: { itemId, userId } })
+    expect(await rowOf(sentTo)).toMatchObject({
+      status: 'SENT',
+      attempts: 1,
+      sentAt: now,
+      failedAt: null,
+      providerMessageId: 'msg-sent',
+      lastError: null,
+    })
+    expect(await rowOf(laterTo)).toMatchObject({
+      status: 'QUEUED',
+      attempts: 1,
+      sentAt: null,
+      nextAttemptAt: new Date(now.getTime() + researchDeliveryBackoffMs(1)),
+      lastError: expect.stringContaining('451 try later'),
+    })
+    expect(await rowOf(refusedTo)).toMatchObject({
+      status: 'FAILED',
+      attempts: 1,
+      sentAt: null,
+      failedAt: now,
+      lastError: expect.stringContaining('550 no such mailbox'),
+    })
+    const archived = await prisma.sentMessage.findMany({
+      where: { userId: { in: [sentTo!, laterTo!, refusedTo!] }, template: 'research' },
+    })
+    expect(archived).toEqual([
+      expect.objectContaining({ userId: sentTo, channel: 'email', providerMessageId: 'msg-sent', sentAt: now }),
+    ])
+  })
+
+  it('sends again the rows of a worker stalled past its claim, and keeps the outcome written first', async () => {
+    const { itemId, readers, now } = await publishedTo(2)
+    const readerIds = readers.map((reader) => reader.userId).sort()
+    const stalledSends: Array<() => void> = []
+    const stalled = sendDueResearchDeliveries({
+      now,
+      send: () => new Promise((resolve) => stalledSends.push(() => resolve('msg-stalled'))),
+    })
+    await vi.waitFor(() => expect(stalledSends).toHaveLength(2))
+    // Earlier tests' rows put off come due too: only this item's count.
+    const resent: Email[] = []
+    const sendAgain = async (email: Email) => {
+      if (readerIds.includes(email.userId!)) resent.push(email)
+      return `msg-again-${resent.length}`
+    }
+    // Not before its claim runs out.
+    await sendDueResearchDeliveries({ now: new Date(now.getTime() + RESEARCH_DELIVERY_CLAIM_MS - 1), send: sendAgain })
+    expect(resent).toHaveLength(0)
+    const later = new Date(now.getTime() + RESEARCH_DELIVERY_CLAIM_MS)
+    await sendDueResearchDeliveries({ now: later, send: sendAgain })
+    expect(resent.map((email) => email.userId).sort()).toEqual(readerIds)
+    // The stalled worker's sends finish after all: its outcome does not overwrite the one written.
+    for (const finish of stalledSends) finish()
+    await stalled
+    const rows = await prisma.researchDelivery.findMany({ where: { itemId } })
+    expect(rows).toHaveLength(2)
+    for (const row of rows)
+      expect(row).toMatchObject({
+        status: 'SENT',
+        attempts: 2,
+        sentAt: later,
+        providerMessageId: expect.stringMatching(/^msg-again-/),
+      })
   })
 
   it('retries a failing send with backoff, then marks it failed with the reason', async () => {

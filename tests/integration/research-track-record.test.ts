@@ -211,7 +211,7 @@ describe('rating definitions', () => {
       { label: 'Exit', value: RATING_DEFINITIONS.EXIT },
     ])
     const row = await prisma.researchItem.findUniqueOrThrow({ where: { id: callId }, select: researchItemSelect })
-    const email = researchEmail(row, 'Asha', await emailContext())
+    const email = researchEmail(row, await emailContext())('Asha')
     expect(email.body).toContain(`Sell: ${RATING_DEFINITIONS.SELL}`)
     expect(email.body).toContain('What our ratings mean:')
     expect(await verifyStoredResearchItem(callId)).toBe('verified')

@@ -5,7 +5,12 @@ import {
   paymentRejectedEmail,
   subscriptionGrantedEmail,
 } from '~/server/messaging/emails/customer-emails.server'
-import type { EmailContext } from '~/server/messaging/emails/render-email.server'
+import {
+  renderEmail,
+  renderEmailForEach,
+  type EmailContent,
+  type EmailContext,
+} from '~/server/messaging/emails/render-email.server'
 import { personName } from '~/domain/names'
 
 const context: EmailContext = {
@@ -163,5 +168,33 @@ describe('the copy of the onboarding documents', () => {
   it('escapes the quoted text in the HTML part and keeps its line breaks', () => {
     expect(copy.html).toContain('one &lt;b&gt;clause&lt;/b&gt;')
     expect(copy.html).toContain('white-space:pre-wrap')
+  })
+})
+
+describe('one e-mail rendered once for many recipients', () => {
+  const content: Omit<EmailContent, 'name'> = {
+    template: 'research',
+    subject: 'Research: Cement <volumes>',
+    blocks: [
+      { kind: 'paragraph', text: 'Volumes rose & prices held.' },
+      { kind: 'list', items: ['Capacity up', 'Hello Asha,'] },
+      { kind: 'action', label: 'Read it on the site', path: '/research/1' },
+    ],
+  }
+  const copyFor = renderEmailForEach(content, context)
+
+  it.each([['asha verma'], ['O\'Brien <b>&</b> "co"'], [null], ['  ']])(
+    'greets %j exactly as the e-mail rendered for them alone',
+    (name) => {
+      expect(copyFor(name)).toEqual(renderEmail({ ...content, name }, context))
+    },
+  )
+
+  it('gives each recipient their own greeting and nobody else’s', () => {
+    const asha = copyFor('asha')
+    const ravi = copyFor('ravi')
+    expect(asha.body.startsWith('Hello Asha,\n\n')).toBe(true)
+    expect(ravi.html).toContain('Hello Ravi,')
+    expect(ravi.html).not.toContain('Hello Asha,</p>')
   })
 })

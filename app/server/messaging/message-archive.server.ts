@@ -28,13 +28,14 @@ const masked = (body: string, secret: string | undefined) =>
   secret ? body.split(secret).join('*'.repeat(secret.length)) : body
 
 /**
- * Records a message its provider has taken. The message is out: a failure here is logged, never
- * thrown, so the send is not retried (and sent twice) for want of its record.
+ * Records messages their providers have taken, in one statement. The messages are out: a failure here
+ * is logged, never thrown, so a send is not retried (and sent twice) for want of its record.
  */
-export async function archiveSentMessage(message: SentMessageRecord, sentAt = new Date()): Promise<void> {
+export async function archiveSentMessages(messages: SentMessageRecord[], sentAt = new Date()): Promise<void> {
+  if (messages.length === 0) return
   try {
-    await prisma.sentMessage.create({
-      data: {
+    await prisma.sentMessage.createMany({
+      data: messages.map((message) => ({
         userId: message.userId ?? null,
         channel: message.channel,
         recipient: message.recipient,
@@ -43,15 +44,20 @@ export async function archiveSentMessage(message: SentMessageRecord, sentAt = ne
         body: masked(message.body, message.secret),
         providerMessageId: message.providerMessageId || null,
         sentAt,
-      },
+      })),
     })
   } catch (error) {
+    const [first] = messages
     log.error(
-      { userId: message.userId, channel: message.channel, template: message.template },
-      `A sent message was not archived: ${getErrorMessage(error)}`,
+      { userId: first!.userId, channel: first!.channel, template: first!.template, messages: messages.length },
+      `Sent messages were not archived: ${getErrorMessage(error)}`,
     )
   }
 }
+
+/** Records one message its provider has taken (archiveSentMessages). */
+export const archiveSentMessage = (message: SentMessageRecord, sentAt = new Date()) =>
+  archiveSentMessages([message], sentAt)
 
 /** A customer's archived messages, newest first (`take`: at most that many). */
 export function sentMessagesOf(userId: string, take?: number) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { CSSProperties, ReactNode } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { SEBI_STANDARD_WARNING } from '~/content/legal/regulatory'
@@ -33,8 +34,39 @@ export type RenderedEmail = { template: string; subject: string; body: string; h
 export const SEBI_REGISTRATION_LINE = 'SEBI Registered Research Analyst, Registration No.'
 
 export function renderEmail(content: EmailContent, context: EmailContext): RenderedEmail {
+  return renderGreeting(content, greetingOf(content.name), context)
+}
+
+/**
+ * One e-mail to many recipients who differ only in the name greeted (a research item to its roll of
+ * 100,000): the document is rendered once, and each recipient's greeting is put in its place.
+ */
+export function renderEmailForEach(
+  content: Omit<EmailContent, 'name'>,
+  context: EmailContext,
+): (name: string | null | undefined) => RenderedEmail {
+  // A mark no content can hold by chance, where the greeting goes.
+  const slot = `greeting-${randomUUID()}`
+  const { body, html, ...rest } = renderGreeting(content, slot, context)
+  const [bodyBefore, bodyAfter] = body.split(slot)
+  const [htmlBefore, htmlAfter] = html.split(slot)
+  return (name) => {
+    const greeting = greetingOf(name)
+    return {
+      ...rest,
+      body: `${bodyBefore}${greeting}${bodyAfter}`,
+      html: `${htmlBefore}${renderToStaticMarkup(<>{greeting}</>)}${htmlAfter}`,
+    }
+  }
+}
+
+function greetingOf(name: string | null | undefined): string {
+  const person = personName(name)
+  return person ? `Hello ${person},` : 'Hello,'
+}
+
+function renderGreeting(content: Omit<EmailContent, 'name'>, greeting: string, context: EmailContext): RenderedEmail {
   const blocks = content.blocks.filter((block) => block.kind !== 'action' || context.origin)
-  const greeting = personName(content.name) ? `Hello ${personName(content.name)},` : 'Hello,'
   return {
     template: content.template,
     subject: content.subject,
