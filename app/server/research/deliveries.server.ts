@@ -49,9 +49,9 @@ const BACKOFF_MS = [60_000, 300_000, 1_800_000, 7_200_000] as const
 /**
  * A claimed row is not due again for this long: a worker that dies mid-batch leaves its rows to be
  * tried again after it (so a crash can send a batch's e-mails twice, never none). Longer than a
- * batch of sends at the SMTP timeout (100 tries, 8 at once, x 20 s).
+ * run's two batches of sends at the SMTP timeout on the pool's connections (200 x 20 s / 4: 17 min).
  */
-export const RESEARCH_DELIVERY_CLAIM_MS = 15 * 60_000
+export const RESEARCH_DELIVERY_CLAIM_MS = 30 * 60_000
 /** One run of the job stops taking new batches after this long; the next run goes on (docs/limits.md). */
 export const RESEARCH_DELIVERY_RUN_MS = 50_000
 
