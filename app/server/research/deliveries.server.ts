@@ -106,7 +106,7 @@ type Outcome =
 
 export type DeliveryRun = { sent: number; retrying: number; failed: number }
 
-/** One batch after another until none is due at `now` or the run's time is up. */
+/** Batch after batch, two at a time (RESEARCH_DELIVERY_LANES), until none is due at `now` or the run's time is up. */
 export async function sendDueResearchDeliveries({
   now = new Date(),
   send = sendThroughMailProvider,
