@@ -233,13 +233,14 @@ async function recordOutcomes(outcomes: Outcome[], now: Date): Promise<void> {
 function unforeseen(row: Claimed, error: unknown, now: Date): Outcome {
   const reason = getErrorMessage(error)
   log.error({ itemId: row.item_id, userId: row.user_id, channel: row.channel }, `A research delivery failed: ${reason}`)
+  return tryAgainLater(row, reason, now)
+}
+
+/** A failed try: due again after its backoff (or `atLeastMs`, a provider's retry-after), FAILED after the last. */
+function tryAgainLater(row: Claimed, reason: string, now: Date, atLeastMs = 0): Outcome {
   if (row.attempts >= RESEARCH_DELIVERY_ATTEMPTS) return { row, state: 'failed', reason }
-  return {
-    row,
-    state: 'retrying',
-    reason,
-    nextAttemptAt: new Date(now.getTime() + researchDeliveryBackoffMs(row.attempts)),
-  }
+  const waitMs = Math.max(researchDeliveryBackoffMs(row.attempts), atLeastMs)
+  return { row, state: 'retrying', reason, nextAttemptAt: new Date(now.getTime() + waitMs) }
 }
 
 /** A published item's messages, written once a run for all its recipients. */
@@ -339,12 +340,8 @@ async function deliver(
       error instanceof MailDeliveryError || error instanceof SmsDeliveryError || error instanceof TelegramDeliveryError
         ? error.retryable
         : true
-    if (!retryable || row.attempts >= RESEARCH_DELIVERY_ATTEMPTS) return failed(reason)
-    const waitMs = Math.max(
-      researchDeliveryBackoffMs(row.attempts),
-      error instanceof TelegramDeliveryError ? (error.retryAfterMs ?? 0) : 0,
-    )
-    return { row, state: 'retrying', reason, nextAttemptAt: new Date(now.getTime() + waitMs) }
+    if (!retryable) return failed(reason)
+    return tryAgainLater(row, reason, now, error instanceof TelegramDeliveryError ? (error.retryAfterMs ?? 0) : 0)
   }
 }
 
