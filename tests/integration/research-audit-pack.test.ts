@@ -257,7 +257,7 @@ describe('the audit pack of one item', () => {
 describe('the audit pack of a date range', () => {
   it('holds the items published on those India dates, a batch at a time, and verify names the one record altered', async () => {
     const first = await publishedItem('Autos: first of the year', new Date('2024-12-31T19:00:00Z'), 2) // 1 Jan, India
-    const second = await publishedItem('Metals: second', new Date('2025-01-20T06:00:00Z'), 3)
+    const second = await publishedItem('Metals: second', new Date('2025-01-20T06:00:00Z'), 5)
     await publishedItem('Outside the range', new Date('2025-02-01T00:00:00Z'), 1) // 1 Feb, India
     await publishedItem('Before the range', new Date('2024-12-31T18:00:00Z'), 1) // 31 Dec, India
 
@@ -274,9 +274,27 @@ describe('the audit pack of a date range', () => {
       .split('\n')
       .map((line) => parseAuditPackRecord(line)!.id)
     expect(ids).toEqual([first.itemId, second.itemId])
-    expect(files.get('roll.jsonl')!.trimEnd().split('\n')).toHaveLength(5)
-    expect(files.get('roll.csv')!.trimEnd().split('\r\n')).toHaveLength(6)
-    expect(JSON.parse(files.get('manifest.json')!).rows).toMatchObject({ records: 2, roll: 5 })
+    expect(files.get('roll.jsonl')!.trimEnd().split('\n')).toHaveLength(7)
+    expect(files.get('roll.csv')!.trimEnd().split('\r\n')).toHaveLength(8)
+    expect(JSON.parse(files.get('manifest.json')!).rows).toMatchObject({ records: 2, roll: 7 })
+    // The pack's order: the items' rows one item after the other, oldest first, each item's by customer (their
+    // ids are random, so not the order they were written in) and then channel. The SQL's ORDER BY names only the
+    // items' order; the rows' is their subquery's (decision 067).
+    const rowsOf = (file: string) =>
+      files
+        .get(file)!
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { itemId: string; userId: string; channel?: string })
+    const packOrder = ({ itemId, userId, channel }: { itemId: string; userId: string; channel?: string }) =>
+      `${ids.indexOf(itemId)} ${userId} ${channel ? ['EMAIL', 'SMS', 'TELEGRAM'].indexOf(channel) : ''}`
+    for (const file of ['roll.jsonl', 'deliveries.jsonl']) {
+      const order = rowsOf(file).map(packOrder)
+      expect(order).toEqual([...order].sort())
+    }
+    expect(new Set(rowsOf('roll.jsonl').map((row) => row.userId))).toEqual(
+      new Set([...first.subscribers, ...second.subscribers].map((subscriber) => subscriber.userId)),
+    )
     expect(await verifyAuditPack(file)).toMatchObject({ ok: true, records: 2 })
     writeFileSync(path.join(folder!, 'public-key.pem'), files.get('public-key.pem')!)
     const passed = await researchVerify(file)

@@ -258,34 +258,32 @@ const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 type PackField = { name: string; sql: string; kind: 'id' | 'count' | 'time' | 'text' }
 
 /**
- * A table of the pack as PostgreSQL writes its lines (decisions 059, 064 and 065): `fields` are named and ordered
+ * A table of the pack as PostgreSQL writes its lines (decisions 059, 064, 065 and 067): `fields` are named and ordered
  * as AuditPackRollRow and AuditPackDeliveryRow, and as rollCsvCells and deliveryCsvCells, so a JSON line is
  * JSON.stringify of the row and a CSV line csvLine of its cells (tests/integration/research-audit-pack.test.ts
  * holds them equal). Only `text` fields are escaped, guarded and quoted: the others are ids, names of states,
  * counts and times, which need none of it. The JSON is joined from its fields rather than made by row_to_json,
  * which writes every value through its type's JSON path: a third less of the statement's time (decision 064).
- * `ofItem` is the table's rows of one item `i`, in `order` within it: read an item at a time, by the index
- * that is in that order, so the lines stream as they are written instead of after a sort of them all.
+ * `ofItem` is the table's rows of one item `i`, in the pack's order within the item: a subquery with its own
+ * ORDER BY, the one its index has, so each item's rows stream in that order, never held back by a sort.
  */
-type PackTable = { ofItem: string; order: string; fields: readonly PackField[] }
+type PackTable = { ofItem: string; fields: readonly PackField[] }
 
 const ROLL: PackTable = {
-  ofItem: `(SELECT r.* FROM research_roll r WHERE r.item_id = i.id ORDER BY r.user_id) r
-    JOIN users u ON u.id = r.user_id`,
-  order: 'r.user_id',
+  ofItem: `(SELECT r.item_id, r.user_id, r.delivered_at, u.name, u.phone, u.email
+    FROM research_roll r JOIN users u ON u.id = r.user_id WHERE r.item_id = i.id ORDER BY r.user_id) r`,
   fields: [
     { name: 'itemId', sql: 'r.item_id', kind: 'id' },
     { name: 'userId', sql: 'r.user_id', kind: 'id' },
-    { name: 'name', sql: 'u.name', kind: 'text' },
-    { name: 'phone', sql: 'u.phone', kind: 'text' },
-    { name: 'email', sql: 'u.email', kind: 'text' },
+    { name: 'name', sql: 'r.name', kind: 'text' },
+    { name: 'phone', sql: 'r.phone', kind: 'text' },
+    { name: 'email', sql: 'r.email', kind: 'text' },
     { name: 'deliveredAt', sql: 'r.delivered_at', kind: 'time' },
   ],
 }
 
 const DELIVERIES: PackTable = {
   ofItem: '(SELECT d.* FROM research_deliveries d WHERE d.item_id = i.id ORDER BY d.user_id, d.channel) d',
-  order: 'd.user_id, d.channel',
   fields: [
     { name: 'id', sql: 'd.id', kind: 'id' },
     { name: 'itemId', sql: 'd.item_id', kind: 'id' },
@@ -311,8 +309,10 @@ function jsonValueSql({ sql, kind }: PackField): string {
 
 /**
  * The table's lines in `format`, one text per row, in the pack's order (ITEMS_IN_SCOPE standing for the scope):
- * items oldest first, then each item's rows in the table's order. The ORDER BY says the order; the plan keeps it
- * by taking the items in order and each item's rows by its index, so the sort it leaves is one item's rows.
+ * items oldest first, then each item's rows in the order of its subquery (decision 067). A subquery with an ORDER
+ * BY is planned on its own, never merged into the join, and the nested loop its reference to `i` needs runs it once
+ * an item, in the items' order: the statement's ORDER BY names the items' order only, because naming the rows'
+ * as well made PostgreSQL sort each item's rows before sending the first of them (the order it already had).
  */
 function linesSql(table: PackTable, format: 'json' | 'csv'): string {
   const text =
@@ -327,7 +327,7 @@ function linesSql(table: PackTable, format: 'json' | 'csv'): string {
     FROM (SELECT i.id, i.published_at FROM research_items i
       WHERE i.signature IS NOT NULL AND ITEMS_IN_SCOPE ORDER BY i.published_at, i.id) i
     CROSS JOIN LATERAL ${table.ofItem}
-    ORDER BY i.published_at, i.id, ${table.order}`
+    ORDER BY i.published_at, i.id`
 }
 
 /**
@@ -351,6 +351,9 @@ class PackSnapshot {
     // An item-at-a-time plan is costed from each item's average rows times every item, far past JIT's threshold:
     // compiling its expressions with optimisation costs more than the lines it would speed up (decision 065).
     await client.query('SET LOCAL jit = off')
+    // The index in the pack's order, not a bitmap scan and a sort: an item's rows then go out as they are read,
+    // instead of after all of them are (an item sent to 100,000 held the download back for their sort; decision 067).
+    await client.query('SET LOCAL enable_bitmapscan = off')
     return client
   }
 
