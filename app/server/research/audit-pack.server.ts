@@ -309,10 +309,12 @@ function jsonValueSql({ sql, kind }: PackField): string {
 
 /**
  * The table's lines in `format`, one text per row, in the pack's order (ITEMS_IN_SCOPE standing for the scope):
- * items oldest first, then each item's rows in the order of its subquery (decision 067). A subquery with an ORDER
- * BY is planned on its own, never merged into the join, and the nested loop its reference to `i` needs runs it once
- * an item, in the items' order: the statement's ORDER BY names the items' order only, because naming the rows'
- * as well made PostgreSQL sort each item's rows before sending the first of them (the order it already had).
+ * items oldest first, then each item's rows (decision 067). Both orders are their subqueries': a subquery with an
+ * ORDER BY is planned on its own, never merged into the join, and the reference to `i` makes the join a nested
+ * loop with the items outside, which runs the rows' subquery once an item, in the items' order. The statement has
+ * no ORDER BY of its own: PostgreSQL cannot see that the loop already has the order, and would sort the rows
+ * before sending the first of them (by all three keys, every row of a range; by the items' keys, which are all
+ * equal, every row of one item).
  */
 function linesSql(table: PackTable, format: 'json' | 'csv'): string {
   const text =
@@ -326,8 +328,7 @@ function linesSql(table: PackTable, format: 'json' | 'csv'): string {
   return `SELECT ${text}
     FROM (SELECT i.id, i.published_at FROM research_items i
       WHERE i.signature IS NOT NULL AND ITEMS_IN_SCOPE ORDER BY i.published_at, i.id) i
-    CROSS JOIN LATERAL ${table.ofItem}
-    ORDER BY i.published_at, i.id`
+    CROSS JOIN LATERAL ${table.ofItem}`
 }
 
 /**
@@ -354,6 +355,8 @@ class PackSnapshot {
     // The index in the pack's order, not a bitmap scan and a sort: an item's rows then go out as they are read,
     // instead of after all of them are (an item sent to 100,000 held the download back for their sort; decision 067).
     await client.query('SET LOCAL enable_bitmapscan = off')
+    // Workers would hand their rows on in the order they finish them: the order above is one process's.
+    await client.query('SET LOCAL max_parallel_workers_per_gather = 0')
     return client
   }
 
