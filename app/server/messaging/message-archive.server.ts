@@ -33,7 +33,6 @@ const masked = (body: string, secret: string | undefined) =>
  */
 export async function archiveSentMessages(messages: SentMessageRecord[], sentAt = new Date()): Promise<void> {
   if (messages.length === 0) return
-  const column = <Value>(pick: (message: SentMessageRecord) => Value) => messages.map(pick)
   try {
     // Arrays through unnest, not createMany: Prisma spent 22 ms of CPU writing a batch of 100, this 1 ms.
     await prisma.$executeRaw`
@@ -41,13 +40,13 @@ export async function archiveSentMessages(messages: SentMessageRecord[], sentAt 
       SELECT m.user_id, m.channel, m.recipient, m.template, m.subject, m.body, m.provider_message_id,
         ${sentAt}::timestamptz
       FROM unnest(
-        ${column((message) => message.userId ?? null)}::uuid[],
-        ${column((message) => message.channel)}::text[],
-        ${column((message) => message.recipient)}::text[],
-        ${column((message) => message.template)}::text[],
-        ${column((message) => message.subject ?? null)}::text[],
-        ${column((message) => masked(message.body, message.secret))}::text[],
-        ${column((message) => message.providerMessageId || null)}::text[]
+        ${messages.map((message) => message.userId ?? null)}::uuid[],
+        ${messages.map((message) => message.channel)}::text[],
+        ${messages.map((message) => message.recipient)}::text[],
+        ${messages.map((message) => message.template)}::text[],
+        ${messages.map((message) => message.subject ?? null)}::text[],
+        ${messages.map((message) => masked(message.body, message.secret))}::text[],
+        ${messages.map((message) => message.providerMessageId || null)}::text[]
       ) AS m(user_id, channel, recipient, template, subject, body, provider_message_id)`
   } catch (error) {
     const [first] = messages

@@ -210,7 +210,6 @@ async function recordOutcomes(outcomes: Outcome[], now: Date): Promise<void> {
     sent.map(({ archived, messageId }) => ({ ...archived, providerMessageId: messageId })),
     now,
   )
-  const column = <Value>(pick: (outcome: Outcome) => Value) => outcomes.map(pick)
   await prisma.$executeRaw`
     UPDATE research_deliveries d
     SET status = o.status::"ResearchDeliveryStatus",
@@ -220,11 +219,11 @@ async function recordOutcomes(outcomes: Outcome[], now: Date): Promise<void> {
         provider_message_id = o.provider_message_id,
         last_error = o.last_error
     FROM unnest(
-      ${column(({ row }) => row.id)}::uuid[],
-      ${column(({ state }) => (state === 'sent' ? 'SENT' : state === 'failed' ? 'FAILED' : 'QUEUED'))}::text[],
-      ${column((outcome) => (outcome.state === 'retrying' ? outcome.nextAttemptAt.toISOString() : null))}::timestamptz[],
-      ${column((outcome) => (outcome.state === 'sent' ? outcome.messageId : null))}::text[],
-      ${column((outcome) => (outcome.state === 'sent' ? null : outcome.reason))}::text[]
+      ${outcomes.map(({ row }) => row.id)}::uuid[],
+      ${outcomes.map(({ state }) => (state === 'sent' ? 'SENT' : state === 'failed' ? 'FAILED' : 'QUEUED'))}::text[],
+      ${outcomes.map((outcome) => (outcome.state === 'retrying' ? outcome.nextAttemptAt.toISOString() : null))}::timestamptz[],
+      ${outcomes.map((outcome) => (outcome.state === 'sent' ? outcome.messageId : null))}::text[],
+      ${outcomes.map((outcome) => (outcome.state === 'sent' ? null : outcome.reason))}::text[]
     ) AS o(id, status, next_attempt_at, provider_message_id, last_error)
     WHERE d.id = o.id AND d.status = 'QUEUED'`
 }
